@@ -1,0 +1,1 @@
+"""Where Qt meets asyncio: the service loop thread and the McpRouter."""

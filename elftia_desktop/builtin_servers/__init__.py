@@ -1,0 +1,1 @@
+"""Built-in MCP servers shipped with the app."""

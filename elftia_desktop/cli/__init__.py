@@ -1,0 +1,80 @@
+"""``elftia-mcp``: every channel of the app from a terminal.
+
+Each command group lives in its own module with a ``register(subparsers)`` function that adds
+its sub-commands; a command's handler takes the parsed arguments and returns an exit code.
+Exit codes: 0 success, 1 the action failed, 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from elftia_desktop import __version__
+from elftia_desktop.cli import servers
+from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_FAILED, fail
+from elftia_desktop.core.errors import ConfigError, ElftiaError, JsonInputError
+
+COMMAND_GROUPS = [servers]
+
+
+def _optional_groups() -> list[object]:
+    """Command groups of the later layers, present once those modules exist."""
+    import importlib
+
+    groups: list[object] = []
+    for name in ("runtime", "tool_formats", "dependencies", "integrations"):
+        try:
+            groups.append(importlib.import_module(f"elftia_desktop.cli.{name}"))
+        except ModuleNotFoundError as exc:
+            if exc.name != f"elftia_desktop.cli.{name}":
+                raise
+    return groups
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser."""
+    parser = argparse.ArgumentParser(prog="elftia-mcp", description="Manage MCP servers for Elftia.")
+    parser.add_argument("--version", action="version", version=f"elftia-mcp {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for group in [*COMMAND_GROUPS, *_optional_groups()]:
+        group.register(sub)  # type: ignore[attr-defined]
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; returns the exit code."""
+    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    tail: list[str] = []
+    if "--" in argv:  # argparse mishandles "--" after a sub-command: split it off here
+        split = argv.index("--")
+        argv, tail = argv[:split], argv[split + 1 :]
+    args = parser.parse_args(argv)
+    if tail:
+        if not hasattr(args, "cmdline"):
+            parser.error(f"'{args.command}' takes no command line after --")
+        args.cmdline = tail
+    try:
+        code: int = args.handler(args)
+    except JsonInputError as exc:
+        return fail(args, str(exc), EXIT_BAD_INPUT, line=exc.line, column=exc.column)
+    except ConfigError as exc:
+        return fail(args, str(exc), EXIT_BAD_INPUT if _is_input_error(exc) else EXIT_FAILED)
+    except ElftiaError as exc:
+        return fail(args, str(exc), EXIT_FAILED)
+    except KeyboardInterrupt:
+        return 130
+    return code
+
+
+def _is_input_error(exc: ConfigError) -> bool:
+    from elftia_desktop.core.errors import ConfigCorrupt, ConfigTooNew
+
+    return not isinstance(exc, ConfigCorrupt | ConfigTooNew)
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())

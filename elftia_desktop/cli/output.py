@@ -1,0 +1,47 @@
+"""Printing for the CLI: aligned tables for people, ``--json`` for scripts, errors on stderr."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_BAD_INPUT = 2
+
+
+def add_json_flag(parser: argparse.ArgumentParser) -> None:
+    """Add the common ``--json`` flag."""
+    parser.add_argument("--json", action="store_true", help="print machine-readable JSON")
+
+
+def print_json(data: Any) -> None:
+    """Print ``data`` as indented JSON."""
+    print(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+def print_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    """Print rows as an aligned text table."""
+    cells = [[str(h) for h in headers]] + [["" if c is None else str(c) for c in row] for row in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
+    for index, row in enumerate(cells):
+        print("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip())
+        if index == 0:
+            print("  ".join("-" * w for w in widths))
+
+
+def fail(args: argparse.Namespace, message: str, code: int = EXIT_FAILED, **details: Any) -> int:
+    """Report an error (JSON on stdout with ``--json``, text on stderr) and return ``code``."""
+    if getattr(args, "json", False):
+        print_json({"success": False, "error": message} | {k: v for k, v in details.items() if v is not None})
+    else:
+        print(f"error: {message}", file=sys.stderr)
+    return code
+
+
+def warn(message: str) -> None:
+    """A warning on stderr that never disturbs ``--json`` output."""
+    print(f"warning: {message}", file=sys.stderr)

@@ -1,0 +1,1 @@
+"""The connection pool over the mcp SDK's stdio, SSE and Streamable HTTP transports."""

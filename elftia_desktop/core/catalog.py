@@ -1,0 +1,147 @@
+"""CRUD of server records on the config store, with secrets moved to the vault.
+
+This is the part of ``McpService`` that needs no connection, shared by the service, the
+CLI and the importers: names stay unique (case-insensitive), ids never change, ``updatedAt``
+is set, and secret values never reach the JSON.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import ValidationError
+from pydantic.alias_generators import to_camel
+
+from elftia_desktop.core.config_store import ConfigStore, describe_validation_error
+from elftia_desktop.core.errors import ConfigError, DuplicateServerName, ServerNotFound
+from elftia_desktop.core.models import McpServerInput, McpServerRecord, now_ms
+from elftia_desktop.core.secrets import SecretVault
+from elftia_desktop.core.trust import launch_of, mark_trusted
+
+ConflictPolicy = Literal["rename", "skip", "replace", "fail"]
+_IMMUTABLE_FIELDS = {"id", "createdAt", "created_at"}
+
+
+def free_name(name: str, taken: set[str]) -> str:
+    """``name``, or ``name (2)``, ``name (3)`` ... whichever is not in ``taken`` (lower-case)."""
+    candidate, n = name, 2
+    while candidate.lower() in taken:
+        candidate, n = f"{name} ({n})", n + 1
+    return candidate
+
+
+class ServerCatalog:
+    """The server list as a user edits it."""
+
+    def __init__(self, store: ConfigStore, vault: SecretVault) -> None:
+        self.store = store
+        self.vault = vault
+
+    def all(self) -> list[McpServerRecord]:
+        """All records in file order."""
+        return self.store.records()
+
+    def get(self, server_id: str) -> McpServerRecord:
+        """The record with that id; ``ServerNotFound`` otherwise."""
+        record = self.store.get(server_id)
+        if record is None:
+            raise ServerNotFound(f"No server with id {server_id!r}")
+        return record
+
+    def find(self, name_or_id: str) -> McpServerRecord:
+        """The record with that id or name (case-insensitive)."""
+        records = self.store.records()
+        for record in records:
+            if record.id == name_or_id:
+                return record
+        for record in records:
+            if record.name.lower() == name_or_id.strip().lower():
+                return record
+        names = ", ".join(r.name for r in records) or "none configured"
+        raise ServerNotFound(f"No server named {name_or_id!r} (servers: {names})")
+
+    def add(self, server: McpServerInput, on_conflict: ConflictPolicy = "fail") -> McpServerRecord | None:
+        """Save a new server; returns None when it was skipped because the name is taken."""
+        record = self.vault.extract(server.to_record(), set(server.secret_keys))
+        if record.is_trusted:
+            mark_trusted(record)
+
+        def change(records: list[McpServerRecord]) -> McpServerRecord | None:
+            clash = next((r for r in records if r.name.lower() == record.name.lower()), None)
+            if clash is not None:
+                if on_conflict == "skip":
+                    return None
+                if on_conflict == "fail":
+                    raise DuplicateServerName(f"name: a server named {clash.name!r} exists already")
+                if on_conflict == "rename":
+                    record.name = free_name(record.name, {r.name.lower() for r in records})
+                else:
+                    records.remove(clash)
+                    self.vault.forget(clash)
+            records.append(record)
+            return record
+
+        try:
+            return self.store.mutate(change)
+        except BaseException:
+            self.vault.forget(record)
+            raise
+
+    def update(
+        self, server_id: str, updates: dict[str, Any], secret_keys: set[str] | None = None
+    ) -> tuple[McpServerRecord, McpServerRecord]:
+        """Merge ``updates`` (camelCase or snake_case keys) into a record; returns (before, after)."""
+        bad = _IMMUTABLE_FIELDS & updates.keys()
+        if bad:
+            raise ConfigError(f"{sorted(bad)[0]}: cannot be changed")
+
+        def change(records: list[McpServerRecord]) -> tuple[McpServerRecord, McpServerRecord]:
+            index = next((i for i, r in enumerate(records) if r.id == server_id), None)
+            if index is None:
+                raise ServerNotFound(f"No server with id {server_id!r}")
+            before = records[index]
+            merged = before.to_json_dict() | _camel_keys(updates)
+            if isinstance(updates.get("config"), dict):
+                merged["config"] = before.config.to_json_dict() | _camel_keys(updates["config"])
+            merged["updatedAt"] = now_ms()
+            try:
+                after = McpServerRecord.model_validate(merged)
+            except ValidationError as exc:
+                raise ConfigError(describe_validation_error(exc)) from exc
+            if any(r.name.lower() == after.name.lower() for r in records if r.id != server_id):
+                raise DuplicateServerName(f"name: a server named {after.name!r} exists already")
+            after = self.vault.extract(after, secret_keys)
+            if _camel_keys(updates).get("isTrusted") is True:
+                mark_trusted(after)
+            elif before.is_trusted and launch_of(after) != launch_of(before):
+                after.is_trusted = False
+            records[index] = after
+            return before, after
+
+        before, after = self.store.mutate(change)
+        self._forget_dropped_secrets(before, after)
+        return before, after
+
+    def remove(self, server_id: str) -> McpServerRecord:
+        """Delete a record and its secrets; returns what was removed."""
+
+        def change(records: list[McpServerRecord]) -> McpServerRecord:
+            for record in records:
+                if record.id == server_id:
+                    records.remove(record)
+                    return record
+            raise ServerNotFound(f"No server with id {server_id!r}")
+
+        removed = self.store.mutate(change)
+        self.vault.forget(removed)
+        return removed
+
+    def _forget_dropped_secrets(self, before: McpServerRecord, after: McpServerRecord) -> None:
+        kept = McpServerRecord.model_validate(before.to_json_dict())
+        kept.config.env = {k: v for k, v in before.config.env.items() if after.config.env.get(k) != v}
+        kept.config.headers = {k: v for k, v in before.config.headers.items() if after.config.headers.get(k) != v}
+        self.vault.forget(kept)
+
+
+def _camel_keys(values: dict[str, Any]) -> dict[str, Any]:
+    return {to_camel(k): v for k, v in values.items()}

@@ -1,0 +1,95 @@
+"""The app's exception tree. Every error a user may see is one of these::
+
+    ElftiaError
+    ├── ConfigError                 the config file or a server definition is wrong
+    │   ├── ConfigCorrupt           the file could not be parsed (moved aside)
+    │   ├── ConfigTooNew            written by a newer version; left untouched
+    │   ├── JsonInputError          pasted/imported JSON is malformed (line, column)
+    │   ├── DuplicateServerName     a name is already taken
+    │   └── ServerNotFound          no server with that id or name
+    ├── SecretStoreError            a secret could not be stored or read
+    ├── ServerConnectionError       a server could not be reached or used
+    │   ├── ServerStartFailed       command missing, exited with code N, HTTP status N ...
+    │   ├── ServerTimeout           a phase took longer than its timeout
+    │   └── ServerNotTrusted        an untrusted server was asked to start
+    ├── ToolCallError               a tool call failed or was refused
+    └── DependencyMissing           a runtime a server needs is not installed
+
+Errors from the mcp SDK, anyio and httpx2 are translated at the ``connections`` boundary.
+"""
+
+from __future__ import annotations
+
+
+class ElftiaError(Exception):
+    """Base of every error the app reports to a user."""
+
+    @property
+    def message(self) -> str:
+        """The user-facing message."""
+        return str(self)
+
+
+class ConfigError(ElftiaError):
+    """The config file or a server definition is not usable."""
+
+
+class ConfigCorrupt(ConfigError):
+    """The config file could not be read; it was moved aside to ``moved_to``."""
+
+    def __init__(self, message: str, moved_to: str | None = None) -> None:
+        super().__init__(message)
+        self.moved_to = moved_to
+
+
+class ConfigTooNew(ConfigError):
+    """The config file was written by a newer version of the app."""
+
+
+class JsonInputError(ConfigError):
+    """JSON text given by a user is malformed or of the wrong shape."""
+
+    def __init__(self, message: str, line: int | None = None, column: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+        self.column = column
+
+
+class DuplicateServerName(ConfigError):
+    """A server with that name (case-insensitive) exists already."""
+
+
+class ServerNotFound(ConfigError):
+    """No server has that id or name."""
+
+
+class SecretStoreError(ElftiaError):
+    """A secret could not be stored or read."""
+
+
+class ServerConnectionError(ElftiaError):
+    """A server could not be reached or used."""
+
+    def __init__(self, message: str, server_id: str | None = None) -> None:
+        super().__init__(message)
+        self.server_id = server_id
+
+
+class ServerStartFailed(ServerConnectionError):
+    """The server did not start or the endpoint did not answer as an MCP server."""
+
+
+class ServerTimeout(ServerConnectionError):
+    """A phase (connect, list, call) took longer than its timeout."""
+
+
+class ServerNotTrusted(ServerConnectionError):
+    """The server came from an import or pasted JSON and was not confirmed yet."""
+
+
+class ToolCallError(ElftiaError):
+    """A tool call failed or was refused (disabled tool, unknown tool)."""
+
+
+class DependencyMissing(ElftiaError):
+    """A runtime a server needs is not installed."""

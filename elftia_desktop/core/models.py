@@ -1,0 +1,346 @@
+"""The shared data model (the original ``mcp-types.ts``) as pydantic v2 models.
+
+Python attributes are snake_case; the JSON field names are the original camelCase ones
+(``isActive``, ``disabledTools`` ...), so files written by the Electron app load unchanged.
+Records keep unknown fields written by a newer version (``extra="allow"``).
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import time
+from enum import StrEnum
+from typing import Any, Literal
+from urllib.parse import urlparse
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic.alias_generators import to_camel
+
+ENV_KEY_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+HEADER_NAME_PATTERN = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")
+
+
+class _Model(BaseModel):
+    """Base: camelCase JSON names, snake_case attributes, either accepted on input."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, validate_assignment=False)
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """The JSON shape of the original app: camelCase keys, unset optionals left out."""
+        return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+class _OpenModel(_Model):
+    """A model that keeps fields it does not know (written by a newer version)."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="allow")
+
+
+class McpServerTransport(StrEnum):
+    """How the app talks to a server."""
+
+    STDIO = "stdio"
+    SSE = "sse"
+    HTTP = "http"
+
+
+class McpServerScope(StrEnum):
+    """``user``: everywhere; ``local``: only for one project folder."""
+
+    USER = "user"
+    LOCAL = "local"
+
+
+class ConnectionState(StrEnum):
+    """The live state of one server's connection."""
+
+    DISCONNECTED = "disconnected"
+    CONNECTING = "connecting"
+    CONNECTED = "connected"
+    ERROR = "error"
+
+
+class McpMode(StrEnum):
+    """How an agent picks its MCP servers."""
+
+    DISABLED = "disabled"
+    AUTO = "auto"
+    MANUAL = "manual"
+
+
+InstallSource = Literal["builtin", "manual", "protocol", "unknown"]
+
+
+class McpTimeouts(_OpenModel):
+    """Per-phase timeouts in seconds; unset phases use the service defaults."""
+
+    connect: float | None = Field(default=None, gt=0)
+    """Starting the server and the initialize handshake (default 30 s)."""
+    list_: float | None = Field(default=None, gt=0, alias="list")
+    """Each list call: tools, prompts, resources (default 30 s)."""
+    call: float | None = Field(default=None, gt=0)
+    """One tool call (default 120 s)."""
+
+
+class McpServerConfig(_OpenModel):
+    """How to start or reach a server. Which fields matter depends on the transport."""
+
+    command: str | None = None
+    """stdio: the program to run (``npx``, ``uvx``, an absolute path ...)."""
+    args: list[str] = Field(default_factory=list)
+    """stdio: its arguments, one per item."""
+    env: dict[str, str] = Field(default_factory=dict)
+    """stdio: extra environment; secret values are ``${secret:NAME}`` references."""
+    cwd: str | None = None
+    """stdio: the working folder."""
+    url: str | None = None
+    """sse/http: the endpoint."""
+    headers: dict[str, str] = Field(default_factory=dict)
+    """sse/http: extra request headers; secret values are ``${secret:NAME}`` references."""
+    timeout: McpTimeouts | None = None
+    """Per-phase timeouts. A bare number is taken as the tool-call timeout in seconds."""
+
+    @field_validator("timeout", mode="before")
+    @classmethod
+    def _number_is_call_timeout(cls, value: Any) -> Any:
+        if isinstance(value, bool):
+            raise ValueError("timeout must be a number of seconds or an object {connect, list, call}")
+        if isinstance(value, int | float):
+            return {"call": value}
+        return value
+
+    @field_validator("env")
+    @classmethod
+    def _env_keys_are_names(cls, env: dict[str, str]) -> dict[str, str]:
+        for key in env:
+            if not ENV_KEY_PATTERN.match(key):
+                raise ValueError(
+                    f"environment variable name {key!r} is not valid: use letters, digits and _, "
+                    "not starting with a digit"
+                )
+        return env
+
+    @field_validator("headers")
+    @classmethod
+    def _header_names_are_tokens(cls, headers: dict[str, str]) -> dict[str, str]:
+        for key in headers:
+            if not HEADER_NAME_PATTERN.match(key):
+                raise ValueError(f"HTTP header name {key!r} is not valid")
+        return headers
+
+
+def new_server_id() -> str:
+    """A fresh id in the original shape ``mcp_{timestamp}_{random}``."""
+    return f"mcp_{int(time.time() * 1000)}_{secrets.token_hex(4)}"
+
+
+def now_ms() -> int:
+    """Milliseconds since the epoch, the original timestamps' unit."""
+    return int(time.time() * 1000)
+
+
+def check_server_fields(
+    name: str,
+    transport: McpServerTransport,
+    config: McpServerConfig,
+    scope: McpServerScope,
+    project_path: str | None,
+) -> None:
+    """Raise ``ValueError`` naming the field when a server definition cannot work."""
+    if not name.strip():
+        raise ValueError("name: a server needs a name")
+    if transport is McpServerTransport.STDIO:
+        if not (config.command or "").strip():
+            raise ValueError("config.command: a stdio server needs a command to run")
+    else:
+        _check_url(config.url, transport)
+    if scope is McpServerScope.LOCAL and not (project_path or "").strip():
+        raise ValueError("projectPath: a server with scope 'local' needs its project folder")
+
+
+def _check_url(url: str | None, transport: McpServerTransport) -> None:
+    if not (url or "").strip():
+        raise ValueError(f"config.url: a {transport.value} server needs a URL")
+    parsed = urlparse(url)
+    if parsed.scheme not in ("http", "https") or not parsed.netloc:
+        raise ValueError(f"config.url: {url!r} is not an absolute http(s) URL (e.g. https://example.com/mcp)")
+
+
+class McpServerRecord(_OpenModel):
+    """One configured server, as stored in ``mcp-config.json``."""
+
+    id: str = Field(default_factory=new_server_id)
+    name: str
+    scope: McpServerScope = McpServerScope.USER
+    type: McpServerTransport
+    config: McpServerConfig = Field(default_factory=McpServerConfig)
+    is_active: bool = True
+    is_trusted: bool = False
+    disabled_tools: list[str] = Field(default_factory=list)
+    disabled_auto_approve_tools: list[str] = Field(default_factory=list)
+    install_source: InstallSource = "manual"
+    project_path: str | None = None
+    trusted_launch: dict[str, Any] | None = None
+    """What the user confirmed when trusting the server (command, args, cwd or url)."""
+    created_at: int = Field(default_factory=now_ms)
+    updated_at: int | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _name_trimmed(cls, name: str) -> str:
+        return name.strip()
+
+    @model_validator(mode="after")
+    def _fields_fit_transport(self) -> McpServerRecord:
+        check_server_fields(self.name, self.type, self.config, self.scope, self.project_path)
+        return self
+
+
+class McpServerInput(_Model):
+    """What a user gives to add a server (``mcp:add``)."""
+
+    name: str
+    type: McpServerTransport = McpServerTransport.STDIO
+    config: McpServerConfig = Field(default_factory=McpServerConfig)
+    scope: McpServerScope = McpServerScope.USER
+    project_path: str | None = None
+    is_active: bool = True
+    is_trusted: bool = False
+    disabled_tools: list[str] = Field(default_factory=list)
+    disabled_auto_approve_tools: list[str] = Field(default_factory=list)
+    install_source: InstallSource = "manual"
+    secret_keys: list[str] = Field(default_factory=list)
+    """Env or header names the user marked as secret, beyond the ones that look secret."""
+
+    @field_validator("name")
+    @classmethod
+    def _name_trimmed(cls, name: str) -> str:
+        return name.strip()
+
+    @model_validator(mode="after")
+    def _fields_fit_transport(self) -> McpServerInput:
+        check_server_fields(self.name, self.type, self.config, self.scope, self.project_path)
+        return self
+
+    def to_record(self) -> McpServerRecord:
+        """A new record with a fresh id and ``createdAt``."""
+        data = self.model_dump(exclude={"secret_keys"})
+        return McpServerRecord(**data)
+
+
+class McpServerJsonInput(_Model):
+    """Pasted JSON to add servers from (``mcp:addJson``)."""
+
+    json_text: str = Field(alias="json", min_length=1)
+    """The JSON text: ``{"mcpServers": {...}}``, a bare ``{name: config}`` map, or one server object."""
+    trust: bool = False
+    """Mark the added servers trusted (the user confirmed what they run)."""
+    on_conflict: Literal["rename", "skip", "replace", "fail"] = "fail"
+    """What to do when a name is taken."""
+
+
+class McpServerRemoveInput(_Model):
+    """Names one server by id (``mcp:remove``, ``mcp:test``, ``mcp:discover``)."""
+
+    id: str = Field(min_length=1)
+
+
+class McpServerUpdateInput(_Model):
+    """``mcp:update``: the fields to change on one server."""
+
+    id: str = Field(min_length=1)
+    updates: dict[str, Any]
+
+
+class McpActionResult(_Model):
+    """The outcome of an action on servers."""
+
+    success: bool
+    message: str | None = None
+    error: str | None = None
+    server: McpServerRecord | None = None
+    results: list[McpActionResult] | None = None
+    """For bulk actions (``addJson``): one result per server."""
+
+
+class McpTestResult(_Model):
+    """The outcome of ``test``: connect and list tools."""
+
+    success: bool
+    tools: list[str] = Field(default_factory=list)
+    duration_ms: float = 0.0
+    error: str | None = None
+    server_info: dict[str, Any] | None = None
+
+
+class McpDiscoverResult(_Model):
+    """Everything a server offers; a kind that failed is named in ``errors``."""
+
+    success: bool
+    tools: list[dict[str, Any]] = Field(default_factory=list)
+    prompts: list[dict[str, Any]] = Field(default_factory=list)
+    resources: list[dict[str, Any]] = Field(default_factory=list)
+    resource_templates: list[dict[str, Any]] = Field(default_factory=list)
+    errors: dict[str, str] = Field(default_factory=dict)
+    error: str | None = None
+    server_info: dict[str, Any] | None = None
+
+
+class MCPTool(_Model):
+    """One tool of one server, as the agents see it."""
+
+    id: str
+    """``mcp__{server}__{tool}``, non-alphanumerics as ``_``."""
+    server_id: str
+    server_name: str
+    name: str
+    description: str | None = None
+    input_schema: dict[str, Any] = Field(default_factory=lambda: {"type": "object", "properties": {}})
+    type: Literal["mcp"] = "mcp"
+
+
+class MCPCallToolResponse(_Model):
+    """The result of a tool call: ``{isError, content}`` plus ``structuredContent`` when sent."""
+
+    is_error: bool
+    content: list[dict[str, Any]] = Field(default_factory=list)
+    structured_content: dict[str, Any] | None = None
+
+
+class DependencyCheckResult(_Model):
+    """Whether a runtime a server needs is on this machine."""
+
+    command: str
+    installed: bool
+    path: str | None = None
+    version: str | None = None
+    meets_minimum: bool = True
+    installable: bool = False
+    instructions: str | None = None
+    runtime: str | None = None
+    """The runtime the command belongs to (``node`` for ``npx``)."""
+    reason: str | None = None
+    """Why a user needs it."""
+
+
+class DependencyInstallResult(_Model):
+    """The outcome of installing a runtime."""
+
+    command: str
+    success: bool
+    path: str | None = None
+    version: str | None = None
+    log: list[str] = Field(default_factory=list)
+    error: str | None = None
+    instructions: str | None = None
+
+
+class Agent(_OpenModel):
+    """An agent and the MCP servers and tools it may use."""
+
+    id: str = Field(default_factory=lambda: f"agent_{now_ms()}_{secrets.token_hex(3)}")
+    name: str = Field(min_length=1)
+    mcp_mode: McpMode = McpMode.AUTO
+    selected_servers: list[str] = Field(default_factory=list)
+    selected_tools: list[str] = Field(default_factory=list)

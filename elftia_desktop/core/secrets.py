@@ -1,0 +1,217 @@
+"""Secrets of server records: env and header values that must not sit in the JSON.
+
+A secret value goes to the OS keyring (service ``elftia``, account
+``{serverId}:{env|header}:{NAME}``) and the record keeps ``${secret:NAME}`` in its place.
+Values are resolved only when a server starts. Where no keyring works, secrets go to a
+0600 file in the user config folder and ``warning`` says so, for the UI to show.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import threading
+from pathlib import Path
+from typing import Literal
+
+import keyring
+import keyring.errors
+from keyring.backend import KeyringBackend
+
+from elftia_desktop.core.atomic_file import FileLock, atomic_write_text
+from elftia_desktop.core.errors import SecretStoreError
+from elftia_desktop.core.models import McpServerRecord
+from elftia_desktop.core.paths import config_dir
+
+log = logging.getLogger(__name__)
+
+SERVICE_NAME = "elftia"
+SECRETS_FILE_NAME = "secrets.json"
+SECRET_NAME_PATTERN = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|AUTH|CREDENTIAL|COOKIE", re.IGNORECASE)
+SECRET_REF_PATTERN = re.compile(r"^\$\{secret:([^}]+)\}$")
+PLACEHOLDER_PATTERN = re.compile(r"\$\{[^}]+\}|^\$[A-Za-z_][A-Za-z0-9_]*$")
+
+SecretKind = Literal["env", "header"]
+
+
+def looks_secret(name: str) -> bool:
+    """True when a variable or header name suggests its value is a secret."""
+    return bool(SECRET_NAME_PATTERN.search(name))
+
+
+def secret_ref(name: str) -> str:
+    """The reference kept in the JSON instead of the value."""
+    return f"${{secret:{name}}}"
+
+
+def is_secret_ref(value: str) -> bool:
+    """True when ``value`` is a ``${secret:NAME}`` reference."""
+    return bool(SECRET_REF_PATTERN.match(value))
+
+
+def is_placeholder(value: str) -> bool:
+    """True for ``${env:X}``, ``${input:id}``, ``${VAR}`` and ``$VAR``: nothing to hide."""
+    return bool(PLACEHOLDER_PATTERN.search(value))
+
+
+def _account(server_id: str, kind: SecretKind, name: str) -> str:
+    return f"{server_id}:{kind}:{name}"
+
+
+def keyring_works(backend: KeyringBackend | None = None) -> bool:
+    """False for the ``fail`` and ``null`` backends and plaintext ``keyrings.alt`` ones."""
+    backend = backend or keyring.get_keyring()
+    module = type(backend).__module__
+    if module.startswith(("keyring.backends.fail", "keyring.backends.null", "keyrings.alt")):
+        return False
+    chained = getattr(backend, "backends", None)
+    if chained is not None:
+        return any(keyring_works(b) for b in chained)
+    return True
+
+
+class _FileSecrets:
+    """The fallback: a JSON map in a file only the user can read (0600)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = FileLock(path.with_name(path.name + ".lock"))
+
+    def _read(self) -> dict[str, str]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError) as exc:
+            raise SecretStoreError(f"The secrets file {self.path} cannot be read: {exc}") from exc
+        return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+
+    def get(self, account: str) -> str | None:
+        with self._lock.hold():
+            return self._read().get(account)
+
+    def set(self, account: str, value: str) -> None:
+        with self._lock.hold():
+            data = self._read()
+            data[account] = value
+            atomic_write_text(self.path, json.dumps(data, indent=2), mode=0o600)
+
+    def delete(self, accounts: list[str]) -> None:
+        with self._lock.hold():
+            data = self._read()
+            if any(a in data for a in accounts):
+                for account in accounts:
+                    data.pop(account, None)
+                atomic_write_text(self.path, json.dumps(data, indent=2), mode=0o600)
+
+
+class SecretVault:
+    """Moves secret values out of records and puts them back when a server starts."""
+
+    def __init__(self, backend: KeyringBackend | None = None, fallback_path: Path | None = None) -> None:
+        self._backend = backend
+        self._fallback = _FileSecrets(fallback_path or config_dir() / SECRETS_FILE_NAME)
+        self._use_keyring = keyring_works(self._keyring())
+        self._guard = threading.Lock()
+        self.warning: str | None = None
+        if not self._use_keyring:
+            self._fall_back("no working OS keyring was found")
+
+    def _keyring(self) -> KeyringBackend:
+        return self._backend or keyring.get_keyring()
+
+    def _fall_back(self, why: str) -> None:
+        self._use_keyring = False
+        self.warning = (
+            f"Secrets are stored in {self._fallback.path} (readable only by you) because {why}. "
+            "Install or unlock a keyring (GNOME Keyring, KWallet, macOS Keychain, Windows Credential Manager) "
+            "to keep them there instead."
+        )
+        log.info(self.warning)
+
+    @property
+    def uses_keyring(self) -> bool:
+        """True while secrets go to the OS keyring."""
+        return self._use_keyring
+
+    def store(self, server_id: str, kind: SecretKind, name: str, value: str) -> None:
+        """Keep one secret value."""
+        account = _account(server_id, kind, name)
+        with self._guard:
+            if self._use_keyring:
+                try:
+                    self._keyring().set_password(SERVICE_NAME, account, value)
+                    return
+                except keyring.errors.KeyringError as exc:
+                    self._fall_back(f"the keyring refused to store a secret ({exc})")
+            self._fallback.set(account, value)
+
+    def load(self, server_id: str, kind: SecretKind, name: str) -> str | None:
+        """One secret value, from the keyring or the fallback file."""
+        account = _account(server_id, kind, name)
+        if self._use_keyring:
+            try:
+                value = self._keyring().get_password(SERVICE_NAME, account)
+            except keyring.errors.KeyringError as exc:
+                raise SecretStoreError(f"The keyring could not be read for {kind} {name}: {exc}") from exc
+            if value is not None:
+                return value
+        return self._fallback.get(account)
+
+    def delete(self, server_id: str, kind: SecretKind, name: str) -> None:
+        """Forget one secret wherever it is."""
+        account = _account(server_id, kind, name)
+        if self._use_keyring:
+            try:
+                self._keyring().delete_password(SERVICE_NAME, account)
+            except keyring.errors.PasswordDeleteError:
+                pass
+            except keyring.errors.KeyringError as exc:
+                log.warning("Could not delete secret %s from the keyring: %s", account, exc)
+        self._fallback.delete([account])
+
+    def extract(self, record: McpServerRecord, marked: set[str] | None = None) -> McpServerRecord:
+        """Store the record's secret values and return a copy with references in their place.
+
+        A value is secret when its name looks secret or is in ``marked``; references and
+        placeholders (``${env:X}``, ``${input:id}``) stay as they are.
+        """
+        marked = marked or set()
+        out = record.model_copy(deep=True)
+        for kind, values in (("env", out.config.env), ("header", out.config.headers)):
+            for name, value in values.items():
+                if is_secret_ref(value) or is_placeholder(value) or not value:
+                    continue
+                if name in marked or looks_secret(name):
+                    self.store(out.id, kind, name, value)  # type: ignore[arg-type]
+                    values[name] = secret_ref(name)
+        return out
+
+    def resolve(self, record: McpServerRecord) -> tuple[dict[str, str], dict[str, str]]:
+        """The record's env and headers with every ``${secret:NAME}`` replaced by its value."""
+        return (
+            self._resolve_map(record.id, "env", record.config.env),
+            self._resolve_map(record.id, "header", record.config.headers),
+        )
+
+    def _resolve_map(self, server_id: str, kind: SecretKind, values: dict[str, str]) -> dict[str, str]:
+        resolved = {}
+        for name, value in values.items():
+            match = SECRET_REF_PATTERN.match(value)
+            if match:
+                secret = self.load(server_id, kind, match.group(1))
+                if secret is None:
+                    label = "environment variable" if kind == "env" else "header"
+                    raise SecretStoreError(f"The secret value of {label} {name} is missing; enter it again.")
+                value = secret
+            resolved[name] = value
+        return resolved
+
+    def forget(self, record: McpServerRecord) -> None:
+        """Delete every secret the record refers to."""
+        for kind, values in (("env", record.config.env), ("header", record.config.headers)):
+            for value in values.values():
+                match = SECRET_REF_PATTERN.match(value)
+                if match:
+                    self.delete(record.id, kind, match.group(1))  # type: ignore[arg-type]

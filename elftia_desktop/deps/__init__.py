@@ -1,0 +1,1 @@
+"""Runtime dependency checks (npx, uvx, node, docker ...) and installs."""

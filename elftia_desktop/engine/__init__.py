@@ -1,0 +1,1 @@
+"""Agent-engine adapters: ITool, the registry, MCP tool adapters, completion helper."""

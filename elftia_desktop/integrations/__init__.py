@@ -1,0 +1,1 @@
+"""Other apps' MCP configs (detect, import, export) and the claude CLI bridge."""

@@ -1,0 +1,1 @@
+"""MCP tools to provider tool definitions (OpenAI, Anthropic, Gemini)."""

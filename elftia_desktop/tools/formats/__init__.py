@@ -1,0 +1,1 @@
+"""One converter module per provider."""
