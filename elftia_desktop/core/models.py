@@ -300,6 +300,14 @@ class MCPTool(_Model):
     type: Literal["mcp"] = "mcp"
 
 
+class McpToolListing(_Model):
+    """Tools of several servers; a server that failed is named in ``errors`` with the reason."""
+
+    tools: list[MCPTool] = Field(default_factory=list)
+    errors: dict[str, str] = Field(default_factory=dict)
+    """Server id -> why its tools are missing."""
+
+
 class MCPCallToolResponse(_Model):
     """The result of a tool call: ``{isError, content}`` plus ``structuredContent`` when sent."""
 
