@@ -1,0 +1,34 @@
+"""Suite-wide setup: Qt offscreen, and every test gets its own data folder and in-memory keyring."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import keyring
+import pytest
+
+from tests.helpers.memory_keyring import MemoryKeyring
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+@pytest.fixture(autouse=True)
+def isolated_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``ELFTIA_DATA_DIR`` points at a fresh folder, so no test touches the user's files."""
+    folder = tmp_path_factory.mktemp("elftia-data")
+    monkeypatch.setenv("ELFTIA_DATA_DIR", str(folder))
+    # Subprocesses (the CLI) have no shared memory keyring: they use the 0600 fallback file.
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
+    return folder
+
+
+@pytest.fixture(autouse=True)
+def memory_keyring() -> Iterator[MemoryKeyring]:
+    """The process-wide keyring is an in-memory one for the duration of each test."""
+    previous = keyring.get_keyring()
+    backend = MemoryKeyring()
+    keyring.set_keyring(backend)
+    yield backend
+    keyring.set_keyring(previous)
