@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Set up and run Elftia Desktop from a source checkout, with nothing but Python 3.11+.
+
+    python3 dev.py run     create .venv if needed, install the app, launch it
+    python3 dev.py test    create .venv if needed, install the app and test tools, then run
+                           ruff, mypy, import-linter and the whole pytest suite
+
+On a headless Debian/Ubuntu machine run as root, ``test`` first installs the Qt runtime
+libraries, fonts, Xvfb and gnome-keyring that the GUI and keyring tests need, when missing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
+
+QT_RUNTIME_PACKAGES = [
+    "libglib2.0-0", "libegl1", "libgl1", "libx11-6", "libdbus-1-3", "libfontconfig1", "libfreetype6",
+    "libxkbcommon0", "fonts-dejavu-core",
+    "libxcb-cursor0", "libxcb-icccm4", "libxcb-keysyms1", "libxcb-image0", "libxcb-render-util0",
+    "libxcb-shape0", "libxcb-xkb1", "libxkbcommon-x11-0", "xvfb", "xauth",
+    "gnome-keyring", "dbus-daemon",
+]  # fmt: skip
+
+
+def step(title: str) -> None:
+    print(f"\n==> {title}", flush=True)
+
+
+def run(*command: str | Path, env: dict[str, str] | None = None) -> int:
+    return subprocess.call([str(c) for c in command], cwd=ROOT, env=env)
+
+
+def ensure_venv(extras: str) -> None:
+    """Create .venv and install the project into it when pyproject.toml changed since last time."""
+    if sys.version_info < (3, 11):
+        sys.exit(f"Python 3.11 or newer is needed; this is {sys.version.split()[0]}")
+    if not PYTHON.exists():
+        step("Creating .venv")
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + extras.encode()).hexdigest()
+    stamp = VENV / ".installed"
+    if stamp.exists() and stamp.read_text() == digest:
+        return
+    step(f"Installing elftia-desktop{extras} into .venv")
+    if run(PYTHON, "-m", "pip", "install", "--quiet", "--upgrade", "pip") != 0:
+        sys.exit("pip could not be upgraded")
+    if run(PYTHON, "-m", "pip", "install", "--quiet", "-e", f".{extras}") != 0:
+        sys.exit("installing the project failed (see pip's output above)")
+    stamp.write_text(digest)
+
+
+def ensure_system_packages() -> None:
+    """Install missing Qt runtime libraries and test services on Debian-like systems, as root."""
+    if not sys.platform.startswith("linux") or not shutil.which("dpkg-query") or not shutil.which("apt-get"):
+        return
+    missing = [p for p in QT_RUNTIME_PACKAGES if not _dpkg_installed(p)]
+    if not missing:
+        return
+    if os.geteuid() != 0:
+        print(f"Note: missing system packages (install them for the GUI tests): {' '.join(missing)}")
+        return
+    step(f"Installing system packages: {' '.join(missing)}")
+    env = os.environ | {"DEBIAN_FRONTEND": "noninteractive"}
+    run("apt-get", "update", "-qq", env=env)
+    if run("apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing, env=env) != 0:
+        sys.exit("apt-get could not install the Qt runtime packages")
+
+
+def _dpkg_installed(package: str) -> bool:
+    result = subprocess.run(
+        ["dpkg-query", "-W", "-f=${Status}", package], capture_output=True, text=True, check=False
+    )
+    return result.stdout.strip() == "install ok installed"
+
+
+def cmd_run(args: list[str]) -> int:
+    ensure_venv("")
+    return run(BIN / "elftia-desktop", *args)
+
+
+def cmd_test(args: list[str]) -> int:
+    ensure_system_packages()
+    ensure_venv("[test]")
+    env = os.environ | {"QT_QPA_PLATFORM": "offscreen"}
+    checks = [
+        ("ruff", [BIN / "ruff", "check", "."]),
+        ("ruff format", [BIN / "ruff", "format", "--check", "."]),
+        ("mypy", [BIN / "mypy"]),
+        ("import-linter", [BIN / "lint-imports"]),
+    ]
+    failed = []
+    for name, command in checks:
+        step(name)
+        if run(*command, env=env) != 0:
+            failed.append(name)
+    step("pytest")
+    if run(PYTHON, "-m", "pytest", *args, env=env) != 0:
+        failed.append("pytest")
+    if failed:
+        print(f"\nFAILED: {', '.join(failed)}")
+        return 1
+    print("\nAll checks passed.")
+    return 0
+
+
+def main() -> int:
+    commands = {"run": cmd_run, "test": cmd_test}
+    if len(sys.argv) < 2 or sys.argv[1] not in commands:
+        print(__doc__)
+        return 2
+    return commands[sys.argv[1]](sys.argv[2:])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
