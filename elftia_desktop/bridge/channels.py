@@ -1,0 +1,43 @@
+"""Parameter models of the router channels that have no model in ``core.models``."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
+
+
+class _Params(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
+
+
+class CallToolInput(_Params):
+    """``mcp:call-tool``."""
+
+    server_id: str = Field(min_length=1)
+    tool_name: str = Field(min_length=1)
+    args: dict[str, Any] = Field(default_factory=dict)
+    call_id: str | None = None
+
+
+class ToolToggleInput(_Params):
+    """``mcp:set-tool``: switch one tool on/off, or its auto-approval."""
+
+    server_id: str = Field(min_length=1)
+    tool_name: str = Field(min_length=1)
+    flag: Literal["enabled", "autoApprove"]
+    value: bool
+
+
+class DependencyInput(_Params):
+    """``mcp:check-dependency`` / ``mcp:install-dependency``."""
+
+    command: str = Field(min_length=1, max_length=4096)
+
+
+class ElicitationAnswer(_Params):
+    """The user's answer to a server's request for input."""
+
+    action: Literal["accept", "decline", "cancel"]
+    content: dict[str, Any] | None = None

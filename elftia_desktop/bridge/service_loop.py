@@ -1,0 +1,77 @@
+"""The service loop: one asyncio event loop in a background thread that hosts every service.
+
+The UI thread submits coroutines with :meth:`ServiceLoop.submit` and never waits on them;
+results come back through ``concurrent.futures.Future`` callbacks, which the router turns
+into queued Qt signals. Services are built lazily on the loop by a factory coroutine, so
+``import mcp`` and file I/O happen off the UI thread and the window shows at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import threading
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, Generic, TypeVar
+
+log = logging.getLogger(__name__)
+
+S = TypeVar("S")
+T = TypeVar("T")
+
+
+class ServiceLoop(Generic[S]):
+    """Runs an asyncio loop in a daemon thread and builds the services on it on first use."""
+
+    def __init__(self, factory: Callable[[], Awaitable[S]], name: str = "elftia-services") -> None:
+        self._factory = factory
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._services: asyncio.Future[S] | None = None
+        self._started = False
+
+    def start(self) -> None:
+        """Start the thread (idempotent)."""
+        if not self._started:
+            self._started = True
+            self._thread.start()
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        """The service loop (for ``call_soon_threadsafe``)."""
+        return self._loop
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        self._loop.run_forever()
+        self._loop.run_until_complete(self._loop.shutdown_asyncgens())
+        self._loop.close()
+
+    async def services(self) -> S:
+        """The services, built by the factory on first use (on the loop)."""
+        if self._services is None:
+            self._services = asyncio.ensure_future(self._factory())
+        return await asyncio.shield(self._services)
+
+    def submit(self, work: Callable[[S], Coroutine[Any, Any, T]]) -> concurrent.futures.Future[T]:
+        """Run ``work(services)`` on the loop; returns at once with a future."""
+        self.start()
+
+        async def runner() -> T:
+            return await work(await self.services())
+
+        return asyncio.run_coroutine_threadsafe(runner(), self._loop)
+
+    def stop(self, cleanup: Callable[[S], Coroutine[Any, Any, None]] | None = None, timeout: float = 10.0) -> None:
+        """Run ``cleanup`` (bounded by ``timeout``), then stop the loop and join the thread."""
+        if not self._started:
+            return
+        if cleanup is not None and self._services is not None:
+            future = self.submit(cleanup)
+            try:
+                future.result(timeout=timeout)
+            except Exception:  # noqa: BLE001 - quitting must go on whatever cleanup raised
+                log.exception("Cleanup of the services failed")
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=timeout)

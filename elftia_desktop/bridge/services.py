@@ -1,0 +1,48 @@
+"""The services the UI reaches through the router, built on the service loop."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from elftia_desktop.connections.service import McpService
+from elftia_desktop.core.catalog import ServerCatalog
+from elftia_desktop.core.config_store import ConfigStore
+from elftia_desktop.core.secrets import SecretVault
+from elftia_desktop.deps.checker import DependencyChecker
+from elftia_desktop.deps.installer import DependencyInstaller
+
+
+@dataclass
+class AppServices:
+    """Everything behind the router; lives on the service loop."""
+
+    catalog: ServerCatalog
+    mcp: McpService
+    deps: DependencyChecker
+    installer: DependencyInstaller
+    notices: list[str] = field(default_factory=list)
+    """Problems found while starting (config recovered, secrets in a file ...)."""
+
+    async def close(self) -> None:
+        """Close every connection (bounded by the service's own timeouts)."""
+        await self.mcp.cleanup()
+
+
+async def build_services() -> AppServices:
+    """Open the config store and secrets off the UI thread and start the MCP service."""
+
+    def open_catalog() -> ServerCatalog:
+        return ServerCatalog(ConfigStore(), SecretVault())
+
+    catalog = await asyncio.to_thread(open_catalog)
+    notices = list(catalog.store.notices)
+    if catalog.vault.warning:
+        notices.append(catalog.vault.warning)
+    return AppServices(
+        catalog=catalog,
+        mcp=McpService(catalog),
+        deps=DependencyChecker(),
+        installer=DependencyInstaller(),
+        notices=notices,
+    )

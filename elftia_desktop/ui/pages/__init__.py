@@ -1,0 +1,1 @@
+"""Pages shown in the main window's stack."""

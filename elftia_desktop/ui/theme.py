@@ -1,0 +1,75 @@
+"""Colours and the application style sheet, derived from the system palette (light or dark)."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QApplication
+
+STATE_COLORS = {
+    "connected": "#2e9d57",
+    "connecting": "#d08b16",
+    "disconnected": "#8a8f98",
+    "error": "#d64545",
+}
+ACCENT = "#4f6bed"
+
+
+def is_dark(palette: QPalette | None = None) -> bool:
+    """True when the window background is dark."""
+    palette = palette or QApplication.palette()
+    return palette.color(QPalette.ColorRole.Window).lightness() < 128
+
+
+def muted_text_color(palette: QPalette | None = None) -> QColor:
+    """A secondary text colour readable on the window background."""
+    palette = palette or QApplication.palette()
+    text = palette.color(QPalette.ColorRole.WindowText)
+    window = palette.color(QPalette.ColorRole.Window)
+    return QColor(
+        (text.red() * 3 + window.red() * 2) // 5,
+        (text.green() * 3 + window.green() * 2) // 5,
+        (text.blue() * 3 + window.blue() * 2) // 5,
+    )
+
+
+def card_colors(palette: QPalette | None = None) -> tuple[str, str]:
+    """Background and border of cards for the current palette."""
+    if is_dark(palette):
+        return "#2b2d31", "#3c3f45"
+    return "#ffffff", "#dfe2e8"
+
+
+def style_sheet(palette: QPalette | None = None) -> str:
+    """The app-wide style sheet for the current palette."""
+    card_bg, card_border = card_colors(palette)
+    dark = is_dark(palette)
+    sidebar_bg = "#1f2023" if dark else "#eef0f4"
+    page_bg = "#232428" if dark else "#f7f8fa"
+    muted = muted_text_color(palette).name()
+    selected = "#34373d" if dark else "#dde3f7"
+    return f"""
+    QWidget#Sidebar {{ background: {sidebar_bg}; }}
+    QListWidget#SidebarList {{ background: transparent; border: none; font-size: 10.5pt; outline: 0; }}
+    QListWidget#SidebarList::item {{ padding: 8px 10px; border-radius: 6px; margin: 2px 6px; }}
+    QListWidget#SidebarList::item:selected {{ background: {selected}; color: palette(window-text); }}
+    QWidget#Page {{ background: {page_bg}; }}
+    QScrollArea#CardScroll, QWidget#CardHolder {{ background: {page_bg}; border: none; }}
+    QLabel#PageTitle {{ font-size: 16pt; font-weight: 600; }}
+    QLabel#Muted, QLabel#CardSubtitle {{ color: {muted}; }}
+    QFrame#Card {{ background: {card_bg}; border: 1px solid {card_border}; border-radius: 10px; }}
+    QLabel#CardTitle {{ font-size: 11.5pt; font-weight: 600; }}
+    QLabel#Chip {{ border: 1px solid {card_border}; border-radius: 8px; padding: 1px 8px; color: {muted}; }}
+    QFrame#Banner {{ background: {"#4a3b12" if dark else "#fff4d6"}; border: 1px solid
+        {"#7a6424" if dark else "#f0d48a"}; border-radius: 8px; }}
+    QLabel#EmptyTitle {{ font-size: 14pt; font-weight: 600; }}
+    QPushButton#Primary {{ background: {ACCENT}; color: white; border: none; border-radius: 6px;
+        padding: 6px 14px; font-weight: 600; }}
+    QPushButton#Primary:hover {{ background: #3f59d6; }}
+    QPushButton#Primary:disabled {{ background: #9aa7e6; }}
+    QLabel#FieldError {{ color: {STATE_COLORS["error"]}; }}
+    """
+
+
+def apply_theme(app: QApplication) -> None:
+    """Apply the style sheet for the current system palette."""
+    app.setStyleSheet(style_sheet(app.palette()))
