@@ -1,0 +1,182 @@
+"""Is the runtime a stdio server needs on this machine, which version, and is it new enough?
+
+Commands are looked up on the PATH servers are started with: the login shell's ``PATH``
+(``login_env``) followed by the app's managed tools folder (``installer.server_path``).
+The version comes from the runtime's main command (``node --version`` for ``npx``), run
+asynchronously with a 5 s timeout. Unknown programs are only looked up, never run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from elftia_desktop.core.models import DependencyCheckResult, McpServerRecord, McpServerTransport
+from elftia_desktop.deps.command_map import runtime_command
+from elftia_desktop.deps.installer import server_path
+from elftia_desktop.deps.login_env import login_shell_path
+from elftia_desktop.deps.requirements import (
+    RUNTIMES,
+    Runtime,
+    command_name,
+    instructions_for,
+    meets_minimum,
+    parse_version,
+    runtime_for,
+)
+
+PROBE_TIMEOUT = 5.0
+"""Seconds a ``--version`` probe may take."""
+_NOT_ON_PATH = "is not on the PATH servers are started with"
+
+
+@dataclass(frozen=True)
+class _Probe:
+    version: str | None
+    problem: str | None
+
+
+class DependencyChecker:
+    """Checks runtimes on the PATH servers are started with."""
+
+    def __init__(self, path: str | None = None, tools_dir: Path | None = None, timeout: float = PROBE_TIMEOUT) -> None:
+        """``path``: the base PATH to search (default: the login shell's); ``tools_dir``: the managed tools."""
+        self._path = path
+        self._tools_dir = tools_dir
+        self._timeout = timeout
+
+    async def search_path(self) -> str:
+        """The PATH commands are looked up on: the base PATH, then the managed bin folder."""
+        base = self._path if self._path is not None else await login_shell_path()
+        return server_path(base, self._tools_dir)
+
+    async def check(self, command: str) -> DependencyCheckResult:
+        """Look up ``command`` (a name or a path), probe its runtime's version, compare to the minimum."""
+        command = command.strip()
+        runtime = runtime_for(command)
+        search = await self.search_path()
+        located = await asyncio.to_thread(_locate, command, search)
+        if located is None:
+            return self._missing(command, runtime, search)
+        if runtime is None:
+            return DependencyCheckResult(command=command, installed=True, path=located)
+        probe = await self._probe(_probe_program(runtime, located, search), runtime)
+        version_numbers = parse_version(probe.version or "")
+        ok = meets_minimum(version_numbers, runtime.minimum)
+        instructions = None
+        if probe.problem:
+            instructions = f"{probe.problem}\n{instructions_for(runtime)}"
+        elif not ok:
+            instructions = (
+                f"{runtime.title} {probe.version} is too old: servers need {runtime.minimum_text} or newer.\n"
+                f"{instructions_for(runtime)}"
+            )
+        return DependencyCheckResult(
+            command=command,
+            installed=True,
+            path=located,
+            version=probe.version,
+            meets_minimum=ok,
+            installable=_installable(runtime, search),
+            instructions=instructions,
+            runtime=runtime.name,
+            reason=runtime.reason,
+        )
+
+    async def check_all(self) -> list[DependencyCheckResult]:
+        """Every command of every runtime in the table, in table order."""
+        commands = [c for runtime in RUNTIMES for c in runtime.commands]
+        return list(await asyncio.gather(*(self.check(c) for c in commands)))
+
+    async def check_for_server(self, record: McpServerRecord) -> DependencyCheckResult:
+        """The runtime a server's launch line needs (``cmd /c npx``, ``uvx --from``, ``python -m`` ...)."""
+        if record.type is not McpServerTransport.STDIO:
+            return DependencyCheckResult(
+                command=record.config.url or "",
+                installed=True,
+                reason=f"{record.name} connects over {record.type.value.upper()}; it needs no local runtime.",
+            )
+        return await self.check(runtime_command(record.config.command or "", record.config.args))
+
+    def _missing(self, command: str, runtime: Runtime | None, search: str) -> DependencyCheckResult:
+        if runtime is None:
+            where = "does not exist or is not executable" if os.path.isabs(command) else _NOT_ON_PATH
+            return DependencyCheckResult(
+                command=command,
+                installed=False,
+                meets_minimum=False,
+                instructions=f"'{command}' {where}. Check the spelling, or install the program that provides it.",
+            )
+        return DependencyCheckResult(
+            command=command,
+            installed=False,
+            meets_minimum=False,
+            installable=_installable(runtime, search),
+            instructions=instructions_for(runtime),
+            runtime=runtime.name,
+            reason=runtime.reason,
+        )
+
+    async def _probe(self, program: str, runtime: Runtime) -> _Probe:
+        """Run ``program --version`` with a timeout; the first version-looking line of its output."""
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                program,
+                *runtime.version_args,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.STDOUT,
+            )
+        except OSError as exc:
+            return _Probe(None, f"{program} was found but cannot be started: {exc.strerror or exc}")
+        try:
+            out, _ = await asyncio.wait_for(proc.communicate(), self._timeout)
+        except TimeoutError:
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()
+            await proc.wait()
+            return _Probe(None, f"'{program} --version' did not answer within {self._timeout:.0f} s")
+        text = out.decode(errors="replace")
+        if proc.returncode != 0:
+            last = text.strip().splitlines()[-1:] or ["no output"]
+            return _Probe(None, f"'{program} --version' exited with code {proc.returncode}: {last[0]}")
+        numbers = parse_version(text)
+        if numbers is None:
+            return _Probe(None, f"'{program} --version' printed no version number")
+        return _Probe(".".join(map(str, numbers)), None)
+
+
+def _locate(command: str, search: str) -> str | None:
+    """An absolute path that is an executable file, or ``command`` found on ``search``."""
+    if os.path.isabs(command):
+        return command if os.path.isfile(command) and os.access(command, os.X_OK) else None
+    return shutil.which(command, path=search)
+
+
+def _probe_program(runtime: Runtime, located: str, search: str) -> str:
+    """What to run for the version: ``node`` next to ``npx`` (or on the PATH); Python itself."""
+    if runtime.name == "python" or command_name(located) == runtime.probe_command:
+        return located
+    sibling = shutil.which(runtime.probe_command, path=str(Path(located).parent))
+    return sibling or shutil.which(runtime.probe_command, path=search) or located
+
+
+def _installable(runtime: Runtime, search: str) -> bool:
+    """True when the app can install ``runtime`` here (npm packages need npm on the PATH)."""
+    if runtime.install is None:
+        return False
+    return runtime.install.needs is None or shutil.which(runtime.install.needs, path=search) is not None
+
+
+async def check(command: str) -> DependencyCheckResult:
+    """Check one command on the login shell's PATH plus the managed tools."""
+    return await DependencyChecker().check(command)
+
+
+async def check_for_server(record: McpServerRecord) -> DependencyCheckResult:
+    """Check the runtime a server needs, on the login shell's PATH plus the managed tools."""
+    return await DependencyChecker().check_for_server(record)
