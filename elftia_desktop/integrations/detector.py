@@ -1,0 +1,337 @@
+"""Find other apps' MCP config files on this machine and read the servers in them.
+
+Every location is computed from a ``home`` folder, an environment mapping and a platform name
+(``linux``, ``darwin``, ``win32``) passed in, so tests can point the whole search at a temporary
+folder. Nothing here writes a file. A file that cannot be read or parsed is reported with its
+path (and line and column for broken JSON) instead of stopping the search.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from elftia_desktop.core.errors import JsonInputError
+from elftia_desktop.integrations.app_formats import APPS, AppFormat, app_format
+
+CLINE_EXTENSION = "saoudrizwan.claude-dev"
+VSCODE_FLAVOURS = ("Code", "Code - Insiders", "VSCodium", "Cursor", "Windsurf")
+"""Editors whose user folder may hold Cline's global storage."""
+
+
+@dataclass(frozen=True)
+class ConfigLocation:
+    """Where one app may keep a config file."""
+
+    app: str
+    path: Path
+    scope: str = "user"
+    """``user`` for the app's global file, ``project`` for a file inside a project folder."""
+    project_path: str | None = None
+
+
+@dataclass
+class ServerSection:
+    """One ``{name: entry}`` object inside a file (``~/.claude.json`` has one per project)."""
+
+    key_path: str
+    """Where it sits in the file, e.g. ``mcpServers`` or ``projects["/src/app"].mcpServers``."""
+    entries: dict[str, Any]
+    scope: str = "user"
+    project_path: str | None = None
+
+
+@dataclass
+class ConfigFile:
+    """A config file that was found, its server sections, or why it could not be read."""
+
+    location: ConfigLocation
+    sections: list[ServerSection] = field(default_factory=list)
+    data: Any = None
+    """The whole parsed file (VS Code's ``inputs`` live beside ``servers``)."""
+    error: str | None = None
+    line: int | None = None
+    column: int | None = None
+
+    @property
+    def server_names(self) -> list[str]:
+        """Every server name in the file, in file order."""
+        return [name for section in self.sections for name in section.entries]
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """The summary ``detect --json`` prints."""
+        fmt = app_format(self.location.app)
+        out: dict[str, Any] = {
+            "app": fmt.id,
+            "label": fmt.label,
+            "path": str(self.location.path),
+            "scope": self.location.scope,
+            "servers": self.server_names,
+        }
+        if self.location.project_path:
+            out["projectPath"] = self.location.project_path
+        if self.error:
+            out |= {"error": self.error, "line": self.line, "column": self.column}
+        return out
+
+
+@dataclass(frozen=True)
+class Environment:
+    """The machine facts every location is computed from."""
+
+    home: Path
+    env: Mapping[str, str]
+    platform: str
+
+    @classmethod
+    def current(cls) -> Environment:
+        """This machine: the real home folder, ``os.environ`` and ``sys.platform``."""
+        return cls(Path.home(), dict(os.environ), sys.platform)
+
+    def folder(self, variable: str, default: Path) -> Path:
+        """``$variable`` when it is set and not empty, else ``default``."""
+        value = self.env.get(variable)
+        return Path(value) if value else default
+
+    @property
+    def roaming(self) -> Path:
+        """Where apps keep per-user settings: ``%APPDATA%``, ``~/Library/Application Support``, XDG config."""
+        if self.platform == "win32":
+            return self.folder("APPDATA", self.home / "AppData" / "Roaming")
+        if self.platform == "darwin":
+            return self.home / "Library" / "Application Support"
+        return self.folder("XDG_CONFIG_HOME", self.home / ".config")
+
+    @property
+    def data(self) -> Path:
+        """Where apps keep per-user data (``dirs::data_dir`` of Rust apps such as Jan)."""
+        if self.platform == "win32":
+            return self.roaming
+        if self.platform == "darwin":
+            return self.home / "Library" / "Application Support"
+        return self.folder("XDG_DATA_HOME", self.home / ".local" / "share")
+
+    @property
+    def local(self) -> Path:
+        """``%LOCALAPPDATA%`` on Windows."""
+        return self.folder("LOCALAPPDATA", self.home / "AppData" / "Local")
+
+
+def claude_code_user_file(machine: Environment) -> Path:
+    """``~/.claude.json``, or ``$CLAUDE_CONFIG_DIR/.claude.json`` when that is set."""
+    return machine.folder("CLAUDE_CONFIG_DIR", machine.home) / ".claude.json"
+
+
+def _claude_desktop(machine: Environment) -> list[Path]:
+    name = "claude_desktop_config.json"
+    if machine.platform == "win32":
+        packages = machine.local / "Packages"
+        msix = sorted(packages.glob("Claude_*/LocalCache/Roaming/Claude")) if packages.is_dir() else []
+        found = [folder / name for folder in msix if (folder / name).is_file()]
+        if found:  # the Store (MSIX) app reads only its virtualised copy
+            return found[:1]
+    return [machine.roaming / "Claude" / name]
+
+
+def _user_paths(app: str, machine: Environment) -> list[Path]:
+    home = machine.home
+    if app == "claude-desktop":
+        return _claude_desktop(machine)
+    if app == "claude-code":
+        return [claude_code_user_file(machine)]
+    if app == "vscode":
+        return [machine.roaming / flavour / "User" / "mcp.json" for flavour in ("Code", "Code - Insiders")]
+    if app == "cline":
+        storage = [
+            machine.roaming / flavour / "User" / "globalStorage" / CLINE_EXTENSION / "settings"
+            for flavour in VSCODE_FLAVOURS
+        ]
+        return [folder / "cline_mcp_settings.json" for folder in storage] + [
+            home / ".cline" / "data" / "settings" / "cline_mcp_settings.json"
+        ]
+    if app == "jan":
+        return [machine.data / "Jan" / "data" / "mcp_config.json"]
+    fixed = {
+        "cursor": home / ".cursor" / "mcp.json",
+        "windsurf": home / ".codeium" / "windsurf" / "mcp_config.json",
+        "lmstudio": home / ".lmstudio" / "mcp.json",
+        "gemini": home / ".gemini" / "settings.json",
+        "mcp-inspector": home / ".mcp-inspector" / "mcp.json",
+    }
+    return [fixed[app]]
+
+
+PROJECT_FILES = {
+    "claude-code": ".mcp.json",
+    "cursor": ".cursor/mcp.json",
+    "vscode": ".vscode/mcp.json",
+    "gemini": ".gemini/settings.json",
+}
+"""Config files an app reads from inside a project folder."""
+
+
+def candidate_locations(app: str, machine: Environment, projects: Iterable[Path] = ()) -> list[ConfigLocation]:
+    """Every place ``app`` may keep a config, user files first, then project files."""
+    fmt = app_format(app)
+    out = [ConfigLocation(fmt.id, path) for path in _user_paths(fmt.id, machine)]
+    relative = PROJECT_FILES.get(fmt.id)
+    if relative:
+        for project in projects:
+            out.append(ConfigLocation(fmt.id, Path(project) / relative, "project", str(project)))
+    return out
+
+
+def strip_jsonc(text: str) -> str:
+    """JSON-with-comments to JSON: comments and trailing commas become spaces (lines and columns kept)."""
+    return _drop_trailing_commas(_blank_comments(text))
+
+
+def _string_end(text: str, start: int) -> int:
+    """The index after the string literal that opens at ``start``."""
+    i = start + 1
+    while i < len(text):
+        if text[i] == "\\":
+            i += 2
+        elif text[i] == '"':
+            return i + 1
+        else:
+            i += 1
+    return len(text)
+
+
+def _blank_comments(text: str) -> str:
+    out, i, n = list(text), 0, len(text)
+    while i < n:
+        if text[i] == '"':
+            i = _string_end(text, i)
+        elif text.startswith("//", i):
+            end = text.find("\n", i)
+            end = n if end < 0 else end
+            out[i:end] = " " * (end - i)
+            i = end
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            end = n if end < 0 else end + 2
+            out[i:end] = [c if c == "\n" else " " for c in text[i:end]]
+            i = end
+        else:
+            i += 1
+    return "".join(out)
+
+
+def _drop_trailing_commas(text: str) -> str:
+    out, i, n = list(text), 0, len(text)
+    while i < n:
+        if text[i] == '"':
+            i = _string_end(text, i)
+            continue
+        if text[i] == ",":
+            j = i + 1
+            while j < n and text[j].isspace():
+                j += 1
+            if j < n and text[j] in "}]":
+                out[i] = " "
+        i += 1
+    return "".join(out)
+
+
+def parse_config_text(text: str, fmt: AppFormat, where: str) -> Any:
+    """Parse a config file's text; ``JsonInputError`` names the file, line and column."""
+    source = strip_jsonc(text) if fmt.jsonc else text
+    try:
+        return json.loads(source)
+    except json.JSONDecodeError as exc:
+        raise JsonInputError(
+            f"{where}: not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}",
+            line=exc.lineno,
+            column=exc.colno,
+        ) from exc
+
+
+def server_sections(fmt: AppFormat, data: Any, location: ConfigLocation) -> list[ServerSection]:
+    """The ``{name: entry}`` objects of a parsed file; ``JsonInputError`` for a wrong shape."""
+    where = str(location.path)
+    if not isinstance(data, dict):
+        raise JsonInputError(f"{where}: expected a JSON object at the top, got {_type_name(data)}")
+    scope = "local" if location.scope == "project" else "user"
+    sections = []
+    if fmt.root_key in data:
+        sections.append(_section(data[fmt.root_key], fmt.root_key, where, scope, location.project_path))
+    if fmt.id == "claude-code" and location.scope == "user":
+        projects = data.get("projects")
+        for project, settings in (projects or {}).items() if isinstance(projects, dict) else []:
+            if isinstance(settings, dict) and settings.get("mcpServers"):
+                key = f"projects[{json.dumps(project)}].mcpServers"
+                sections.append(_section(settings["mcpServers"], key, where, "local", project))
+    return sections
+
+
+def _section(value: Any, key: str, where: str, scope: str, project: str | None) -> ServerSection:
+    if not isinstance(value, dict):
+        raise JsonInputError(f"{where}: '{key}' must be an object of name: server entries, got {_type_name(value)}")
+    return ServerSection(key, value, scope, project)
+
+
+def _type_name(value: Any) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", bool: "true/false", type(None): "null"}
+    return names.get(type(value), "a number")
+
+
+def read_config(location: ConfigLocation) -> ConfigFile | None:
+    """Read one location; None when there is no file, a ``ConfigFile`` with ``error`` when it is broken."""
+    fmt = app_format(location.app)
+    result = ConfigFile(location)
+    try:
+        text = location.path.read_text(encoding="utf-8-sig")
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        result.error = f"{location.path}: cannot be read ({exc})"
+        return result
+    try:
+        result.data = parse_config_text(text, fmt, str(location.path))
+        result.sections = server_sections(fmt, result.data, location)
+    except JsonInputError as exc:
+        result.error, result.line, result.column = str(exc), exc.line, exc.column
+    return result
+
+
+def claude_code_projects(machine: Environment) -> list[Path]:
+    """Project folders Claude Code knows (the keys of ``projects`` in ``~/.claude.json``)."""
+    try:
+        data = json.loads(claude_code_user_file(machine).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    projects = data.get("projects") if isinstance(data, dict) else None
+    return [Path(p) for p in projects] if isinstance(projects, dict) else []
+
+
+def detect(
+    machine: Environment | None = None, projects: Iterable[Path] = (), apps: Iterable[str] | None = None
+) -> list[ConfigFile]:
+    """Every config file of the known apps that exists, readable or not.
+
+    ``projects`` adds project folders to look in; Claude Code's known projects are added too.
+    """
+    machine = machine or Environment.current()
+    folders = list(dict.fromkeys([*map(Path, projects), *claude_code_projects(machine)]))
+    found = []
+    for app in apps or APPS:
+        for location in candidate_locations(app, machine, folders):
+            config = read_config(location)
+            if config is not None:
+                found.append(config)
+    return found
+
+
+async def detect_async(
+    machine: Environment | None = None, projects: Iterable[Path] = (), apps: Iterable[str] | None = None
+) -> list[ConfigFile]:
+    """``detect`` in a worker thread, for callers on the event loop."""
+    return await asyncio.to_thread(detect, machine, list(projects), None if apps is None else list(apps))
