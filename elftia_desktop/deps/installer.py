@@ -28,7 +28,7 @@ from pathlib import Path
 from elftia_desktop.core.models import DependencyInstallResult
 from elftia_desktop.core.paths import data_dir
 from elftia_desktop.deps.login_env import login_shell_path
-from elftia_desktop.deps.requirements import Runtime, instructions_for, parse_version, runtime_for
+from elftia_desktop.deps.requirements import Runtime, command_name, instructions_for, parse_version, runtime_for
 
 ProgressCallback = Callable[[str], None]
 
@@ -123,17 +123,16 @@ class DependencyInstaller:
                 await self._install_pypi(runtime, report)
             else:
                 await self._install_npm(runtime, report)
-            target = await asyncio.to_thread(self._expose, runtime)
-            version = await self._version(self.bin_dir / target, runtime)
+            targets = await asyncio.to_thread(self._expose, runtime)
+            version = await self._version(targets[runtime.probe_command], runtime)
         except InstallFailed as exc:
             report(f"failed: {exc}")
             return DependencyInstallResult(
                 command=command, success=False, log=log, error=str(exc), instructions=instructions_for(runtime)
             )
         report(f"{runtime.title} {version or ''} is ready in {self.bin_dir}".replace("  ", " "))
-        return DependencyInstallResult(
-            command=command, success=True, path=str(self.bin_dir / target), version=version, log=log
-        )
+        path = targets.get(command_name(command), targets[runtime.probe_command])
+        return DependencyInstallResult(command=command, success=True, path=str(path), version=version, log=log)
 
     async def uninstall(self, command: str) -> DependencyInstallResult:
         """Remove a managed runtime (its folder and its commands in ``tools/bin``)."""
@@ -225,10 +224,10 @@ class DependencyInstaller:
         names = {c: (f"{c}.cmd" if _WINDOWS else c) for c in runtime.commands}
         return {c: folder / n for c, n in names.items()}
 
-    def _expose(self, runtime: Runtime) -> str:
-        """Link the installed commands into ``tools/bin``; returns the probe command's file name."""
+    def _expose(self, runtime: Runtime) -> dict[str, Path]:
+        """Link the installed commands into ``tools/bin``; returns command -> its file there."""
         self.bin_dir.mkdir(parents=True, exist_ok=True)
-        exposed: str | None = None
+        exposed: dict[str, Path] = {}
         for command, source in self._sources(runtime).items():
             if not source.exists():
                 continue
@@ -241,9 +240,8 @@ class DependencyInstaller:
                 shutil.copy2(source, target)
             else:
                 target.write_text(f'@"{source}" %*\r\n', encoding="utf-8")
-            if command == runtime.probe_command:
-                exposed = target.name
-        if exposed is None:
+            exposed[command] = target
+        if runtime.probe_command not in exposed:
             raise InstallFailed(f"the package was installed but provides no '{runtime.probe_command}' command")
         return exposed
 
