@@ -1,0 +1,95 @@
+"""The client side of server-to-client traffic: roots, elicitation, sampling, logs, list changes."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Awaitable, Callable
+from typing import Any
+from urllib.parse import quote
+
+import mcp_types as types
+from mcp.client.session import ClientRequestContext, ElicitationFnT, ListRootsFnT, LoggingFnT, MessageHandlerFnT
+from pydantic import FileUrl
+
+from elftia_desktop.connections.logs import format_log_message
+
+log = logging.getLogger(__name__)
+
+ElicitationHandler = Callable[[str, str, dict[str, Any]], Awaitable[tuple[str, dict[str, Any] | None]]]
+"""``async handler(server_id, message, requested_schema) -> (action, content)``; action is
+``accept`` (with content), ``decline`` or ``cancel``."""
+
+SAMPLING_DECLINED = "Elftia does not let MCP servers sample from its language models (sampling is not supported)."
+
+
+def folder_root(folder: str) -> types.Root:
+    """A root for a local folder (``file://`` URI of its absolute path)."""
+    absolute = os.path.normpath(os.path.join(os.getcwd(), os.path.expanduser(folder)))
+    return types.Root(uri=FileUrl("file://" + quote(absolute)), name=os.path.basename(absolute) or absolute)
+
+
+class ClientCallbacks:
+    """Handlers shared by every session of the pool; ``server_id`` says whose session asked."""
+
+    def __init__(self) -> None:
+        self.roots: list[str] = []
+        self.elicitation_handler: ElicitationHandler | None = None
+
+    def list_roots(self) -> ListRootsFnT:
+        """The roots callback: the folders set with ``set_roots``."""
+
+        async def callback(context: ClientRequestContext) -> types.ListRootsResult | types.ErrorData:
+            return types.ListRootsResult(roots=[folder_root(folder) for folder in self.roots])
+
+        return callback
+
+    def elicit(self, server_id: str) -> ElicitationFnT:
+        """The elicitation callback: the UI's handler when set, else decline."""
+
+        async def callback(
+            context: ClientRequestContext, params: types.ElicitRequestParams
+        ) -> types.ElicitResult | types.ErrorData:
+            handler = self.elicitation_handler
+            if handler is None or not isinstance(params, types.ElicitRequestFormParams):
+                return types.ElicitResult(action="decline")
+            schema = params.requested_schema
+            schema_dict = schema if isinstance(schema, dict) else schema.model_dump(by_alias=True, exclude_none=True)
+            try:
+                action, content = await handler(server_id, params.message, schema_dict)
+            except Exception:
+                log.exception("the elicitation handler failed; declining")
+                return types.ElicitResult(action="decline")
+            if action == "accept":
+                return types.ElicitResult(action="accept", content=content or {})
+            return types.ElicitResult(action="cancel" if action == "cancel" else "decline")
+
+        return callback
+
+    @staticmethod
+    async def decline_sampling(
+        context: ClientRequestContext, params: types.CreateMessageRequestParams
+    ) -> types.ErrorData:
+        """The sampling callback: always declined, with a clear message."""
+        return types.ErrorData(code=types.INVALID_REQUEST, message=SAMPLING_DECLINED)
+
+
+def logging_callback(add_line: Callable[[str], None]) -> LoggingFnT:
+    """A logging callback that writes ``notifications/message`` into the server log."""
+
+    async def callback(params: types.LoggingMessageNotificationParams) -> None:
+        add_line(format_log_message(str(params.level), params.logger, params.data))
+
+    return callback
+
+
+def message_handler(on_tools_changed: Callable[[], None], add_line: Callable[[str], None]) -> MessageHandlerFnT:
+    """A message handler: tool list changes and transport errors."""
+
+    async def handler(message: types.ServerNotification | Exception) -> None:
+        if isinstance(message, types.ToolListChangedNotification):
+            on_tools_changed()
+        elif isinstance(message, Exception):
+            add_line(f"[transport] {type(message).__name__}: {message}")
+
+    return handler

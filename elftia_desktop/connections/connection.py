@@ -1,0 +1,199 @@
+"""One server connection, owned by one task.
+
+The owner task enters the transport and the ``ClientSession``, initializes, then waits until
+it is told to stop or the server goes away, and exits both in the same task (anyio requires
+the task that entered a cancel scope to exit it). Other tasks use ``session`` for requests
+and ``open``/``close`` to start and stop; they never touch the exit stack.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import anyio
+import mcp_types as types
+from mcp.client.session import ClientSession
+
+from elftia_desktop import APP_NAME, __version__
+from elftia_desktop.connections.callbacks import ClientCallbacks, logging_callback, message_handler
+from elftia_desktop.connections.errors import FailureContext, translate
+from elftia_desktop.connections.logs import ServerLog
+from elftia_desktop.connections.stdio_process import STDIN_CLOSE_GRACE, TERM_GRACE, StdioProcess
+from elftia_desktop.connections.transports import TransportHooks, open_transport
+from elftia_desktop.core.errors import ServerConnectionError
+from elftia_desktop.core.models import McpServerRecord, McpServerTransport
+
+log = logging.getLogger(__name__)
+
+CLOSE_TIMEOUT = STDIN_CLOSE_GRACE + 2 * TERM_GRACE + 2.0
+"""Seconds ``close`` waits for the owner task before cancelling it."""
+CLIENT_INFO = types.Implementation(name=APP_NAME, version=__version__)
+
+
+@dataclass
+class ConnectionHooks:
+    """What the service wants to hear from a connection."""
+
+    on_tools_changed: Callable[[], None]
+    on_lost: Callable[[ServerConnection, str], None]
+    """The connection died after it was up; the argument says why."""
+    on_spawn: Callable[[StdioProcess], None]
+    on_exit: Callable[[StdioProcess], None]
+
+
+class ServerConnection:
+    """A live connection to one server (use ``open`` then ``close``)."""
+
+    def __init__(
+        self,
+        record: McpServerRecord,
+        env: dict[str, str],
+        headers: dict[str, str],
+        callbacks: ClientCallbacks,
+        server_log: ServerLog,
+        hooks: ConnectionHooks,
+    ) -> None:
+        self.record = record
+        self._env = env
+        self._headers = headers
+        self._callbacks = callbacks
+        self.log = server_log
+        self._hooks = hooks
+        self.session: ClientSession | None = None
+        self.process: StdioProcess | None = None
+        self.init_result: types.InitializeResult | None = None
+        self.http_status: int | None = None
+        self.closed = False
+        self._stop = anyio.Event()
+        self._ready: asyncio.Future[None] | None = None
+        self._owner: asyncio.Task[None] | None = None
+
+    @property
+    def target(self) -> str:
+        """The command line or URL, for messages."""
+        if self.record.type is McpServerTransport.STDIO:
+            return " ".join([self.record.config.command or "", *self.record.config.args])
+        return self.record.config.url or ""
+
+    def failure_context(self, phase: str, timeout: float | None = None) -> FailureContext:
+        """What is known now about this connection, to explain a failure."""
+        exited = self.process is not None and self.process.exited.is_set()
+        return FailureContext(
+            server_name=self.record.name,
+            server_id=self.record.id,
+            target=self.target,
+            phase=phase,
+            exit_code=self.process.returncode if exited and self.process is not None else None,
+            stderr_tail=self.log.tail(),
+            http_status=self.http_status,
+            timeout=timeout,
+        )
+
+    @property
+    def alive(self) -> bool:
+        """True while the session is up and the process (if any) runs."""
+        if self.closed or self.session is None:
+            return False
+        return self.process is None or not self.process.exited.is_set()
+
+    def _on_status(self, status: int) -> None:
+        if status >= 400 or self.http_status is None:
+            self.http_status = status
+
+    def _on_spawn(self, process: StdioProcess) -> None:
+        self.process = process
+        self._hooks.on_spawn(process)
+
+    async def open(self, limit: float) -> None:
+        """Start the owner task and wait until the session is initialized (or raise why not)."""
+        loop = asyncio.get_running_loop()
+        self._ready = loop.create_future()
+        self._ready.add_done_callback(lambda f: f.cancelled() or f.exception())
+        self._owner = loop.create_task(self._run(), name=f"mcp-owner-{self.record.name}")
+        try:
+            await asyncio.wait_for(asyncio.shield(self._ready), limit)
+        except TimeoutError as exc:
+            await self.close()
+            raise translate(TimeoutError(), self.failure_context("start", limit)) from exc
+        except ServerConnectionError:
+            await self.close()
+            raise
+        except asyncio.CancelledError:
+            await asyncio.shield(self.close())
+            raise
+
+    async def _run(self) -> None:
+        assert self._ready is not None
+        hooks = TransportHooks(on_stderr=self.log.add, on_spawn=self._on_spawn, on_http_status=self._on_status)
+        connect_timeout = (self.record.config.timeout and self.record.config.timeout.connect) or 30.0
+        try:
+            async with (
+                open_transport(self.record, self._env, self._headers, connect_timeout, hooks) as transport,
+                ClientSession(
+                    transport.read,
+                    transport.write,
+                    sampling_callback=ClientCallbacks.decline_sampling,
+                    elicitation_callback=self._callbacks.elicit(self.record.id),
+                    list_roots_callback=self._callbacks.list_roots(),
+                    logging_callback=logging_callback(self.log.add),
+                    message_handler=message_handler(self._hooks.on_tools_changed, self.log.add),
+                    client_info=CLIENT_INFO,
+                ) as session,
+            ):
+                self.init_result = await session.initialize()
+                self.session = session
+                self._ready.set_result(None)
+                await self._serve(transport.process)
+        except BaseException as exc:
+            self._fail(exc)
+            if not isinstance(exc, Exception):
+                raise
+        finally:
+            self.session = None
+            self.closed = True
+            if self.process is not None and self.process.exited.is_set():
+                self._hooks.on_exit(self.process)
+
+    async def _serve(self, process: StdioProcess | None) -> None:
+        """Wait for ``close`` or the death of the process."""
+        async with anyio.create_task_group() as tg:
+
+            async def watch_exit(proc: StdioProcess) -> None:
+                await proc.exited.wait()
+                tg.cancel_scope.cancel()
+
+            if process is not None:
+                tg.start_soon(watch_exit, process)
+            await self._stop.wait()
+            tg.cancel_scope.cancel()
+        if not self._stop.is_set() and process is not None:
+            await anyio.sleep(0.05)  # let the stderr reader catch the last lines
+            self._hooks.on_lost(self, translate(EOFError(), self.failure_context("call")).message)
+
+    def _fail(self, exc: BaseException) -> None:
+        assert self._ready is not None
+        if not self._ready.done():
+            if isinstance(exc, asyncio.CancelledError):
+                self._ready.cancel()
+            else:
+                self._ready.set_exception(translate(exc, self.failure_context("start")))
+        elif isinstance(exc, Exception) and not self._stop.is_set():
+            log.info("connection to %s ended: %r", self.record.name, exc)
+            self._hooks.on_lost(self, translate(exc, self.failure_context("call")).message)
+
+    async def close(self) -> None:
+        """Stop the owner task: graceful close of session and transport, bounded in time."""
+        self._stop.set()
+        owner = self._owner
+        if owner is None or owner.done():
+            return
+        with contextlib.suppress(asyncio.CancelledError, TimeoutError):
+            await asyncio.wait_for(asyncio.shield(owner), CLOSE_TIMEOUT)
+        if not owner.done():
+            owner.cancel()
+            with contextlib.suppress(BaseException):
+                await owner

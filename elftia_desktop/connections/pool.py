@@ -1,0 +1,249 @@
+"""The connection pool: one entry per server with its state, connection, log and tool cache.
+
+``ensure`` connects lazily (concurrent callers share one attempt), checks the health of an
+idle connection before reuse (``ping``, or ``tools/list`` where ping is unknown) and
+reconnects a dead one. ``use`` runs one request with a timeout and translates failures; a
+lost connection moves the state to ``error`` and the next use reconnects. Requests are
+never replayed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+import anyio
+import mcp_types as types
+from mcp.client.session import ClientSession
+from mcp.shared.exceptions import MCPError
+
+from elftia_desktop.connections.callbacks import ClientCallbacks
+from elftia_desktop.connections.connection import ConnectionHooks, ServerConnection
+from elftia_desktop.connections.errors import is_connection_lost, is_timeout, leaf_exception, translate
+from elftia_desktop.connections.events import ServiceEvents
+from elftia_desktop.connections.logs import ServerLog
+from elftia_desktop.connections.process_tracker import ProcessTracker
+from elftia_desktop.connections.stdio_process import StdioProcess
+from elftia_desktop.core.errors import ElftiaError, ServerNotTrusted, ToolCallError
+from elftia_desktop.core.models import ConnectionState, McpServerRecord, MCPTool
+from elftia_desktop.core.secrets import SecretVault
+from elftia_desktop.core.trust import needs_confirmation
+
+log = logging.getLogger(__name__)
+
+DEFAULT_CONNECT_TIMEOUT = 30.0
+DEFAULT_LIST_TIMEOUT = 30.0
+DEFAULT_CALL_TIMEOUT = 120.0
+HEALTH_CHECK_IDLE = 30.0
+"""A connection idle longer than this is pinged before reuse."""
+
+T = TypeVar("T")
+
+
+@dataclass
+class PoolEntry:
+    """Everything the pool knows about one server."""
+
+    server_id: str
+    log: ServerLog
+    state: ConnectionState = ConnectionState.DISCONNECTED
+    error: str | None = None
+    connection: ServerConnection | None = None
+    attempt: asyncio.Task[ServerConnection] | None = None
+    last_used: float = 0.0
+    tools: list[MCPTool] | None = None
+    tool_names: frozenset[str] = field(default_factory=frozenset)
+    tools_at: float = 0.0
+    tools_key: str = ""
+
+
+def timeouts_of(record: McpServerRecord) -> tuple[float, float, float]:
+    """(connect, list, call) timeouts of a server: its config, else the defaults."""
+    t = record.config.timeout
+    return (
+        (t and t.connect) or DEFAULT_CONNECT_TIMEOUT,
+        (t and t.list_) or DEFAULT_LIST_TIMEOUT,
+        (t and t.call) or DEFAULT_CALL_TIMEOUT,
+    )
+
+
+class ConnectionPool:
+    """Connections by server id."""
+
+    def __init__(self, vault: SecretVault, events: ServiceEvents, tracker: ProcessTracker) -> None:
+        self.vault = vault
+        self.events = events
+        self.tracker = tracker
+        self.callbacks = ClientCallbacks()
+        self.entries: dict[str, PoolEntry] = {}
+
+    def entry(self, server_id: str) -> PoolEntry:
+        """The entry of a server (created on first use)."""
+        entry = self.entries.get(server_id)
+        if entry is None:
+
+            def emit_line(line: str) -> None:
+                self.events.emit("log", {"serverId": server_id, "line": line})
+
+            entry = self.entries[server_id] = PoolEntry(server_id, ServerLog(emit_line))
+        return entry
+
+    def set_state(self, entry: PoolEntry, state: ConnectionState, error: str | None = None) -> None:
+        """Change a state and emit ``connection:state``."""
+        entry.state, entry.error = state, error
+        self.events.emit("connection:state", {"serverId": entry.server_id, "state": state.value, "error": error})
+
+    def invalidate_tools(self, server_id: str, emit: bool = False) -> None:
+        """Drop a server's cached tools (and tell subscribers when ``emit``)."""
+        entry = self.entries.get(server_id)
+        if entry is not None:
+            entry.tools, entry.tool_names, entry.tools_at = None, frozenset(), 0.0
+        if emit:
+            self.events.emit("tools:changed", {"serverId": server_id})
+
+    async def ensure(self, record: McpServerRecord) -> ServerConnection:
+        """A healthy connection to the server, connecting or reconnecting as needed."""
+        entry = self.entry(record.id)
+        connection = entry.connection
+        if (
+            connection is not None
+            and connection.alive
+            and (time.monotonic() - entry.last_used < HEALTH_CHECK_IDLE or await self._healthy(record, connection))
+        ):
+            entry.last_used = time.monotonic()
+            return connection
+        if entry.attempt is None or entry.attempt.done():
+            entry.attempt = asyncio.get_running_loop().create_task(self._connect(record, entry))
+        attempt = entry.attempt
+        try:
+            return await asyncio.shield(attempt)
+        finally:
+            if attempt.done() and entry.attempt is attempt:
+                entry.attempt = None
+                if not attempt.cancelled():
+                    attempt.exception()  # retrieved: every waiter saw it
+
+    async def _healthy(self, record: McpServerRecord, connection: ServerConnection) -> bool:
+        session = connection.session
+        if session is None:
+            return False
+        try:
+            with anyio.fail_after(timeouts_of(record)[1]):
+                try:
+                    await session.send_ping()
+                except MCPError as exc:
+                    if exc.code != types.METHOD_NOT_FOUND:
+                        raise
+                    await session.list_tools()
+        except Exception as exc:
+            log.info("health check of %s failed: %r; reconnecting", record.name, exc)
+            await self._drop(record.id, connection)
+            return False
+        return True
+
+    async def _connect(self, record: McpServerRecord, entry: PoolEntry) -> ServerConnection:
+        if entry.connection is not None:
+            await self._drop(record.id, entry.connection)
+        if needs_confirmation(record):
+            error = ServerNotTrusted(
+                f"{record.name} is not trusted yet, so it was not started. Check what it runs, then trust it "
+                f"(in the app, or: elftia-mcp trust {record.name!r}).",
+                record.id,
+            )
+            self.set_state(entry, ConnectionState.ERROR, str(error))
+            raise error
+        self.set_state(entry, ConnectionState.CONNECTING)
+        try:
+            env, headers = await asyncio.to_thread(self.vault.resolve, record)
+            connection = ServerConnection(record, env, headers, self.callbacks, entry.log, self._hooks(record))
+            await connection.open(timeouts_of(record)[0])
+        except ElftiaError as exc:
+            self.set_state(entry, ConnectionState.ERROR, str(exc))
+            raise
+        except asyncio.CancelledError:
+            self.set_state(entry, ConnectionState.DISCONNECTED)
+            raise
+        entry.connection, entry.last_used = connection, time.monotonic()
+        self.invalidate_tools(record.id)
+        self.set_state(entry, ConnectionState.CONNECTED)
+        self.events.emit("server:connected", {"serverId": record.id})
+        return connection
+
+    def _hooks(self, record: McpServerRecord) -> ConnectionHooks:
+        server_id = record.id
+
+        def on_tools_changed() -> None:
+            self.invalidate_tools(server_id, emit=True)
+
+        def on_lost(connection: ServerConnection, reason: str) -> None:
+            entry = self.entries.get(server_id)
+            if entry is not None and entry.connection is connection:
+                entry.connection = None
+                self.invalidate_tools(server_id)
+                self.set_state(entry, ConnectionState.ERROR, reason)
+
+        def on_spawn(process: StdioProcess) -> None:
+            self.tracker.add(server_id, process.pid, process.argv)
+
+        def on_exit(process: StdioProcess) -> None:
+            self.tracker.remove(process.pid)
+
+        return ConnectionHooks(on_tools_changed, on_lost, on_spawn, on_exit)
+
+    async def _drop(self, server_id: str, connection: ServerConnection) -> None:
+        entry = self.entries.get(server_id)
+        if entry is not None and entry.connection is connection:
+            entry.connection = None
+        await connection.close()
+
+    async def use(
+        self, record: McpServerRecord, phase: str, limit: float, op: Callable[[ClientSession], Awaitable[T]]
+    ) -> T:
+        """Run ``op`` on a connected session within ``limit`` seconds; failures come out translated."""
+        connection = await self.ensure(record)
+        session = connection.session
+        if session is None:  # died between ensure and here
+            raise translate(EOFError(), connection.failure_context(phase))
+        try:
+            with anyio.fail_after(limit):
+                return await op(session)
+        except ElftiaError:
+            raise
+        except Exception as exc:
+            leaf = leaf_exception(exc)
+            if phase == "call" and isinstance(leaf, MCPError) and not is_timeout(leaf) and not is_connection_lost(leaf):
+                raise ToolCallError(f"{record.name}: the tool call failed: {leaf.message} (code {leaf.code})") from exc
+            error = translate(exc, connection.failure_context(phase, limit))
+            if is_connection_lost(exc) or not connection.alive:
+                entry = self.entry(record.id)
+                await self._drop(record.id, connection)
+                self.invalidate_tools(record.id)
+                self.set_state(entry, ConnectionState.ERROR, str(error))
+            raise error from exc
+
+    async def disconnect(self, server_id: str) -> None:
+        """Close a server's connection (or cancel its attempt); state ``disconnected``."""
+        entry = self.entries.get(server_id)
+        if entry is None:
+            return
+        attempt, entry.attempt = entry.attempt, None
+        if attempt is not None and not attempt.done():
+            attempt.cancel()
+            with contextlib.suppress(BaseException):
+                await attempt
+        connection, entry.connection = entry.connection, None
+        if connection is not None:
+            await connection.close()
+        self.invalidate_tools(server_id)
+        if entry.state is not ConnectionState.DISCONNECTED:
+            self.set_state(entry, ConnectionState.DISCONNECTED)
+
+    async def close_all(self) -> None:
+        """Close every connection in parallel and clear the pool."""
+        await asyncio.gather(*(self.disconnect(sid) for sid in list(self.entries)), return_exceptions=True)
+        self.entries.clear()

@@ -1,0 +1,278 @@
+"""``McpService``: server CRUD, the connection pool, tool listing and tool calls.
+
+The public API other layers code against (see SERVICE_API.md). All methods are coroutines on
+the service loop unless marked sync. Errors raised are those of ``core/errors.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from mcp.client.session import ClientSession
+
+from elftia_desktop.connections import listing
+from elftia_desktop.connections.callbacks import ElicitationHandler
+from elftia_desktop.connections.events import ServiceEvents
+from elftia_desktop.connections.pool import ConnectionPool, PoolEntry, timeouts_of
+from elftia_desktop.connections.process_tracker import ProcessTracker, TrackedProcess, kill_leftovers
+from elftia_desktop.connections.service_crud import CrudMixin
+from elftia_desktop.core.catalog import ServerCatalog
+from elftia_desktop.core.errors import ElftiaError, ToolCallError
+from elftia_desktop.core.models import (
+    ConnectionState,
+    MCPCallToolResponse,
+    McpDiscoverResult,
+    McpServerRecord,
+    McpTestResult,
+    MCPTool,
+    McpToolListing,
+)
+from elftia_desktop.core.paths import data_dir
+
+TOOL_CACHE_TTL = 300.0
+"""Seconds a server's tool list is reused."""
+
+
+class McpService(CrudMixin):
+    """The MCP connection pool and server list.
+
+    Events (``events.on(name, callback)``): ``server:connected``, ``connection:state``,
+    ``servers:changed``, ``tool:called``, ``tools:changed``, ``log`` (see ``events.py``).
+    """
+
+    def __init__(self, catalog: ServerCatalog, *, runtime_dir: Path | None = None) -> None:
+        self.catalog = catalog
+        self.events = ServiceEvents()
+        runtime_dir = runtime_dir if runtime_dir is not None else data_dir() / "runtime"
+        self.leftovers_killed: list[TrackedProcess] = kill_leftovers(runtime_dir)
+        """Server processes of an earlier run that were killed at start."""
+        self._pool = ConnectionPool(catalog.vault, self.events, ProcessTracker(runtime_dir))
+        self._records: dict[str, McpServerRecord] = {}
+        self._records_stamp: tuple[int, int, int] | None = None
+
+    # -- records -------------------------------------------------------------------------------
+
+    def _config_stamp(self) -> tuple[int, int, int] | None:
+        try:
+            st = os.stat(self.catalog.store.path)
+        except OSError:
+            return None
+        return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+    def _current_records(self) -> dict[str, McpServerRecord]:
+        """The records, re-read only when the config file changed (a cheap ``stat``)."""
+        stamp = self._config_stamp()
+        if stamp != self._records_stamp or (not self._records and stamp is not None):
+            self._records = {r.id: r for r in self.catalog.all()}
+            self._records_stamp = stamp
+        return self._records
+
+    def _record(self, server_id: str) -> McpServerRecord:
+        record = self._current_records().get(server_id)
+        return record if record is not None else self.catalog.get(server_id)
+
+    def _changed(self) -> None:
+        self._records_stamp = None
+        self.events.emit("servers:changed", {})
+
+    # -- connections ---------------------------------------------------------------------------
+
+    async def init_client(self, server_id: str) -> None:
+        """Make sure the server is connected (a shared attempt; health check before reuse)."""
+        await self._pool.ensure(self._record(server_id))
+
+    async def disconnect(self, server_id: str) -> None:
+        """Close the server's connection; its state becomes ``disconnected``."""
+        await self._pool.disconnect(server_id)
+
+    async def reconnect(self, server_id: str) -> None:
+        """Disconnect, then connect again when the server is active."""
+        await self._pool.disconnect(server_id)
+        record = self._record(server_id)
+        if record.is_active:
+            await self._pool.ensure(record)
+
+    async def cleanup(self) -> None:
+        """Close every connection in parallel (bounded in time) and clear the pool."""
+        await self._pool.close_all()
+
+    def connection_state(self, server_id: str) -> ConnectionState:
+        """The live state of a server's connection (sync)."""
+        entry = self._pool.entries.get(server_id)
+        return entry.state if entry is not None else ConnectionState.DISCONNECTED
+
+    def connection_error(self, server_id: str) -> str | None:
+        """The last error of a server's connection (sync)."""
+        entry = self._pool.entries.get(server_id)
+        return entry.error if entry is not None else None
+
+    def server_log(self, server_id: str) -> list[str]:
+        """The server's last 500 log lines: stderr and its log messages (sync)."""
+        entry = self._pool.entries.get(server_id)
+        return entry.log.lines() if entry is not None else []
+
+    def set_elicitation_handler(self, handler: ElicitationHandler | None) -> None:
+        """Let the UI answer servers' questions; None declines them (the default)."""
+        self._pool.callbacks.elicitation_handler = handler
+
+    def set_roots(self, folders: list[str]) -> None:
+        """The folders servers see as roots (the agent's or project's)."""
+        self._pool.callbacks.roots = list(folders)
+
+    # -- capabilities --------------------------------------------------------------------------
+
+    async def test(self, server_id: str) -> McpTestResult:
+        """Connect and list tools: success with tool names and time taken, or the specific failure."""
+        record = self._record(server_id)
+        started = time.perf_counter()
+        try:
+            self._pool.invalidate_tools(server_id)
+            tools = await self._fetch_tools(record)
+        except ElftiaError as exc:
+            elapsed = (time.perf_counter() - started) * 1000
+            return McpTestResult(success=False, error=str(exc), duration_ms=elapsed)
+        connection = self._pool.entry(server_id).connection
+        return McpTestResult(
+            success=True,
+            tools=[t.name for t in tools],
+            duration_ms=(time.perf_counter() - started) * 1000,
+            server_info=listing.server_info(connection.init_result if connection else None),
+        )
+
+    async def discover(self, server_id: str) -> McpDiscoverResult:
+        """Tools, prompts, resources and resource templates; a kind that fails is named in ``errors``."""
+        record = self._record(server_id)
+        try:
+            connection = await self._pool.ensure(record)
+        except ElftiaError as exc:
+            return McpDiscoverResult(success=False, error=str(exc))
+        caps = connection.init_result.capabilities if connection.init_result else None
+        list_timeout = timeouts_of(record)[1]
+        kinds: dict[str, tuple[Callable[[ClientSession], Awaitable[list[Any]]], bool]] = {
+            "tools": (listing.list_tools, True),
+            "prompts": (listing.list_prompts, caps is None or caps.prompts is not None),
+            "resources": (listing.list_resources, caps is None or caps.resources is not None),
+            "resourceTemplates": (listing.list_resource_templates, caps is None or caps.resources is not None),
+        }
+        found: dict[str, list[dict[str, Any]]] = {}
+        errors: dict[str, str] = {}
+        for kind, (fetch, offered) in kinds.items():
+            if not offered:
+                found[kind] = []
+                continue
+            try:
+                items = await self._pool.use(record, "list", list_timeout, fetch)
+                found[kind] = [listing.as_dict(item) for item in items]
+            except ElftiaError as exc:
+                errors[kind], found[kind] = str(exc), []
+        return McpDiscoverResult(
+            success="tools" not in errors,
+            tools=found["tools"],
+            prompts=found["prompts"],
+            resources=found["resources"],
+            resource_templates=found["resourceTemplates"],
+            errors=errors,
+            error=errors.get("tools"),
+            server_info=listing.server_info(connection.init_result),
+        )
+
+    def _fresh_tools(self, entry: PoolEntry, record: McpServerRecord) -> list[MCPTool] | None:
+        if entry.tools is None or entry.tools_key != record.name:
+            return None
+        if time.monotonic() - entry.tools_at > TOOL_CACHE_TTL:
+            return None
+        return entry.tools
+
+    async def _fetch_tools(self, record: McpServerRecord) -> list[MCPTool]:
+        entry = self._pool.entry(record.id)
+        tools = await self._pool.use(record, "list", timeouts_of(record)[1], listing.list_tools)
+        entry.tools = [listing.to_mcp_tool(record, tool) for tool in tools]
+        entry.tool_names = frozenset(t.name for t in entry.tools)
+        entry.tools_at, entry.tools_key = time.monotonic(), record.name
+        return entry.tools
+
+    async def _tools_of(self, record: McpServerRecord) -> list[MCPTool]:
+        entry = self._pool.entry(record.id)
+        tools = self._fresh_tools(entry, record)
+        if tools is None:
+            tools = await self._fetch_tools(record)
+        disabled = record.disabled_tools
+        return [t for t in tools if t.name not in disabled] if disabled else list(tools)
+
+    async def list_server_tools(self, server_id: str) -> list[MCPTool]:
+        """The server's enabled tools (cached 5 minutes; a list change drops the cache)."""
+        return await self._tools_of(self._record(server_id))
+
+    async def list_all_active_server_tools(self) -> McpToolListing:
+        """Tools of all active servers, fetched concurrently; a failing server is named in ``errors``."""
+        result = McpToolListing()
+        pending: list[McpServerRecord] = []
+        for record in self._current_records().values():
+            if not record.is_active:
+                continue
+            entry = self._pool.entries.get(record.id)
+            cached = self._fresh_tools(entry, record) if entry is not None else None
+            if cached is None:
+                pending.append(record)
+            elif record.disabled_tools:
+                result.tools.extend(t for t in cached if t.name not in record.disabled_tools)
+            else:
+                result.tools.extend(cached)
+        if pending:
+            fetched = await asyncio.gather(*(self._tools_of(r) for r in pending), return_exceptions=True)
+            for record, outcome in zip(pending, fetched, strict=True):
+                if isinstance(outcome, ElftiaError):
+                    result.errors[record.id] = str(outcome)
+                elif isinstance(outcome, BaseException):
+                    raise outcome
+                else:
+                    result.tools.extend(outcome)
+        return result
+
+    async def call_tool(
+        self,
+        server_id: str,
+        tool_name: str,
+        args: dict[str, Any],
+        call_id: str | None = None,
+        timeout: float | None = None,  # noqa: ASYNC109 - the API's name; it bounds the call on the server too
+    ) -> MCPCallToolResponse:
+        """Call one tool (never replayed); raises ToolCallError, ServerConnectionError or ServerTimeout."""
+        record = self._record(server_id)
+        if tool_name in record.disabled_tools:
+            raise ToolCallError(f"The tool {tool_name!r} of {record.name} is disabled.")
+        entry = self._pool.entry(server_id)
+        if self._fresh_tools(entry, record) is None or tool_name not in entry.tool_names:
+            await self._fetch_tools(record)
+            if tool_name not in entry.tool_names:
+                known = ", ".join(sorted(entry.tool_names)) or "none"
+                raise ToolCallError(f"{record.name} has no tool {tool_name!r} (its tools: {known}).")
+        call_timeout = timeout if timeout is not None else timeouts_of(record)[2]
+        started = time.perf_counter()
+        success = False
+        try:
+            result = await self._pool.use(
+                record,
+                "call",
+                call_timeout + 5.0,
+                lambda session: session.call_tool(tool_name, args, read_timeout_seconds=call_timeout),
+            )
+            response = listing.to_call_response(result)
+            success = not response.is_error
+            return response
+        finally:
+            self.events.emit(
+                "tool:called",
+                {
+                    "serverId": server_id,
+                    "toolName": tool_name,
+                    "callId": call_id,
+                    "duration": (time.perf_counter() - started) * 1000,
+                    "success": success,
+                },
+            )

@@ -1,0 +1,121 @@
+"""Opening a server's transport: stdio (our process-group runner), SSE and Streamable HTTP (the SDK's).
+
+``open_transport`` yields a ``Transport``: the stream pair for ``ClientSession`` plus the
+stdio process (or None). Secrets arrive already resolved; they are never logged here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import httpx2
+from mcp.client.sse import sse_client
+from mcp.client.stdio import get_default_environment
+from mcp.client.streamable_http import streamable_http_client
+
+from elftia_desktop.connections.shell_env import find_command, login_env, search_path
+from elftia_desktop.connections.stdio_process import StdioProcess, open_stdio
+from elftia_desktop.core.errors import ServerStartFailed
+from elftia_desktop.core.models import McpServerRecord, McpServerTransport
+
+HTTP_READ_TIMEOUT = 300.0
+"""Seconds an HTTP response stream may stay silent."""
+
+
+@dataclass
+class Transport:
+    """An open transport."""
+
+    read: Any
+    write: Any
+    process: StdioProcess | None = None
+
+
+@dataclass
+class TransportHooks:
+    """Callbacks the connection gives the transport."""
+
+    on_stderr: Callable[[str], None]
+    on_spawn: Callable[[StdioProcess], None]
+    on_http_status: Callable[[int], None]
+
+
+async def stdio_argv(record: McpServerRecord) -> tuple[list[str], str]:
+    """The full command line of a stdio server and the PATH used; ``ServerStartFailed`` if not found."""
+    env = await login_env()
+    path = search_path(env)
+    command = record.config.command or ""
+    found = find_command(command, path)
+    if found is None:
+        raise ServerStartFailed(
+            f"{record.name}: command not found: {command!r}. Searched PATH: {path or '(empty)'}", record.id
+        )
+    return [found, *record.config.args], path
+
+
+def stdio_env(path: str, user_env: dict[str, str]) -> dict[str, str]:
+    """The SDK's default environment with the login shell's PATH, then the user's values."""
+    return get_default_environment() | {"PATH": path} | user_env
+
+
+def http_client(
+    headers: dict[str, str], connect_timeout: float, on_status: Callable[[int], None]
+) -> httpx2.AsyncClient:
+    """An HTTP client carrying the server's headers and our timeouts; reports each response status."""
+
+    async def record_status(response: httpx2.Response) -> None:
+        on_status(response.status_code)
+
+    return httpx2.AsyncClient(
+        headers=headers,
+        timeout=httpx2.Timeout(connect_timeout, read=HTTP_READ_TIMEOUT),
+        event_hooks={"response": [record_status]},
+    )
+
+
+@asynccontextmanager
+async def open_transport(
+    record: McpServerRecord,
+    env: dict[str, str],
+    headers: dict[str, str],
+    connect_timeout: float,
+    hooks: TransportHooks,
+) -> AsyncIterator[Transport]:
+    """Open the record's transport; must be entered and exited in the same task."""
+    async with AsyncExitStack() as stack:
+        if record.type is McpServerTransport.STDIO:
+            argv, path = await stdio_argv(record)
+            read, write, process = await stack.enter_async_context(
+                open_stdio(argv, stdio_env(path, env), record.config.cwd, hooks.on_stderr, hooks.on_spawn)
+            )
+            yield Transport(read, write, process)
+            return
+        url = record.config.url or ""
+        if record.type is McpServerTransport.SSE:
+
+            def factory(
+                headers: dict[str, str] | None = None,
+                timeout: httpx2.Timeout | None = None,
+                auth: httpx2.Auth | None = None,
+            ) -> httpx2.AsyncClient:
+                client = http_client(headers or {}, connect_timeout, hooks.on_http_status)
+                if timeout is not None:
+                    client.timeout = timeout
+                return client
+
+            streams: tuple[Any, Any] = await stack.enter_async_context(
+                sse_client(
+                    url,
+                    headers=headers,
+                    timeout=connect_timeout,
+                    sse_read_timeout=HTTP_READ_TIMEOUT,
+                    httpx_client_factory=factory,
+                )
+            )
+        else:
+            client = await stack.enter_async_context(http_client(headers, connect_timeout, hooks.on_http_status))
+            streams = await stack.enter_async_context(streamable_http_client(url, http_client=client))
+        yield Transport(streams[0], streams[1])
