@@ -1,15 +1,64 @@
-"""The composition root: starts the service loop and shows the main window."""
+"""The composition root: starts the service loop thread and shows the main window.
+
+Nothing slow happens before the window shows: the services (config store, keyring, the mcp
+SDK) are built on the service loop on first use, off the UI thread.
+"""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 
 
-def main() -> int:
-    """Start the desktop app."""
-    from PySide6.QtWidgets import QApplication, QLabel
+def main(argv: Sequence[str] | None = None) -> int:
+    """Start the desktop app (or, in a frozen app, a built-in server when asked to)."""
+    argv = list(sys.argv if argv is None else argv)
+    from elftia_desktop.builtin_servers.launcher import maybe_run_builtin_server
 
-    app = QApplication.instance() or QApplication(sys.argv)
-    label = QLabel("Elftia Desktop")
-    label.show()
+    if maybe_run_builtin_server(argv):  # before Qt is imported: the child serves MCP on stdio
+        return 0
+
+    from PySide6.QtCore import QEvent, QObject, QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from elftia_desktop.bridge.router import McpRouter
+    from elftia_desktop.bridge.service_loop import ServiceLoop
+    from elftia_desktop.bridge.services import AppServices, build_services
+    from elftia_desktop.core.paths import config_dir
+    from elftia_desktop.ui.main_window import MainWindow
+    from elftia_desktop.ui.theme import apply_theme
+
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(argv)
+    app.setApplicationName("Elftia Desktop")
+    app.setOrganizationName("Elftia")
+    app.setDesktopFileName("elftia-desktop")
+    apply_theme(app)
+
+    class PaletteWatcher(QObject):
+        """Re-applies the theme when the system switches between light and dark."""
+
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.ApplicationPaletteChange:
+                apply_theme(app)
+            return False
+
+    watcher = PaletteWatcher(app)
+    app.installEventFilter(watcher)
+
+    loop: ServiceLoop[AppServices] = ServiceLoop(build_services)
+    loop.start()
+    router = McpRouter(loop)
+    settings = QSettings(str(config_dir() / "window.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(router, settings)
+    window.show()
+
+    async def close(services: AppServices) -> None:
+        await services.close()
+
+    app.aboutToQuit.connect(lambda: loop.stop(cleanup=close, timeout=15))
     return app.exec()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -33,6 +33,8 @@ from elftia_desktop.core.models import (
     McpServerRemoveInput,
     McpServerUpdateInput,
 )
+from elftia_desktop.core.presets import load_presets
+from elftia_desktop.core.trust import describe_launch, launch_changes, needs_confirmation
 
 Done = Callable[[Any], None]
 Failed = Callable[[BridgeError], None]
@@ -145,9 +147,7 @@ class McpRouter(QObject):
 
     # -- elicitation: the server asks the user for input ---------------------------------------
 
-    async def _elicit(
-        self, server_id: str, message: str, schema: dict[str, Any]
-    ) -> tuple[str, dict[str, Any] | None]:
+    async def _elicit(self, server_id: str, message: str, schema: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
         ticket = next(self._ids)
         future: asyncio.Future[tuple[str, dict[str, Any] | None]] = asyncio.get_running_loop().create_future()
         self._elicitations[ticket] = future
@@ -159,12 +159,16 @@ class McpRouter(QObject):
 
     def answer_elicitation(self, ticket: int, action: str, content: dict[str, Any] | None = None) -> None:
         """Answer an ``elicitationRequested``: action accept, decline or cancel."""
-        answer = ElicitationAnswer(action=action, content=content)  # type: ignore[arg-type]
+        answer = ElicitationAnswer.model_validate({"action": action, "content": content})
         future = self._elicitations.get(ticket)
-        if future is not None:
-            self._loop.loop.call_soon_threadsafe(
-                lambda: future.done() or future.set_result((answer.action, answer.content))
-            )
+        if future is None:
+            return
+
+        def settle() -> None:
+            if not future.done():
+                future.set_result((answer.action, answer.content))
+
+        self._loop.loop.call_soon_threadsafe(settle)
 
     # -- channels ------------------------------------------------------------------------------
 
@@ -194,7 +198,9 @@ class McpRouter(QObject):
         self, server_id: str, updates: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None
     ) -> int:
         """``mcp:update``: merge ``updates`` into the record."""
-        data, refused = self._validated("mcp:update", McpServerUpdateInput, {"id": server_id, "updates": updates}, on_error)
+        data, refused = self._validated(
+            "mcp:update", McpServerUpdateInput, {"id": server_id, "updates": updates}, on_error
+        )
         if data is None:
             return refused
         update: McpServerUpdateInput = data  # type: ignore[assignment]
@@ -211,6 +217,25 @@ class McpRouter(QObject):
     def trust(self, server_id: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
         """``mcp:trust``: the user confirmed what the server runs."""
         return self._by_id("mcp:trust", server_id, lambda s, i: s.mcp.trust(i), on_done, on_error)
+
+    def launch_info(self, server_id: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
+        """``mcp:launch-info``: what the server runs, for the trust dialog.
+
+        Result: ``{name, transport, rows: [[label, value]], changes: [[field, confirmed, now]],
+        needsConfirmation}``; secret values are never included.
+        """
+
+        async def work(s: AppServices, i: str) -> dict[str, Any]:
+            record = await asyncio.to_thread(s.catalog.get, i)
+            return {
+                "name": record.name,
+                "transport": record.type.value,
+                "rows": [list(row) for row in describe_launch(record)],
+                "changes": [list(c) for c in launch_changes(record)] if record.trusted_launch else [],
+                "needsConfirmation": needs_confirmation(record),
+            }
+
+        return self._by_id("mcp:launch-info", server_id, work, on_done, on_error)
 
     def reconnect(self, server_id: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
         """``mcp:reconnect``."""
@@ -239,9 +264,7 @@ class McpRouter(QObject):
             on_error,
         )
 
-    def set_tool_flag(
-        self, params: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None
-    ) -> int:
+    def set_tool_flag(self, params: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None) -> int:
         """``mcp:set-tool``: enable/disable a tool or its auto-approval (``ToolToggleInput``)."""
         data, refused = self._validated("mcp:set-tool", ToolToggleInput, params, on_error)
         if data is None:
@@ -300,11 +323,18 @@ class McpRouter(QObject):
 
         async def work(s: AppServices) -> dict[str, tuple[str, str]]:
             records = await s.mcp.list_servers()
-            return {
-                r.id: (str(s.mcp.connection_state(r.id)), s.mcp.connection_error(r.id) or "") for r in records
-            }
+            return {r.id: (str(s.mcp.connection_state(r.id)), s.mcp.connection_error(r.id) or "") for r in records}
 
         return self._submit("mcp:states", work, on_done, on_error)
+
+    def presets(self, on_done: Done | None = None, on_error: Failed | None = None) -> int:
+        """``mcp:presets``: the built-in and official server presets as JSON dicts."""
+
+        async def work(s: AppServices) -> list[dict[str, Any]]:
+            presets = await asyncio.to_thread(load_presets)
+            return [p.model_dump(mode="json", by_alias=True, exclude_none=True) for p in presets]
+
+        return self._submit("mcp:presets", work, on_done, on_error)
 
     def notices(self, on_done: Done | None = None, on_error: Failed | None = None) -> int:
         """``app:notices``: problems found at start (config recovered, secrets in a file)."""

@@ -71,7 +71,7 @@ class ServiceLoop(Generic[S]):
             future = self.submit(cleanup)
             try:
                 future.result(timeout=timeout)
-            except Exception:  # noqa: BLE001 - quitting must go on whatever cleanup raised
+            except Exception:
                 log.exception("Cleanup of the services failed")
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=timeout)

@@ -1,0 +1,159 @@
+"""The main window: a sidebar of pages, the page stack and a status bar with a busy indicator."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QByteArray, QSettings, Qt, Slot
+from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QMainWindow,
+    QProgressBar,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.ui.pages.placeholder_page import PlaceholderPage
+from elftia_desktop.ui.pages.servers_page import McpServersPage
+from elftia_desktop.ui.server_flows import ServerFlows
+
+PAGES = [
+    ("servers", "Servers", "Your MCP servers: state, tools and actions"),
+    ("agents", "Agents", "Which servers and tools each agent may use"),
+    ("dependencies", "Dependencies", "Runtimes that servers need: Node, uv, Python, Docker …"),
+    ("import", "Import", "Bring servers from Claude, Cursor, VS Code and other apps"),
+    ("settings", "Settings", "Appearance, data folder and secrets"),
+]
+
+PLACEHOLDERS = {
+    "agents": (
+        "Agents",
+        "Choose, per agent, whether MCP is off, uses every active server, or a hand-picked set of servers "
+        "and tools. This page arrives with the agent-association dialog and tool picker.",
+    ),
+    "dependencies": (
+        "Dependencies",
+        "See whether npx, uvx, node, Python, Docker and friends are installed, and install what the app "
+        "can install for you. Until this page lands, the add form checks the command you type.",
+    ),
+    "import": (
+        "Import",
+        "Find the MCP servers you already configured in Claude Desktop, Claude Code, Cursor, VS Code, Cline, "
+        "Windsurf and others, preview them and import them. Meanwhile, use “Paste JSON” or "
+        "`elftia-mcp detect` / `elftia-mcp import`.",
+    ),
+    "settings": (
+        "Settings",
+        "Theme, the data folder, and where secrets are kept. The app follows your system's light or dark palette.",
+    ),
+}
+
+
+class MainWindow(QMainWindow):
+    """The app's window; remembers its size and position in ``settings``."""
+
+    def __init__(self, router: McpRouter, settings: QSettings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.router = router
+        self.settings = settings
+        self.setWindowTitle("Elftia — MCP Servers")
+        self.setMinimumSize(860, 560)
+
+        central = QWidget()
+        row = QHBoxLayout(central)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(0)
+        row.addWidget(self._build_sidebar())
+        self.stack = QStackedWidget()
+        row.addWidget(self.stack, 1)
+        self.setCentralWidget(central)
+
+        self.servers_page = McpServersPage(router)
+        self.flows = ServerFlows(router, self.servers_page, self)
+        self.pages: dict[str, QWidget] = {"servers": self.servers_page}
+        for key, _, _ in PAGES[1:]:
+            title, text = PLACEHOLDERS[key]
+            self.pages[key] = PlaceholderPage(title, text)
+        for key, _, _ in PAGES:
+            self.stack.addWidget(self.pages[key])
+        self.servers_page.navigate.connect(self.show_page)
+
+        self._build_status_bar()
+        self._build_shortcuts()
+        self.sidebar.setCurrentRow(0)
+        self._restore_geometry()
+
+    def _build_sidebar(self) -> QWidget:
+        sidebar = QWidget()
+        sidebar.setObjectName("Sidebar")
+        sidebar.setFixedWidth(196)
+        column = QVBoxLayout(sidebar)
+        column.setContentsMargins(8, 18, 8, 12)
+        brand = QLabel("Elftia")
+        brand.setObjectName("PageTitle")
+        brand.setContentsMargins(12, 0, 0, 8)
+        column.addWidget(brand)
+        self.sidebar = QListWidget()
+        self.sidebar.setObjectName("SidebarList")
+        for index, (key, label, tip) in enumerate(PAGES):
+            item = QListWidgetItem(label)
+            item.setData(Qt.ItemDataRole.UserRole, key)
+            item.setToolTip(f"{tip} (Ctrl+{index + 1})")
+            self.sidebar.addItem(item)
+        self.sidebar.currentRowChanged.connect(lambda row: self.stack.setCurrentIndex(row))
+        column.addWidget(self.sidebar, 1)
+        return sidebar
+
+    def _build_status_bar(self) -> None:
+        bar = self.statusBar()
+        self.busy = QProgressBar()
+        self.busy.setRange(0, 0)
+        self.busy.setMaximumWidth(120)
+        self.busy.setMaximumHeight(12)
+        self.busy.setTextVisible(False)
+        self.busy.setToolTip("Working…")
+        self.busy.hide()
+        bar.addPermanentWidget(self.busy)
+        self.router.busyChanged.connect(self.busy.setVisible)
+        self.router.toolCalled.connect(self._on_tool_called)
+        self.router.failed.connect(lambda _id, channel, error: bar.showMessage(f"{error.message}", 8000))
+
+    def _build_shortcuts(self) -> None:
+        for index in range(len(PAGES)):
+            QShortcut(QKeySequence(f"Ctrl+{index + 1}"), self, lambda i=index: self.sidebar.setCurrentRow(i))
+        QShortcut(QKeySequence.StandardKey.New, self, self.flows.add_server)
+        QShortcut(QKeySequence.StandardKey.Find, self, self._focus_filter)
+
+    def _focus_filter(self) -> None:
+        self.show_page("servers")
+        self.servers_page.filter.setFocus()
+
+    @Slot(str)
+    def show_page(self, key: str) -> None:
+        """Switch to the page named ``key``."""
+        keys = [k for k, _, _ in PAGES]
+        if key in keys:
+            self.sidebar.setCurrentRow(keys.index(key))
+
+    @Slot(object)
+    def _on_tool_called(self, event: dict[str, object]) -> None:
+        outcome = "ok" if event.get("success") else "failed"
+        duration = event.get("duration")
+        ms = float(duration) if isinstance(duration, int | float) else 0.0
+        self.statusBar().showMessage(f"Tool {event.get('toolName')} {outcome} in {ms:.0f} ms", 5000)
+
+    def _restore_geometry(self) -> None:
+        geometry = self.settings.value("window/geometry")
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1040, 700)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.sync()
+        super().closeEvent(event)

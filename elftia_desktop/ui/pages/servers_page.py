@@ -1,0 +1,319 @@
+"""``McpServersPage``: every configured server as a card with its live state and actions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from elftia_desktop.bridge.errors import BridgeError
+from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.core.models import McpServerRecord, McpTestResult
+from elftia_desktop.ui.dialogs.logs_dialog import LogsDialog
+from elftia_desktop.ui.dialogs.trust_dialog import TrustDialog
+from elftia_desktop.ui.widgets.notice_bar import NoticeBar
+from elftia_desktop.ui.widgets.server_card import ServerCard
+
+
+class McpServersPage(QWidget):
+    """The servers page.
+
+    Signals:
+        addRequested(): the user wants the add form.
+        pasteJsonRequested(): the user wants the paste-JSON dialog.
+        discoverRequested(str): server id to open in the discover panel.
+        editRequested(str): server id to edit.
+        navigate(str): another page by name (presets, import).
+    """
+
+    addRequested = Signal()
+    pasteJsonRequested = Signal()
+    discoverRequested = Signal(str)
+    editRequested = Signal(str)
+    navigate = Signal(str)
+
+    def __init__(self, router: McpRouter, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("Page")
+        self.router = router
+        self.records: list[McpServerRecord] = []
+        self.cards: dict[str, ServerCard] = {}
+        self.states: dict[str, tuple[str, str]] = {}
+        self.tool_counts: dict[str, int] = {}
+        self.loaded = False
+        self._build()
+        router.serversChanged.connect(self.reload)
+        router.connectionStateChanged.connect(self._on_state)
+        router.toolsChanged.connect(self._fetch_tool_count)
+        router.notices(on_done=self._show_startup_notices)
+        self.reload()
+
+    # -- layout --------------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(24, 20, 24, 16)
+        layout.setSpacing(12)
+
+        header = QHBoxLayout()
+        titles = QVBoxLayout()
+        title = QLabel("MCP Servers")
+        title.setObjectName("PageTitle")
+        titles.addWidget(title)
+        self.summary = QLabel("Loading…")
+        self.summary.setObjectName("Muted")
+        titles.addWidget(self.summary)
+        header.addLayout(titles)
+        header.addStretch(1)
+        self.filter = QLineEdit(placeholderText="Filter servers…")
+        self.filter.setClearButtonEnabled(True)
+        self.filter.setMinimumWidth(220)
+        self.filter.setToolTip("Show only servers whose name, command or URL contains this text (Ctrl+F)")
+        self.filter.textChanged.connect(self._apply_filter)
+        header.addWidget(self.filter)
+        paste = QPushButton("Paste &JSON…")
+        paste.setToolTip("Add servers from a JSON snippet (Claude Desktop, Cursor, VS Code … format)")
+        paste.clicked.connect(self.pasteJsonRequested.emit)
+        header.addWidget(paste)
+        add = QPushButton("&Add server")
+        add.setObjectName("Primary")
+        add.setToolTip("Add a server from a preset or by hand (Ctrl+N)")
+        add.clicked.connect(self.addRequested.emit)
+        header.addWidget(add)
+        layout.addLayout(header)
+
+        self.secrets_banner = NoticeBar()
+        layout.addWidget(self.secrets_banner)
+        self.notice = NoticeBar()
+        layout.addWidget(self.notice)
+
+        self.card_scroll = QScrollArea()
+        self.card_scroll.setObjectName("CardScroll")
+        self.card_scroll.setWidgetResizable(True)
+        self.card_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        holder = QWidget()
+        holder.setObjectName("CardHolder")
+        self.card_layout = QVBoxLayout(holder)
+        self.card_layout.setContentsMargins(0, 0, 4, 0)
+        self.card_layout.setSpacing(10)
+        self.card_layout.addStretch(1)
+        self.card_scroll.setWidget(holder)
+        layout.addWidget(self.card_scroll, 1)
+
+        self.empty = self._build_empty_state()
+        layout.addWidget(self.empty, 1)
+        self.empty.hide()
+
+    def _build_empty_state(self) -> QWidget:
+        box = QWidget()
+        column = QVBoxLayout(box)
+        column.addStretch(1)
+        title = QLabel("No MCP servers yet")
+        title.setObjectName("EmptyTitle")
+        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        column.addWidget(title)
+        text = QLabel(
+            "Servers give your assistant tools: files, the web, GitHub, databases and more.\n"
+            "Start from a preset, bring the servers you already set up in other apps, or paste JSON."
+        )
+        text.setObjectName("Muted")
+        text.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        column.addWidget(text)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        for label, tip, slot in (
+            ("Browse presets", "Pick from built-in and official servers", self.addRequested.emit),
+            (
+                "Import from other apps",
+                "Find servers set up in Claude, Cursor, VS Code …",
+                lambda: self.navigate.emit("import"),
+            ),
+            ("Paste JSON", "Add servers from a JSON snippet", self.pasteJsonRequested.emit),
+        ):
+            button = QPushButton(label)
+            button.setToolTip(tip)
+            button.clicked.connect(slot)
+            row.addWidget(button)
+        row.addStretch(1)
+        column.addSpacing(8)
+        column.addLayout(row)
+        column.addStretch(2)
+        return box
+
+    # -- data ----------------------------------------------------------------------------------
+
+    @Slot()
+    def reload(self) -> None:
+        """Fetch the server list and the live states."""
+        self.router.list_servers(on_done=self._set_records, on_error=self.show_error)
+        self.router.states(on_done=self._set_states)
+
+    def _set_records(self, records: list[McpServerRecord]) -> None:
+        self.loaded = True
+        self.records = list(records)
+        seen = set()
+        for index, record in enumerate(self.records):
+            seen.add(record.id)
+            card = self.cards.get(record.id)
+            if card is None:
+                card = ServerCard(record)
+                card.actionRequested.connect(self._on_action)
+                card.activeToggled.connect(self._on_toggle)
+                self.cards[record.id] = card
+            else:
+                card.set_record(record)
+            self.card_layout.insertWidget(index, card)
+            state, error = self.states.get(record.id, ("disconnected", ""))
+            card.set_state(state, error)
+            card.set_tool_count(self.tool_counts.get(record.id))
+        for server_id in list(self.cards):
+            if server_id not in seen:
+                self.cards.pop(server_id).deleteLater()
+        self._apply_filter()
+
+    def _set_states(self, states: dict[str, tuple[str, str]]) -> None:
+        for server_id, (state, error) in states.items():
+            self._on_state(server_id, state, error)
+
+    @Slot(str, str, str)
+    def _on_state(self, server_id: str, state: str, error: str) -> None:
+        self.states[server_id] = (state, error)
+        card = self.cards.get(server_id)
+        if card is not None:
+            card.set_state(state, error)
+        if state == "connected" and server_id not in self.tool_counts:
+            self._fetch_tool_count(server_id)
+        self._update_summary()
+
+    @Slot(str)
+    def _fetch_tool_count(self, server_id: str) -> None:
+        def done(tools: list[Any]) -> None:
+            self.tool_counts[server_id] = len(tools)
+            if server_id in self.cards:
+                self.cards[server_id].set_tool_count(len(tools))
+
+        self.router.list_server_tools(server_id, on_done=done)
+
+    def _apply_filter(self) -> None:
+        needle = self.filter.text().strip().lower()
+        for card in self.cards.values():
+            config = card.record.config
+            haystack = " ".join([card.record.name, config.command or "", *config.args, config.url or ""]).lower()
+            card.setVisible(not needle or needle in haystack)
+        empty = self.loaded and not self.records
+        self.empty.setVisible(empty)
+        self.card_scroll.setVisible(not empty)
+        self._update_summary()
+
+    def _update_summary(self) -> None:
+        total = len(self.records)
+        connected = sum(1 for sid, (state, _) in self.states.items() if state == "connected" and sid in self.cards)
+        shown = sum(1 for card in self.cards.values() if not card.isHidden())
+        text = f"{total} server{'s' if total != 1 else ''} · {connected} connected"
+        if shown != total:
+            text += f" · {shown} shown"
+        self.summary.setText(text)
+
+    def _show_startup_notices(self, notices: list[str]) -> None:
+        if notices:
+            self.secrets_banner.show_message("<br>".join(notices), "warning")
+
+    # -- actions -------------------------------------------------------------------------------
+
+    def record(self, server_id: str) -> McpServerRecord | None:
+        """The shown record with that id."""
+        return next((r for r in self.records if r.id == server_id), None)
+
+    @Slot(str, bool)
+    def _on_toggle(self, server_id: str, active: bool) -> None:
+        self.router.update(server_id, {"isActive": active}, on_error=self.show_error)
+
+    @Slot(str, str)
+    def _on_action(self, action: str, server_id: str) -> None:
+        record = self.record(server_id)
+        if record is None:
+            return
+        if action == "test":
+            self.run_trusted(record, lambda: self._test(record))
+        elif action == "discover":
+            self.run_trusted(record, lambda: self.discoverRequested.emit(server_id))
+        elif action == "edit":
+            self.editRequested.emit(server_id)
+        elif action == "logs":
+            LogsDialog(self.router, server_id, record.name, self).open()
+        elif action == "remove":
+            self._confirm_remove(record)
+        elif action == "trust":
+            self.run_trusted(record, lambda: self._test(record), always_ask=True)
+
+    def run_trusted(self, record: McpServerRecord, then: Callable[[], None], always_ask: bool = False) -> None:
+        """Run ``then`` once the server is trusted, asking the user first when it is not."""
+
+        def ask(info: dict[str, Any]) -> None:
+            if not info["needsConfirmation"] and not always_ask:
+                then()
+                return
+            dialog = TrustDialog(info, self)
+            if dialog.exec() == TrustDialog.DialogCode.Accepted:
+                self.router.trust(record.id, on_done=lambda _: then(), on_error=self.show_error)
+
+        self.router.launch_info(record.id, on_done=ask, on_error=self.show_error)
+
+    def _test(self, record: McpServerRecord) -> None:
+        card = self.cards.get(record.id)
+        if card is not None:
+            card.buttons["test"].setEnabled(False)
+
+        def done(result: McpTestResult) -> None:
+            if card is not None:
+                card.buttons["test"].setEnabled(True)
+            if result.success:
+                self.tool_counts[record.id] = len(result.tools)
+                if card is not None:
+                    card.set_tool_count(len(result.tools))
+                names = ", ".join(result.tools[:8]) + (" …" if len(result.tools) > 8 else "")
+                self.notice.show_message(
+                    f"<b>{record.name}</b> works: {len(result.tools)} tools in {result.duration_ms:.0f} ms"
+                    + (f" — {names}" if names else ""),
+                    "success",
+                )
+            else:
+                self.notice.show_message(f"<b>{record.name}</b> failed: {result.error}", "error", result.error or "")
+
+        def failed(error: BridgeError) -> None:
+            if card is not None:
+                card.buttons["test"].setEnabled(True)
+            self.show_error(error)
+
+        self.router.test(record.id, on_done=done, on_error=failed)
+
+    def _confirm_remove(self, record: McpServerRecord) -> None:
+        answer = QMessageBox.question(
+            self,
+            "Remove server",
+            f"Remove “{record.name}”? Its settings and stored secrets are deleted.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel,
+        )
+        if answer == QMessageBox.StandardButton.Yes:
+            self.router.remove(
+                record.id,
+                on_done=lambda _: self.notice.show_message(f"Removed <b>{record.name}</b>.", "info"),
+                on_error=self.show_error,
+            )
+
+    def show_error(self, error: BridgeError) -> None:
+        """Show a failed request with its reason and a Details button."""
+        self.notice.show_message(error.message, "error", error.details or error.message)

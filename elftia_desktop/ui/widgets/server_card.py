@@ -1,0 +1,128 @@
+"""One server on the servers page: name, transport, scope, live state, tools, switch, actions."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from elftia_desktop.core.models import McpServerRecord
+from elftia_desktop.ui.widgets.state_badge import StateBadge
+from elftia_desktop.ui.widgets.toggle_switch import ToggleSwitch
+
+TRANSPORT_LABELS = {"stdio": "stdio", "sse": "SSE", "http": "Streamable HTTP"}
+ACTIONS = [
+    ("test", "&Test", "Connect and list the server's tools"),
+    ("discover", "&Discover", "Browse tools, prompts and resources; switch tools on or off"),
+    ("edit", "&Edit", "Change the server's settings"),
+    ("logs", "&Logs", "Show the server's output and protocol log"),
+    ("remove", "Remove", "Remove the server and its stored secrets"),
+]
+
+
+class ServerCard(QFrame):
+    """A card for one record.
+
+    Signals:
+        actionRequested(str, str): action name (test, discover, edit, logs, remove, trust), server id.
+        activeToggled(str, bool): server id, new ``isActive``.
+    """
+
+    actionRequested = Signal(str, str)
+    activeToggled = Signal(str, bool)
+
+    def __init__(self, record: McpServerRecord, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("Card")
+        self.record = record
+        self.tool_count: int | None = None
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(16, 12, 16, 12)
+        outer.setSpacing(6)
+
+        top = QHBoxLayout()
+        self.title = QLabel()
+        self.title.setObjectName("CardTitle")
+        top.addWidget(self.title)
+        self.transport_chip = _chip()
+        self.scope_chip = _chip()
+        self.trust_chip = _chip()
+        for chip in (self.transport_chip, self.scope_chip, self.trust_chip):
+            top.addWidget(chip)
+        top.addStretch(1)
+        self.badge = StateBadge()
+        top.addWidget(self.badge)
+        top.addSpacing(12)
+        self.switch = ToggleSwitch()
+        self.switch.toggled.connect(lambda on: self.activeToggled.emit(self.record.id, on))
+        top.addWidget(self.switch)
+        outer.addLayout(top)
+
+        self.subtitle = QLabel()
+        self.subtitle.setObjectName("CardSubtitle")
+        self.subtitle.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        outer.addWidget(self.subtitle)
+
+        row = QHBoxLayout()
+        row.setSpacing(6)
+        self.buttons: dict[str, QPushButton] = {}
+        for name, label, tip in ACTIONS:
+            button = QPushButton(label)
+            button.setToolTip(tip)
+            button.clicked.connect(lambda _=False, n=name: self.actionRequested.emit(n, self.record.id))
+            row.addWidget(button)
+            self.buttons[name] = button
+        row.addStretch(1)
+        self.review = QPushButton("Review and trust…")
+        self.review.setToolTip("See exactly what this server runs before it starts")
+        self.review.clicked.connect(lambda: self.actionRequested.emit("trust", self.record.id))
+        row.addWidget(self.review)
+        outer.addLayout(row)
+        self.set_record(record)
+
+    def set_record(self, record: McpServerRecord) -> None:
+        """Show ``record``'s current fields."""
+        self.record = record
+        self.title.setText(record.name)
+        self.transport_chip.setText(TRANSPORT_LABELS.get(record.type.value, record.type.value))
+        self.scope_chip.setText("project" if record.scope.value == "local" else "user")
+        self.scope_chip.setToolTip(record.project_path or "Available everywhere")
+        self.trust_chip.setVisible(not record.is_trusted)
+        self.trust_chip.setText("not trusted")
+        self.trust_chip.setToolTip("Added from an import or pasted JSON: it will not start until you confirm it")
+        self.review.setVisible(not record.is_trusted)
+        self.switch.blockSignals(True)
+        self.switch.setChecked(record.is_active)
+        self.switch.blockSignals(False)
+        self.switch.setToolTip("Disable this server" if record.is_active else "Enable this server")
+        self.switch.setAccessibleName(f"{record.name} enabled")
+        self._update_subtitle()
+
+    def set_state(self, state: str, error: str = "") -> None:
+        """Show the live connection state."""
+        self.badge.set_state(state, error)
+
+    def set_tool_count(self, count: int | None) -> None:
+        """Show how many tools the server offers (None: unknown)."""
+        self.tool_count = count
+        self._update_subtitle()
+
+    def _update_subtitle(self) -> None:
+        config = self.record.config
+        target = (
+            config.url or "" if self.record.type.value != "stdio" else " ".join([config.command or "", *config.args])
+        )
+        parts = [target]
+        if self.tool_count is not None:
+            parts.append(f"{self.tool_count} tool{'s' if self.tool_count != 1 else ''}")
+        if self.record.disabled_tools:
+            parts.append(f"{len(self.record.disabled_tools)} off")
+        text = "  ·  ".join(parts)
+        metrics = self.subtitle.fontMetrics()
+        self.subtitle.setText(metrics.elidedText(text, Qt.TextElideMode.ElideMiddle, 620))
+        self.subtitle.setToolTip(target)
+
+
+def _chip() -> QLabel:
+    chip = QLabel()
+    chip.setObjectName("Chip")
+    return chip
