@@ -1,0 +1,120 @@
+"""The conversion driver shared by every provider format: tool sources, names, results.
+
+A converter takes MCP tools (``MCPTool`` records, or raw ``tools/list`` dicts) and returns a
+:class:`Conversion`: the payload to send, the :class:`NameMap` back to (server, tool), what was
+left out, and the notes of every change made. Converters are pure: the input is never changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from elftia_desktop.core.models import MCPTool
+from elftia_desktop.tools.names import MAX_NAME_LENGTH, NameMap, NameRule, ToolRef, assign_names, sanitize_name
+from elftia_desktop.tools.notes import Note, NoteLog
+from elftia_desktop.tools.refs import Placeholder, RefInliner
+from elftia_desktop.tools.schema import process_json_schema
+
+ToolInput = MCPTool | Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class ToolSource:
+    """One tool as the converters see it."""
+
+    name: str
+    """The preferred provider name: ``MCPTool.id`` (``mcp__server__tool``), or a raw tool's name."""
+    ref: ToolRef
+    description: str
+    input_schema: Any
+
+
+@dataclass
+class Conversion:
+    """The result of converting tools to one provider format."""
+
+    format: str
+    payload: list[dict[str, Any]]
+    name_map: NameMap
+    notes: list[Note] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)
+    """Original tool name -> why it was left out of the payload."""
+
+    @property
+    def warnings(self) -> list[Note]:
+        """Notes a user must see: fallbacks, tools left out."""
+        return [n for n in self.notes if n.action in ("fallback", "skipped", "warning")]
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"payload", "nameMap", "skipped", "notes"}`` (``elftia-mcp convert --json``)."""
+        return {
+            "payload": self.payload,
+            "nameMap": self.name_map.to_json(),
+            "skipped": dict(self.skipped),
+            "notes": [str(n) for n in self.notes],
+        }
+
+
+def tool_source(tool: ToolInput) -> ToolSource:
+    """A :class:`ToolSource` from an ``MCPTool`` or a raw MCP tool dict (any shape, never raises)."""
+    if isinstance(tool, MCPTool):
+        ref = ToolRef(tool.server_id, tool.name)
+        return ToolSource(tool.id, ref, tool.description or "", tool.input_schema)
+    name = tool.get("name")
+    name = name if isinstance(name, str) else ("" if name is None else str(name))
+    server = tool.get("serverId")
+    description = tool.get("description")
+    ref = ToolRef(server if isinstance(server, str) else "", name)
+    schema = tool.get("inputSchema", tool.get("input_schema"))
+    return ToolSource(name, ref, description if isinstance(description, str) else "", schema)
+
+
+def prepare_schema(
+    schema: Any, log: NoteLog, placeholder: Placeholder | None = None
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The root object schema with references inlined, and the ``$defs`` kept for recursion."""
+    root = process_json_schema(schema, log)
+    inliner = RefInliner(root, log, placeholder)
+    out = inliner.run(root)
+    return out, inliner.defs
+
+
+OneTool = Callable[[ToolSource, str, NoteLog], dict[str, Any]]
+
+
+def convert_all(
+    tools: Sequence[ToolInput], fmt: str, rule: NameRule, one: OneTool, *, limit: int | None = None
+) -> Conversion:
+    """Convert each tool with ``one``; names per ``rule``; tools past ``limit`` are left out."""
+    sources = [tool_source(t) for t in tools]
+    names = assign_names(((s.name, s.ref) for s in sources), rule)
+    conversion = Conversion(fmt, [], NameMap())
+    entries: dict[str, ToolRef] = {}
+    for index, (source, name) in enumerate(zip(sources, names, strict=True)):
+        if limit is not None and index >= limit:
+            conversion.skipped[source.ref.tool_name] = f"over the limit of {limit} tools per request"
+            continue
+        log = NoteLog(source.ref.tool_name, fmt)
+        if name != source.name:
+            log.add("name", "renamed", f"{source.name!r} -> {name!r} ({_rename_reason(source.name, name, rule)})")
+        conversion.payload.append(one(source, name, log))
+        conversion.notes.extend(log.notes)
+        entries[name] = source.ref
+    conversion.name_map = NameMap(entries)
+    if conversion.skipped:
+        left_out = ", ".join(conversion.skipped)
+        conversion.notes.append(
+            Note("", fmt, "", "skipped", f"{fmt} accepts at most {limit} tools per request; left out: {left_out}")
+        )
+    return conversion
+
+
+def _rename_reason(original: str, name: str, rule: NameRule) -> str:
+    clean = sanitize_name(original, rule)
+    if name == clean:
+        return "characters the API does not allow replaced"
+    if len(clean) > MAX_NAME_LENGTH:
+        return f"longer than {MAX_NAME_LENGTH} characters: cut, with a hash of the tool's identity"
+    return "collides with another tool's name: a hash of the tool's identity added"

@@ -1,0 +1,264 @@
+"""JSON Schema -> Gemini's OpenAPI-subset ``Schema`` (the ``parameters`` of a function declaration).
+
+Rules (see :mod:`elftia_desktop.tools.formats.gemini` for the sources): references are inlined
+before this pass and recursion is cut off (:func:`recursion_stub`); ``const`` -> a one-value
+``enum``; ``oneOf`` -> ``anyOf``; ``allOf`` merged; a type list with ``null`` -> ``nullable``,
+several types -> ``anyOf``; ``enum`` only with strings on ``STRING`` (other enums are described
+in the description instead); every schema gets a type (inferred, else ``anyOf`` of all types);
+``ARRAY`` always has ``items``; ``required`` only names properties that exist; only documented
+formats; ``exclusiveMinimum``/``exclusiveMaximum`` become ``minimum``/``maximum`` where exact
+(integers) and are dropped otherwise; ``additionalProperties``, ``patternProperties``,
+``$schema`` and every other unknown keyword are dropped, each with a note.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from elftia_desktop.tools.formats.jsonschema import is_number, valid_pattern
+from elftia_desktop.tools.notes import NoteLog, join_path
+from elftia_desktop.tools.refs import MAX_DEPTH
+from elftia_desktop.tools.schema import is_null_schema, merge_all_of, schema_types, string_list
+
+GEMINI_FORMATS = {"STRING": {"enum", "date-time"}, "NUMBER": {"float", "double"}, "INTEGER": {"int32", "int64"}}
+_TYPES = {"string": "STRING", "number": "NUMBER", "integer": "INTEGER", "boolean": "BOOLEAN",
+          "array": "ARRAY", "object": "OBJECT"}  # fmt: skip
+_COUNTS = {"STRING": ("minLength", "maxLength"), "ARRAY": ("minItems", "maxItems"),
+           "OBJECT": ("minProperties", "maxProperties")}  # fmt: skip
+_HANDLED = frozenset(
+    {"type", "description", "title", "nullable", "default", "enum", "const", "format", "anyOf", "oneOf", "allOf",
+     "properties", "required", "items", "prefixItems", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+     "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "pattern", "$schema"}
+)  # fmt: skip
+_DEFAULT_TYPES = {"STRING": str, "BOOLEAN": bool, "ARRAY": list, "OBJECT": dict}
+
+
+def recursion_stub(target: dict[str, Any]) -> dict[str, Any]:
+    """What stands in for a recursive reference: the target's type, without its inner structure."""
+    types = schema_types(target) if isinstance(target, dict) else []
+    stub: dict[str, Any] = {"type": types[0] if types else "object"}
+    if stub["type"] == "array":
+        stub["items"] = {"type": "object"}
+    described = target.get("description") if isinstance(target, dict) else None
+    note = "(further nesting omitted)"
+    stub["description"] = f"{described} {note}" if isinstance(described, str) else note
+    return stub
+
+
+def _value_type(values: list[Any]) -> str | None:
+    if all(isinstance(v, str) for v in values):
+        return "string"
+    if all(isinstance(v, bool) for v in values):
+        return "boolean"
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        return "integer"
+    if all(is_number(v) for v in values):
+        return "number"
+    return None
+
+
+def _infer_types(node: dict[str, Any]) -> list[str]:
+    if any(k in node for k in ("properties", "required", "additionalProperties")):
+        return ["object"]
+    if any(k in node for k in ("items", "prefixItems", "minItems", "maxItems")):
+        return ["array"]
+    enum = node.get("enum")
+    if isinstance(enum, list) and enum:
+        found = _value_type([v for v in enum if v is not None])
+        return [found] if found else []
+    if any(k in node for k in ("minLength", "maxLength", "pattern", "format")):
+        return ["string"]
+    if any(k in node for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")):
+        return ["number"]
+    return []
+
+
+class GeminiSchemaWriter:
+    """Writes one (reference-free) JSON Schema as a Gemini ``Schema``."""
+
+    def __init__(self, log: NoteLog) -> None:
+        self.log = log
+
+    def root(self, node: dict[str, Any]) -> dict[str, Any]:
+        """The root: always an ``OBJECT``."""
+        out = self.node(node, "", 0)
+        if out.get("type") != "OBJECT":
+            return {"type": "OBJECT", "properties": {}}
+        out.pop("nullable", None)
+        return out
+
+    def node(self, node: Any, path: str, depth: int) -> dict[str, Any]:
+        """One schema node, converted."""
+        if not isinstance(node, dict):
+            if node is not True:
+                self.log.add(path, "changed", "a boolean or invalid subschema written as an unconstrained value")
+            node = {}
+        if depth > MAX_DEPTH:
+            self.log.add(path, "cut", f"nested deeper than {MAX_DEPTH} levels; written as a string")
+            return {"type": "STRING"}
+        node = self._normalize(node, path)
+        nullable = node.get("nullable") is True
+        types = schema_types(node)
+        if "null" in types:
+            nullable, types = True, [t for t in types if t != "null"]
+            self.log.add(join_path(path, "type"), "changed", "null in the type list written as nullable: true")
+        if isinstance(node.get("anyOf"), list):
+            return self._any_of(node, path, depth, nullable)
+        if not isinstance(node.get("type"), str | list):
+            types = _infer_types(node)
+        if not types:
+            return self._untyped(node, path, nullable)
+        if len(types) > 1:
+            self.log.add(join_path(path, "type"), "changed", f"type list {types} written as anyOf")
+            branches = [self._typed({**node, "type": t}, t, False, path, depth) for t in types]
+            return self._wrap_any_of(node, branches, nullable)
+        return self._typed(node, types[0], nullable, path, depth)
+
+    def _normalize(self, node: dict[str, Any], path: str) -> dict[str, Any]:
+        if isinstance(node.get("allOf"), list):
+            node = merge_all_of(node)
+            self.log.add(join_path(path, "allOf"), "changed", "allOf merged into one schema (Gemini has no allOf)")
+        if isinstance(node.get("oneOf"), list):
+            branches = (
+                [*node.get("anyOf", []), *node["oneOf"]] if isinstance(node.get("anyOf"), list) else node["oneOf"]
+            )
+            node = {**{k: v for k, v in node.items() if k != "oneOf"}, "anyOf": branches}
+            self.log.add(join_path(path, "oneOf"), "changed", "oneOf written as anyOf (Gemini has no oneOf)")
+        if "const" in node:
+            node = {**{k: v for k, v in node.items() if k != "const"}, "enum": [node["const"]]}
+            self.log.add(join_path(path, "const"), "changed", "const written as a one-value enum")
+        return node
+
+    def _any_of(self, node: dict[str, Any], path: str, depth: int, nullable: bool) -> dict[str, Any]:
+        branches = []
+        for i, branch in enumerate(node["anyOf"]):
+            if is_null_schema(branch):
+                nullable = True
+                continue
+            branches.append(self.node(branch, f"{path}.anyOf[{i}]", depth + 1))
+        if nullable and len(branches) < len(node["anyOf"]):
+            self.log.add(join_path(path, "anyOf"), "changed", "the null branch written as nullable: true")
+        if len(branches) == 1:
+            single = dict(branches[0])
+            for key in ("description", "title"):
+                if isinstance(node.get(key), str):
+                    single[key] = node[key]
+            if nullable:
+                single["nullable"] = True
+            return single
+        if not branches:
+            return self._untyped({k: v for k, v in node.items() if k != "anyOf"}, path, nullable)
+        return self._wrap_any_of(node, branches, nullable)
+
+    def _wrap_any_of(self, node: dict[str, Any], branches: list[dict[str, Any]], nullable: bool) -> dict[str, Any]:
+        out: dict[str, Any] = {"anyOf": branches}
+        for key in ("description", "title"):
+            if isinstance(node.get(key), str):
+                out[key] = node[key]
+        if nullable:
+            out["nullable"] = True
+        return out
+
+    def _untyped(self, node: dict[str, Any], path: str, nullable: bool) -> dict[str, Any]:
+        self.log.add(path, "changed", "no type given: written as anyOf of every type (Gemini needs a type)")
+        branches: list[dict[str, Any]] = [{"type": t} for t in ("STRING", "NUMBER", "BOOLEAN", "OBJECT")]
+        branches.append({"type": "ARRAY", "items": {"type": "STRING"}})
+        return self._wrap_any_of(node, branches, nullable)
+
+    def _typed(self, node: dict[str, Any], json_type: str, nullable: bool, path: str, depth: int) -> dict[str, Any]:
+        kind = _TYPES[json_type]
+        out: dict[str, Any] = {"type": kind}
+        for key in ("title", "description"):
+            if isinstance(node.get(key), str):
+                out[key] = node[key]
+        if nullable:
+            out["nullable"] = True
+        self._enum(node, kind, out, path)
+        self._format(node, kind, out, path)
+        self._bounds(node, kind, out, path)
+        if kind == "ARRAY":
+            out["items"] = self._items(node, path, depth)
+        elif kind == "OBJECT":
+            self._object(node, out, path, depth)
+        default = node.get("default")
+        if default is not None and isinstance(default, _DEFAULT_TYPES.get(kind, int | float)):
+            out["default"] = default
+        for key in node:
+            if key not in _HANDLED and not (kind == "OBJECT" and key in ("additionalProperties", "patternProperties")):
+                self.log.dropped(path, key, "not part of Gemini's schema subset")
+        return out
+
+    def _enum(self, node: dict[str, Any], kind: str, out: dict[str, Any], path: str) -> None:
+        enum = node.get("enum")
+        if not isinstance(enum, list):
+            return
+        values = [v for v in enum if v is not None]
+        if len(values) < len(enum):
+            out["nullable"] = True
+        if kind == "STRING" and all(isinstance(v, str) for v in values) and values:
+            out["enum"] = values
+            return
+        shown = ", ".join(str(v) for v in values[:50])
+        out["description"] = f"{out.get('description', '')} Allowed values: {shown}.".strip()
+        self.log.add(join_path(path, "enum"), "changed", f"enum on {kind} moved into the description (strings only)")
+
+    def _format(self, node: dict[str, Any], kind: str, out: dict[str, Any], path: str) -> None:
+        fmt = node.get("format")
+        if fmt is None:
+            return
+        if fmt in GEMINI_FORMATS.get(kind, ()):
+            out["format"] = fmt
+        else:
+            self.log.dropped(path, "format", f"format {fmt!r} is not one Gemini documents for {kind}")
+
+    def _bounds(self, node: dict[str, Any], kind: str, out: dict[str, Any], path: str) -> None:
+        if kind in ("NUMBER", "INTEGER"):
+            for key in ("minimum", "maximum"):
+                if is_number(node.get(key)):
+                    out[key] = node[key]
+            for key, bound, step in (("exclusiveMinimum", "minimum", 1), ("exclusiveMaximum", "maximum", -1)):
+                value: Any = node.get(key)
+                if kind == "INTEGER" and is_number(value) and math.isfinite(value):
+                    out[bound] = math.floor(value) + 1 if step > 0 else math.ceil(value) - 1
+                    self.log.add(join_path(path, key), "changed", f"written as {bound} {out[bound]}")
+                elif key in node:
+                    self.log.dropped(path, key, "Gemini has no exclusive bounds")
+        for key in _COUNTS.get(kind, ()):
+            value = node.get(key)
+            if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+                out[key] = value
+        if kind == "STRING" and "pattern" in node:
+            if valid_pattern(node["pattern"]):
+                out["pattern"] = node["pattern"]
+            else:
+                self.log.dropped(path, "pattern", "not a valid regular expression")
+
+    def _items(self, node: dict[str, Any], path: str, depth: int) -> dict[str, Any]:
+        items = node.get("items")
+        tuple_items = node.get("prefixItems") if isinstance(node.get("prefixItems"), list) else None
+        if isinstance(items, list):
+            tuple_items, items = items, None
+        if tuple_items:
+            self.log.add(join_path(path, "prefixItems"), "changed", "tuple written as an array of anyOf its item types")
+            variants = [*tuple_items, *([items] if isinstance(items, dict) else [])]
+            unique = [v for i, v in enumerate(variants) if v not in variants[:i]]
+            items = unique[0] if len(unique) == 1 else {"anyOf": unique}
+        return self.node(items if isinstance(items, dict) else {}, join_path(path, "items"), depth + 1)
+
+    def _object(self, node: dict[str, Any], out: dict[str, Any], path: str, depth: int) -> None:
+        raw = node.get("properties")
+        props: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        out["properties"] = {
+            name: self.node(sub, join_path(path, f"properties.{name}"), depth + 1) for name, sub in props.items()
+        }
+        required = string_list(node.get("required"))
+        kept = [r for r in required if r in props]
+        if kept:
+            out["required"] = kept
+        if len(kept) < len(required):
+            missing = ", ".join(r for r in required if r not in props)
+            self.log.add(join_path(path, "required"), "changed", f"names without a property removed: {missing}")
+        for key in ("additionalProperties", "patternProperties"):
+            if key in node:
+                self.log.dropped(path, key, "Gemini's schema subset has no " + key)

@@ -1,0 +1,182 @@
+"""A JSON Schema 2020-12 clean-up shared by the providers that take real JSON Schema.
+
+Anthropic's ``input_schema`` is JSON Schema 2020-12 (docs.claude.com, "Define tools":
+``input_schema`` is "a JSON Schema object"; the SDK's ``InputSchema`` links draft 2020-12), Gemini's
+``parametersJsonSchema`` takes JSON Schema, and OpenAI's non-strict ``parameters`` takes JSON
+Schema. MCP servers send draft-07 (the TypeScript SDK adds ``$schema`` draft-07 to every tool) and
+sometimes invalid keyword values. This pass makes every schema valid 2020-12:
+draft-07 tuples ``items: [...]`` -> ``prefixItems``; ``additionalItems`` -> ``items``; boolean
+``exclusiveMinimum``/``exclusiveMaximum`` (draft-04) -> the numeric form; ``dependencies`` ->
+``dependentRequired``/``dependentSchemas``; ``$schema``/``$id`` and anchors dropped; keyword values of
+the wrong type dropped (and noted). Unknown keywords are kept: JSON Schema ignores them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from elftia_desktop.tools.notes import NoteLog, join_path
+from elftia_desktop.tools.refs import MAX_DEPTH
+from elftia_desktop.tools.schema import JSON_TYPES, string_list
+
+_SCHEMA_KEYS = frozenset(
+    {"not", "if", "then", "else", "items", "additionalProperties", "contains", "propertyNames",
+     "unevaluatedItems", "unevaluatedProperties", "contentSchema"}
+)  # fmt: skip
+_SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
+_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "dependentSchemas", "$defs"})
+_COUNTS = frozenset(
+    {"maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties", "maxContains", "minContains"}
+)
+_NUMBERS = frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"})
+_STRINGS = frozenset({"format", "title", "description", "$comment", "contentEncoding", "contentMediaType"})
+_BOOLS = frozenset({"uniqueItems", "readOnly", "writeOnly", "deprecated"})
+_DROP = frozenset({"$schema", "$id", "id", "$anchor", "$dynamicAnchor", "$dynamicRef", "$recursiveRef",
+                   "$recursiveAnchor", "$vocabulary"})  # fmt: skip
+
+
+def is_number(value: Any) -> bool:
+    """A JSON number (not a bool)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and value == value
+
+
+def valid_pattern(value: Any) -> bool:
+    """Whether ``value`` is a regular expression Python (and so jsonschema) can compile."""
+    if not isinstance(value, str):
+        return False
+    try:
+        re.compile(value)
+    except (re.error, RecursionError, OverflowError):
+        return False
+    return True
+
+
+class JsonSchemaCleaner:
+    """Rewrites one schema tree into valid JSON Schema 2020-12; see the module docstring."""
+
+    def __init__(self, log: NoteLog, *, array_items: bool = False) -> None:
+        self.log = log
+        self.array_items = array_items
+        """Give every array an ``items`` (OpenAI rejects an array schema without one)."""
+
+    def clean(self, node: Any, path: str = "", depth: int = 0) -> Any:
+        """A cleaned copy of ``node`` (a schema: a dict or a boolean)."""
+        if isinstance(node, bool):
+            return node
+        if not isinstance(node, dict):
+            self.log.add(path, "changed", f"not a schema ({type(node).__name__}); replaced by an unconstrained schema")
+            return {}
+        if depth > MAX_DEPTH:
+            self.log.add(path, "cut", f"nested deeper than {MAX_DEPTH} levels; left unconstrained")
+            return {}
+        out: dict[str, Any] = {}
+        for key, value in node.items():
+            self._keyword(out, key, value, path, depth)
+        self._legacy(out, node, path, depth)
+        if self.array_items and "array" in _types(out) and "items" not in out and "prefixItems" not in out:
+            out["items"] = {}
+        return out
+
+    def _keyword(self, out: dict[str, Any], key: str, value: Any, path: str, depth: int) -> None:
+        where = join_path(path, key)
+        if key in _DROP:
+            if key != "$schema":
+                self.log.dropped(path, key, "identifiers and dialect markers are not needed in a tool schema")
+            return
+        if key in ("additionalItems", "dependencies") or (key in _NUMBERS and isinstance(value, bool)):
+            return  # rewritten by _legacy
+        ok = True
+        if key == "items" and isinstance(value, list):
+            return  # draft-07 tuple, rewritten by _legacy
+        if key in _SCHEMA_KEYS:
+            ok = isinstance(value, dict | bool)
+            if ok:
+                value = self.clean(value, where, depth + 1)
+        elif key in _SCHEMA_LISTS:
+            ok = isinstance(value, list) and bool(value)
+            if ok:
+                value = [self.clean(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(value)]
+        elif key in _SCHEMA_MAPS:
+            ok = isinstance(value, dict)
+            if ok:
+                value = {k: self.clean(v, f"{where}.{k}", depth + 1) for k, v in value.items()}
+        else:
+            ok, value = _check_value(key, value)
+        if ok:
+            out[key] = value
+        else:
+            self.log.add(where, "dropped", f"the value {_short(value)} is not valid for {key!r} in JSON Schema")
+
+    def _legacy(self, out: dict[str, Any], node: dict[str, Any], path: str, depth: int) -> None:
+        items = node.get("items")
+        if isinstance(items, list):
+            tuple_items = [self.clean(v, f"{path}.items[{i}]", depth + 1) for i, v in enumerate(items)]
+            if tuple_items:
+                out["prefixItems"] = tuple_items
+            extra = node.get("additionalItems")
+            if isinstance(extra, dict | bool):
+                out["items"] = self.clean(extra, join_path(path, "additionalItems"), depth + 1)
+            self.log.add(join_path(path, "items"), "changed", "draft-07 tuple items written as 2020-12 prefixItems")
+        for key, bound in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
+            if node.get(key) is True and is_number(node.get(bound)):
+                out[key] = out.pop(bound)
+                self.log.add(join_path(path, key), "changed", f"draft-04 boolean form written as a number ({bound})")
+        deps = node.get("dependencies")
+        if isinstance(deps, dict):
+            required = {k: string_list(v) for k, v in deps.items() if isinstance(v, list)}
+            schemas = {k: self.clean(v, f"{path}.dependencies.{k}", depth + 1) for k, v in deps.items()
+                       if isinstance(v, dict | bool)}  # fmt: skip
+            if required:
+                out["dependentRequired"] = required
+            if schemas:
+                out["dependentSchemas"] = schemas
+
+
+def _types(node: dict[str, Any]) -> list[Any]:
+    raw = node.get("type")
+    return raw if isinstance(raw, list) else [raw]
+
+
+def _check_value(key: str, value: Any) -> tuple[bool, Any]:
+    if key in _COUNTS:
+        return isinstance(value, int) and not isinstance(value, bool) and value >= 0, value
+    if key in _NUMBERS:
+        return is_number(value), value
+    if key == "multipleOf":
+        return is_number(value) and value > 0, value
+    if key in _STRINGS:
+        return isinstance(value, str), value
+    if key in _BOOLS:
+        return isinstance(value, bool), value
+    if key == "pattern":
+        return valid_pattern(value), value
+    if key == "type":
+        return _check_type(value)
+    if key in ("required", "examples", "enum"):
+        if key == "required":
+            return isinstance(value, list), string_list(value)
+        return isinstance(value, list), value
+    if key == "dependentRequired":
+        return isinstance(value, dict), {k: string_list(v) for k, v in value.items()} if isinstance(
+            value, dict
+        ) else value
+    if key == "$ref":
+        return isinstance(value, str), value
+    return True, value
+
+
+def _check_type(value: Any) -> tuple[bool, Any]:
+    if isinstance(value, str):
+        return value in JSON_TYPES, value
+    if isinstance(value, list):
+        known = list(dict.fromkeys(t for t in value if isinstance(t, str) and t in JSON_TYPES))
+        if not known:
+            return False, value
+        return True, known[0] if len(known) == 1 else known
+    return False, value
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -1,0 +1,76 @@
+"""MCP tools -> OpenAI function tools (Chat Completions and Responses shapes).
+
+Relied on (OpenAI API reference and the openai SDK's types, openai 3.x):
+
+* Chat Completions: ``{"type": "function", "function": {name, description, parameters, strict?}}``
+  (``ChatCompletionFunctionToolParam``/``FunctionDefinition``). ``parameters`` is a JSON Schema
+  object; the root must be ``type: object`` and may not be a combinator. The description is cut at
+  1024 characters (the documented Chat Completions limit), at a sentence or word end.
+* Responses: ``{"type": "function", name, description, parameters, strict}``
+  (``FunctionToolParam``: ``strict`` is required there, so it is always stated).
+* An array schema without ``items`` is rejected ("array schema missing items"): one is added.
+* At most 128 tools per request: the rest are left out with a warning that names them.
+* Strict mode: see :mod:`elftia_desktop.tools.formats.openai_strict`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from elftia_desktop.tools.convert import Conversion, ToolInput, ToolSource, convert_all, prepare_schema
+from elftia_desktop.tools.formats.jsonschema import JsonSchemaCleaner
+from elftia_desktop.tools.formats.openai_strict import make_strict
+from elftia_desktop.tools.notes import NoteLog
+from elftia_desktop.tools.schema import cut_text
+
+MAX_TOOLS = 128
+MAX_DESCRIPTION = 1024
+
+
+def openai_parameters(schema: Any, log: NoteLog) -> dict[str, Any]:
+    """A tool's input schema as OpenAI (non-strict) ``parameters``."""
+    root, defs = prepare_schema(schema, log)
+    cleaner = JsonSchemaCleaner(log, array_items=True)
+    params: dict[str, Any] = cleaner.clean(root)
+    params["type"] = "object"
+    if not isinstance(params.get("properties"), dict):
+        params["properties"] = {}
+    if defs:
+        params["$defs"] = {k: cleaner.clean(v, f"$defs.{k}") for k, v in defs.items()}
+    return params
+
+
+def _function(source: ToolSource, name: str, log: NoteLog, *, strict: bool, chat: bool) -> dict[str, Any]:
+    params = openai_parameters(source.input_schema, log)
+    is_strict = False
+    if strict:
+        strict_params = make_strict(params, log)
+        if strict_params is not None:
+            params, is_strict = strict_params, True
+    description = source.description
+    if chat and len(description) > MAX_DESCRIPTION:
+        description = cut_text(description, MAX_DESCRIPTION)
+        log.add("description", "cut", f"{len(source.description)} characters cut to {len(description)} (limit 1024)")
+    if chat:
+        function: dict[str, Any] = {"name": name, "description": description, "parameters": params}
+        if strict:
+            function["strict"] = is_strict
+        return {"type": "function", "function": function}
+    return {"type": "function", "name": name, "description": description, "parameters": params, "strict": is_strict}
+
+
+def convert_mcp_tools_to_openai(
+    tools: Sequence[ToolInput], *, strict: bool = False, responses: bool = False, limit: int = MAX_TOOLS
+) -> Conversion:
+    """Tools as OpenAI function tools; ``responses`` for the Responses API shape.
+
+    With ``strict`` each tool is made strict when it can be; one that cannot keeps
+    ``strict: false`` and a ``fallback`` note says which tool and why.
+    """
+    fmt = "openai-responses" if responses else "openai"
+
+    def one(source: ToolSource, name: str, log: NoteLog) -> dict[str, Any]:
+        return _function(source, name, log, strict=strict, chat=not responses)
+
+    return convert_all(tools, fmt, "openai", one, limit=limit)

@@ -1,0 +1,57 @@
+"""What a conversion changed or dropped, and why: the record behind ``elftia-mcp tools --lint``.
+
+Every provider pass writes a :class:`Note` for each change it makes to a tool, so that a server
+author can see exactly how each API will receive their schema.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+Action = Literal["changed", "dropped", "renamed", "cut", "fallback", "skipped", "warning"]
+
+
+@dataclass(frozen=True)
+class Note:
+    """One change made to one tool for one provider."""
+
+    tool: str
+    """The original MCP tool name."""
+    provider: str
+    """``openai``, ``openai-responses``, ``anthropic``, ``gemini`` or ``gemini-json``."""
+    path: str
+    """Where in the tool: ``name``, ``description``, or a schema path like ``properties.url.format``."""
+    action: Action
+    detail: str
+    """What was done and why, in words."""
+
+    def __str__(self) -> str:
+        where = f" {self.path}" if self.path else ""
+        return f"{self.tool} [{self.provider}]{where}: {self.action}: {self.detail}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The note as a plain dict."""
+        return asdict(self)
+
+
+@dataclass
+class NoteLog:
+    """Collects notes for one tool and one provider while its schema is rewritten."""
+
+    tool: str
+    provider: str
+    notes: list[Note] = field(default_factory=list)
+
+    def add(self, path: str, action: Action, detail: str) -> None:
+        """Record one change at ``path``."""
+        self.notes.append(Note(self.tool, self.provider, path, action, detail))
+
+    def dropped(self, path: str, key: str, why: str) -> None:
+        """Record that keyword ``key`` at ``path`` was removed."""
+        self.add(join_path(path, key), "dropped", why)
+
+
+def join_path(path: str, key: str) -> str:
+    """``path.key``, or ``key`` at the root."""
+    return f"{path}.{key}" if path else key
