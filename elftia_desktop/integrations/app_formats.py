@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 
 from elftia_desktop.core.models import McpServerTransport
 
-PLACEHOLDER_RE = re.compile(r"\$\{([^}]+)\}")
-"""Any ``${...}`` placeholder inside a string value."""
+PLACEHOLDER_RE = re.compile(r"\$\{[^}]+\}|^\$[A-Za-z_][A-Za-z0-9_]*$")
+"""A ``${...}`` placeholder inside a string value, or a whole value ``$NAME`` (Gemini CLI)."""
 
 
 @dataclass(frozen=True)
@@ -147,9 +147,9 @@ def placeholders_in(value: str) -> list[str]:
 
 def placeholder_kind(placeholder: str) -> str:
     """``env``, ``input``, ``secret``, ``variable`` (``${VAR}``) or ``predefined`` (``${workspaceFolder}``)."""
-    inner = placeholder[2:-1]
+    inner = placeholder[2:-1] if placeholder.startswith("${") else placeholder[1:]
     prefix, sep, _ = inner.partition(":")
     if sep and prefix in ("env", "input", "secret"):
         return prefix
     name = inner.split(":-", 1)[0]
-    return "variable" if re.fullmatch(r"[A-Z_][A-Z0-9_]*", name) else "predefined"
+    return "variable" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) and not name[0].islower() else "predefined"
