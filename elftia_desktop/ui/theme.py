@@ -62,6 +62,11 @@ def style_sheet(palette: QPalette | None = None) -> str:
     QFrame#Banner {{ background: {"#4a3b12" if dark else "#fff4d6"}; border: 1px solid
         {"#7a6424" if dark else "#f0d48a"}; border-radius: 8px; }}
     QLabel#EmptyTitle {{ font-size: 14pt; font-weight: 600; }}
+    QPushButton {{ padding: 4px 12px; border-radius: 6px; border: 1px solid {card_border};
+        background: {card_bg}; min-height: 20px; }}
+    QPushButton:hover {{ border-color: {ACCENT}; }}
+    QPushButton:focus {{ border-color: {ACCENT}; }}
+    QPushButton:disabled {{ color: {muted}; }}
     QPushButton#Primary {{ background: {ACCENT}; color: white; border: none; border-radius: 6px;
         padding: 6px 14px; font-weight: 600; }}
     QPushButton#Primary:hover {{ background: #3f59d6; }}
@@ -71,5 +76,7 @@ def style_sheet(palette: QPalette | None = None) -> str:
 
 
 def apply_theme(app: QApplication) -> None:
-    """Apply the style sheet for the current system palette."""
+    """Use the Fusion style (it follows the palette everywhere) and the style sheet for the palette."""
+    if app.style().name().lower() != "fusion":
+        app.setStyle("Fusion")
     app.setStyleSheet(style_sheet(app.palette()))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from html import escape as html_escape
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal, Slot
@@ -290,7 +291,10 @@ class McpServersPage(QWidget):
                     "success",
                 )
             else:
-                self.notice.show_message(f"<b>{record.name}</b> failed: {result.error}", "error", result.error or "")
+                reason = html_escape(result.error or "unknown error").removeprefix(f"{html_escape(record.name)}: ")
+                self.notice.show_message(
+                    f"<b>{html_escape(record.name)}</b> failed: {reason}", "error", result.error or ""
+                )
 
         def failed(error: BridgeError) -> None:
             if card is not None:
@@ -316,4 +320,4 @@ class McpServersPage(QWidget):
 
     def show_error(self, error: BridgeError) -> None:
         """Show a failed request with its reason and a Details button."""
-        self.notice.show_message(error.message, "error", error.details or error.message)
+        self.notice.show_message(html_escape(error.message), "error", error.details or error.message)

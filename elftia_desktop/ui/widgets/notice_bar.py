@@ -33,7 +33,8 @@ class NoticeBar(QFrame):
         layout.addWidget(self.details_button)
         close = QPushButton("✕")
         close.setFlat(True)
-        close.setFixedWidth(28)
+        close.setFixedSize(26, 26)
+        close.setStyleSheet("QPushButton { padding: 0; border: none; background: transparent; }")
         close.setToolTip("Dismiss")
         close.clicked.connect(self.hide)
         layout.addWidget(close)
@@ -48,7 +49,7 @@ class NoticeBar(QFrame):
             f"NoticeBar {{ background: {dark_bg if dark else light_bg}; border: 1px solid "
             f"{dark_border if dark else light_border}; border-radius: 8px; }}"
         )
-        self.label.setText(text)
+        self.label.setText(text.replace("\n", "<br>"))
         self.details_button.setVisible(bool(details))
         self.show()
 

@@ -11,10 +11,10 @@ from elftia_desktop.ui.widgets.toggle_switch import ToggleSwitch
 
 TRANSPORT_LABELS = {"stdio": "stdio", "sse": "SSE", "http": "Streamable HTTP"}
 ACTIONS = [
-    ("test", "&Test", "Connect and list the server's tools"),
-    ("discover", "&Discover", "Browse tools, prompts and resources; switch tools on or off"),
-    ("edit", "&Edit", "Change the server's settings"),
-    ("logs", "&Logs", "Show the server's output and protocol log"),
+    ("test", "Test", "Connect and list the server's tools"),
+    ("discover", "Discover", "Browse tools, prompts and resources; switch tools on or off"),
+    ("edit", "Edit", "Change the server's settings"),
+    ("logs", "Logs", "Show the server's output and protocol log"),
     ("remove", "Remove", "Remove the server and its stored secrets"),
 ]
 
