@@ -1,0 +1,183 @@
+"""Direct connections to built-in servers and the process tracker: tools work, and no server is left behind."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from elftia_desktop.core.errors import ServerStartFailed
+from elftia_desktop.engine.direct_adapter import (
+    DirectMcpConnection,
+    DirectServerSpec,
+    direct_tool_name,
+    load_direct_mcp_tools,
+)
+from elftia_desktop.engine.process_tracker import McpProcessTracker
+from elftia_desktop.engine.registry import ToolRegistry
+from elftia_desktop.engine.tool import ITool
+from tests.engine.engine_helpers import await_gone, is_alive, wait_gone
+
+HERE = Path(__file__).parent
+
+
+def _stubborn(tmp_path: Path) -> tuple[DirectServerSpec, Path]:
+    pid_file = tmp_path / "grandchild.pid"
+    spec = DirectServerSpec(
+        name="stubborn",
+        command=sys.executable,
+        args=[str(HERE / "stubborn_server.py")],
+        env={"GRANDCHILD_PID_FILE": str(pid_file)},
+    )
+    return spec, pid_file
+
+
+@pytest.mark.anyio
+async def test_builtin_tools_load_register_and_run() -> None:
+    tracker = McpProcessTracker()
+    tools, connections = await load_direct_mcp_tools(
+        [DirectServerSpec.builtin("clock"), DirectServerSpec.builtin("notes")], tracker=tracker
+    )
+    try:
+        registry = ToolRegistry()
+        registry.register_all(tools)
+        assert "clock__get_current_time" in registry
+        assert "notes__create_note" in registry
+        assert all(isinstance(t, ITool) for t in tools)
+        assert registry.get("clock__convert_time").parameters["type"] == "object"
+        assert len(tracker.tracked()) == 2
+
+        text = await registry.execute("clock__get_current_time", {"timezone": "Asia/Tokyo"})
+        assert json.loads(text)["utc_offset"] == "+09:00"
+        created = json.loads(await registry.execute("notes__create_note", {"title": "From the engine"}))
+        found = await registry.execute("notes__search_notes", {"query": "engine"})
+        assert created["id"] in found
+        error = await registry.execute("clock__get_current_time", {"timezone": "Mars/Olympus"})
+        assert error.startswith("Error: tool clock__get_current_time reported an error: ")
+        assert "unknown time zone 'Mars/Olympus'" in error
+        pids = [c.pid for c in connections]
+        assert all(pid is not None and is_alive(pid) for pid in pids)
+    finally:
+        await tracker.close_all()
+    assert tracker.tracked() == []
+    for pid in pids:
+        assert pid is not None
+        assert await await_gone(pid)
+
+
+@pytest.mark.anyio
+async def test_one_failing_server_does_not_stop_the_others(tmp_path: Path) -> None:
+    tracker = McpProcessTracker()
+    broken = DirectServerSpec(
+        name="broken", command=sys.executable, args=["-c", "import sys; print('boom', file=sys.stderr); sys.exit(3)"]
+    )
+    missing = DirectServerSpec(name="missing", command=str(tmp_path / "no-such-program"))
+    tools, connections = await load_direct_mcp_tools(
+        [broken, DirectServerSpec.builtin("clock"), missing], tracker=tracker
+    )
+    try:
+        assert [c.server_name for c in connections] == ["clock"]
+        assert tools and all(t.name.startswith("clock__") for t in tools)
+        assert len(tracker.tracked()) == 1
+    finally:
+        await tracker.close_all()
+
+
+@pytest.mark.anyio
+async def test_start_failure_says_why_with_the_servers_output() -> None:
+    spec = DirectServerSpec(
+        name="broken",
+        command=sys.executable,
+        args=["-c", "import sys; print('no config found', file=sys.stderr); sys.exit(3)"],
+    )
+    connection = DirectMcpConnection(spec, connect_timeout=60)
+    with pytest.raises(ServerStartFailed) as failed:
+        await connection.start()
+    await connection.aclose()
+    assert "server 'broken'" in str(failed.value)
+    assert "did not start" in str(failed.value)
+    assert "no config found" in str(failed.value)
+
+
+@pytest.mark.anyio
+async def test_close_kills_a_server_that_will_not_exit_and_its_grandchild(tmp_path: Path) -> None:
+    tracker = McpProcessTracker()
+    spec, pid_file = _stubborn(tmp_path)
+    tools, [connection] = await load_direct_mcp_tools([spec], tracker=tracker)
+    assert await tools[0].execute({}) == "pong"
+    server_pid, grandchild = connection.pid, int(pid_file.read_text())
+    assert server_pid is not None and is_alive(server_pid) and is_alive(grandchild)
+    assert os.getpgid(grandchild) == server_pid
+
+    await tracker.close_connection(connection)
+
+    assert await await_gone(server_pid)
+    assert await await_gone(grandchild)
+    assert tracker.tracked() == []
+
+
+@pytest.mark.anyio
+async def test_kill_all_sync_kills_every_group_at_once(tmp_path: Path) -> None:
+    tracker = McpProcessTracker()
+    spec, pid_file = _stubborn(tmp_path)
+    _tools, connections = await load_direct_mcp_tools([spec, DirectServerSpec.builtin("clock")], tracker=tracker)
+    pids = [c.pid for c in connections]
+    grandchild = int(pid_file.read_text())
+
+    assert tracker.kill_all_sync() == 2
+
+    for pid in [*pids, grandchild]:
+        assert pid is not None
+        assert await await_gone(pid)
+    for connection in connections:
+        await connection.aclose()  # the owner tasks notice the dead servers and end
+
+
+def _run_holder(mode: str) -> tuple[subprocess.Popen[str], list[int]]:
+    holder = subprocess.Popen(
+        [sys.executable, str(HERE / "direct_holder.py"), mode],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=HERE.parent.parent,
+    )
+    assert holder.stdout is not None
+    line = holder.stdout.readline()
+    assert line.startswith("PIDS "), f"holder said {line!r}; stderr: {holder.stderr.read() if holder.poll() else ''}"
+    pids = [int(p) for p in line.split()[1:]]
+    tools = holder.stdout.readline().split()
+    assert tools[0] == "TOOLS" and int(tools[1]) > 10
+    return holder, pids
+
+
+def test_interpreter_exit_kills_servers_that_were_never_closed() -> None:
+    holder, pids = _run_holder("exit")
+    assert holder.wait(timeout=60) == 0
+    assert len(pids) == 2
+    assert all(wait_gone(pid) for pid in pids)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_kills_the_servers_then_the_previous_handler_runs(signum: int) -> None:
+    holder, pids = _run_holder("wait")
+    assert all(is_alive(pid) for pid in pids)
+    holder.send_signal(signum)
+    code = holder.wait(timeout=60)
+    # SIGTERM: the default action runs after our handler; SIGINT: asyncio's handler raises
+    # KeyboardInterrupt, which Python ends by re-raising SIGINT. Either way the holder dies of the signal.
+    assert code == -signum
+    assert all(wait_gone(pid) for pid in pids)
+
+
+def test_tool_names_are_valid_for_every_provider() -> None:
+    assert direct_tool_name("clock", "get_current_time") == "clock__get_current_time"
+    assert direct_tool_name("my server", "do.it") == "my_server__do_it"
+    assert direct_tool_name("1st", "x") == "_1st__x"
+    long = direct_tool_name("s" * 40, "t" * 40)
+    assert len(long) == 64
+    assert long != direct_tool_name("s" * 40, "t" * 39 + "u")
