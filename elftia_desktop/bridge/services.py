@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.config_store import ConfigStore
+from elftia_desktop.core.first_run import seed_builtin_servers
 from elftia_desktop.core.secrets import SecretVault
 from elftia_desktop.deps.checker import DependencyChecker
 from elftia_desktop.deps.installer import DependencyInstaller
@@ -33,7 +34,9 @@ async def build_services() -> AppServices:
     """Open the config store and secrets off the UI thread and start the MCP service."""
 
     def open_catalog() -> ServerCatalog:
-        return ServerCatalog(ConfigStore(), SecretVault())
+        catalog = ServerCatalog(ConfigStore(), SecretVault())
+        seed_builtin_servers(catalog)
+        return catalog
 
     catalog = await asyncio.to_thread(open_catalog)
     notices = list(catalog.store.notices)

@@ -61,6 +61,8 @@ class ConfigStore:
         self._lock = FileLock(self.path.with_name(self.path.name + ".lock"))
         self._snapshot = _Snapshot()
         self.notices: list[str] = []
+        self.fresh = not self.path.exists() and not self.backup_path.exists()
+        """True when no config existed: a fresh install."""
         with self._lock.hold():
             self._reload_if_changed(force=True)
 
