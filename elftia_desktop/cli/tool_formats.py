@@ -1,0 +1,163 @@
+"""``elftia-mcp tools`` and ``elftia-mcp convert``: exactly what each provider API would receive.
+
+``tools`` connects to the configured servers through ``McpService`` (all active ones, one with
+``--server``, or an agent's selection with ``--agent``); ``convert`` works offline on a saved
+``tools/list`` result (``{"tools": [...]}`` or a bare list). ``--lint`` lists, per tool and
+provider, what was changed or dropped and why.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from elftia_desktop.cli.context import open_catalog
+from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, add_json_flag, print_json, print_table, warn
+from elftia_desktop.core.errors import JsonInputError
+from elftia_desktop.core.models import Agent, MCPTool
+from elftia_desktop.core.paths import data_dir
+from elftia_desktop.tools.convert import Conversion, ToolInput
+from elftia_desktop.tools.loader import FORMATS, convert_tools
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``tools`` and ``convert``."""
+    p = sub.add_parser("tools", help="list tools, or print them as a provider API would receive them")
+    p.add_argument("--server", help="only this server (name or id)")
+    p.add_argument("--agent", help="the tools of this agent (its MCP mode and selected servers)")
+    _format_flags(p, default="table")
+    p.set_defaults(handler=cmd_tools)
+
+    p = sub.add_parser("convert", help="convert a saved tools/list result (offline)")
+    p.add_argument("file", help='a JSON file: {"tools": [...]} or a bare list; - for stdin')
+    _format_flags(p, default=None)
+    p.set_defaults(handler=cmd_convert)
+
+
+def _format_flags(p: argparse.ArgumentParser, default: str | None) -> None:
+    choices = [*FORMATS] if default is None else ["table", *FORMATS]
+    p.add_argument("--format", choices=choices, default=default, required=default is None)
+    p.add_argument("--strict", action="store_true", help="OpenAI strict mode")
+    p.add_argument("--lint", action="store_true", help="list what was changed or dropped, and why")
+    add_json_flag(p)
+
+
+def load_tool_list(text: str, source: str) -> list[dict[str, Any]]:
+    """The tools of a saved ``tools/list`` result; ``JsonInputError`` with line and column if malformed."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise JsonInputError(f"{source}: not valid JSON: {exc.msg}", exc.lineno, exc.colno) from exc
+    tools = data.get("tools") if isinstance(data, dict) else data
+    if not isinstance(tools, list):
+        raise JsonInputError(f'{source}: expected {{"tools": [...]}} or a list of tools')
+    for index, tool in enumerate(tools):
+        if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
+            raise JsonInputError(f"{source}: tools[{index}] is not a tool object with a string 'name'")
+    return tools
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    """Convert a saved tool list."""
+    if args.file == "-":
+        text, source = sys.stdin.read(), "stdin"
+    else:
+        try:
+            text, source = Path(args.file).read_text(encoding="utf-8"), args.file
+        except OSError as exc:
+            raise JsonInputError(f"{args.file}: cannot be read ({exc.strerror})") from exc
+    tools: list[ToolInput] = list(load_tool_list(text, source))
+    return _print(args, convert_tools(tools, args.format, strict=args.strict), tools)
+
+
+def cmd_tools(args: argparse.Namespace) -> int:
+    """List tools from live servers."""
+    tools, errors = asyncio.run(_live_tools(args.server, args.agent))
+    for server, reason in errors.items():
+        warn(f"{server}: {reason}")
+    if args.format == "table":
+        return _print_table(args, tools, errors)
+    code = _print(args, convert_tools(tools, args.format, strict=args.strict), list(tools))
+    return EXIT_FAILED if errors and not tools else code
+
+
+async def _live_tools(server: str | None, agent_name: str | None) -> tuple[list[MCPTool], dict[str, str]]:
+    from elftia_desktop.connections.service import McpService
+
+    catalog = open_catalog()
+    service = McpService(catalog)
+    try:
+        if server is not None:
+            return await service.list_server_tools(catalog.find(server).id), {}
+        if agent_name is not None:
+            return await _agent_tools(service, find_agent(agent_name)), {}
+        listing = await service.list_all_active_server_tools()
+        return listing.tools, listing.errors
+    finally:
+        await service.cleanup()
+
+
+async def _agent_tools(service: Any, agent: Agent) -> list[MCPTool]:
+    from elftia_desktop.tools.loader import fetch_mcp_tools
+
+    config = {"enabled": agent.mcp_mode.value != "disabled", "mode": agent.mcp_mode.value,
+              "selectedServers": agent.selected_servers}  # fmt: skip
+    tools = await fetch_mcp_tools(service, config)
+    if agent.selected_tools:
+        chosen = set(agent.selected_tools)
+        tools = [t for t in tools if t.id in chosen or t.name in chosen]
+    return tools
+
+
+def find_agent(name: str) -> Agent:
+    """The agent with that name or id from ``agents.json`` in the data folder."""
+    path = data_dir() / "agents.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise JsonInputError(f"--agent {name}: no agents are defined ({path} does not exist)") from exc
+    except (OSError, json.JSONDecodeError) as exc:
+        raise JsonInputError(f"{path}: cannot be read: {exc}") from exc
+    entries = data.get("agents", []) if isinstance(data, dict) else data
+    agents = [Agent.model_validate(e) for e in entries if isinstance(e, dict)] if isinstance(entries, list) else []
+    for agent in agents:
+        if name in (agent.id,) or agent.name.lower() == name.strip().lower():
+            return agent
+    known = ", ".join(a.name for a in agents) or "none"
+    raise JsonInputError(f"--agent {name}: no such agent (known: {known})")
+
+
+def _print_table(args: argparse.Namespace, tools: list[MCPTool], errors: dict[str, str]) -> int:
+    if args.json:
+        print_json({"tools": [t.to_json_dict() for t in tools], "errors": errors})
+    elif not tools:
+        print("No tools.")
+    else:
+        rows = [[t.server_name, t.name, t.id, (t.description or "").split("\n")[0][:60]] for t in tools]
+        print_table(["SERVER", "TOOL", "ID", "DESCRIPTION"], rows)
+    return EXIT_FAILED if errors and not tools else EXIT_OK
+
+
+def _print(args: argparse.Namespace, conversion: Conversion, tools: list[ToolInput]) -> int:
+    for note in conversion.warnings:
+        warn(str(note))
+    if args.json:
+        print_json(conversion.to_json())
+    elif args.lint:
+        _print_lint(conversion, len(tools))
+    else:
+        print_json(conversion.payload)
+    return EXIT_OK if tools or not conversion.skipped else EXIT_BAD_INPUT
+
+
+def _print_lint(conversion: Conversion, count: int) -> None:
+    if not conversion.notes:
+        print(f"{conversion.format}: {count} tools, sent unchanged.")
+        return
+    print(f"{conversion.format}: {count} tools, {len(conversion.notes)} changes")
+    rows = [[n.tool or "*", n.path or "-", n.action, n.detail] for n in conversion.notes]
+    print_table(["TOOL", "WHERE", "ACTION", "WHY"], rows)
