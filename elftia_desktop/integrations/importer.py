@@ -145,7 +145,12 @@ def _prepare(fmt: AppFormat, entry: dict[str, Any], warnings: list[str]) -> dict
         prepared["type"] = CLINE_LEGACY_TRANSPORT[legacy]
     url_key = next((k for k in (*fmt.url_keys, "url", "serverUrl", "httpUrl") if prepared.get(k)), None)
     if url_key is not None:
-        prepared["url"] = prepared[url_key]
+        prepared["url"] = url = prepared[url_key]
+        if placeholders_in(url) and not url.startswith(("http://", "https://")):
+            raise ValueError(
+                f"{url_key}: {url!r} starts with a placeholder; Elftia needs an absolute http(s) URL here, "
+                "so write the real address before importing"
+            )
         if not prepared.get("type") and not prepared.get("transport") and not prepared.get("command"):
             prepared["type"] = fmt.untyped_url.get(url_key, McpServerTransport.HTTP).value
     timeout = prepared.get("timeout")
