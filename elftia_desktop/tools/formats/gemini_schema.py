@@ -162,6 +162,9 @@ class GeminiSchemaWriter:
 
     def _untyped(self, node: dict[str, Any], path: str, nullable: bool) -> dict[str, Any]:
         self.log.add(path, "changed", "no type given: written as anyOf of every type (Gemini needs a type)")
+        for key in node:
+            if key not in _HANDLED:
+                self.log.dropped(path, key, "not part of Gemini's schema subset")
         branches: list[dict[str, Any]] = [{"type": t} for t in ("STRING", "NUMBER", "BOOLEAN", "OBJECT")]
         branches.append({"type": "ARRAY", "items": {"type": "STRING"}})
         return self._wrap_any_of(node, branches, nullable)
