@@ -1,0 +1,17 @@
+"""Fixtures for tests of the whole window against the real services."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from elftia_desktop.bridge.router import McpRouter
+from tests.helpers.live_router import live_router
+
+
+@pytest.fixture
+def router() -> Iterator[McpRouter]:
+    """A router over real services in this test's data folder."""
+    with live_router() as (router, _loop):
+        yield router

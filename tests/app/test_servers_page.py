@@ -1,0 +1,142 @@
+"""The servers page against the real services and real MCP test servers."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QDialog, QMessageBox, QPushButton
+from pytestqt.qtbot import QtBot
+
+from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.core.catalog import ServerCatalog
+from elftia_desktop.core.config_store import ConfigStore
+from elftia_desktop.core.secrets import SecretVault
+from elftia_desktop.ui.dialogs.logs_dialog import LogsDialog
+from elftia_desktop.ui.dialogs.trust_dialog import TrustDialog
+from elftia_desktop.ui.pages.servers_page import McpServersPage
+from tests.helpers.live_router import add_servers, server_input
+from tests.helpers.modal import when_modal
+
+WAIT = 30_000
+
+
+def stored(name: str):  # type: ignore[no-untyped-def]
+    return ServerCatalog(ConfigStore(), SecretVault()).find(name)
+
+
+def open_page(qtbot: QtBot, router: McpRouter, count: int) -> McpServersPage:
+    page = McpServersPage(router)
+    qtbot.addWidget(page)
+    page.resize(1000, 700)
+    page.show()
+    qtbot.waitUntil(lambda: len(page.cards) == count, timeout=WAIT)
+    return page
+
+
+def test_cards_show_each_server_and_filter(qtbot: QtBot, router: McpRouter) -> None:
+    add_servers(server_input("Alpha"), server_input("Beta", module="paginated"))
+    page = open_page(qtbot, router, 2)
+    assert [c.title.text() for c in page.cards.values()] == ["Alpha", "Beta"]
+    assert page.summary.text() == "2 servers · 0 connected"
+    page.filter.setText("pagin")
+    assert page.cards[stored("Alpha").id].isHidden() and not page.cards[stored("Beta").id].isHidden()
+    assert page.summary.text().endswith("1 shown")
+
+
+def test_empty_state_points_to_presets_and_import(qtbot: QtBot, router: McpRouter) -> None:
+    ConfigStore().mutate(lambda records: None)  # an existing, empty config: no first-run servers
+    page = open_page(qtbot, router, 0)
+    qtbot.waitUntil(lambda: page.empty.isVisible(), timeout=WAIT)
+    labels = {b.text() for b in page.empty.findChildren(QPushButton)}
+    assert labels == {"Browse presets", "Import from other apps", "Paste JSON"}
+    with qtbot.waitSignal(page.navigate) as signal:
+        next(b for b in page.empty.findChildren(QPushButton) if b.text() == "Import from other apps").click()
+    assert signal.args == ["import"]
+
+
+def test_test_button_connects_and_shows_tools(qtbot: QtBot, router: McpRouter) -> None:
+    (record,) = add_servers(server_input("Echo"))
+    page = open_page(qtbot, router, 1)
+    card = page.cards[record.id]
+    card.buttons["test"].click()
+    qtbot.waitUntil(lambda: page.notice.isVisible() and "works" in page.notice.label.text(), timeout=WAIT)
+    assert page.notice.kind == "success" and "echo" in page.notice.label.text()
+    qtbot.waitUntil(lambda: card.badge.state == "connected", timeout=WAIT)
+    assert card.tool_count is not None and card.tool_count > 3
+    assert f"{card.tool_count} tools" in card.subtitle.text()
+    assert page.summary.text() == "1 server · 1 connected"
+
+
+def test_failed_start_shows_error_state_with_reason(qtbot: QtBot, router: McpRouter) -> None:
+    (record,) = add_servers(server_input("Broken", module="exit3"))
+    page = open_page(qtbot, router, 1)
+    page.cards[record.id].buttons["test"].click()
+    qtbot.waitUntil(lambda: page.notice.kind == "error" and page.notice.isVisible(), timeout=WAIT)
+    assert "exited with code 3" in page.notice.label.text()
+    qtbot.waitUntil(lambda: page.cards[record.id].badge.state == "error", timeout=WAIT)
+    assert "exited with code 3" in page.cards[record.id].badge.toolTip()
+    assert stored("Broken").id == record.id  # nothing lost
+
+
+def test_untrusted_server_asks_before_it_starts(qtbot: QtBot, router: McpRouter) -> None:
+    (record,) = add_servers(server_input("Imported", trusted=False))
+    page = open_page(qtbot, router, 1)
+    card = page.cards[record.id]
+    assert card.review.isVisibleTo(page) and card.trust_chip.text() == "not trusted"
+
+    rejected = when_modal(lambda d: d.reject())
+    card.buttons["test"].click()
+    qtbot.waitUntil(lambda: bool(rejected), timeout=WAIT)
+    assert isinstance(rejected[0], TrustDialog)
+    assert "tests.servers.basic" in " ".join(label.text() for label in rejected[0].findChildren(type(card.title)))
+    qtbot.wait(300)
+    assert card.badge.state == "disconnected" and stored("Imported").is_trusted is False
+
+    accepted = when_modal(lambda d: d.accept())
+    card.buttons["test"].click()
+    qtbot.waitUntil(lambda: bool(accepted), timeout=WAIT)
+    qtbot.waitUntil(lambda: "works" in page.notice.label.text(), timeout=WAIT)
+    assert stored("Imported").is_trusted is True
+    qtbot.waitUntil(lambda: not card.review.isVisibleTo(page), timeout=WAIT)
+
+
+def test_switch_disables_the_server(qtbot: QtBot, router: McpRouter) -> None:
+    (record,) = add_servers(server_input("Toggle"))
+    page = open_page(qtbot, router, 1)
+    page.cards[record.id].switch.click()
+    qtbot.waitUntil(lambda: stored("Toggle").is_active is False, timeout=WAIT)
+    qtbot.waitUntil(lambda: not page.cards[record.id].switch.isChecked(), timeout=WAIT)
+
+
+def test_remove_asks_then_removes(qtbot: QtBot, router: McpRouter) -> None:
+    (record,) = add_servers(server_input("Doomed"))
+    page = open_page(qtbot, router, 1)
+
+    def press(button: QMessageBox.StandardButton):  # type: ignore[no-untyped-def]
+        return lambda box: box.button(button).click()
+
+    when_modal(press(QMessageBox.StandardButton.Cancel))
+    page.cards[record.id].buttons["remove"].click()
+    qtbot.wait(200)
+    assert [r.name for r in ServerCatalog(ConfigStore(), SecretVault()).all()] == ["Doomed"]
+
+    when_modal(press(QMessageBox.StandardButton.Yes))
+    page.cards[record.id].buttons["remove"].click()
+    qtbot.waitUntil(lambda: not page.cards, timeout=WAIT)
+    assert ServerCatalog(ConfigStore(), SecretVault()).all() == []
+    assert "Removed" in page.notice.label.text()
+
+
+def test_logs_dialog_shows_stderr_live_and_filters(qtbot: QtBot, router: McpRouter) -> None:
+    (record,) = add_servers(server_input("Chatty"))
+    page = open_page(qtbot, router, 1)
+    dialog = LogsDialog(router, record.id, "Chatty", page)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    router.call_tool({"serverId": record.id, "toolName": "stderr", "args": {"line": "hello from the server"}})
+    qtbot.waitUntil(lambda: "hello from the server" in dialog.view.toPlainText(), timeout=WAIT)
+    dialog.search.setText("HELLO")
+    assert dialog.shown_lines() and all("hello" in line.lower() for line in dialog.shown_lines())
+    dialog.copy_to_clipboard()
+    from PySide6.QtGui import QGuiApplication
+
+    assert "hello from the server" in QGuiApplication.clipboard().text()
+    dialog.done(QDialog.DialogCode.Accepted)
