@@ -1,0 +1,109 @@
+"""``McpToolAdapter``: a pool server's tool (``MCPTool``) as an ``ITool`` for the agent engine.
+
+The adapter delegates to ``McpService.call_tool``; the pool owns the connection. Whatever goes
+wrong (an error result, a timeout, a lost server) comes back as text the agent can read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from elftia_desktop.core.errors import ElftiaError, ServerTimeout
+from elftia_desktop.core.models import MCPCallToolResponse, MCPTool
+from elftia_desktop.engine.content import describe_exception, tool_result_text
+
+log = logging.getLogger(__name__)
+
+CALL_TIMEOUT = 120.0
+"""Seconds one tool call may take (the original's ``Promise.race`` with 120 s, like ShellTool)."""
+
+
+class ToolService(Protocol):
+    """The part of ``McpService`` the adapters use."""
+
+    async def list_server_tools(self, server_id: str) -> list[MCPTool]:
+        """The enabled tools of one server."""
+        ...
+
+    async def call_tool(
+        self,
+        server_id: str,
+        tool_name: str,
+        args: dict[str, Any],
+        call_id: str | None = None,
+        timeout: float | None = None,  # noqa: ASYNC109 - McpService's parameter name
+    ) -> MCPCallToolResponse:
+        """Call one tool."""
+        ...
+
+
+def new_call_id() -> str:
+    """A fresh id for one tool call (shown with the ``tool:called`` event)."""
+    return f"call_{uuid.uuid4().hex[:16]}"
+
+
+class McpToolAdapter:
+    """An ``ITool`` for one tool of a pool server; its name is ``MCPTool.id`` (``mcp__server__tool``)."""
+
+    def __init__(self, mcp_tool: MCPTool, service: ToolService, *, timeout: float = CALL_TIMEOUT) -> None:
+        self.mcp_tool = mcp_tool
+        self.service = service
+        self.timeout = timeout
+
+    @property
+    def name(self) -> str:
+        """``MCPTool.id``."""
+        return self.mcp_tool.id
+
+    @property
+    def description(self) -> str:
+        """``MCPTool.description`` (empty when the server gave none)."""
+        return self.mcp_tool.description or ""
+
+    @property
+    def parameters(self) -> dict[str, Any]:
+        """``MCPTool.inputSchema``."""
+        return self.mcp_tool.input_schema
+
+    async def execute(self, params: dict[str, Any]) -> str:
+        """Call the tool through the service; the flattened content, or an ``Error: ...`` text."""
+        tool = self.mcp_tool
+        try:
+            async with asyncio.timeout(self.timeout):
+                response = await self.service.call_tool(
+                    tool.server_id, tool.name, params, call_id=new_call_id(), timeout=self.timeout
+                )
+        except (TimeoutError, ServerTimeout):
+            return f"Error: tool {self.name} did not answer within {self.timeout:g} s; the call was abandoned."
+        except ElftiaError as exc:
+            return f"Error: tool {self.name} could not be called: {exc}"
+        except Exception as exc:
+            log.exception("tool %s failed unexpectedly", self.name)
+            return f"Error: tool {self.name} failed unexpectedly: {describe_exception(exc)}"
+        return tool_result_text(self.name, response.is_error, response.content)
+
+
+async def _server_adapters(service: ToolService, server_id: str) -> list[McpToolAdapter]:
+    return [McpToolAdapter(tool, service) for tool in await service.list_server_tools(server_id)]
+
+
+async def load_mcp_tools(service: ToolService, server_ids: Sequence[str]) -> list[McpToolAdapter]:
+    """Adapters for the tools of every server in ``server_ids``, fetched concurrently.
+
+    A server that fails (not found, not trusted, cannot start) is logged and left out; the
+    others load. The order follows ``server_ids``.
+    """
+    outcomes = await asyncio.gather(*(_server_adapters(service, sid) for sid in server_ids), return_exceptions=True)
+    adapters: list[McpToolAdapter] = []
+    for server_id, outcome in zip(server_ids, outcomes, strict=True):
+        if isinstance(outcome, Exception):
+            log.warning("tools of server %s left out: %s", server_id, describe_exception(outcome))
+        elif isinstance(outcome, BaseException):
+            raise outcome
+        else:
+            adapters.extend(outcome)
+    return adapters
