@@ -1,0 +1,396 @@
+"""``McpServerForm``: add or edit one MCP server.
+
+The form builds its parameters in the ``McpServerInput`` JSON shape and validates them with
+the model on every change; each error is shown under the field its ``loc`` (or its
+``field: message`` prefix) names, and Save stays disabled until the model accepts them.
+
+Saving: with a router, the form calls ``router.add`` (or ``router.update`` in edit mode)
+itself and closes only when the service accepted the server, so a refusal such as a taken
+name is shown under its field while the user's input is still there. ``saved`` carries the
+``McpActionResult``. Without a router it only emits ``submitted`` and closes; ``params()``
+and ``updates()`` give the dicts for the caller to send.
+"""
+
+from __future__ import annotations
+
+import html
+import shlex
+from typing import Any
+
+from pydantic import ValidationError
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QDialog, QWidget
+
+from elftia_desktop.bridge.errors import BridgeError
+from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.core.models import McpActionResult, McpServerInput, McpServerRecord, McpTestResult
+from elftia_desktop.ui.dialogs.server_form_layout import FormLayout
+from elftia_desktop.ui.theme import STATE_COLORS
+from elftia_desktop.ui.widgets.key_value_editor import RowSpec
+
+FIELD_OF_PATH = {
+    "name": "name",
+    "type": "transport",
+    "config.command": "command",
+    "config.args": "args",
+    "config.env": "env",
+    "config.cwd": "cwd",
+    "config.url": "url",
+    "config.headers": "headers",
+    "config.timeout": "timeout",
+    "scope": "scope",
+    "projectPath": "project",
+}
+TRANSPORT_ALIASES = {"streamablehttp": "http", "streamable-http": "http", "streamable_http": "http"}
+
+
+def error_field(loc: tuple[Any, ...], message: str) -> tuple[str, str]:
+    """The form field an error belongs to and its message without the field prefix."""
+    message = message.removeprefix("Value error, ")
+    path = ".".join(str(part) for part in loc)
+    if not path and ": " in message:
+        prefix, rest = message.split(": ", 1)
+        if " " not in prefix:
+            path, message = prefix, rest
+    for known in sorted(FIELD_OF_PATH, key=len, reverse=True):
+        if path == known or path.startswith(known + "."):
+            return FIELD_OF_PATH[known], message[:1].upper() + message[1:]
+    return "general", message[:1].upper() + message[1:]
+
+
+class McpServerForm(QDialog):
+    """The add/edit dialog of one server.
+
+    Signals:
+        submitted(object): the params dict (``McpServerInput`` shape) when the user saves.
+        saved(object): the ``McpActionResult`` once the router saved the server.
+    """
+
+    submitted = Signal(object)
+    saved = Signal(object)
+
+    def __init__(
+        self,
+        router: McpRouter | None = None,
+        record: McpServerRecord | None = None,
+        presets: list[dict[str, Any]] | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._router = router
+        self.record = record
+        self.result_record: McpServerRecord | None = None
+        self._touched: set[str] = set()
+        self._show_all = record is not None
+        self._server_errors: dict[str, str] = {}
+        self._filling = False
+        self._saving = False
+        self._testing = False
+        self.errors: dict[str, str] = {}
+        self.setWindowTitle(f"Edit {record.name}" if record else "Add MCP server")
+        self.ui = FormLayout(self, router, with_gallery=record is None)
+        self._connect()
+        if record is not None:
+            self._fill_from_record(record)
+        elif presets is not None:
+            self.ui.gallery.set_presets(presets)
+        elif router is not None and hasattr(router, "presets"):
+            router.presets(on_done=self.ui.gallery.set_presets)
+        self._initial = self.params()
+        self._revalidate()
+        self.ui.name.setFocus()
+
+    # -- wiring ----------------------------------------------------------------------------
+
+    def _connect(self) -> None:
+        ui = self.ui
+        signals = {
+            "name": ui.name.textChanged,
+            "transport": ui.transport.changed,
+            "command": ui.command.textChanged,
+            "args": ui.args.changed,
+            "env": ui.env.changed,
+            "cwd": ui.cwd.changed,
+            "url": ui.url.textChanged,
+            "headers": ui.headers.changed,
+            "timeout": ui.call_timeout.valueChanged,
+            "scope": ui.scope.currentIndexChanged,
+            "project": ui.project.changed,
+        }
+        for key, signal in signals.items():
+            signal.connect(lambda *_a, k=key: self._changed(k))
+        ui.connect_timeout.valueChanged.connect(lambda *_a: self._changed("timeout"))
+        ui.transport.changed.connect(lambda _v: self._update_visibility())
+        ui.scope.currentIndexChanged.connect(lambda _i: self._update_visibility())
+        ui.command.textChanged.connect(ui.dependency.schedule)
+        ui.command_hint.linkActivated.connect(lambda _link: self.split_command())
+        ui.gallery.presetChosen.connect(self.apply_preset)
+        ui.save.clicked.connect(self._save)
+        ui.cancel.clicked.connect(self.reject)
+        ui.test.clicked.connect(self._test)
+        self._update_visibility()
+
+    def _changed(self, key: str) -> None:
+        if not self._filling:
+            self._touched.update(("scope", "project") if key == "scope" else (key,))
+        self._server_errors.clear()
+        self._revalidate()
+
+    def _update_visibility(self) -> None:
+        self.ui.show_transport(self.ui.transport.value(), self.ui.scope.currentData() == "local")
+
+    # -- parameters ------------------------------------------------------------------------
+
+    def params(self) -> dict[str, Any]:
+        """The server in the ``McpServerInput`` JSON shape (for ``router.add``)."""
+        ui = self.ui
+        transport = ui.transport.value()
+        config: dict[str, Any]
+        if transport == "stdio":
+            config = {"command": ui.command.text().strip(), "args": ui.args.items(), "env": ui.env.mapping()}
+            if ui.cwd.text():
+                config["cwd"] = ui.cwd.text()
+            secret = ui.env.secret_keys()
+        else:
+            config = {"url": ui.url.text().strip(), "headers": ui.headers.mapping()}
+            secret = ui.headers.secret_keys()
+        timeout = self._timeouts()
+        if timeout:
+            config["timeout"] = timeout
+        params: dict[str, Any] = {"name": ui.name.text().strip(), "type": transport, "config": config}
+        params["scope"] = ui.scope.currentData()
+        if params["scope"] == "local":
+            params["projectPath"] = ui.project.text()
+        if self.record is None:
+            params["isTrusted"] = True  # typed or picked here, seeing what it runs
+        if secret:
+            params["secretKeys"] = secret
+        return params
+
+    def updates(self) -> dict[str, Any]:
+        """The changes for ``router.update``: every form field, fields of the other transport cleared."""
+        params = self.params()
+        cleared: dict[str, Any] = {
+            "command": None,
+            "args": [],
+            "env": {},
+            "cwd": None,
+            "url": None,
+            "headers": {},
+            "timeout": None,
+        }
+        updates = {k: v for k, v in params.items() if k not in ("config", "secretKeys", "isTrusted")}
+        updates["config"] = cleared | params["config"]
+        updates.setdefault("projectPath", None)
+        return updates
+
+    def _timeouts(self) -> dict[str, float]:
+        kept = self.record.config.timeout.to_json_dict() if self.record and self.record.config.timeout else {}
+        kept.pop("connect", None)
+        kept.pop("call", None)
+        for key, spin in (("connect", self.ui.connect_timeout), ("call", self.ui.call_timeout)):
+            if spin.value() > 0:
+                kept[key] = float(spin.value())
+        return kept
+
+    def is_dirty(self) -> bool:
+        """True when the fields differ from what the form opened with."""
+        return self.params() != self._initial
+
+    # -- validation ------------------------------------------------------------------------
+
+    def validate(self) -> dict[str, str]:
+        """Field key -> first error, from the model and the editors' own checks."""
+        errors: dict[str, str] = {}
+        try:
+            McpServerInput.model_validate(self.params())
+        except ValidationError as exc:
+            for err in exc.errors():
+                field, message = error_field(err["loc"], err["msg"])
+                errors.setdefault(field, message)
+        transport = self.ui.transport.value()
+        editor = self.ui.env if transport == "stdio" else self.ui.headers
+        problems = editor.problems()
+        if problems:
+            errors.setdefault("env" if transport == "stdio" else "headers", problems[0])
+        missing = self.ui.args.missing_required() if transport == "stdio" else []
+        if missing:
+            errors.setdefault("args", f"Fill in the required argument: {missing[0]}")
+        return errors
+
+    def _revalidate(self) -> None:
+        self.errors = self.validate()
+        shown = {k: v for k, v in self.errors.items() if self._show_all or k in self._touched or k == "general"}
+        shown.update(self._server_errors)
+        self.ui.show_errors(shown)
+        valid = not self.errors and not self._saving
+        self.ui.save.setEnabled(valid)
+        first = next(iter(self.errors.values()), "")
+        self.ui.save.setToolTip("Save the server (Enter)" if valid else f"Save is disabled: {first}")
+        hidden = [v for k, v in self.errors.items() if v not in shown.values()]
+        self.ui.set_status(hidden[0] if hidden and not self._saving else "", muted=True)
+        self._update_test_button()
+        command = self.ui.command.text().strip()
+        self.ui.command_hint.setVisible(" " in command and self.ui.transport.value() == "stdio")
+
+    # -- presets and records ---------------------------------------------------------------
+
+    def apply_preset(self, preset: dict[str, Any]) -> None:
+        """Fill the form from a preset dict (``{}``: a custom server, the fields stay)."""
+        self.ui.set_preset_info(preset)
+        if not preset:
+            return
+        self._filling = True
+        ui = self.ui
+        ui.name.setText(str(preset.get("name", "")))
+        transport = str(preset.get("transport") or ("stdio" if preset.get("command") else "http"))
+        ui.transport.set_value(TRANSPORT_ALIASES.get(transport.lower(), transport.lower()))
+        ui.command.setText(str(preset.get("command") or ""))
+        ui.url.setText(str(preset.get("url") or ""))
+        ui.args.set_items([str(a) for a in preset.get("args") or []])
+        for extra in preset.get("requiredArgs") or []:
+            hint = extra if isinstance(extra, str) else str(extra.get("description") or extra.get("name") or "")
+            ui.args.add_row("", placeholder=hint or "required argument", required=True)
+        specs = [
+            RowSpec(
+                str(var.get("name", "")),
+                str(var.get("default") or ""),
+                bool(var["secret"]) if "secret" in var else None,
+                str(var.get("description") or ""),
+                bool(var.get("required")),
+            )
+            for var in preset.get("env") or []
+        ]
+        (ui.env if ui.transport.value() == "stdio" else ui.headers).set_rows(specs)
+        self._filling = False
+        self._show_all = True
+        self._revalidate()
+
+    def _fill_from_record(self, record: McpServerRecord) -> None:
+        self._filling = True
+        ui, config = self.ui, record.config
+        ui.name.setText(record.name)
+        ui.transport.set_value(record.type.value)
+        ui.command.setText(config.command or "")
+        ui.args.set_items(list(config.args))
+        ui.env.set_mapping(dict(config.env))
+        ui.cwd.set_text(config.cwd or "")
+        ui.url.setText(config.url or "")
+        ui.headers.set_mapping(dict(config.headers))
+        if config.timeout is not None:
+            ui.connect_timeout.setValue(config.timeout.connect or 0)
+            ui.call_timeout.setValue(config.timeout.call or 0)
+        ui.scope.setCurrentIndex(max(0, ui.scope.findData(record.scope.value)))
+        ui.project.set_text(record.project_path or "")
+        self._filling = False
+
+    def split_command(self) -> None:
+        """A whole command line typed as the command: the first word stays, the rest become arguments."""
+        try:
+            words = shlex.split(self.ui.command.text())
+        except ValueError:
+            words = self.ui.command.text().split()
+        if words:
+            self.ui.args.set_items(words[1:] + self.ui.args.items())
+            self.ui.command.setText(words[0])
+
+    # -- save ------------------------------------------------------------------------------
+
+    def _save(self) -> None:
+        if self.validate() or self._saving:
+            return
+        params = self.params()
+        self.submitted.emit(params)
+        if self._router is None:
+            self.accept()
+            return
+        self._set_saving(True)
+        if self.record is not None:
+            self._router.update(self.record.id, self.updates(), on_done=self._saved, on_error=self._save_failed)
+        else:
+            self._router.add(params, on_done=self._saved, on_error=self._save_failed)
+
+    def _set_saving(self, saving: bool) -> None:
+        self._saving = saving
+        self.ui.set_status("Saving…" if saving else "", muted=True)
+        self._revalidate()
+
+    def _saved(self, result: McpActionResult) -> None:
+        self._set_saving(False)
+        if result.success:
+            self.result_record = result.server
+            self.saved.emit(result)
+            self.accept()
+        else:
+            self._show_server_error(result.error or result.message or "The server was not saved", "")
+
+    def _save_failed(self, error: BridgeError) -> None:
+        self._set_saving(False)
+        self._show_server_error(error.message, error.details)
+
+    def _show_server_error(self, message: str, details: str) -> None:
+        message = message.removeprefix(f"{self.ui.name.text().strip()}: ")
+        field, text = error_field((), message)
+        self._server_errors = {field: text}
+        self._revalidate()
+        if field == "general":
+            self.ui.set_status(text, muted=False, details=details)
+
+    # -- test ------------------------------------------------------------------------------
+
+    def _test_mode(self) -> tuple[str, str]:
+        """``(mode, tooltip)``: mode is ``config``, ``saved`` or ``""`` (cannot test)."""
+        if self._router is None:
+            return "", "Testing needs the running app's services"
+        if hasattr(self._router, "test_config"):
+            return "config", "Connect with these settings and list the tools, without saving (Alt+T)"
+        if self.record is not None and not self.is_dirty():
+            return "saved", "Connect to the saved server and list its tools (Alt+T)"
+        return "", (
+            "Testing unsaved settings needs the mcp:test-config channel, which this version lacks: "
+            "save the server, then test it"
+        )
+
+    def _update_test_button(self) -> None:
+        mode, tip = self._test_mode()
+        self.ui.test.setEnabled(bool(mode) and not self.errors and not self._testing)
+        self.ui.test.setToolTip(tip)
+
+    def _test(self) -> None:
+        mode, _tip = self._test_mode()
+        if not mode or self.errors or self._router is None:
+            return
+        self._testing = True
+        self._update_test_button()
+        self.ui.set_test_result(self._colored("Testing…", ""), "")
+        if mode == "config":
+            self._router.test_config(self.params(), on_done=self._tested, on_error=self._test_failed)  # type: ignore[attr-defined]
+        elif self.record is not None:
+            self._router.test(self.record.id, on_done=self._tested, on_error=self._test_failed)
+
+    def _tested(self, result: McpTestResult) -> None:
+        self._testing = False
+        self._update_test_button()
+        if result.success:
+            names = ", ".join(result.tools[:6]) + (" …" if len(result.tools) > 6 else "")
+            text = f"✓ Connected in {result.duration_ms:.0f} ms · {len(result.tools)} tools"
+            self.ui.set_test_result(self._colored(text, STATE_COLORS["connected"]), names)
+        else:
+            error = result.error or "the server did not answer"
+            self.ui.set_test_result(self._colored(f"✗ {error}", STATE_COLORS["error"]), error)
+
+    def _test_failed(self, error: BridgeError) -> None:
+        self._testing = False
+        self._update_test_button()
+        self.ui.set_test_result(self._colored(f"✗ {error.message}", STATE_COLORS["error"]), error.details)
+
+    @staticmethod
+    def _colored(text: str, color: str) -> str:
+        style = f' style="color:{color}"' if color else ""
+        return f"<span{style}>{html.escape(text)}</span>"
+
+    def keyPressEvent(self, event: Any) -> None:
+        """Enter saves when valid (not from the multi-row editors' Add buttons); Escape cancels."""
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not self.ui.save.isEnabled():
+            return
+        super().keyPressEvent(event)
