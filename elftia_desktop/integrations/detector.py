@@ -321,9 +321,12 @@ def detect(
     """
     machine = machine or Environment.current()
     folders = list(dict.fromkeys([*map(Path, projects), *claude_code_projects(machine)]))
-    found = []
+    found, seen = [], set()
     for app in apps or APPS:
         for location in candidate_locations(app, machine, folders):
+            if location.path.resolve() in seen:
+                continue  # the home folder given as a project: its files are the user files
+            seen.add(location.path.resolve())
             config = read_config(location)
             if config is not None:
                 found.append(config)
