@@ -117,8 +117,9 @@ class ServerConnection:
         try:
             await asyncio.wait_for(asyncio.shield(self._ready), limit)
         except TimeoutError as exc:
+            context = self.failure_context("start", limit)  # before the close kills the process
             await self.close()
-            raise translate(TimeoutError(), self.failure_context("start", limit)) from exc
+            raise translate(TimeoutError(), context) from exc
         except ServerConnectionError:
             await self.close()
             raise

@@ -27,6 +27,8 @@ from elftia_desktop.core.errors import (
     ServerTimeout,
 )
 
+_SESSION_GONE = ("session terminated", "session not found", "session expired")
+"""How servers word an expired HTTP session (HTTP 404)."""
 STDERR_TAIL = 8
 """Stderr lines quoted in a start failure."""
 
@@ -59,7 +61,8 @@ def is_connection_lost(exc: BaseException) -> bool:
     """True when the error means the connection is gone (the next use must reconnect)."""
     exc = leaf_exception(exc)
     if isinstance(exc, MCPError):
-        return exc.code == CONNECTION_CLOSED or "session terminated" in exc.message.lower()
+        text = exc.message.lower()
+        return exc.code == CONNECTION_CLOSED or any(marker in text for marker in _SESSION_GONE)
     return isinstance(
         exc,
         anyio.ClosedResourceError | anyio.BrokenResourceError | anyio.EndOfStream | httpx2.TransportError,
@@ -81,17 +84,36 @@ def _with_stderr(text: str, ctx: FailureContext) -> str:
     return text
 
 
+def _causes(exc: BaseException) -> list[BaseException]:
+    """``exc`` and its causes, with the leaves of exception groups on the way."""
+    seen: list[BaseException] = []
+    stack = [exc]
+    while stack and len(seen) < 50:
+        current = stack.pop()
+        if current in seen:
+            continue
+        seen.append(current)
+        if isinstance(current, BaseExceptionGroup):
+            stack.extend(current.exceptions)
+        for linked in (current.__cause__, current.__context__):
+            if linked is not None:
+                stack.append(linked)
+    return seen
+
+
 def _http_cause(exc: BaseException, ctx: FailureContext) -> str | None:
     if isinstance(exc, httpx2.HTTPStatusError):
         ctx.http_status = exc.response.status_code
+    if isinstance(exc, MCPError) and any(marker in exc.message.lower() for marker in _SESSION_GONE):
+        return f"the server ended the HTTP session ({exc.message}); the next use reconnects"
     if ctx.http_status is not None and ctx.http_status >= 400:
         hint = " (check the Authorization header or token)" if ctx.http_status in (401, 403) else ""
         return f"{ctx.target} answered with HTTP status {ctx.http_status}{hint}"
     if isinstance(exc, httpx2.ConnectError):
-        cause = exc.__cause__ or exc.__context__
-        if isinstance(cause, ssl.SSLError) or "ssl" in str(exc).lower() or "certificate" in str(exc).lower():
+        causes = _causes(exc)
+        if any(isinstance(c, ssl.SSLError) or "certificate" in str(c).lower() for c in causes):
             return f"TLS error connecting to {ctx.target}: {exc}"
-        if "refused" in str(exc).lower() or isinstance(cause, ConnectionRefusedError):
+        if any(isinstance(c, ConnectionRefusedError) or "refused" in str(c).lower() for c in causes):
             return f"connection refused by {ctx.target} (is the server running?)"
         return f"cannot connect to {ctx.target}: {exc or type(exc).__name__}"
     if isinstance(exc, httpx2.TransportError):

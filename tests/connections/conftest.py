@@ -45,4 +45,3 @@ async def service(catalog: ServerCatalog, tmp_path: Path) -> AsyncIterator[McpSe
         yield svc
     finally:
         await svc.cleanup()
-

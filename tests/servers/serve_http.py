@@ -49,10 +49,12 @@ def _wait_for_port(process: subprocess.Popen[str], timeout: float) -> int:
 
 
 @contextmanager
-def serve_http(name: str, transport: HttpTransport = "streamable-http", timeout: float = 60.0) -> Iterator[str]:
-    """Serve test server ``name`` over SSE or Streamable HTTP; yields its URL."""
+def serve_http(
+    name: str, transport: HttpTransport = "streamable-http", timeout: float = 60.0, port: int = 0
+) -> Iterator[str]:
+    """Serve test server ``name`` over SSE or Streamable HTTP (on ``port``, 0: a free one); yields its URL."""
     process = subprocess.Popen(
-        server_command(name, "--transport", transport),
+        server_command(name, "--transport", transport, "--port", str(port)),
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
