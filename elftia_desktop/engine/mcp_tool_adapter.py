@@ -71,20 +71,36 @@ class McpToolAdapter:
 
     async def execute(self, params: dict[str, Any]) -> str:
         """Call the tool through the service; the flattened content, or an ``Error: ...`` text."""
-        tool = self.mcp_tool
-        try:
-            async with asyncio.timeout(self.timeout):
-                response = await self.service.call_tool(
-                    tool.server_id, tool.name, params, call_id=new_call_id(), timeout=self.timeout
-                )
-        except (TimeoutError, ServerTimeout):
-            return f"Error: tool {self.name} did not answer within {self.timeout:g} s; the call was abandoned."
-        except ElftiaError as exc:
-            return f"Error: tool {self.name} could not be called: {exc}"
-        except Exception as exc:
-            log.exception("tool %s failed unexpectedly", self.name)
-            return f"Error: tool {self.name} failed unexpectedly: {describe_exception(exc)}"
-        return tool_result_text(self.name, response.is_error, response.content)
+        text, _failed = await call_service_tool(
+            self.service, self.mcp_tool.server_id, self.mcp_tool.name, params, label=self.name, timeout=self.timeout
+        )
+        return text
+
+
+async def call_service_tool(
+    service: ToolService,
+    server_id: str,
+    tool_name: str,
+    params: dict[str, Any],
+    *,
+    label: str,
+    timeout: float = CALL_TIMEOUT,  # noqa: ASYNC109 - passed on to McpService as well
+) -> tuple[str, bool]:
+    """Call a tool through the service under ``timeout``; (text for the agent, whether it failed).
+
+    ``label`` is the name the agent knows the tool by, used in error texts.
+    """
+    try:
+        async with asyncio.timeout(timeout):
+            response = await service.call_tool(server_id, tool_name, params, call_id=new_call_id(), timeout=timeout)
+    except (TimeoutError, ServerTimeout):
+        return f"Error: tool {label} did not answer within {timeout:g} s; the call was abandoned.", True
+    except ElftiaError as exc:
+        return f"Error: tool {label} could not be called: {exc}", True
+    except Exception as exc:
+        log.exception("tool %s failed unexpectedly", label)
+        return f"Error: tool {label} failed unexpectedly: {describe_exception(exc)}", True
+    return tool_result_text(label, response.is_error, response.content), response.is_error
 
 
 async def _server_adapters(service: ToolService, server_id: str) -> list[McpToolAdapter]:
