@@ -9,7 +9,6 @@ asynchronously with a 5 s timeout. Unknown programs are only looked up, never ru
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import shutil
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ from elftia_desktop.core.models import DependencyCheckResult, McpServerRecord, M
 from elftia_desktop.deps.command_map import runtime_command
 from elftia_desktop.deps.installer import server_path
 from elftia_desktop.deps.login_env import login_shell_path
+from elftia_desktop.deps.process import run_capture
 from elftia_desktop.deps.requirements import (
     RUNTIMES,
     Runtime,
@@ -124,26 +124,14 @@ class DependencyChecker:
     async def _probe(self, program: str, runtime: Runtime) -> _Probe:
         """Run ``program --version`` with a timeout; the first version-looking line of its output."""
         try:
-            proc = await asyncio.create_subprocess_exec(
-                program,
-                *runtime.version_args,
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.STDOUT,
-            )
+            code, text = await run_capture([program, *runtime.version_args], self._timeout)
+        except TimeoutError:
+            return _Probe(None, f"'{program} --version' did not answer within {self._timeout:.0f} s")
         except OSError as exc:
             return _Probe(None, f"{program} was found but cannot be started: {exc.strerror or exc}")
-        try:
-            out, _ = await asyncio.wait_for(proc.communicate(), self._timeout)
-        except TimeoutError:
-            with contextlib.suppress(ProcessLookupError):
-                proc.kill()
-            await proc.wait()
-            return _Probe(None, f"'{program} --version' did not answer within {self._timeout:.0f} s")
-        text = out.decode(errors="replace")
-        if proc.returncode != 0:
+        if code != 0:
             last = text.strip().splitlines()[-1:] or ["no output"]
-            return _Probe(None, f"'{program} --version' exited with code {proc.returncode}: {last[0]}")
+            return _Probe(None, f"'{program} --version' exited with code {code}: {last[0]}")
         numbers = parse_version(text)
         if numbers is None:
             return _Probe(None, f"'{program} --version' printed no version number")

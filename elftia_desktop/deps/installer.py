@@ -18,7 +18,6 @@ Node.js, Python and Docker cannot be installed this way: their result carries pe
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import shutil
 import sys
@@ -28,6 +27,7 @@ from pathlib import Path
 from elftia_desktop.core.models import DependencyInstallResult
 from elftia_desktop.core.paths import data_dir
 from elftia_desktop.deps.login_env import login_shell_path
+from elftia_desktop.deps.process import kill_tree, run_capture, start
 from elftia_desktop.deps.requirements import Runtime, command_name, instructions_for, parse_version, runtime_for
 
 ProgressCallback = Callable[[str], None]
@@ -191,14 +191,7 @@ class DependencyInstaller:
         """Run one step, sending each output line to ``report``; raise ``InstallFailed`` on failure."""
         env = os.environ | {"PYTHONUNBUFFERED": "1", "PIP_NO_INPUT": "1"}
         try:
-            proc = await asyncio.create_subprocess_exec(
-                *argv,
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.STDOUT,
-                env=env,
-                limit=1 << 20,
-            )
+            proc = await start(argv, env)
         except OSError as exc:
             raise InstallFailed(f"{step}: cannot run {argv[0]}: {exc.strerror or exc}") from exc
         try:
@@ -207,9 +200,7 @@ class DependencyInstaller:
             raise InstallFailed(f"{step} took longer than {self._timeout:.0f} s and was stopped") from None
         finally:
             if proc.returncode is None:
-                with contextlib.suppress(ProcessLookupError):
-                    proc.kill()
-                await proc.wait()
+                await asyncio.shield(kill_tree(proc))
         if code != 0:
             raise InstallFailed(f"{step} exited with code {code} (see the log above)")
 
@@ -259,24 +250,14 @@ class DependencyInstaller:
 
     async def _version(self, program: Path, runtime: Runtime) -> str | None:
         try:
-            proc = await asyncio.create_subprocess_exec(
-                str(program),
-                *runtime.version_args,
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.STDOUT,
-            )
+            code, out = await run_capture([str(program), *runtime.version_args], VERIFY_TIMEOUT)
+        except TimeoutError:
+            raise InstallFailed(f"'{program.name} --version' did not answer within {VERIFY_TIMEOUT:.0f} s") from None
         except OSError as exc:
             raise InstallFailed(f"the installed {program.name} does not run: {exc.strerror or exc}") from exc
-        try:
-            out, _ = await asyncio.wait_for(proc.communicate(), VERIFY_TIMEOUT)
-        except TimeoutError:
-            proc.kill()
-            await proc.wait()
-            raise InstallFailed(f"'{program.name} --version' did not answer within {VERIFY_TIMEOUT:.0f} s") from None
-        if proc.returncode != 0:
-            raise InstallFailed(f"'{program.name} --version' exited with code {proc.returncode}")
-        version = parse_version(out.decode(errors="replace"))
+        if code != 0:
+            raise InstallFailed(f"'{program.name} --version' exited with code {code}")
+        version = parse_version(out)
         return ".".join(map(str, version)) if version else None
 
 

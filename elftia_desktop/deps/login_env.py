@@ -7,16 +7,16 @@ extend ``PATH`` in ``~/.bashrc`` / ``~/.zshrc``), or ``$SHELL -lc env`` where th
 form fails, each bounded by a timeout. The result is cached for the process; when there is no
 ``$SHELL`` (Windows) or both forms fail, ``os.environ["PATH"]`` is used.
 
-This module is Qt-free and imports nothing else of ours, so the connection pool may reuse it.
+This module is Qt-free and needs only ``deps.process``, so the connection pool may reuse it.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import os
 import sys
+
+from elftia_desktop.deps.process import run_capture
 
 log = logging.getLogger(__name__)
 
@@ -68,29 +68,14 @@ async def read_shell_env(shell: str, flags: str, limit: float = LOGIN_SHELL_TIME
     """
     script = f"echo {_MARK}; env; echo {_MARK}"
     try:
-        proc = await asyncio.create_subprocess_exec(
-            shell,
-            flags,
-            script,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.DEVNULL,
-            start_new_session=True,
-        )
+        code, out = await run_capture([shell, flags, script], limit, merge_stderr=False)
+    except TimeoutError:  # before OSError: it is a subclass
+        log.info("%s %s took longer than %.0f s", shell, flags, limit)
+        return None
     except OSError as exc:
         log.info("cannot start %s: %s", shell, exc)
         return None
-    try:
-        out, _ = await asyncio.wait_for(proc.communicate(), limit)
-    except TimeoutError:
-        with contextlib.suppress(ProcessLookupError):
-            proc.kill()
-        await proc.wait()
-        log.info("%s %s took longer than %.0f s", shell, flags, limit)
-        return None
-    if proc.returncode != 0:
-        return None
-    return _parse_env(out.decode(errors="replace"))
+    return _parse_env(out) if code == 0 else None
 
 
 def _parse_env(text: str) -> dict[str, str] | None:
