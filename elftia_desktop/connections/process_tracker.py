@@ -10,6 +10,7 @@ time and the command line match), since pids are reused. A file whose owner stil
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import logging
@@ -97,6 +98,7 @@ class ProcessTracker:
         self._owner_start = process_start_time(os.getpid()) or ""
         self._entries: dict[int, TrackedProcess] = {}
         self._lock = threading.Lock()
+        atexit.register(self.kill_all)
 
     def add(self, server_id: str, pid: int, argv: list[str]) -> None:
         """Record a started server (its pid is its process group)."""
@@ -112,6 +114,16 @@ class ProcessTracker:
         with self._lock:
             if self._entries.pop(pid, None) is not None:
                 self._write()
+
+    def kill_all(self) -> None:
+        """SIGKILL every recorded group still alive (the exit hook, when ``cleanup`` did not run)."""
+        with self._lock:
+            for entry in list(self._entries.values()):
+                if same_process(entry):
+                    with contextlib.suppress(ProcessLookupError, PermissionError):
+                        os.killpg(entry.pgid, signal.SIGKILL)
+            self._entries.clear()
+            self._write()
 
     def pids(self) -> list[int]:
         """The recorded server pids."""

@@ -9,9 +9,11 @@ from elftia_desktop.core.models import McpServerInput
 from tests.servers.serve_http import server_command
 
 
-def stdio_input(name: str, server: str, *, trusted: bool = True, **fields: Any) -> McpServerInput:
-    """An input for test server ``server`` over stdio."""
-    command = server_command(server)
+def stdio_input(
+    name: str, server: str, *, trusted: bool = True, extra_args: tuple[str, ...] = (), **fields: Any
+) -> McpServerInput:
+    """An input for test server ``server`` over stdio (``extra_args`` after its script)."""
+    command = server_command(server, *extra_args)
     config = {"command": command[0], "args": command[1:]} | fields.pop("config", {})
     return McpServerInput(name=name, type="stdio", config=config, is_trusted=trusted, **fields)
 

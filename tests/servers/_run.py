@@ -1,6 +1,7 @@
 """Shared ``__main__`` of the test servers.
 
-Over stdio by default; with ``--transport sse|streamable-http [--port N]`` the server binds
+Over stdio by default (``--linger``: keep running after stdin closes, like a server that
+ignores EOF); with ``--transport sse|streamable-http [--port N]`` the server binds
 127.0.0.1 (port 0: a free one), prints ``LISTENING <port>`` on stdout, then serves.
 """
 
@@ -23,9 +24,17 @@ def run(mcp: Any, argv: list[str] | None = None, wrap_app: AppWrapper | None = N
     parser = argparse.ArgumentParser()
     parser.add_argument("--transport", choices=["stdio", "sse", "streamable-http"], default="stdio")
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument(
+        "--linger", action="store_true", help="stdio: stay alive after stdin closes (a stubborn server)"
+    )
     args = parser.parse_args(argv)
     if args.transport == "stdio":
         mcp.run()
+        if args.linger:
+            import time
+
+            while True:
+                time.sleep(3600)
         return
     app = mcp.sse_app() if args.transport == "sse" else mcp.streamable_http_app()
     if wrap_app is not None:
