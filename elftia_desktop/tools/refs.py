@@ -88,7 +88,7 @@ class RefInliner:
             return self._inline(node, ref, path, stack, depth)
         out: dict[str, Any] = {}
         for key, value in node.items():
-            if key in ("$defs", "definitions") and isinstance(value, dict):
+            if key in ("$defs", "definitions"):
                 continue  # inlined where used
             if key in _VALUE_KEYS:
                 out[key] = copy.deepcopy(value)  # data, not schemas: never look for references inside

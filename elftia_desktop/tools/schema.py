@@ -32,7 +32,7 @@ def schema_types(node: dict[str, Any]) -> list[str]:
     """The JSON types ``node`` declares (``type`` as a string or a list), known ones only."""
     raw = node.get("type")
     values = raw if isinstance(raw, list) else [raw]
-    return [t for t in dict.fromkeys(values) if isinstance(t, str) and t in JSON_TYPES]
+    return list(dict.fromkeys(t for t in values if isinstance(t, str) and t in JSON_TYPES))
 
 
 def is_object_schema(node: Any) -> bool:

@@ -210,7 +210,7 @@ class GeminiSchemaWriter:
         fmt = node.get("format")
         if fmt is None:
             return
-        if fmt in GEMINI_FORMATS.get(kind, ()):
+        if isinstance(fmt, str) and fmt in GEMINI_FORMATS.get(kind, ()):
             out["format"] = fmt
         else:
             self.log.dropped(path, "format", f"format {fmt!r} is not one Gemini documents for {kind}")

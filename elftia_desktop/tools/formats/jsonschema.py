@@ -25,7 +25,7 @@ _SCHEMA_KEYS = frozenset(
      "unevaluatedItems", "unevaluatedProperties", "contentSchema"}
 )  # fmt: skip
 _SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
-_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "dependentSchemas", "$defs"})
+_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "dependentSchemas", "$defs", "definitions"})
 _COUNTS = frozenset(
     {"maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties", "maxContains", "minContains"}
 )

@@ -89,7 +89,7 @@ class _Strictifier:
         for key, value in node.items():
             if key not in allowed:
                 self.log.dropped(path, key, "not supported in strict mode")
-            elif key == "format" and value not in STRICT_FORMATS:
+            elif key == "format" and not (isinstance(value, str) and value in STRICT_FORMATS):
                 self.log.dropped(path, key, f"format {value!r} is not supported in strict mode")
             elif key == "default" and value is None:
                 continue
