@@ -5,9 +5,6 @@ from __future__ import annotations
 import traceback
 from dataclasses import dataclass
 
-from pydantic import ValidationError
-
-from elftia_desktop.core.config_store import describe_validation_error
 from elftia_desktop.core.errors import ElftiaError, JsonInputError, ServerConnectionError
 
 
@@ -29,6 +26,10 @@ class BridgeError:
 
 def to_bridge_error(error: BaseException) -> BridgeError:
     """Translate any exception from the service loop into a ``BridgeError``."""
+    from pydantic import ValidationError
+
+    from elftia_desktop.core.config_store import describe_validation_error
+
     if isinstance(error, ValidationError):
         return BridgeError("InvalidParameters", describe_validation_error(error), str(error))
     if isinstance(error, JsonInputError):

@@ -13,32 +13,19 @@ import asyncio
 import concurrent.futures
 import itertools
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ValidationError
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 
-from elftia_desktop.bridge.channels import (
-    CallToolInput,
-    DependencyInput,
-    ElicitationAnswer,
-    ToolToggleInput,
-)
 from elftia_desktop.bridge.errors import BridgeError, to_bridge_error
 from elftia_desktop.bridge.service_loop import ServiceLoop
-from elftia_desktop.bridge.services import AppServices
-from elftia_desktop.core.models import (
-    McpServerInput,
-    McpServerJsonInput,
-    McpServerRemoveInput,
-    McpServerUpdateInput,
-)
-from elftia_desktop.core.presets import load_presets
-from elftia_desktop.core.trust import describe_launch, launch_changes, needs_confirmation
+
+if TYPE_CHECKING:
+    from elftia_desktop.bridge.services import AppServices
 
 Done = Callable[[Any], None]
 Failed = Callable[[BridgeError], None]
-Work = Callable[[AppServices], Coroutine[Any, Any, Any]]
+Work = Callable[["AppServices"], Coroutine[Any, Any, Any]]
 
 
 class McpRouter(QObject):
@@ -100,7 +87,7 @@ class McpRouter(QObject):
         else:
             self._delivered.emit(request_id, False, to_bridge_error(error))
 
-    def _refuse(self, channel: str, error: ValidationError, on_error: Failed | None) -> int:
+    def _refuse(self, channel: str, error: Exception, on_error: Failed | None) -> int:
         request_id = next(self._ids)
         self._pending[request_id] = (channel, None, on_error)
         if len(self._pending) == 1:
@@ -123,8 +110,16 @@ class McpRouter(QObject):
                 on_error(payload)  # type: ignore[arg-type]
 
     def _validated(
-        self, channel: str, model: type[BaseModel], params: dict[str, Any], on_error: Failed | None
-    ) -> tuple[BaseModel | None, int]:
+        self, channel: str, model_name: str, params: dict[str, Any], on_error: Failed | None
+    ) -> tuple[Any, int]:
+        # The models load on first use (the service loop imports them at start), so the
+        # window never waits for pydantic.
+        from pydantic import ValidationError
+
+        from elftia_desktop.bridge import channels
+        from elftia_desktop.core import models
+
+        model = getattr(channels, model_name, None) or getattr(models, model_name)
         try:
             return model.model_validate(params), 0
         except ValidationError as exc:
@@ -159,6 +154,8 @@ class McpRouter(QObject):
 
     def answer_elicitation(self, ticket: int, action: str, content: dict[str, Any] | None = None) -> None:
         """Answer an ``elicitationRequested``: action accept, decline or cancel."""
+        from elftia_desktop.bridge.channels import ElicitationAnswer
+
         answer = ElicitationAnswer.model_validate({"action": action, "content": content})
         future = self._elicitations.get(ticket)
         if future is None:
@@ -178,14 +175,14 @@ class McpRouter(QObject):
 
     def add(self, params: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None) -> int:
         """``mcp:add``: params in the ``McpServerInput`` shape."""
-        server, refused = self._validated("mcp:add", McpServerInput, params, on_error)
+        server, refused = self._validated("mcp:add", "McpServerInput", params, on_error)
         if server is None:
             return refused
         return self._submit("mcp:add", lambda s: s.mcp.add(server), on_done, on_error)  # type: ignore[arg-type]
 
     def add_json(self, params: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None) -> int:
         """``mcp:addJson``: ``{json, trust, onConflict}``."""
-        data, refused = self._validated("mcp:addJson", McpServerJsonInput, params, on_error)
+        data, refused = self._validated("mcp:addJson", "McpServerJsonInput", params, on_error)
         if data is None:
             return refused
         return self._submit("mcp:addJson", lambda s: s.mcp.add_json(data), on_done, on_error)  # type: ignore[arg-type]
@@ -199,11 +196,11 @@ class McpRouter(QObject):
     ) -> int:
         """``mcp:update``: merge ``updates`` into the record."""
         data, refused = self._validated(
-            "mcp:update", McpServerUpdateInput, {"id": server_id, "updates": updates}, on_error
+            "mcp:update", "McpServerUpdateInput", {"id": server_id, "updates": updates}, on_error
         )
         if data is None:
             return refused
-        update: McpServerUpdateInput = data  # type: ignore[assignment]
+        update = data
         return self._submit("mcp:update", lambda s: s.mcp.update(update.id, update.updates), on_done, on_error)
 
     def test(self, server_id: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
@@ -226,6 +223,8 @@ class McpRouter(QObject):
         """
 
         async def work(s: AppServices, i: str) -> dict[str, Any]:
+            from elftia_desktop.core.trust import describe_launch, launch_changes, needs_confirmation
+
             record = await asyncio.to_thread(s.catalog.get, i)
             return {
                 "name": record.name,
@@ -253,10 +252,10 @@ class McpRouter(QObject):
 
     def call_tool(self, params: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None) -> int:
         """``mcp:call-tool``: ``{serverId, toolName, args, callId}``."""
-        data, refused = self._validated("mcp:call-tool", CallToolInput, params, on_error)
+        data, refused = self._validated("mcp:call-tool", "CallToolInput", params, on_error)
         if data is None:
             return refused
-        call: CallToolInput = data  # type: ignore[assignment]
+        call = data
         return self._submit(
             "mcp:call-tool",
             lambda s: s.mcp.call_tool(call.server_id, call.tool_name, call.args, call.call_id),
@@ -266,10 +265,10 @@ class McpRouter(QObject):
 
     def set_tool_flag(self, params: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None) -> int:
         """``mcp:set-tool``: enable/disable a tool or its auto-approval (``ToolToggleInput``)."""
-        data, refused = self._validated("mcp:set-tool", ToolToggleInput, params, on_error)
+        data, refused = self._validated("mcp:set-tool", "ToolToggleInput", params, on_error)
         if data is None:
             return refused
-        toggle: ToolToggleInput = data  # type: ignore[assignment]
+        toggle = data
 
         async def work(s: AppServices) -> Any:
             record = await asyncio.to_thread(s.catalog.get, toggle.server_id)
@@ -284,10 +283,10 @@ class McpRouter(QObject):
 
     def check_dependency(self, command: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
         """``mcp:check-dependency``: is the runtime of ``command`` installed."""
-        data, refused = self._validated("mcp:check-dependency", DependencyInput, {"command": command}, on_error)
+        data, refused = self._validated("mcp:check-dependency", "DependencyInput", {"command": command}, on_error)
         if data is None:
             return refused
-        dep: DependencyInput = data  # type: ignore[assignment]
+        dep = data
         return self._submit("mcp:check-dependency", lambda s: s.deps.check(dep.command), on_done, on_error)
 
     def install_dependency(
@@ -298,10 +297,10 @@ class McpRouter(QObject):
         on_error: Failed | None = None,
     ) -> int:
         """``mcp:install-dependency``: progress lines go to ``logLine`` with the id ``deps:{command}``."""
-        data, refused = self._validated("mcp:install-dependency", DependencyInput, {"command": command}, on_error)
+        data, refused = self._validated("mcp:install-dependency", "DependencyInput", {"command": command}, on_error)
         if data is None:
             return refused
-        dep: DependencyInput = data  # type: ignore[assignment]
+        dep = data
 
         def progress(line: str) -> None:
             self.logLine.emit(f"deps:{dep.command}", line)
@@ -331,6 +330,8 @@ class McpRouter(QObject):
         """``mcp:presets``: the built-in and official server presets as JSON dicts."""
 
         async def work(s: AppServices) -> list[dict[str, Any]]:
+            from elftia_desktop.core.presets import load_presets
+
             presets = await asyncio.to_thread(load_presets)
             return [p.model_dump(mode="json", by_alias=True, exclude_none=True) for p in presets]
 
@@ -352,7 +353,7 @@ class McpRouter(QObject):
         on_done: Done | None,
         on_error: Failed | None,
     ) -> int:
-        data, refused = self._validated(channel, McpServerRemoveInput, {"id": server_id}, on_error)
+        data, refused = self._validated(channel, "McpServerRemoveInput", {"id": server_id}, on_error)
         if data is None:
             return refused
         valid_id = data.id  # type: ignore[attr-defined]

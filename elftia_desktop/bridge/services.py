@@ -1,17 +1,20 @@
-"""The services the UI reaches through the router, built on the service loop."""
+"""The services the UI reaches through the router, built on the service loop.
+
+Everything heavy (the mcp SDK, the keyring, the config file) is imported and opened inside
+:func:`build_services`, which runs on the service loop, so the window shows at once.
+"""
 
 from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from elftia_desktop.connections.service import McpService
-from elftia_desktop.core.catalog import ServerCatalog
-from elftia_desktop.core.config_store import ConfigStore
-from elftia_desktop.core.first_run import seed_builtin_servers
-from elftia_desktop.core.secrets import SecretVault
-from elftia_desktop.deps.checker import DependencyChecker
-from elftia_desktop.deps.installer import DependencyInstaller
+if TYPE_CHECKING:
+    from elftia_desktop.connections.service import McpService
+    from elftia_desktop.core.catalog import ServerCatalog
+    from elftia_desktop.deps.checker import DependencyChecker
+    from elftia_desktop.deps.installer import DependencyInstaller
 
 
 @dataclass
@@ -32,13 +35,27 @@ class AppServices:
 
 async def build_services() -> AppServices:
     """Open the config store and secrets off the UI thread and start the MCP service."""
+    # pydantic's submodules are imported explicitly first: shiboken's import hook (PySide6 is
+    # loaded by now) inspects modules mid-import and trips over pydantic's lazy __getattr__ when
+    # pydantic.fields is reached through "from pydantic import Field".
+    import pydantic.fields
+    import pydantic.types  # noqa: F401
 
     def open_catalog() -> ServerCatalog:
+        from elftia_desktop.core.catalog import ServerCatalog
+        from elftia_desktop.core.config_store import ConfigStore
+        from elftia_desktop.core.first_run import seed_builtin_servers
+        from elftia_desktop.core.secrets import SecretVault
+
         catalog = ServerCatalog(ConfigStore(), SecretVault())
         seed_builtin_servers(catalog)
         return catalog
 
     catalog = await asyncio.to_thread(open_catalog)
+    from elftia_desktop.connections.service import McpService
+    from elftia_desktop.deps.checker import DependencyChecker
+    from elftia_desktop.deps.installer import DependencyInstaller
+
     notices = list(catalog.store.notices)
     if catalog.vault.warning:
         notices.append(catalog.vault.warning)

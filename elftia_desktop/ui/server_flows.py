@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Slot
 from PySide6.QtWidgets import QWidget
 
 from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
-from elftia_desktop.core.models import McpActionResult
 from elftia_desktop.ui.pages.servers_page import McpServersPage
+
+if TYPE_CHECKING:
+    from elftia_desktop.core.models import McpActionResult
 
 
 class ServerFlows(QObject):

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from html import escape as html_escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -21,11 +22,13 @@ from PySide6.QtWidgets import (
 
 from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
-from elftia_desktop.core.models import McpServerRecord, McpTestResult
 from elftia_desktop.ui.dialogs.logs_dialog import LogsDialog
 from elftia_desktop.ui.dialogs.trust_dialog import TrustDialog
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 from elftia_desktop.ui.widgets.server_card import ServerCard
+
+if TYPE_CHECKING:
+    from elftia_desktop.core.models import McpServerRecord, McpTestResult
 
 
 class McpServersPage(QWidget):
@@ -58,7 +61,17 @@ class McpServersPage(QWidget):
         router.serversChanged.connect(self.reload)
         router.connectionStateChanged.connect(self._on_state)
         router.toolsChanged.connect(self._fetch_tool_count)
-        router.notices(on_done=self._show_startup_notices)
+        self._started = False
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
+        """Load the servers once the page is on screen, so the window paints first."""
+        super().showEvent(event)
+        if not self._started:
+            self._started = True
+            QTimer.singleShot(0, self._first_load)
+
+    def _first_load(self) -> None:
+        self.router.notices(on_done=self._show_startup_notices)
         self.reload()
 
     # -- layout --------------------------------------------------------------------------------

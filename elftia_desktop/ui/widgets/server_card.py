@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from elftia_desktop.core.models import McpServerRecord
 from elftia_desktop.ui.widgets.state_badge import StateBadge
 from elftia_desktop.ui.widgets.toggle_switch import ToggleSwitch
+
+if TYPE_CHECKING:
+    from elftia_desktop.core.models import McpServerRecord
 
 TRANSPORT_LABELS = {"stdio": "stdio", "sse": "SSE", "http": "Streamable HTTP"}
 ACTIONS = [
