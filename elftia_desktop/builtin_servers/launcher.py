@@ -67,21 +67,34 @@ def builtin_env() -> dict[str, str]:
     return {DATA_DIR_ENV: value} if value else {}
 
 
+def _requested(args: list[str]) -> str | None:
+    """The server name ``args`` asks for, or None when they are the app's own arguments."""
+    if args and args[0] == RUN_FLAG:
+        if len(args) < 2:
+            sys.stderr.write(f"{RUN_FLAG} needs a server name: one of {', '.join(sorted(BUILTIN_SERVERS))}\n")
+            raise SystemExit(2)
+        return args[1]
+    # ``<app> -m elftia_desktop.builtin_servers.NAME``: a config written for ``python -m`` run by a frozen app.
+    if len(args) >= 2 and args[0] == "-m":
+        for server in BUILTIN_SERVERS.values():
+            if args[1] == server.module:
+                return server.name
+    return None
+
+
 def maybe_run_builtin_server(argv: Sequence[str]) -> bool:
     """Serve a built-in server when ``argv`` (``sys.argv``) asks for one; ``False`` otherwise.
 
-    Recognises ``[prog, "--run-builtin-server", NAME]``. Returns ``True`` after the server
-    stopped; the caller then exits instead of starting the GUI. An unknown or missing name
-    exits with code 2 and a message on stderr.
+    Recognises ``[prog, "--run-builtin-server", NAME]`` and, for configs written for ``python -m``,
+    ``[prog, "-m", "elftia_desktop.builtin_servers.NAME"]``. Returns ``True`` after the server
+    stopped; the caller then exits instead of starting the GUI. An unknown or missing name exits
+    with code 2 and a message on stderr.
     """
-    args = list(argv[1:])
-    if not args or args[0] != RUN_FLAG:
+    name = _requested(list(argv[1:]))
+    if name is None:
         return False
-    if len(args) < 2:
-        sys.stderr.write(f"{RUN_FLAG} needs a server name: one of {', '.join(sorted(BUILTIN_SERVERS))}\n")
-        raise SystemExit(2)
     try:
-        server = _lookup(args[1])
+        server = _lookup(name)
     except ValueError as exc:
         sys.stderr.write(f"{exc}\n")
         raise SystemExit(2) from None

@@ -30,6 +30,7 @@ def test_unknown_server_names_the_known_ones() -> None:
 def test_ordinary_arguments_are_left_to_the_app() -> None:
     assert maybe_run_builtin_server(["elftia-desktop"]) is False
     assert maybe_run_builtin_server(["elftia-desktop", "--verbose", RUN_FLAG, "clock"]) is False
+    assert maybe_run_builtin_server(["elftia-desktop", "-m", "json.tool"]) is False
 
 
 def test_flag_without_a_known_name_exits_with_code_2(capsys: pytest.CaptureFixture[str]) -> None:
@@ -42,7 +43,8 @@ def test_flag_without_a_known_name_exits_with_code_2(capsys: pytest.CaptureFixtu
     assert "no built-in server named 'weather'" in capsys.readouterr().err
 
 
-def test_flag_serves_mcp_on_stdio_without_importing_qt() -> None:
+@pytest.mark.parametrize("how", [[RUN_FLAG, "clock"], ["-m", "elftia_desktop.builtin_servers.clock"]])
+def test_flag_serves_mcp_on_stdio_without_importing_qt(how: list[str]) -> None:
     """What the frozen app does: the entry point hands over before Qt, and the child speaks MCP."""
     code = (
         "import sys; from elftia_desktop.builtin_servers.launcher import maybe_run_builtin_server; "
@@ -53,9 +55,7 @@ def test_flag_serves_mcp_on_stdio_without_importing_qt() -> None:
         '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18",'
         '"capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n'
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code, RUN_FLAG, "clock"], input=init, capture_output=True, text=True, timeout=60
-    )
+    done = subprocess.run([sys.executable, "-c", code, *how], input=init, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert '"serverInfo":{"name":"clock"' in done.stdout
 
