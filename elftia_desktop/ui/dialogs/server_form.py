@@ -87,6 +87,7 @@ class McpServerForm(QDialog):
         self._saving = False
         self._testing = False
         self.errors: dict[str, str] = {}
+        self._initial: dict[str, Any] = {}
         self.setWindowTitle(f"Edit {record.name}" if record else "Add MCP server")
         self.ui = FormLayout(self, router, with_gallery=record is None)
         self._connect()

@@ -1,0 +1,354 @@
+"""The discover panel of one server: its tools, prompts, resources and resource templates.
+
+Each tool shows its description, its input schema (pretty JSON, folded until asked) and two
+switches: Enabled (``disabledTools``) and Auto-approve (``disabledAutoApproveTools``), saved at
+once through ``router.set_tool_flag``; a refused change puts the switch back and says why.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import (
+    QDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QTabWidget,
+    QToolButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from elftia_desktop.bridge.errors import BridgeError
+from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.core.models import McpActionResult, McpDiscoverResult, McpServerRecord
+from elftia_desktop.ui.widgets.toggle_switch import ToggleSwitch
+
+
+def _label(text: str, parent: QWidget, name: str = "", wrap: bool = False) -> QLabel:
+    label = QLabel(text, parent)
+    if name:
+        label.setObjectName(name)
+    label.setWordWrap(wrap)
+    return label
+
+
+class ToolCard(QFrame):
+    """One tool: name, description, schema toggle, Enabled and Auto-approve switches."""
+
+    def __init__(self, tool: dict[str, Any], enabled: bool, auto: bool, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("Card")
+        self.name = str(tool.get("name", ""))
+        title = _label(self.name, self, "CardTitle")
+        title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        description = _label(str(tool.get("description") or "No description."), self, "Muted", wrap=True)
+        description.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.enabled = ToggleSwitch(self)
+        self.enabled.setChecked(enabled)
+        self.enabled.setToolTip("Enabled: agents can use this tool (off: hidden from every tool list)")
+        self.enabled.setAccessibleName(f"{self.name} enabled")
+        self.auto = ToggleSwitch(self)
+        self.auto.setChecked(auto)
+        self.auto.setToolTip("Auto-approve: run this tool without asking each time")
+        self.auto.setAccessibleName(f"{self.name} auto-approve")
+        self.auto.setEnabled(enabled)
+        self.schema_button = QToolButton(self)
+        self.schema_button.setText("▸ Input schema")
+        self.schema_button.setCheckable(True)
+        self.schema_button.setAutoRaise(True)
+        self.schema_button.setToolTip("Show or hide the JSON schema of the tool's arguments")
+        self.schema = QPlainTextEdit(json.dumps(tool.get("inputSchema") or {}, indent=2), self)
+        self.schema.setReadOnly(True)
+        self.schema.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.schema.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        lines = self.schema.document().blockCount()
+        self.schema.setFixedHeight(min(lines, 16) * self.schema.fontMetrics().lineSpacing() + 14)
+        self.schema.hide()
+        self.schema_button.toggled.connect(self._fold)
+        self.status = _label("", self, "FieldError", wrap=True)
+        self.status.hide()
+        switches = QHBoxLayout()
+        switches.setSpacing(6)
+        for text, switch in (("Enabled", self.enabled), ("Auto-approve", self.auto)):
+            caption = _label(text, self, "Muted")
+            caption.setBuddy(switch)
+            switches.addWidget(caption)
+            switches.addWidget(switch)
+            switches.addSpacing(10)
+        head = QHBoxLayout()
+        head.addWidget(title, 1)
+        head.addLayout(switches)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(14, 10, 14, 10)
+        layout.addLayout(head)
+        layout.addWidget(description)
+        layout.addWidget(self.schema_button, 0, Qt.AlignmentFlag.AlignLeft)
+        layout.addWidget(self.schema)
+        layout.addWidget(self.status)
+
+    def _fold(self, shown: bool) -> None:
+        self.schema.setVisible(shown)
+        self.schema_button.setText(("▾" if shown else "▸") + " Input schema")
+
+
+class DiscoverDialog(QDialog):
+    """What one server offers, with per-tool switches."""
+
+    def __init__(self, router: McpRouter, record: McpServerRecord, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._router = router
+        self.record = record
+        self.discovered: McpDiscoverResult | None = None
+        self.cards: dict[str, ToolCard] = {}
+        self._details = ""
+        self.setWindowTitle(f"Discover — {record.name}")
+        self._build()
+        self.resize(820, 640)
+        self.refresh()
+
+    # -- layout ----------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        title = _label(self.record.name, self, "PageTitle")
+        self.info = _label("", self, "Muted")
+        self.refresh_button = QPushButton("&Refresh", self)
+        self.refresh_button.setToolTip("Ask the server again for its tools, prompts and resources")
+        self.refresh_button.setAutoDefault(False)
+        self.refresh_button.clicked.connect(self.refresh)
+        head = QHBoxLayout()
+        head.addWidget(title)
+        head.addWidget(self.info, 1, Qt.AlignmentFlag.AlignBottom)
+        head.addWidget(self.refresh_button)
+        self.busy = QProgressBar(self)
+        self.busy.setRange(0, 0)
+        self.busy.setTextVisible(False)
+        self.busy.setFixedHeight(4)
+        self.busy.setToolTip("Connecting and listing…")
+        self.busy_label = _label(f"Connecting to {self.record.name} and listing what it offers…", self, "Muted")
+        self.error = _label("", self, "FieldError", wrap=True)
+        self.details = QPushButton("Details…", self)
+        self.details.setToolTip("Show the full error")
+        self.details.setAutoDefault(False)
+        self.details.clicked.connect(self._show_details)
+        error_row = QHBoxLayout()
+        error_row.addWidget(self.error, 1)
+        error_row.addWidget(self.details)
+        self.tabs = QTabWidget(self)
+        self.tabs.addTab(self._tools_tab(), "&Tools")
+        self.prompts = self._tree(["Prompt / argument", "Description"])
+        self.tabs.addTab(self._tab(self.prompts, "prompts"), "&Prompts")
+        self.resources = self._tree(["Name", "URI", "Type", "Description"])
+        self.tabs.addTab(self._tab(self.resources, "resources"), "R&esources")
+        close = QPushButton("Close", self)
+        close.setToolTip("Close (Escape); switch changes are already saved")
+        close.clicked.connect(self.accept)
+        bottom = QHBoxLayout()
+        self.status = _label("", self, "Muted")
+        bottom.addWidget(self.status, 1)
+        bottom.addWidget(close)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(16, 14, 16, 14)
+        layout.addLayout(head)
+        layout.addWidget(self.busy)
+        layout.addWidget(self.busy_label)
+        layout.addLayout(error_row)
+        layout.addWidget(self.tabs, 1)
+        layout.addLayout(bottom)
+        self._set_error("", "")
+
+    def _tools_tab(self) -> QWidget:
+        page = QWidget(self)
+        self.filter = QLineEdit(page)
+        self.filter.setPlaceholderText("Filter tools")
+        self.filter.setClearButtonEnabled(True)
+        self.filter.setToolTip("Show only tools whose name or description contains this text")
+        self.filter.textChanged.connect(self._filter_tools)
+        self.tool_errors = _label("", page, "FieldError", wrap=True)
+        self.tool_errors.hide()
+        holder = QWidget(page)
+        holder.setObjectName("CardHolder")
+        self.tool_box = QVBoxLayout(holder)
+        self.tool_box.setContentsMargins(0, 0, 4, 0)
+        self.tool_box.setSpacing(8)
+        self.tool_box.addStretch(1)
+        scroll = QScrollArea(page)
+        scroll.setObjectName("CardScroll")
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(holder)
+        layout = QVBoxLayout(page)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.addWidget(self.filter)
+        layout.addWidget(self.tool_errors)
+        layout.addWidget(scroll, 1)
+        return page
+
+    def _tree(self, headers: list[str]) -> QTreeWidget:
+        tree = QTreeWidget(self)
+        tree.setHeaderLabels(headers)
+        tree.setAlternatingRowColors(True)
+        tree.setRootIsDecorated(True)
+        tree.header().setStretchLastSection(True)
+        return tree
+
+    def _tab(self, tree: QTreeWidget, kind: str) -> QWidget:
+        page = QWidget(self)
+        error = _label("", page, "FieldError", wrap=True)
+        error.hide()
+        setattr(self, f"{kind}_error", error)
+        layout = QVBoxLayout(page)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.addWidget(error)
+        layout.addWidget(tree, 1)
+        return page
+
+    # -- loading ---------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Ask the server (through the router) what it offers."""
+        self._set_busy(True)
+        self._set_error("", "")
+        self._router.discover(self.record.id, on_done=self._loaded, on_error=self._failed)
+
+    def _set_busy(self, busy: bool) -> None:
+        self.busy.setVisible(busy)
+        self.busy_label.setVisible(busy)
+        self.refresh_button.setEnabled(not busy)
+        self.tabs.setEnabled(not busy)
+
+    def _set_error(self, text: str, details: str) -> None:
+        self.error.setText(text)
+        self.error.setVisible(bool(text))
+        self._details = details
+        self.details.setVisible(bool(details))
+
+    def _failed(self, error: BridgeError) -> None:
+        self._set_busy(False)
+        self._set_error(f"{error.kind}: {error.message}", error.details or error.message)
+
+    def _loaded(self, result: McpDiscoverResult) -> None:
+        self._set_busy(False)
+        self.discovered = result
+        if not result.success and result.error and not result.tools:
+            self._set_error(f"Could not list the tools: {result.error}", result.error)
+        info = result.server_info or {}
+        self.info.setText(" ".join(str(info.get(k, "")) for k in ("name", "version")).strip())
+        self._fill_tools(result)
+        self._fill_prompts(result)
+        self._fill_resources(result)
+        for kind, label in (("tools", self.tool_errors), ("prompts", self.prompts_error)):  # type: ignore[attr-defined]
+            self._kind_error(label, result.errors.get(kind, ""))
+        problems = [result.errors.get(k, "") for k in ("resources", "resourceTemplates")]
+        self._kind_error(self.resources_error, "; ".join(p for p in problems if p))  # type: ignore[attr-defined]
+        counts = (len(result.tools), len(result.prompts), len(result.resources) + len(result.resource_templates))
+        for index, (name, count) in enumerate(zip(("&Tools", "&Prompts", "R&esources"), counts, strict=True)):
+            self.tabs.setTabText(index, f"{name} ({count})")
+
+    @staticmethod
+    def _kind_error(label: QLabel, text: str) -> None:
+        label.setText(f"Could not be listed: {text}" if text else "")
+        label.setVisible(bool(text))
+
+    def _fill_tools(self, result: McpDiscoverResult) -> None:
+        for card in self.cards.values():
+            self.tool_box.removeWidget(card)
+            card.deleteLater()
+        self.cards = {}
+        disabled = set(self.record.disabled_tools)
+        manual = set(self.record.disabled_auto_approve_tools)
+        for tool in result.tools:
+            name = str(tool.get("name", ""))
+            card = ToolCard(tool, name not in disabled, name not in manual, self)
+            card.enabled.toggled.connect(lambda on, n=name: self.set_flag(n, "enabled", on))
+            card.auto.toggled.connect(lambda on, n=name: self.set_flag(n, "autoApprove", on))
+            self.tool_box.insertWidget(self.tool_box.count() - 1, card)
+            self.cards[name] = card
+        self._filter_tools(self.filter.text())
+
+    def _fill_prompts(self, result: McpDiscoverResult) -> None:
+        self.prompts.clear()
+        for prompt in result.prompts:
+            item = QTreeWidgetItem(self.prompts, [str(prompt.get("name", "")), str(prompt.get("description") or "")])
+            for arg in prompt.get("arguments") or []:
+                required = " (required)" if arg.get("required") else ""
+                QTreeWidgetItem(item, [f"{arg.get('name', '')}{required}", str(arg.get("description") or "")])
+        self.prompts.expandAll()
+        self.prompts.resizeColumnToContents(0)
+
+    def _fill_resources(self, result: McpDiscoverResult) -> None:
+        self.resources.clear()
+        groups = (("Resources", result.resources, "uri"), ("Templates", result.resource_templates, "uriTemplate"))
+        for title, items, uri_key in groups:
+            group = QTreeWidgetItem(self.resources, [f"{title} ({len(items)})"])
+            group.setFirstColumnSpanned(True)
+            for res in items:
+                cells = [str(res.get(k) or "") for k in ("name", uri_key, "mimeType", "description")]
+                child = QTreeWidgetItem(group, cells)
+                child.setToolTip(1, cells[1])
+        self.resources.expandAll()
+        for column in range(3):
+            self.resources.resizeColumnToContents(column)
+
+    def _filter_tools(self, text: str) -> None:
+        needle = text.strip().lower()
+        for name, card in self.cards.items():
+            tool = next((t for t in (self.discovered.tools if self.discovered else []) if t.get("name") == name), {})
+            haystack = f"{name} {tool.get('description') or ''}".lower()
+            card.setVisible(not needle or needle in haystack)
+
+    # -- switches --------------------------------------------------------------------------
+
+    def set_flag(self, tool: str, flag: str, value: bool) -> None:
+        """Save one switch; on failure the switch goes back and the card says why."""
+        card = self.cards[tool]
+        if flag == "enabled":
+            card.auto.setEnabled(value)
+        card.status.hide()
+        self.status.setText("Saving…")
+        params = {"serverId": self.record.id, "toolName": tool, "flag": flag, "value": value}
+        self._router.set_tool_flag(
+            params,
+            on_done=lambda result: self._flag_saved(tool, flag, value, result),
+            on_error=lambda error: self._flag_failed(tool, flag, value, error.message),
+        )
+
+    def _flag_saved(self, tool: str, flag: str, value: bool, result: McpActionResult) -> None:
+        if not result.success:
+            self._flag_failed(tool, flag, value, result.error or "not saved")
+            return
+        if result.server is not None:
+            self.record = result.server
+        what = "enabled" if flag == "enabled" else "auto-approved"
+        self.status.setText(f"{tool} is {'' if value else 'no longer '}{what}.")
+
+    def _flag_failed(self, tool: str, flag: str, value: bool, message: str) -> None:
+        card = self.cards.get(tool)
+        self.status.setText("")
+        if card is None:
+            return
+        switch = card.enabled if flag == "enabled" else card.auto
+        switch.blockSignals(True)
+        switch.setChecked(not value)
+        switch.blockSignals(False)
+        if flag == "enabled":
+            card.auto.setEnabled(not value)
+        card.status.setText(f"Not saved: {message}")
+        card.status.show()
+
+    def _show_details(self) -> None:
+        box = QMessageBox(QMessageBox.Icon.Warning, "Error details", self.error.text(), parent=self)
+        box.setDetailedText(self._details)
+        box.exec()

@@ -1,0 +1,453 @@
+"""The paste-JSON dialog (``mcp:addJson``): live preview, conflicts resolved per server, results.
+
+The text is parsed as it is typed with ``core.server_json`` (pure functions, no I/O). A syntax
+error names its line and column, highlights the line and the spot, and puts the cursor there
+after a paste (or when the user follows the "Go to" link). The preview lists every server with
+what it runs and whether its name is taken; each taken name gets its own choice (rename, skip,
+replace). ``router.add_json`` takes one ``onConflict`` for all, so the servers are submitted in
+groups, one ``add_json`` call per chosen policy, each group as a JSON list of named entries.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import shlex
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QKeySequence, QShortcut, QTextCursor, QTextFormat
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QStackedWidget,
+    QTableWidget,
+    QTableWidgetItem,
+    QTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from elftia_desktop.bridge.errors import BridgeError
+from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.core.errors import JsonInputError
+from elftia_desktop.core.models import McpActionResult
+from elftia_desktop.core.server_json import load_json_text, parse_entry, server_entries
+from elftia_desktop.ui.theme import STATE_COLORS, is_dark
+
+PARSE_DELAY_MS = 250
+EXAMPLE = '{\n  "mcpServers": {\n    "time": { "command": "uvx", "args": ["mcp-server-time"] }\n  }\n}'
+ACTIONS_NEW = (("add", "Add"), ("skip", "Skip"))
+ACTIONS_TAKEN = (("rename", "Rename (keep both)"), ("skip", "Skip"), ("replace", "Replace the existing one"))
+POLICY_OF_ACTION = {"add": "fail", "rename": "rename", "replace": "replace"}
+
+
+@dataclass
+class PreviewRow:
+    """One server of the pasted JSON as the preview shows it."""
+
+    name: str
+    entry: Any
+    transport: str = ""
+    runs: str = ""
+    error: str = ""
+    taken: bool = False
+    action: str = "add"
+
+
+def preview_rows(text: str, existing_names: set[str]) -> list[PreviewRow]:
+    """The servers of ``text``; raises ``JsonInputError`` when it is no usable JSON."""
+    pairs = server_entries(load_json_text(text))
+    seen = {n.lower() for n in existing_names}
+    rows = []
+    for name, entry in pairs:
+        parsed = parse_entry(name, entry)
+        row = PreviewRow(name=name, entry=entry)
+        if parsed.server is None:
+            row.error = (parsed.error or "not a server").removeprefix(f"{name}: ")
+            row.action = "invalid"
+        else:
+            config = parsed.server.config
+            row.transport = {"stdio": "stdio", "sse": "SSE", "http": "Streamable HTTP"}[parsed.server.type.value]
+            row.runs = shlex.join([config.command or "", *config.args]) if config.command else config.url or ""
+            row.taken = name.strip().lower() in seen
+            row.action = "rename" if row.taken else "add"
+            seen.add(name.strip().lower())
+        rows.append(row)
+    return rows
+
+
+def submission_groups(rows: list[PreviewRow]) -> list[tuple[str, list[PreviewRow]]]:
+    """``(onConflict, rows)`` per ``add_json`` call, in the order new, replace, rename."""
+    groups = []
+    for action in ("add", "replace", "rename"):
+        chosen = [r for r in rows if r.action == action]
+        if chosen:
+            groups.append((POLICY_OF_ACTION[action], chosen))
+    return groups
+
+
+def group_json(rows: list[PreviewRow]) -> str:
+    """The rows as a JSON list of named entries (names may repeat in a list, not in a map)."""
+    return json.dumps([{**row.entry, "name": row.name} for row in rows], indent=2)
+
+
+def utf16_offset(line_text: str, column: int) -> int:
+    """The Qt (UTF-16) offset of a 1-based code-point ``column`` in ``line_text``."""
+    prefix = line_text[: max(column - 1, 0)]
+    return len(prefix.encode("utf-16-le")) // 2
+
+
+class JsonImportDialog(QDialog):
+    """Paste server JSON, check the preview, resolve name conflicts, add, see what happened.
+
+    Signals:
+        imported(object): the list of ``McpActionResult``, one per submitted server.
+    """
+
+    imported = Signal(object)
+
+    def __init__(
+        self, router: McpRouter | None, existing_names: list[str] | None = None, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self._router = router
+        self._existing = set(existing_names or [])
+        self.rows: list[PreviewRow] = []
+        self.error: JsonInputError | None = None
+        self.results: list[tuple[str, str, str]] = []
+        self._pending: list[tuple[str, list[PreviewRow]]] = []
+        self._move_cursor = False
+        self.setWindowTitle("Add servers from JSON")
+        self._build()
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(PARSE_DELAY_MS)
+        self._timer.timeout.connect(self.parse_now)
+        self.editor.document().contentsChange.connect(self._edited)
+        self.resize(860, 640)
+        self.parse_now()
+
+    # -- layout ----------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.stack = QStackedWidget(self)
+        self.stack.addWidget(self._edit_page())
+        self.stack.addWidget(self._result_page())
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(16, 14, 16, 14)
+        layout.addWidget(self.stack)
+
+    def _edit_page(self) -> QWidget:
+        page = QWidget(self)
+        title = QLabel("&Paste the server JSON", page)
+        title.setObjectName("CardTitle")
+        hint = QLabel(
+            'Any shape works: <code>{"mcpServers": {…}}</code> (Claude Desktop, Cursor, Cline), '
+            '<code>{"servers": {…}}</code> (VS Code), a <code>{name: server}</code> map, '
+            "one server with a name, or a list of named servers.",
+            page,
+        )
+        hint.setObjectName("Muted")
+        hint.setWordWrap(True)
+        self.editor = QPlainTextEdit(page)
+        self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.editor.setPlaceholderText(EXAMPLE)
+        self.editor.setTabChangesFocus(True)
+        self.editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.editor.setToolTip("Paste or type JSON; the preview below updates as you type")
+        title.setBuddy(self.editor)
+        self.error_label = QLabel(page)
+        self.error_label.setObjectName("FieldError")
+        self.error_label.setWordWrap(True)
+        self.error_label.setToolTip("Follow the link to put the cursor on the error")
+        self.error_label.linkActivated.connect(lambda _link: self.go_to_error())
+        self.error_label.hide()
+        self.table = QTableWidget(0, 5, page)
+        self.table.setHorizontalHeaderLabels(["Server", "Transport", "Runs", "Status", "Action"])
+        self.table.verticalHeader().hide()
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.setSelectionMode(QTableWidget.SelectionMode.NoSelection)
+        self.table.setWordWrap(False)
+        header = self.table.horizontalHeader()
+        for column, mode in enumerate((0, 0, 1, 0, 0)):
+            header.setSectionResizeMode(
+                column, QHeaderView.ResizeMode.Stretch if mode else QHeaderView.ResizeMode.ResizeToContents
+            )
+        self.table.setToolTip("The servers that will be added; choose what happens to names that are taken")
+        self.summary = QLabel(page)
+        self.summary.setObjectName("Muted")
+        self.trust = QCheckBox("&Trust these servers (start them without asking first)", page)
+        self.trust.setToolTip(
+            "Unchecked: before a server's first start, Elftia shows exactly what it runs and asks you"
+        )
+        self.cancel = QPushButton("Cancel", page)
+        self.cancel.setToolTip("Close without adding anything (Escape)")
+        self.cancel.setAutoDefault(False)
+        self.cancel.clicked.connect(self.reject)
+        self.submit = QPushButton("&Add servers", page)
+        self.submit.setObjectName("Primary")
+        self.submit.setToolTip("Add the servers marked Add, Rename or Replace (Ctrl+Enter)")
+        self.submit.clicked.connect(self.start_import)
+        QShortcut(QKeySequence("Ctrl+Return"), self, self.start_import)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.trust, 1)
+        buttons.addWidget(self.cancel)
+        buttons.addWidget(self.submit)
+        layout = QVBoxLayout(page)
+        layout.setContentsMargins(0, 0, 0, 0)
+        for widget, stretch in ((title, 0), (hint, 0), (self.editor, 3), (self.error_label, 0)):
+            layout.addWidget(widget, stretch)
+        preview_title = QLabel("Preview", page)
+        preview_title.setObjectName("CardTitle")
+        layout.addWidget(preview_title)
+        layout.addWidget(self.table, 2)
+        layout.addWidget(self.summary)
+        layout.addLayout(buttons)
+        return page
+
+    def _result_page(self) -> QWidget:
+        page = QWidget(self)
+        self.result_title = QLabel(page)
+        self.result_title.setObjectName("CardTitle")
+        self.result_table = QTableWidget(0, 2, page)
+        self.result_table.setHorizontalHeaderLabels(["Server", "Outcome"])
+        self.result_table.verticalHeader().hide()
+        self.result_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.result_table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        self.result_table.horizontalHeader().setStretchLastSection(True)
+        self.result_table.setWordWrap(True)
+        self.done_button = QPushButton("&Done", page)
+        self.done_button.setObjectName("Primary")
+        self.done_button.setToolTip("Close this dialog")
+        self.done_button.clicked.connect(self.accept)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.done_button)
+        layout = QVBoxLayout(page)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.result_title)
+        layout.addWidget(self.result_table, 1)
+        layout.addLayout(buttons)
+        return page
+
+    # -- parsing and preview ---------------------------------------------------------------
+
+    def set_text(self, text: str) -> None:
+        """Replace the text as a paste would (the cursor jumps to a syntax error)."""
+        self.editor.setPlainText(text)
+        self.parse_now()
+
+    def _edited(self, _position: int, _removed: int, added: int) -> None:
+        self._move_cursor = self._move_cursor or added > 1
+        self._timer.start()
+
+    def parse_now(self) -> None:
+        """Parse the text and refresh the error, the highlight and the preview."""
+        self._timer.stop()
+        text = self.editor.toPlainText()
+        chosen = {(r.name, r.taken): r.action for r in self.rows}
+        self.error = None
+        self.rows = []
+        if text.strip():
+            try:
+                self.rows = preview_rows(text, self._existing)
+            except JsonInputError as exc:
+                self.error = exc
+        for row in self.rows:
+            if not row.error:
+                row.action = chosen.get((row.name, row.taken), row.action)
+        self._show_error()
+        self._fill_preview()
+        if self.error is not None and self.error.line is not None and self._move_cursor:
+            self.go_to_error()
+        self._move_cursor = False
+
+    def _show_error(self) -> None:
+        error = self.error
+        selections: list[QTextEdit.ExtraSelection] = []
+        if error is None:
+            self.error_label.hide()
+        elif error.line is None:
+            self.error_label.setText(str(error))
+            self.error_label.show()
+        else:
+            link = f'<a href="goto">Go to line {error.line}, column {error.column}</a>'
+            self.error_label.setText(f"{html.escape(str(error))} — {link}")
+            self.error_label.show()
+            selections = self._error_selections(error.line, error.column or 1)
+        self.editor.setExtraSelections(selections)
+
+    def error_position(self, line: int, column: int) -> int:
+        """The document position of a 1-based JSON line/column, clamped to the text."""
+        document = self.editor.document()
+        block = document.findBlockByNumber(min(max(line, 1), document.blockCount()) - 1)
+        offset = min(utf16_offset(block.text(), column), block.length() - 1)
+        return block.position() + max(offset, 0)
+
+    def _error_selections(self, line: int, column: int) -> list[QTextEdit.ExtraSelection]:
+        dark = is_dark(self.palette())
+        whole = QTextEdit.ExtraSelection()
+        whole.format.setBackground(QColor("#4a2020" if dark else "#fde8e8"))
+        whole.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+        whole.cursor = QTextCursor(self.editor.document())
+        whole.cursor.setPosition(self.error_position(line, column))
+        spot = QTextEdit.ExtraSelection()
+        spot.format.setBackground(QColor(STATE_COLORS["error"]))
+        spot.format.setForeground(QColor("white"))
+        spot.format.setFontWeight(QFont.Weight.Bold)
+        spot.cursor = QTextCursor(self.editor.document())
+        position = self.error_position(line, column)
+        spot.cursor.setPosition(position)
+        at_end = position >= self.editor.document().characterCount() - 1
+        spot.cursor.movePosition(
+            QTextCursor.MoveOperation.Left if at_end else QTextCursor.MoveOperation.Right,
+            QTextCursor.MoveMode.KeepAnchor,
+        )
+        return [whole, spot]
+
+    def go_to_error(self) -> None:
+        """Put the cursor on the syntax error and focus the editor."""
+        if self.error is None or self.error.line is None:
+            return
+        cursor = self.editor.textCursor()
+        cursor.setPosition(self.error_position(self.error.line, self.error.column or 1))
+        self.editor.setTextCursor(cursor)
+        self.editor.centerCursor()
+        self.editor.setFocus()
+
+    def _fill_preview(self) -> None:
+        self.table.setRowCount(len(self.rows))
+        for index, row in enumerate(self.rows):
+            cells = [row.name, row.transport, row.runs, self._status(row)]
+            for column, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)
+                if column == 3 and (row.error or row.taken):
+                    item.setForeground(QColor(STATE_COLORS["error" if row.error else "connecting"]))
+                self.table.setItem(index, column, item)
+            self.table.setCellWidget(index, 4, self._action_box(index, row))
+        self._update_summary()
+
+    @staticmethod
+    def _status(row: PreviewRow) -> str:
+        if row.error:
+            return f"✗ {row.error}"
+        return "Name taken" if row.taken else "New"
+
+    def _action_box(self, index: int, row: PreviewRow) -> QWidget:
+        if row.error:
+            label = QLabel("Can't add", self.table)
+            label.setObjectName("Muted")
+            label.setContentsMargins(6, 0, 6, 0)
+            return label
+        box = QComboBox(self.table)
+        for value, text in ACTIONS_TAKEN if row.taken else ACTIONS_NEW:
+            box.addItem(text, value)
+        box.setCurrentIndex(max(0, box.findData(row.action)))
+        box.setToolTip(f"What to do with {row.name}" + (": a server with this name exists" if row.taken else ""))
+        box.setAccessibleName(f"Action for {row.name}")
+        box.currentIndexChanged.connect(lambda _i, r=row, b=box: self.set_action(self.rows.index(r), b.currentData()))
+        return box
+
+    def set_action(self, index: int, action: str) -> None:
+        """Choose what happens to the server in preview row ``index``."""
+        row = self.rows[index]
+        if row.error:
+            return
+        row.action = action
+        box = self.table.cellWidget(index, 4)
+        if isinstance(box, QComboBox) and box.currentData() != action:
+            box.setCurrentIndex(box.findData(action))
+        self._update_summary()
+
+    def _update_summary(self) -> None:
+        chosen = sum(r.action in POLICY_OF_ACTION for r in self.rows)
+        taken = sum(r.taken for r in self.rows)
+        invalid = sum(bool(r.error) for r in self.rows)
+        parts = [f"{len(self.rows)} server{'s' * (len(self.rows) != 1)}"]
+        parts += [f"{taken} name{'s' * (taken != 1)} taken"] if taken else []
+        parts += [f"{invalid} cannot be added"] if invalid else []
+        empty = "Fix the JSON error above to see the servers." if self.error else "Nothing to add yet."
+        self.summary.setText(" · ".join(parts) if self.rows else empty)
+        self.submit.setText(f"&Add {chosen} server{'s' * (chosen != 1)}" if chosen else "&Add servers")
+        can = chosen > 0 and self.error is None and self._router is not None and not self._pending
+        self.submit.setEnabled(can)
+        self.submit.setDefault(can)
+
+    # -- submit and results ----------------------------------------------------------------
+
+    def start_import(self) -> None:
+        """Submit the chosen servers, one ``add_json`` call per conflict policy."""
+        if self._timer.isActive():
+            self.parse_now()
+        if self.error is not None or self._router is None or self._pending or not self.submit.isEnabled():
+            return
+        self.results = [(r.name, "skipped", "Skipped, as chosen") for r in self.rows if r.action == "skip"]
+        self.results += [(r.name, "failed", r.error) for r in self.rows if r.error]
+        self._pending = submission_groups(self.rows)
+        self.submit.setEnabled(False)
+        self.summary.setText("Adding…")
+        self._next_group()
+
+    def _next_group(self) -> None:
+        if not self._pending:
+            self._show_results()
+            return
+        assert self._router is not None
+        policy, rows = self._pending[0]
+        params = {"json": group_json(rows), "trust": self.trust.isChecked(), "onConflict": policy}
+        self._router.add_json(
+            params,
+            on_done=lambda result: self._group_done(rows, result),
+            on_error=lambda error: self._group_failed(rows, error),
+        )
+
+    def _group_done(self, rows: list[PreviewRow], result: McpActionResult) -> None:
+        outcomes = result.results or []
+        for index, row in enumerate(rows):
+            outcome = outcomes[index] if index < len(outcomes) else None
+            if outcome is not None and outcome.success and outcome.server is not None:
+                detail = (outcome.message or "").removeprefix(f"Added {outcome.server.name}.").strip()
+                renamed = f" as {outcome.server.name}" if outcome.server.name != row.name else ""
+                self.results.append((row.name, "added", f"Added{renamed}. {detail}".strip()))
+            else:
+                why = (outcome.error if outcome else result.error) or "not added"
+                self.results.append((row.name, "failed", why.removeprefix(f"{row.name}: ")))
+        self._pending.pop(0)
+        self._next_group()
+
+    def _group_failed(self, rows: list[PreviewRow], error: BridgeError) -> None:
+        self.results += [(row.name, "failed", error.message) for row in rows]
+        self._pending.pop(0)
+        self._next_group()
+
+    def _show_results(self) -> None:
+        order = {r.name: i for i, r in enumerate(self.rows)}
+        self.results.sort(key=lambda item: order.get(item[0], 0))
+        added = sum(kind == "added" for _n, kind, _t in self.results)
+        failed = sum(kind == "failed" for _n, kind, _t in self.results)
+        title = f"Added {added} of {len(self.results)} server{'s' * (len(self.results) != 1)}"
+        self.result_title.setText(title + (f" — {failed} failed" if failed else ""))
+        marks = {"added": ("✓", "connected"), "failed": ("✗", "error"), "skipped": ("–", "disconnected")}
+        self.result_table.setRowCount(len(self.results))
+        for index, (name, kind, text) in enumerate(self.results):
+            mark, color = marks[kind]
+            name_item = QTableWidgetItem(f"{mark}  {name}")
+            name_item.setForeground(QColor(STATE_COLORS[color]))
+            self.result_table.setItem(index, 0, name_item)
+            item = QTableWidgetItem(text)
+            item.setToolTip(text)
+            self.result_table.setItem(index, 1, item)
+        self.result_table.resizeRowsToContents()
+        self.stack.setCurrentIndex(1)
+        self.done_button.setDefault(True)
+        self.done_button.setFocus()
+        self.imported.emit(list(self.results))
