@@ -15,7 +15,7 @@ from elftia_desktop.core.models import MCPTool
 from elftia_desktop.tools.names import MAX_NAME_LENGTH, NameMap, NameRule, ToolRef, assign_names, sanitize_name
 from elftia_desktop.tools.notes import Note, NoteLog
 from elftia_desktop.tools.refs import Placeholder, RefInliner
-from elftia_desktop.tools.schema import process_json_schema
+from elftia_desktop.tools.schema import has_ref, root_object
 
 ToolInput = MCPTool | Mapping[str, Any]
 
@@ -75,7 +75,9 @@ def prepare_schema(
     schema: Any, log: NoteLog, placeholder: Placeholder | None = None
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The root object schema with references inlined, and the ``$defs`` kept for recursion."""
-    root = process_json_schema(schema, log)
+    root = root_object(schema, log)
+    if not has_ref(root):
+        return root, {}  # shares subtrees with the input: the provider passes build new trees
     inliner = RefInliner(root, log, placeholder)
     out = inliner.run(root)
     return out, inliner.defs

@@ -9,7 +9,6 @@ or cut off with a placeholder (for Gemini's OpenAPI-subset ``parameters``).
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import unquote
@@ -24,6 +23,15 @@ MAX_DEPTH = 48
 _VALUE_KEYS = frozenset({"default", "enum", "const", "examples", "example"})
 
 Placeholder = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def copy_json(value: Any) -> Any:
+    """A copy of a JSON value (dicts and lists copied, scalars shared)."""
+    if isinstance(value, dict):
+        return {k: copy_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [copy_json(v) for v in value]
+    return value
 
 
 def resolve_pointer(root: Any, ref: str) -> Any:
@@ -91,7 +99,7 @@ class RefInliner:
             if key in ("$defs", "definitions"):
                 continue  # inlined where used
             if key in _VALUE_KEYS:
-                out[key] = copy.deepcopy(value)  # data, not schemas: never look for references inside
+                out[key] = copy_json(value)  # data, not schemas: never look for references inside
                 continue
             if key in ("properties", "patternProperties", "$defs") and isinstance(value, dict):
                 out[key] = {k: self._walk(v, join_path(path, f"{key}.{k}"), stack, depth + 1) for k, v in value.items()}

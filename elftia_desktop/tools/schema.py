@@ -20,6 +20,7 @@ from elftia_desktop.tools.refs import resolve_pointer
 JSON_TYPES = ("string", "number", "integer", "boolean", "object", "array", "null")
 COMBINATORS = ("anyOf", "oneOf", "allOf")
 WRAPPED_PROPERTY = "value"
+_DATA_KEYS = frozenset({"default", "enum", "const", "examples", "example"})
 _ROOT_KEPT = ("required", "description", "$defs", "definitions", "additionalProperties")
 
 
@@ -54,16 +55,24 @@ def string_list(value: Any) -> list[str]:
 
 
 def process_json_schema(schema: Any, log: NoteLog | None = None) -> dict[str, Any]:
-    """The tool's input schema as an object schema (a new dict; the input is not changed)."""
+    """The tool's input schema as an object schema (a new tree; the input is not changed)."""
+    return copy.deepcopy(root_object(schema, log))
+
+
+def root_object(schema: Any, log: NoteLog | None = None) -> dict[str, Any]:
+    """:func:`process_json_schema` without the copy: the result shares subtrees with ``schema``.
+
+    For passes that build a new tree anyway; the shared parts must not be changed.
+    """
     if not isinstance(schema, dict) or not schema:
         return empty_object()
     if is_object_schema(schema):
         out: dict[str, Any] = {"type": "object"}
         props = schema.get("properties")
-        out["properties"] = copy.deepcopy(props) if isinstance(props, dict) else {}
+        out["properties"] = props if isinstance(props, dict) else {}
         for key in _ROOT_KEPT:
             if key in schema:
-                out[key] = copy.deepcopy(schema[key])
+                out[key] = schema[key]
         if log is not None:
             for key in schema:
                 if key not in _ROOT_KEPT and key not in ("type", "properties"):
@@ -74,11 +83,11 @@ def process_json_schema(schema: Any, log: NoteLog | None = None) -> dict[str, An
         return merged
     if log is not None:
         log.add("", "changed", f"the input schema is not an object; wrapped as the property {WRAPPED_PROPERTY!r}")
-    wrapped = {k: copy.deepcopy(v) for k, v in schema.items() if k not in ("$defs", "definitions", "$schema")}
+    wrapped = {k: v for k, v in schema.items() if k not in ("$defs", "definitions", "$schema")}
     out = {"type": "object", "properties": {WRAPPED_PROPERTY: wrapped}, "required": [WRAPPED_PROPERTY]}
     for key in ("$defs", "definitions"):
         if key in schema:
-            out[key] = copy.deepcopy(schema[key])
+            out[key] = schema[key]
     return out
 
 
@@ -93,12 +102,25 @@ def _merge_root_union(schema: dict[str, Any], log: NoteLog | None) -> dict[str, 
         merged = merge_objects(resolved, all_required=key == "allOf")
         for extra in ("description", "$defs", "definitions"):
             if extra in schema:
-                merged[extra] = copy.deepcopy(schema[extra])
+                merged[extra] = schema[extra]
         if log is not None:
             how = "merged" if key == "allOf" else "merged into one object (only the common properties stay required)"
             log.add(key, "changed", f"root {key} of {len(branches)} object schemas {how}; APIs reject a root {key}")
         return merged
     return None
+
+
+def has_ref(node: Any, depth: int = 0) -> bool:
+    """Whether a ``$ref`` occurs anywhere in ``node`` (outside data keywords); bounded depth."""
+    if depth > 64:
+        return True
+    if isinstance(node, dict):
+        if "$ref" in node:
+            return True
+        return any(has_ref(v, depth + 1) for k, v in node.items() if k not in _DATA_KEYS)
+    if isinstance(node, list):
+        return any(has_ref(v, depth + 1) for v in node)
+    return False
 
 
 def deref(root: dict[str, Any], node: Any) -> Any:

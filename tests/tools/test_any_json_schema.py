@@ -15,7 +15,8 @@ from tests.tools.provider_checks import check_all
 
 KEYWORDS = ["type", "properties", "items", "required", "anyOf", "oneOf", "allOf", "$ref", "$defs", "definitions",
             "enum", "const", "format", "additionalProperties", "prefixItems", "minimum", "exclusiveMinimum",
-            "nullable", "description", "default", "not", "pattern", "minLength", "maxItems", "title", "$schema"]  # fmt: skip
+            "nullable", "description", "default", "not", "pattern", "minLength", "maxItems", "title",
+            "$schema"]  # fmt: skip
 TYPES = st.sampled_from(["string", "number", "integer", "boolean", "object", "array", "null", "bogus"])
 REFS = st.sampled_from(["#", "#/$defs/A", "#/definitions/B", "#/properties/x", "#/nope", "http://x/y", "#/$defs/A/x"])
 scalars = st.none() | st.booleans() | st.integers(-5, 5) | st.floats(allow_nan=False) | st.text(max_size=5)
