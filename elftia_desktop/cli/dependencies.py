@@ -22,7 +22,14 @@ from elftia_desktop.cli.output import (
 )
 from elftia_desktop.core.errors import JsonInputError
 from elftia_desktop.core.models import DependencyCheckResult, McpServerRecord
-from elftia_desktop.core.presets import McpPreset, find_preset, load_presets, missing_values, preset_to_input
+from elftia_desktop.core.presets import (
+    McpPreset,
+    find_preset,
+    load_presets,
+    missing_values,
+    preset_to_input,
+    reject_unknown_values,
+)
 from elftia_desktop.deps.checker import DependencyChecker
 from elftia_desktop.deps.installer import DependencyInstaller, is_managed
 from elftia_desktop.deps.requirements import runtime_for
@@ -174,6 +181,7 @@ def cmd_add_preset(args: argparse.Namespace) -> int:
     preset = find_preset(load_presets(), args.preset)
     values = _pairs(args.value, "--value")
     env = _pairs(args.env, "--env")
+    reject_unknown_values(preset, values, env)
     missing_args, missing_env = missing_values(preset, values, env)
     if missing_args or missing_env:
         if args.json or not sys.stdin.isatty():

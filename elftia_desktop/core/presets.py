@@ -205,7 +205,7 @@ def preset_to_input(
     """
     values = {k: v for k, v in (values or {}).items()}
     env_values = dict(env_values or {})
-    _reject_unknown(preset, values, env_values)
+    reject_unknown_values(preset, values, env_values)
     missing_args, missing_env = missing_values(preset, values, env_values)
     if missing_args or missing_env:
         labels = {a.key: a.label for a in preset.arguments}
@@ -236,7 +236,8 @@ def preset_to_input(
         raise ConfigError(f"preset {preset.id!r}: {describe_validation_error(exc)}") from exc
 
 
-def _reject_unknown(preset: McpPreset, values: dict[str, str], env_values: dict[str, str]) -> None:
+def reject_unknown_values(preset: McpPreset, values: dict[str, str], env_values: dict[str, str]) -> None:
+    """``ConfigError`` naming a value the preset does not have, or a malformed env name."""
     known = {a.key for a in preset.arguments}
     unknown = sorted(set(values) - known)
     if unknown:

@@ -22,7 +22,7 @@ async def start(
 ) -> asyncio.subprocess.Process:
     """Start ``argv`` with no stdin, stdout piped (stderr merged into it, or dropped), in its own group."""
     extra: dict[str, object] = {}
-    if _WINDOWS:
+    if sys.platform == "win32":
         extra["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP
     else:
         extra["start_new_session"] = True
