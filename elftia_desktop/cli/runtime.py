@@ -1,0 +1,218 @@
+"""Commands that start servers: ``test``, ``discover``, ``call`` and ``logs``.
+
+Each runs on one ``McpService`` over the same store as the other commands and cleans up its
+servers before it exits. An untrusted server is refused with a message that says how to trust
+it. When a server asks for input during ``call`` (elicitation), the CLI asks on the terminal
+field by field, offering the schema's defaults; ``--elicit accept-defaults|decline`` answers
+without a terminal (and without a terminal the default is to decline).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from elftia_desktop.cli.context import open_catalog
+from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, add_json_flag, fail, print_json
+from elftia_desktop.connections.callbacks import ElicitationHandler
+from elftia_desktop.connections.service import McpService
+from elftia_desktop.core.errors import JsonInputError
+from elftia_desktop.core.models import McpServerRecord
+
+T = TypeVar("T")
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``test``, ``discover``, ``call`` and ``logs``."""
+    p = sub.add_parser("test", help="start a server and list its tools")
+    p.add_argument("server", help="name or id")
+    add_json_flag(p)
+    p.set_defaults(handler=cmd_test)
+
+    p = sub.add_parser("discover", help="list a server's tools, prompts, resources and resource templates")
+    p.add_argument("server", help="name or id")
+    add_json_flag(p)
+    p.set_defaults(handler=cmd_discover)
+
+    p = sub.add_parser("call", help="call one tool of a server")
+    p.add_argument("server", help="name or id")
+    p.add_argument("tool", help="the tool's name")
+    p.add_argument("--args", default="{}", metavar="JSON", help='arguments as a JSON object, e.g. \'{"text": "hi"}\'')
+    p.add_argument("--timeout", type=float, help="seconds to wait for the result (default: the server's, 120)")
+    p.add_argument(
+        "--elicit",
+        choices=["accept-defaults", "decline"],
+        help="answer a server's questions without asking (default: ask on a terminal, else decline)",
+    )
+    add_json_flag(p)
+    p.set_defaults(handler=cmd_call)
+
+    p = sub.add_parser("logs", help="start a server and show what it logged (stderr and log messages)")
+    p.add_argument("server", help="name or id")
+    add_json_flag(p)
+    p.set_defaults(handler=cmd_logs)
+
+
+def _run(work: Callable[[McpService, McpServerRecord], Awaitable[T]], server: str) -> T:
+    """Open the store, run ``work`` on a service, and always clean up its servers."""
+    catalog = open_catalog()
+    record = catalog.find(server)
+
+    async def main() -> T:
+        service = McpService(catalog)
+        try:
+            return await work(service, record)
+        finally:
+            await service.cleanup()
+
+    return asyncio.run(main())
+
+
+def cmd_test(args: argparse.Namespace) -> int:
+    result = _run(lambda service, record: service.test(record.id), args.server)
+    if args.json:
+        print_json(result.to_json_dict())
+    elif result.success:
+        print(f"OK in {result.duration_ms:.0f} ms: {len(result.tools)} tools")
+        for name in result.tools:
+            print(f"  {name}")
+    else:
+        print(f"error: {result.error}", file=sys.stderr)
+    return EXIT_OK if result.success else EXIT_FAILED
+
+
+def cmd_discover(args: argparse.Namespace) -> int:
+    result = _run(lambda service, record: service.discover(record.id), args.server)
+    if args.json:
+        print_json(result.to_json_dict())
+        return EXIT_OK if result.success else EXIT_FAILED
+    if result.error and not result.tools:
+        print(f"error: {result.error}", file=sys.stderr)
+        return EXIT_FAILED
+    sections = [
+        ("Tools", [(t["name"], t.get("description")) for t in result.tools]),
+        ("Prompts", [(p["name"], p.get("description")) for p in result.prompts]),
+        ("Resources", [(r["uri"], r.get("name")) for r in result.resources]),
+        ("Resource templates", [(t["uriTemplate"], t.get("name")) for t in result.resource_templates]),
+    ]
+    for title, rows in sections:
+        print(f"{title} ({len(rows)}):")
+        for name, text in rows:
+            print(f"  {name}" + (f"  {(text or '').splitlines()[0][:80]}" if text else ""))
+    for kind, error in result.errors.items():
+        print(f"warning: {kind}: {error}", file=sys.stderr)
+    return EXIT_OK if result.success else EXIT_FAILED
+
+
+def parse_args_json(text: str) -> dict[str, Any]:
+    """The ``--args`` object; ``JsonInputError`` with line and column when malformed."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise JsonInputError(f"--args: not valid JSON: {exc.msg}", exc.lineno, exc.colno) from exc
+    if not isinstance(value, dict):
+        raise JsonInputError(f'--args: expected a JSON object like {{"key": "value"}}, got {type(value).__name__}')
+    return value
+
+
+def schema_defaults(schema: dict[str, Any]) -> dict[str, Any]:
+    """The defaults a requested schema offers, by field."""
+    properties = schema.get("properties") or {}
+    return {key: spec["default"] for key, spec in properties.items() if isinstance(spec, dict) and "default" in spec}
+
+
+def _convert(text: str, spec: dict[str, Any]) -> Any:
+    kind = spec.get("type")
+    if kind == "boolean":
+        return text.strip().lower() in ("y", "yes", "true", "1")
+    if kind == "integer":
+        return int(text)
+    if kind == "number":
+        return float(text)
+    return text
+
+
+def _ask_fields(message: str, schema: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
+    """Ask on the terminal, field by field (blocking; run in a thread)."""
+    print(f"The server asks: {message}", file=sys.stderr)
+    content: dict[str, Any] = {}
+    required = set(schema.get("required") or [])
+    for key, spec in (schema.get("properties") or {}).items():
+        spec = spec if isinstance(spec, dict) else {}
+        label = spec.get("title") or spec.get("description") or key
+        default = spec.get("default")
+        choices = spec.get("enum")
+        hint = f" [{'/'.join(map(str, choices))}]" if choices else ""
+        while True:
+            answer = input(f"  {label}{hint}" + (f" ({default})" if default is not None else "") + ": ")
+            if not answer and default is not None:
+                content[key] = default
+                break
+            if not answer and key not in required:
+                break
+            try:
+                content[key] = _convert(answer, spec)
+                break
+            except ValueError:
+                print(f"  expected a {spec.get('type')}", file=sys.stderr)
+    return "accept", content
+
+
+def elicitation_handler(mode: str | None) -> ElicitationHandler:
+    """The CLI's answer to elicitation: ask on a terminal, accept the defaults, or decline."""
+
+    async def handler(server_id: str, message: str, schema: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
+        if mode == "accept-defaults":
+            return "accept", schema_defaults(schema)
+        if mode == "decline" or not sys.stdin.isatty():
+            return "decline", None
+        return await asyncio.to_thread(_ask_fields, message, schema)
+
+    return handler
+
+
+def cmd_call(args: argparse.Namespace) -> int:
+    try:
+        arguments = parse_args_json(args.args)
+    except JsonInputError as exc:
+        return fail(args, str(exc), EXIT_BAD_INPUT, line=exc.line, column=exc.column)
+    if args.timeout is not None and args.timeout <= 0:
+        return fail(args, "--timeout: expected a number of seconds greater than 0", EXIT_BAD_INPUT)
+
+    async def work(service: McpService, record: McpServerRecord) -> Any:
+        service.set_elicitation_handler(elicitation_handler(args.elicit))
+        return await service.call_tool(record.id, args.tool, arguments, timeout=args.timeout)
+
+    response = _run(work, args.server)
+    if args.json:
+        print_json(response.to_json_dict())
+    else:
+        for block in response.content:
+            if block.get("type") == "text":
+                print(block.get("text", ""))
+            else:
+                print(json.dumps(block, ensure_ascii=False))
+        if response.is_error:
+            print("error: the tool reported an error", file=sys.stderr)
+    return EXIT_FAILED if response.is_error else EXIT_OK
+
+
+def cmd_logs(args: argparse.Namespace) -> int:
+    async def work(service: McpService, record: McpServerRecord) -> tuple[list[str], str | None]:
+        result = await service.test(record.id)
+        await asyncio.sleep(0.2)  # let the last stderr lines arrive before the server is stopped
+        return service.server_log(record.id), result.error
+
+    lines, error = _run(work, args.server)
+    if args.json:
+        print_json({"success": error is None, "lines": lines, "error": error})
+    else:
+        for line in lines:
+            print(line)
+        if error:
+            print(f"error: {error}", file=sys.stderr)
+    return EXIT_OK if error is None else EXIT_FAILED
