@@ -212,17 +212,7 @@ def preset_to_input(
         parts = [f"{k} ({labels[k]})" for k in missing_args] + [f"env {n}" for n in missing_env]
         raise PresetValuesMissing(f"preset {preset.id!r} needs: {', '.join(parts)}", [*missing_args, *missing_env])
     filled = _filled_values(preset, values, python or sys.executable)
-    config: dict[str, Any] = {}
-    secret_keys = [e.name for e in preset.env if e.secret and e.name in env_values]
-    if preset.transport is McpServerTransport.STDIO:
-        config["command"] = _fill(preset.command or "", filled)
-        config["args"] = [_fill(a, filled) for a in preset.args if _kept(a, filled)]
-        config["env"] = {k: v for k, v in env_values.items() if v != ""}
-    else:
-        config["url"] = _fill(preset.url or "", filled)
-        config["headers"] = {h: _fill(v, filled) for h, v in preset.headers.items()}
-        secret_args = {a.key for a in preset.arguments if a.secret}
-        secret_keys += [h for h, v in preset.headers.items() if _placeholders([v]) & secret_args]
+    config, secret_keys = _config(preset, filled, env_values)
     try:
         return McpServerInput(
             name=name or preset.name,
@@ -234,6 +224,22 @@ def preset_to_input(
         )
     except ValidationError as exc:
         raise ConfigError(f"preset {preset.id!r}: {describe_validation_error(exc)}") from exc
+
+
+def _config(preset: McpPreset, filled: dict[str, str], env_values: dict[str, str]) -> tuple[dict[str, Any], list[str]]:
+    """The server config and the names of its secret env vars / headers."""
+    config: dict[str, Any] = {}
+    secret_keys = [e.name for e in preset.env if e.secret and e.name in env_values]
+    if preset.transport is McpServerTransport.STDIO:
+        config["command"] = _fill(preset.command or "", filled)
+        config["args"] = [_fill(a, filled) for a in preset.args if _kept(a, filled)]
+        config["env"] = {k: v for k, v in env_values.items() if v != ""}
+    else:
+        config["url"] = _fill(preset.url or "", filled)
+        config["headers"] = {h: _fill(v, filled) for h, v in preset.headers.items()}
+        secret_args = {a.key for a in preset.arguments if a.secret}
+        secret_keys += [h for h, v in preset.headers.items() if _placeholders([v]) & secret_args]
+    return config, secret_keys
 
 
 def reject_unknown_values(preset: McpPreset, values: dict[str, str], env_values: dict[str, str]) -> None:
