@@ -202,14 +202,19 @@ class ConnectionPool:
         await connection.close()
 
     async def use(
-        self, record: McpServerRecord, phase: str, limit: float, op: Callable[[ClientSession], Awaitable[T]]
+        self, record: McpServerRecord, phase: str, limit: float | None, op: Callable[[ClientSession], Awaitable[T]]
     ) -> T:
-        """Run ``op`` on a connected session within ``limit`` seconds; failures come out translated."""
+        """Run ``op`` on a connected session within ``limit`` seconds; failures come out translated.
+
+        ``limit=None``: ``op`` bounds itself (a tool call's read timeout, which also cancels it on the server).
+        """
         connection = await self.ensure(record)
         session = connection.session
         if session is None:  # died between ensure and here
             raise translate(EOFError(), connection.failure_context(phase))
         try:
+            if limit is None:
+                return await op(session)
             with anyio.fail_after(limit):
                 return await op(session)
         except ElftiaError:

@@ -259,7 +259,7 @@ class McpService(CrudMixin):
             result = await self._pool.use(
                 record,
                 "call",
-                call_timeout + 5.0,
+                None,
                 lambda session: session.call_tool(tool_name, args, read_timeout_seconds=call_timeout),
             )
             response = listing.to_call_response(result)
