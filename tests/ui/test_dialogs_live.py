@@ -162,8 +162,8 @@ def test_discover_and_toggle_a_tool_off(qtbot: QtBot, router: McpRouter) -> None
     card = dialog.cards["echo"]
     assert any("unchanged" in label.text() for label in card.findChildren(QLabel))
     assert '"text"' in card.schema.toPlainText() and not card.schema.isVisible()
-    qtbot.mouseClick(card.schema_button, Qt.MouseButton.LeftButton)
-    assert card.schema.isVisible()
+    card.schema_button.click()
+    qtbot.waitUntil(card.schema.isVisible, timeout=WAIT)
     qtbot.mouseClick(card.enabled, Qt.MouseButton.LeftButton)
     assert not card.auto.isEnabled()
     qtbot.waitUntil(lambda: "no longer enabled" in dialog.status.text(), timeout=WAIT)

@@ -16,7 +16,7 @@ import shlex
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QKeySequence, QShortcut, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -177,10 +177,11 @@ class JsonImportDialog(QDialog):
         self.table.setSelectionMode(QTableWidget.SelectionMode.NoSelection)
         self.table.setWordWrap(False)
         header = self.table.horizontalHeader()
-        for column, mode in enumerate((0, 0, 1, 0, 0)):
-            header.setSectionResizeMode(
-                column, QHeaderView.ResizeMode.Stretch if mode else QHeaderView.ResizeMode.ResizeToContents
-            )
+        modes = (QHeaderView.ResizeMode.ResizeToContents,) * 2 + (QHeaderView.ResizeMode.Stretch,) * 2
+        for column, mode in enumerate((*modes, QHeaderView.ResizeMode.Fixed)):
+            header.setSectionResizeMode(column, mode)
+        header.resizeSection(4, 200)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.table.setToolTip("The servers that will be added; choose what happens to names that are taken")
         self.summary = QLabel(page)
         self.summary.setObjectName("Muted")

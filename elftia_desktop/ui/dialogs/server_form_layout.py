@@ -220,7 +220,8 @@ class FormLayout:
         for label_text, key, widget in rows:
             label = QLabel(label_text, self.dialog)
             label.setBuddy(self.transport.focus_target() if key == "transport" else widget)
-            label.setFixedHeight(self.name.sizeHint().height())
+            tall = self.transport.sizeHint().height() if key == "transport" else 0
+            label.setFixedHeight(max(self.name.sizeHint().height(), tall))
             label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             form.addRow(label, widget)
 

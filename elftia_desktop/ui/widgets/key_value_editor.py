@@ -67,6 +67,7 @@ class _Row(QWidget):
         self.key.setToolTip(spec.hint or f"The {editor.noun} name")
         self.value = QLineEdit("" if ref else spec.value, self)
         self.value.setToolTip(spec.hint or "The value")
+        self.value.setCursorPosition(0)
         self.secret = _button("Secret", "Secret: keep the value in the OS keyring and mask it", self, True)
         self.reveal = _button("Show", "Show: reveal the masked value", self, True)
         self.remove = _button("✕", f"Remove this {editor.noun}", self)
