@@ -35,46 +35,32 @@ class ServerFlows(QObject):
 
     @Slot()
     def add_server(self) -> None:
-        """Open the add form; a saved server is tested at once."""
+        """Open the add form; the form saves through the router and stays open on a refusal."""
         from elftia_desktop.ui.dialogs.server_form import McpServerForm
 
-        form = McpServerForm(self.router, presets=self.presets, parent=self.window)
-        if form.exec() != McpServerForm.DialogCode.Accepted:
-            return
-        params = form.params()
-        params["isTrusted"] = True  # the user typed or picked it here, seeing what it runs
-        self.router.add(params, on_done=self._added, on_error=self.page.show_error)
+        form = McpServerForm(self.router, presets=self.presets or None, parent=self.window)
+        form.saved.connect(self._added)
+        form.exec()
 
     def _added(self, result: McpActionResult) -> None:
         if result.success and result.server is not None:
             self.page.notice.show_message(f"Added <b>{result.server.name}</b>.", "success")
-        else:
-            self.page.notice.show_message(result.error or "The server was not added.", "error", result.error or "")
 
     @Slot(str)
     def edit_server(self, server_id: str) -> None:
-        """Open the edit form for one server; saving updates it (and reconnects when needed)."""
+        """Open the edit form; saving updates the server, which reconnects when its launch changed."""
         from elftia_desktop.ui.dialogs.server_form import McpServerForm
 
         record = self.page.record(server_id)
         if record is None:
             return
-        form = McpServerForm(self.router, record=record, presets=self.presets, parent=self.window)
-        if form.exec() != McpServerForm.DialogCode.Accepted:
-            return
-        updates = form.params()
-        for key in ("isTrusted", "installSource"):
-            updates.pop(key, None)
-        self.router.update(
-            server_id,
-            updates,
-            on_done=lambda r: (
-                self.page.notice.show_message(f"Saved <b>{record.name}</b>.", "success")
-                if r.success
-                else self.page.notice.show_message(r.error or "Not saved.", "error")
-            ),
-            on_error=self.page.show_error,
+        form = McpServerForm(self.router, record=record, parent=self.window)
+        form.saved.connect(
+            lambda result: self.page.notice.show_message(f"Saved <b>{result.server.name}</b>.", "success")
+            if result.success and result.server is not None
+            else None
         )
+        form.exec()
 
     @Slot()
     def paste_json(self) -> None:
