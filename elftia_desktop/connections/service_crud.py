@@ -64,7 +64,9 @@ class CrudMixin:
         results: list[McpActionResult] = []
         for entry in parsed:
             if entry.server is None:
-                results.append(McpActionResult(success=False, error=f"{entry.name}: {entry.error}"))
+                error = entry.error or "not a server definition"
+                prefixed = error if error.startswith(f"{entry.name}:") else f"{entry.name}: {error}"
+                results.append(McpActionResult(success=False, error=prefixed))
                 continue
             entry.server.is_trusted = data.trust
             results.append(await self.add(entry.server, data.on_conflict))
