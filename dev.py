@@ -43,7 +43,7 @@ def run(*command: str | Path, env: dict[str, str] | None = None) -> int:
 
 def ensure_venv(extras: str) -> None:
     """Create .venv and install the project into it when pyproject.toml changed since last time."""
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 - dev.py runs on whatever python3 the user has
         sys.exit(f"Python 3.11 or newer is needed; this is {sys.version.split()[0]}")
     if not PYTHON.exists():
         step("Creating .venv")
@@ -78,9 +78,7 @@ def ensure_system_packages() -> None:
 
 
 def _dpkg_installed(package: str) -> bool:
-    result = subprocess.run(
-        ["dpkg-query", "-W", "-f=${Status}", package], capture_output=True, text=True, check=False
-    )
+    result = subprocess.run(["dpkg-query", "-W", "-f=${Status}", package], capture_output=True, text=True, check=False)
     return result.stdout.strip() == "install ok installed"
 
 

@@ -21,8 +21,9 @@ from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtGui import QColor, QPalette  # noqa: E402
 from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
+from elftia_desktop.bridge.router import McpRouter  # noqa: E402
 from elftia_desktop.core.config_store import ConfigStore  # noqa: E402
-from elftia_desktop.core.models import McpServerInput  # noqa: E402
+from elftia_desktop.core.models import McpServerInput, McpServerRecord  # noqa: E402
 from elftia_desktop.ui.dialogs.logs_dialog import LogsDialog  # noqa: E402
 from elftia_desktop.ui.dialogs.trust_dialog import TrustDialog  # noqa: E402
 from elftia_desktop.ui.main_window import MainWindow  # noqa: E402
@@ -67,6 +68,38 @@ def save(widget: QWidget, name: str) -> None:
     print("wrote", OUT / f"{name}.png")
 
 
+def shoot_theme(
+    app: QApplication, router: McpRouter, records: list[McpServerRecord], theme: str, palette: QPalette
+) -> None:
+    """The servers page with three servers tested, the trust prompt and a log, in one palette."""
+    app.setPalette(palette)
+    apply_theme(app)
+    window = MainWindow(router, QSettings(os.environ["ELFTIA_DATA_DIR"] + "/w.ini", QSettings.Format.IniFormat))
+    window.resize(1100, 760)
+    window.show()
+    page = window.servers_page
+    settle(app, 20, lambda: page.loaded)
+    for record in records[:3]:
+        page._test(record)
+    settle(app, 25, lambda: all(page.states.get(r.id, ("",))[0] in ("connected", "error") for r in records[:3]))
+    settle(app, 1.5)
+    save(window, f"servers-{theme}")
+    infos: list[dict[str, object]] = []
+    router.launch_info(records[3].id, on_done=infos.append)
+    settle(app, 10, lambda: bool(infos))
+    dialog = TrustDialog(infos[0], window)
+    dialog.show()
+    settle(app, 0.5)
+    save(dialog, f"trust-{theme}")
+    dialog.close()
+    logs = LogsDialog(router, records[2].id, "Broken example", window)
+    logs.show()
+    settle(app, 3, lambda: bool(logs.lines))
+    save(logs, f"logs-{theme}")
+    logs.close()
+    window.close()
+
+
 def main() -> None:
     app = QApplication(sys.argv)
     ConfigStore().mutate(lambda records: None)
@@ -95,31 +128,7 @@ def main() -> None:
     )
     with live_router() as (router, _loop):
         for theme, palette in (("light", QPalette(app.style().standardPalette())), ("dark", dark_palette())):
-            app.setPalette(palette)
-            apply_theme(app)
-            window = MainWindow(router, QSettings(os.environ["ELFTIA_DATA_DIR"] + "/w.ini", QSettings.Format.IniFormat))
-            window.resize(1100, 760)
-            window.show()
-            page = window.servers_page
-            settle(app, 20, lambda: page.loaded)
-            for record in records[:3]:
-                page._test(record)  # noqa: SLF001 - drive the page as a click would
-            settle(app, 25, lambda: all(page.states.get(r.id, ("",))[0] in ("connected", "error") for r in records[:3]))
-            settle(app, 1.5)
-            save(window, f"servers-{theme}")
-            router.launch_info(records[3].id, on_done=lambda info: setattr(window, "_info", info))
-            settle(app, 10, lambda: hasattr(window, "_info"))
-            dialog = TrustDialog(window._info, window)  # type: ignore[attr-defined]
-            dialog.show()
-            settle(app, 0.5)
-            save(dialog, f"trust-{theme}")
-            dialog.close()
-            logs = LogsDialog(router, records[2].id, "Broken example", window)
-            logs.show()
-            settle(app, 3, lambda: bool(logs.lines))
-            save(logs, f"logs-{theme}")
-            logs.close()
-            window.close()
+            shoot_theme(app, router, records, theme, palette)
         ConfigStore().mutate(lambda rs: rs.clear())
         window = MainWindow(router, QSettings(os.environ["ELFTIA_DATA_DIR"] + "/w.ini", QSettings.Format.IniFormat))
         app.setPalette(QPalette(app.style().standardPalette()))

@@ -178,14 +178,14 @@ class McpRouter(QObject):
         server, refused = self._validated("mcp:add", "McpServerInput", params, on_error)
         if server is None:
             return refused
-        return self._submit("mcp:add", lambda s: s.mcp.add(server), on_done, on_error)  # type: ignore[arg-type]
+        return self._submit("mcp:add", lambda s: s.mcp.add(server), on_done, on_error)
 
     def add_json(self, params: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None) -> int:
         """``mcp:addJson``: ``{json, trust, onConflict}``."""
         data, refused = self._validated("mcp:addJson", "McpServerJsonInput", params, on_error)
         if data is None:
             return refused
-        return self._submit("mcp:addJson", lambda s: s.mcp.add_json(data), on_done, on_error)  # type: ignore[arg-type]
+        return self._submit("mcp:addJson", lambda s: s.mcp.add_json(data), on_done, on_error)
 
     def remove(self, server_id: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
         """``mcp:remove``."""
@@ -356,5 +356,5 @@ class McpRouter(QObject):
         data, refused = self._validated(channel, "McpServerRemoveInput", {"id": server_id}, on_error)
         if data is None:
             return refused
-        valid_id = data.id  # type: ignore[attr-defined]
+        valid_id = data.id
         return self._submit(channel, lambda s: work(s, valid_id), on_done, on_error)

@@ -56,9 +56,11 @@ class ServerFlows(QObject):
             return
         form = McpServerForm(self.router, record=record, parent=self.window)
         form.saved.connect(
-            lambda result: self.page.notice.show_message(f"Saved <b>{result.server.name}</b>.", "success")
-            if result.success and result.server is not None
-            else None
+            lambda result: (
+                self.page.notice.show_message(f"Saved <b>{result.server.name}</b>.", "success")
+                if result.success and result.server is not None
+                else None
+            )
         )
         form.exec()
 

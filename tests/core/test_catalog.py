@@ -48,7 +48,7 @@ def test_update_merges_keeps_id_and_sets_updated_at(servers: ServerCatalog) -> N
     assert after.disabled_tools == ["rm"] and before.config.args == ["-y", "pkg"]
     with pytest.raises(ConfigError, match="id: cannot be changed"):
         servers.update(record.id, {"id": "other"})
-    with pytest.raises(ConfigError, match="config.command"):
+    with pytest.raises(ConfigError, match=r"config\.command"):
         servers.update(record.id, {"config": {"command": ""}})
     with pytest.raises(ServerNotFound):
         servers.update("mcp_0_missing", {"isActive": False})
@@ -75,7 +75,11 @@ def test_imported_server_needs_confirmation_and_changed_launch_asks_again(server
     record = servers.add(stdio("tool"))
     assert record is not None and needs_confirmation(record)
     _, trusted = servers.update(record.id, {"isTrusted": True})
-    assert not needs_confirmation(trusted) and trusted.trusted_launch == {"command": "npx", "args": ["-y", "pkg"], "cwd": None}
+    assert not needs_confirmation(trusted) and trusted.trusted_launch == {
+        "command": "npx",
+        "args": ["-y", "pkg"],
+        "cwd": None,
+    }
     _, renamed = servers.update(record.id, {"name": "tool2"})
     assert renamed.is_trusted  # a new name does not change what runs
     _, changed = servers.update(record.id, {"config": {"args": ["-y", "evil"]}})

@@ -167,9 +167,7 @@ WRITER = textwrap.dedent(
 def test_two_processes_interleaving_200_updates_lose_none(tmp_path: Path) -> None:
     path = tmp_path / "mcp-config.json"
     ConfigStore(path)
-    writers = [
-        subprocess.Popen([sys.executable, "-c", WRITER, str(path), tag, "100"], cwd=ROOT) for tag in ("a", "b")
-    ]
+    writers = [subprocess.Popen([sys.executable, "-c", WRITER, str(path), tag, "100"], cwd=ROOT) for tag in ("a", "b")]
     deadline = time.monotonic() + 110
     for writer in writers:
         assert writer.wait(timeout=max(1.0, deadline - time.monotonic())) == 0

@@ -12,6 +12,7 @@ from elftia_desktop.core.models import (
     DependencyCheckResult,
     DependencyInstallResult,
     McpActionResult,
+    MCPCallToolResponse,
     McpDiscoverResult,
     McpMode,
     McpServerConfig,
@@ -22,7 +23,6 @@ from elftia_desktop.core.models import (
     McpServerScope,
     McpServerTransport,
     McpTestResult,
-    MCPCallToolResponse,
     MCPTool,
     McpToolListing,
 )

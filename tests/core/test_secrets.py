@@ -60,7 +60,11 @@ def test_secret_env_goes_to_keyring_and_json_keeps_a_reference(tmp_path: Path) -
     servers = catalog(tmp_path, backend)
     record = servers.add(github_input())
     assert record is not None
-    assert record.config.env == {"GITHUB_TOKEN": "${secret:GITHUB_TOKEN}", "LOG_LEVEL": "debug", "FROM_ENV": "${env:HOME}"}
+    assert record.config.env == {
+        "GITHUB_TOKEN": "${secret:GITHUB_TOKEN}",
+        "LOG_LEVEL": "debug",
+        "FROM_ENV": "${env:HOME}",
+    }
     assert backend.values == {("elftia", f"{record.id}:env:GITHUB_TOKEN"): TOKEN}
     assert files_containing(tmp_path, TOKEN) == []
     env, headers = servers.vault.resolve(record)

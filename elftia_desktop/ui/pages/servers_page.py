@@ -63,7 +63,7 @@ class McpServersPage(QWidget):
         router.toolsChanged.connect(self._fetch_tool_count)
         self._started = False
 
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
+    def showEvent(self, event: QShowEvent) -> None:
         """Load the servers once the page is on screen, so the window paints first."""
         super().showEvent(event)
         if not self._started:
