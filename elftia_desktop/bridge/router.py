@@ -207,6 +207,22 @@ class McpRouter(QObject):
         """``mcp:test``: connect and list tools."""
         return self._by_id("mcp:test", server_id, lambda s, i: s.mcp.test(i), on_done, on_error)
 
+    def test_config(
+        self,
+        params: dict[str, Any],
+        server_id: str | None = None,
+        on_done: Done | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
+        """``mcp:test-config``: try an unsaved server (``McpServerInput`` shape) without saving it.
+
+        ``server_id``: the saved server being edited, so its stored secrets resolve.
+        """
+        server, refused = self._validated("mcp:test-config", "McpServerInput", params, on_error)
+        if server is None:
+            return refused
+        return self._submit("mcp:test-config", lambda s: s.mcp.test_config(server, server_id), on_done, on_error)
+
     def discover(self, server_id: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
         """``mcp:discover``: tools, prompts, resources."""
         return self._by_id("mcp:discover", server_id, lambda s, i: s.mcp.discover(i), on_done, on_error)
@@ -296,18 +312,36 @@ class McpRouter(QObject):
         on_done: Done | None = None,
         on_error: Failed | None = None,
     ) -> int:
-        """``mcp:install-dependency``: progress lines go to ``logLine`` with the id ``deps:{command}``."""
+        """``mcp:install-dependency``: progress lines go to ``on_progress`` (on the UI thread) and to
+        ``logLine`` with the id ``deps:{command}``."""
         data, refused = self._validated("mcp:install-dependency", "DependencyInput", {"command": command}, on_error)
         if data is None:
             return refused
         dep = data
 
+        source = f"deps:{dep.command}"
+        if on_progress is not None:
+            listener = self._progress_listener(source, on_progress)
+            self.logLine.connect(listener)
+            on_done, on_error = (
+                _then(on_done, lambda: self.logLine.disconnect(listener)),
+                _then_error(on_error, lambda: self.logLine.disconnect(listener)),
+            )
+
         def progress(line: str) -> None:
-            self.logLine.emit(f"deps:{dep.command}", line)
+            self.logLine.emit(source, line)
 
         return self._submit(
             "mcp:install-dependency", lambda s: s.installer.install(dep.command, progress), on_done, on_error
         )
+
+    @staticmethod
+    def _progress_listener(source: str, on_progress: Callable[[str], None]) -> Callable[[str, str], None]:
+        def listener(line_source: str, line: str) -> None:
+            if line_source == source:
+                on_progress(line)
+
+        return listener
 
     def server_log(self, server_id: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
         """``mcp:logs``: the server's recent log lines."""
@@ -358,3 +392,21 @@ class McpRouter(QObject):
             return refused
         valid_id = data.id
         return self._submit(channel, lambda s: work(s, valid_id), on_done, on_error)
+
+
+def _then(callback: Done | None, after: Callable[[], object]) -> Done:
+    def run(result: Any) -> None:
+        after()
+        if callback is not None:
+            callback(result)
+
+    return run
+
+
+def _then_error(callback: Failed | None, after: Callable[[], object]) -> Failed:
+    def run(error: BridgeError) -> None:
+        after()
+        if callback is not None:
+            callback(error)
+
+    return run

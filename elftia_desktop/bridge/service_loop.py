@@ -21,6 +21,10 @@ S = TypeVar("S")
 T = TypeVar("T")
 
 
+class ServiceLoopStopped(RuntimeError):
+    """A request came after the service loop stopped (the app is quitting)."""
+
+
 class ServiceLoop(Generic[S]):
     """Runs an asyncio loop in a daemon thread and builds the services on it on first use."""
 
@@ -30,6 +34,7 @@ class ServiceLoop(Generic[S]):
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._services: asyncio.Future[S] | None = None
         self._started = False
+        self._stopped = False
 
     def start(self) -> None:
         """Start the thread (idempotent)."""
@@ -55,7 +60,14 @@ class ServiceLoop(Generic[S]):
         return await asyncio.shield(self._services)
 
     def submit(self, work: Callable[[S], Coroutine[Any, Any, T]]) -> concurrent.futures.Future[T]:
-        """Run ``work(services)`` on the loop; returns at once with a future."""
+        """Run ``work(services)`` on the loop; returns at once with a future.
+
+        After :meth:`stop`, the future fails at once with ``ServiceLoopStopped``.
+        """
+        if self._stopped:
+            future: concurrent.futures.Future[T] = concurrent.futures.Future()
+            future.set_exception(ServiceLoopStopped("The app is shutting down; the request was not run."))
+            return future
         self.start()
 
         async def runner() -> T:
@@ -65,7 +77,8 @@ class ServiceLoop(Generic[S]):
 
     def stop(self, cleanup: Callable[[S], Coroutine[Any, Any, None]] | None = None, timeout: float = 10.0) -> None:
         """Run ``cleanup`` (bounded by ``timeout``), then stop the loop and join the thread."""
-        if not self._started:
+        if not self._started or self._stopped:
+            self._stopped = True
             return
         if cleanup is not None and self._services is not None:
             future = self.submit(cleanup)
@@ -73,5 +86,6 @@ class ServiceLoop(Generic[S]):
                 future.result(timeout=timeout)
             except Exception:
                 log.exception("Cleanup of the services failed")
+        self._stopped = True
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=timeout)

@@ -27,12 +27,14 @@ from elftia_desktop.core.models import (
     ConnectionState,
     MCPCallToolResponse,
     McpDiscoverResult,
+    McpServerInput,
     McpServerRecord,
     McpTestResult,
     MCPTool,
     McpToolListing,
 )
 from elftia_desktop.core.paths import data_dir
+from elftia_desktop.core.trust import mark_trusted
 
 TOOL_CACHE_TTL = 300.0
 """Seconds a server's tool list is reused."""
@@ -51,7 +53,10 @@ class McpService(CrudMixin):
         runtime_dir = runtime_dir if runtime_dir is not None else data_dir() / "runtime"
         self.leftovers_killed: list[TrackedProcess] = kill_leftovers(runtime_dir)
         """Server processes of an earlier run that were killed at start."""
-        self._pool = ConnectionPool(catalog.vault, self.events, ProcessTracker(runtime_dir))
+        tracker = ProcessTracker(runtime_dir)
+        self._pool = ConnectionPool(catalog.vault, self.events, tracker)
+        self._trial_pool = ConnectionPool(catalog.vault, ServiceEvents(), tracker)
+        """Connections of servers tried before they are saved; their events reach nobody."""
         self._records: dict[str, McpServerRecord] = {}
         self._records_stamp: tuple[int, int, int] | None = None
 
@@ -99,7 +104,7 @@ class McpService(CrudMixin):
 
     async def cleanup(self) -> None:
         """Close every connection in parallel (bounded in time) and clear the pool."""
-        await self._pool.close_all()
+        await asyncio.gather(self._pool.close_all(), self._trial_pool.close_all())
 
     def connection_state(self, server_id: str) -> ConnectionState:
         """The live state of a server's connection (sync)."""
@@ -142,6 +147,33 @@ class McpService(CrudMixin):
             tools=[t.name for t in tools],
             duration_ms=(time.perf_counter() - started) * 1000,
             server_info=listing.server_info(connection.init_result if connection else None),
+        )
+
+    async def test_config(self, server: McpServerInput, server_id: str | None = None) -> McpTestResult:
+        """Try a server that is not saved (the form's Test): connect, list tools, disconnect.
+
+        With ``server_id`` (editing a saved server), ``${secret:NAME}`` values resolve from that
+        server's stored secrets. The user is looking at what runs, so no trust prompt applies.
+        """
+        record = server.to_record()
+        if server_id is not None:
+            record.id = server_id
+        mark_trusted(record)
+        started = time.perf_counter()
+        try:
+            tools = await self._trial_pool.use(record, "list", timeouts_of(record)[1], listing.list_tools)
+            connection = self._trial_pool.entry(record.id).connection
+            info = listing.server_info(connection.init_result if connection else None)
+        except ElftiaError as exc:
+            return McpTestResult(success=False, error=str(exc), duration_ms=(time.perf_counter() - started) * 1000)
+        finally:
+            await self._trial_pool.disconnect(record.id)
+            self._trial_pool.entries.pop(record.id, None)
+        return McpTestResult(
+            success=True,
+            tools=[t.name for t in tools],
+            duration_ms=(time.perf_counter() - started) * 1000,
+            server_info=info,
         )
 
     async def discover(self, server_id: str) -> McpDiscoverResult:

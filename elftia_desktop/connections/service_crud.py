@@ -79,9 +79,14 @@ class CrudMixin:
         )
 
     async def update(self, server_id: str, updates: dict[str, Any]) -> McpActionResult:
-        """Merge ``updates`` into a server; reconnect when what it runs or where it connects changed."""
+        """Merge ``updates`` into a server; reconnect when what it runs or where it connects changed.
+
+        ``updates["secretKeys"]`` (optional) names env/header keys the user marked secret.
+        """
+        updates = dict(updates)
+        secret_keys = set(updates.pop("secretKeys", None) or updates.pop("secret_keys", None) or [])
         try:
-            before, after = await asyncio.to_thread(self.catalog.update, server_id, updates)
+            before, after = await asyncio.to_thread(self.catalog.update, server_id, updates, secret_keys)
         except ElftiaError as exc:
             return McpActionResult(success=False, error=str(exc))
         self._changed()

@@ -14,6 +14,8 @@ import os
 import shutil
 import sys
 
+from elftia_desktop.core.paths import DATA_DIR_ENV, managed_bin_dir
+
 log = logging.getLogger(__name__)
 
 SHELL_ENV_TIMEOUT = 5.0
@@ -88,10 +90,38 @@ def reset_cache() -> None:
     _cache, _lock = None, None
 
 
+PASSED_THROUGH = (
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "REQUESTS_CA_BUNDLE",
+    "CURL_CA_BUNDLE",
+    "NODE_EXTRA_CA_CERTS",
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "NO_PROXY",
+    "ALL_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "no_proxy",
+    "all_proxy",
+    "LANG",
+    "LC_ALL",
+    "TMPDIR",
+    DATA_DIR_ENV,
+)
+"""Variables stdio servers inherit besides the SDK's defaults: certificates and proxies (so
+``npx``/``uvx`` can download behind a corporate proxy), the locale, and our data-folder override."""
+
+
+def passed_through(env: dict[str, str]) -> dict[str, str]:
+    """The ``PASSED_THROUGH`` variables of ``env``, then of this process."""
+    return {k: v for k in PASSED_THROUGH if (v := env.get(k) or os.environ.get(k))}
+
+
 def search_path(env: dict[str, str]) -> str:
-    """The PATH used to find commands: the login shell's, then the app's own entries."""
+    """The PATH used to find commands: the login shell's, the app's own, then managed tools."""
     parts: list[str] = []
-    for source in (env.get("PATH", ""), os.environ.get("PATH", "")):
+    for source in (env.get("PATH", ""), os.environ.get("PATH", ""), str(managed_bin_dir())):
         for entry in source.split(os.pathsep):
             if entry and entry not in parts:
                 parts.append(entry)

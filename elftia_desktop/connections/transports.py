@@ -16,11 +16,13 @@ from mcp.client.sse import sse_client
 from mcp.client.stdio import get_default_environment
 from mcp.client.streamable_http import streamable_http_client
 
-from elftia_desktop.connections.shell_env import find_command, login_env, search_path
+from elftia_desktop.builtin_servers.launcher import BUILTIN_SERVERS, builtin_command
+from elftia_desktop.connections.shell_env import find_command, login_env, passed_through, search_path
 from elftia_desktop.connections.stdio_process import StdioProcess, open_stdio
 from elftia_desktop.core.errors import ServerStartFailed
 from elftia_desktop.core.models import McpServerRecord, McpServerTransport
 
+BUILTIN_PACKAGE = "elftia_desktop.builtin_servers"
 HTTP_READ_TIMEOUT = 300.0
 """Seconds an HTTP response stream may stay silent."""
 
@@ -43,22 +45,42 @@ class TransportHooks:
     on_http_status: Callable[[int], None]
 
 
-async def stdio_argv(record: McpServerRecord) -> tuple[list[str], str]:
-    """The full command line of a stdio server and the PATH used; ``ServerStartFailed`` if not found."""
+async def stdio_argv(record: McpServerRecord) -> tuple[list[str], str, dict[str, str]]:
+    """The command line of a stdio server, the PATH used and the variables passed through.
+
+    A built-in server always starts with this app's own interpreter (or frozen executable),
+    whatever path was stored when it was added. ``ServerStartFailed`` if the command is missing.
+    """
     env = await login_env()
     path = search_path(env)
+    builtin = builtin_argv(record)
+    if builtin is not None:
+        return builtin, path, passed_through(env)
     command = record.config.command or ""
     found = find_command(command, path)
     if found is None:
         raise ServerStartFailed(
             f"{record.name}: command not found: {command!r}. Searched PATH: {path or '(empty)'}", record.id
         )
-    return [found, *record.config.args], path
+    return [found, *record.config.args], path, passed_through(env)
 
 
-def stdio_env(path: str, user_env: dict[str, str]) -> dict[str, str]:
-    """The SDK's default environment with the login shell's PATH, then the user's values."""
-    return get_default_environment() | {"PATH": path} | user_env
+def builtin_argv(record: McpServerRecord) -> list[str] | None:
+    """``[interpreter, ...]`` for a built-in server record (``-m elftia_desktop.builtin_servers.X``)."""
+    args = record.config.args
+    if record.install_source != "builtin" or len(args) != 2 or args[0] != "-m":
+        return None
+    module = args[1]
+    name = module.removeprefix(BUILTIN_PACKAGE + ".")
+    if name == module or name not in BUILTIN_SERVERS:
+        return None
+    command, builtin_args = builtin_command(name)
+    return [command, *builtin_args]
+
+
+def stdio_env(path: str, inherited: dict[str, str], user_env: dict[str, str]) -> dict[str, str]:
+    """The SDK's default environment, the login PATH and passed-through variables, then the user's."""
+    return get_default_environment() | inherited | {"PATH": path} | user_env
 
 
 def http_client(
@@ -87,9 +109,9 @@ async def open_transport(
     """Open the record's transport; must be entered and exited in the same task."""
     async with AsyncExitStack() as stack:
         if record.type is McpServerTransport.STDIO:
-            argv, path = await stdio_argv(record)
+            argv, path, inherited = await stdio_argv(record)
             read, write, process = await stack.enter_async_context(
-                open_stdio(argv, stdio_env(path, env), record.config.cwd, hooks.on_stderr, hooks.on_spawn)
+                open_stdio(argv, stdio_env(path, inherited, env), record.config.cwd, hooks.on_stderr, hooks.on_spawn)
             )
             yield Transport(read, write, process)
             return

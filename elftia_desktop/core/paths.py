@@ -24,3 +24,13 @@ def config_dir() -> Path:
     path = Path(override) if override else Path(platformdirs.user_config_dir("elftia", appauthor=False))
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def managed_tools_dir() -> Path:
+    """``<data dir>/tools``: runtimes the app installed itself (``uv`` ...); not created here."""
+    return data_dir() / "tools"
+
+
+def managed_bin_dir() -> Path:
+    """The folder of the commands the app installed; it goes after the system PATH."""
+    return managed_tools_dir() / "bin"

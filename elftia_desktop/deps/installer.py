@@ -25,7 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from elftia_desktop.core.models import DependencyInstallResult
-from elftia_desktop.core.paths import data_dir
+from elftia_desktop.core.paths import managed_tools_dir
 from elftia_desktop.deps.login_env import login_shell_path
 from elftia_desktop.deps.process import kill_tree, run_capture, start
 from elftia_desktop.deps.requirements import Runtime, command_name, instructions_for, parse_version, runtime_for
@@ -45,7 +45,7 @@ class InstallFailed(Exception):
 
 def default_tools_dir() -> Path:
     """``<data dir>/tools`` (not created)."""
-    return data_dir() / "tools"
+    return managed_tools_dir()
 
 
 def managed_bin_dirs(tools_dir: Path | None = None) -> list[Path]:

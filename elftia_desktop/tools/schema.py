@@ -18,8 +18,11 @@ from elftia_desktop.tools.notes import NoteLog
 from elftia_desktop.tools.refs import resolve_pointer
 
 JSON_TYPES = ("string", "number", "integer", "boolean", "object", "array", "null")
+_TYPE_SET = frozenset(JSON_TYPES)
 COMBINATORS = ("anyOf", "oneOf", "allOf")
 WRAPPED_PROPERTY = "value"
+_MAX_REF_SCAN = 64
+_CONTAINERS = (dict, list)
 _DATA_KEYS = frozenset({"default", "enum", "const", "examples", "example"})
 _ROOT_KEPT = ("required", "description", "$defs", "definitions", "additionalProperties")
 
@@ -32,8 +35,11 @@ def empty_object() -> dict[str, Any]:
 def schema_types(node: dict[str, Any]) -> list[str]:
     """The JSON types ``node`` declares (``type`` as a string or a list), known ones only."""
     raw = node.get("type")
-    values = raw if isinstance(raw, list) else [raw]
-    return list(dict.fromkeys(t for t in values if isinstance(t, str) and t in JSON_TYPES))
+    if isinstance(raw, str):
+        return [raw] if raw in _TYPE_SET else []
+    if not isinstance(raw, list):
+        return []
+    return list(dict.fromkeys(t for t in raw if isinstance(t, str) and t in _TYPE_SET))
 
 
 def is_object_schema(node: Any) -> bool:
@@ -111,15 +117,34 @@ def _merge_root_union(schema: dict[str, Any], log: NoteLog | None) -> dict[str, 
 
 
 def has_ref(node: Any, depth: int = 0) -> bool:
-    """Whether a ``$ref`` occurs anywhere in ``node`` (outside data keywords); bounded depth."""
-    if depth > 64:
+    """Whether a ``$ref`` occurs anywhere in ``node`` (outside data keywords); bounded depth.
+
+    Anything nested deeper than 64 levels counts as a reference (the caller then takes the
+    careful, bounded path).
+    """
+    if depth > _MAX_REF_SCAN:
         return True
+    return isinstance(node, dict | list) and _ref_inside(node, depth)
+
+
+def _ref_inside(node: dict[str, Any] | list[Any], depth: int) -> bool:
+    # Plain loops, recursing into containers only: the scan runs on every tool of every conversion.
     if isinstance(node, dict):
         if "$ref" in node:
             return True
-        return any(has_ref(v, depth + 1) for k, v in node.items() if k not in _DATA_KEYS)
-    if isinstance(node, list):
-        return any(has_ref(v, depth + 1) for v in node)
+        for key, value in node.items():
+            if key in _DATA_KEYS:
+                continue
+            if depth >= _MAX_REF_SCAN:
+                return True  # a value nested deeper than the scan goes
+            if isinstance(value, _CONTAINERS) and _ref_inside(value, depth + 1):
+                return True
+        return False
+    for value in node:
+        if depth >= _MAX_REF_SCAN:
+            return True
+        if isinstance(value, _CONTAINERS) and _ref_inside(value, depth + 1):
+            return True
     return False
 
 

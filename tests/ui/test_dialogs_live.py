@@ -55,7 +55,10 @@ def test_add_server_through_the_form(qtbot: QtBot, router: McpRouter) -> None:
     qtbot.mouseClick(form.ui.env.add_button, Qt.MouseButton.LeftButton)
     qtbot.keyClicks(form.ui.env.row(0).key, "SERVICE_TOKEN")
     qtbot.keyClicks(form.ui.env.row(0).value, "tok-123")
-    assert not form.ui.test.isEnabled() and "mcp:test-config" in form.ui.test.toolTip()
+    assert form.ui.test.isEnabled() and "without saving" in form.ui.test.toolTip()
+    qtbot.mouseClick(form.ui.test, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "Connected" in form.ui.test_result.text(), timeout=WAIT)
+    assert [r.name for r in catalog().all()] == [], "testing does not save"
     with qtbot.waitSignal(form.saved, timeout=WAIT) as saved:
         qtbot.mouseClick(form.ui.save, Qt.MouseButton.LeftButton)
     assert saved.args[0].success
@@ -91,14 +94,14 @@ def test_edit_keeps_the_saved_secret_and_tests_the_saved_server(qtbot: QtBot, ro
     form = McpServerForm(router, record=record)
     qtbot.addWidget(form)
     form.show()
-    assert form.ui.test.isEnabled(), "an unchanged saved server can be tested"
+    assert form.ui.test.isEnabled()
     qtbot.mouseClick(form.ui.test, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: "Connected" in form.ui.test_result.text(), timeout=WAIT)
     assert "tools" in form.ui.test_result.text()
     qtbot.keyClicks(form.ui.args.add_row(""), "--verbose-not-used")
     form.ui.args.remove_row(form.ui.args.row_count() - 1)
     qtbot.keyClicks(form.ui.name, " renamed")
-    assert not form.ui.test.isEnabled(), "changed settings cannot be tested before saving"
+    assert form.ui.test.isEnabled(), "changed settings can be tried before saving"
     with qtbot.waitSignal(form.saved, timeout=WAIT):
         qtbot.mouseClick(form.ui.save, Qt.MouseButton.LeftButton)
     after = catalog().get(record.id)
@@ -106,6 +109,25 @@ def test_edit_keeps_the_saved_secret_and_tests_the_saved_server(qtbot: QtBot, ro
     assert after.config.env == {"API_KEY": "${secret:API_KEY}"}
     assert catalog().vault.load(record.id, "env", "API_KEY") == "k-1"
     assert "secretKeys" not in after.to_json_dict()
+
+
+def test_unsaved_edit_is_tested_with_the_saved_secret(qtbot: QtBot, router: McpRouter) -> None:
+    token_server = str(ROOT / "tests" / "integrations" / "token_server.py")
+    (record,) = add_servers(server_input("Guarded"))
+    catalog().update(
+        record.id,
+        {"config": {"args": [token_server, "right-token"], "env": {"ECHO_TOKEN": "right-token"}}},
+        {"ECHO_TOKEN"},
+    )
+    record = catalog().get(record.id)
+    assert record.config.env == {"ECHO_TOKEN": "${secret:ECHO_TOKEN}"}
+    form = McpServerForm(router, record=record)
+    qtbot.addWidget(form)
+    form.show()
+    qtbot.keyClicks(form.ui.name, " (edited)")  # unsaved change; the secret stays a stored reference
+    qtbot.mouseClick(form.ui.test, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "Connected" in form.ui.test_result.text(), timeout=WAIT)
+    assert catalog().get(record.id).name == "Guarded", "testing does not save"
 
 
 def test_paste_json_with_syntax_error_then_conflicts(qtbot: QtBot, router: McpRouter) -> None:

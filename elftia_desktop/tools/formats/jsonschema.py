@@ -14,6 +14,7 @@ the wrong type dropped (and noted). Unknown keywords are kept: JSON Schema ignor
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from elftia_desktop.tools.notes import NoteLog, join_path
@@ -32,6 +33,7 @@ _COUNTS = frozenset(
 _NUMBERS = frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"})
 _STRINGS = frozenset({"format", "title", "description", "$comment", "contentEncoding", "contentMediaType"})
 _BOOLS = frozenset({"uniqueItems", "readOnly", "writeOnly", "deprecated"})
+_LEGACY_KEYS = frozenset({"items", "exclusiveMinimum", "exclusiveMaximum", "dependencies"})
 _DROP = frozenset({"$schema", "$id", "id", "$anchor", "$dynamicAnchor", "$dynamicRef", "$recursiveRef",
                    "$recursiveAnchor", "$vocabulary"})  # fmt: skip
 
@@ -73,40 +75,55 @@ class JsonSchemaCleaner:
         out: dict[str, Any] = {}
         for key, value in node.items():
             self._keyword(out, key, value, path, depth)
-        self._legacy(out, node, path, depth)
-        if self.array_items and "array" in _types(out) and "items" not in out and "prefixItems" not in out:
-            out["items"] = {}
+        if not _LEGACY_KEYS.isdisjoint(node):
+            self._legacy(out, node, path, depth)
+        if self.array_items and "items" not in out and "prefixItems" not in out:
+            kind = out.get("type")
+            if kind == "array" or (isinstance(kind, list) and "array" in kind):
+                out["items"] = {}
         return out
 
     def _keyword(self, out: dict[str, Any], key: str, value: Any, path: str, depth: int) -> None:
-        where = join_path(path, key)
-        if key in _DROP:
-            if key != "$schema":
-                self.log.dropped(path, key, "identifiers and dialect markers are not needed in a tool schema")
-            return
-        if key in ("additionalItems", "dependencies") or (key in _NUMBERS and isinstance(value, bool)):
-            return  # rewritten by _legacy
-        ok = True
-        if key == "items" and isinstance(value, list):
-            return  # draft-07 tuple, rewritten by _legacy
-        if key in _SCHEMA_KEYS:
-            ok = isinstance(value, dict | bool)
-            if ok:
-                value = self.clean(value, where, depth + 1)
-        elif key in _SCHEMA_LISTS:
-            ok = isinstance(value, list) and bool(value)
-            if ok:
-                value = [self.clean(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(value)]
-        elif key in _SCHEMA_MAPS:
-            ok = isinstance(value, dict)
-            if ok:
-                value = {k: self.clean(v, f"{where}.{k}", depth + 1) for k, v in value.items()}
+        check = _CHECKS.get(key)
+        if check is not None:
+            ok, value = check(value)
+        elif key in _STRUCTURE:
+            ok = self._structural(out, _STRUCTURE[key], key, value, path, depth)
+            if ok is None:
+                return
         else:
-            ok, value = _check_value(key, value)
+            out[key] = value  # unknown keywords are kept: JSON Schema ignores them
+            return
         if ok:
             out[key] = value
         else:
+            where = join_path(path, key)
             self.log.add(where, "dropped", f"the value {_short(value)} is not valid for {key!r} in JSON Schema")
+
+    def _structural(self, out: dict[str, Any], kind: str, key: str, value: Any, path: str, depth: int) -> bool | None:
+        """Subschemas (cleaned into ``out``) and keywords handled elsewhere; None: nothing more to do."""
+        if kind == "drop":
+            if key != "$schema":
+                self.log.dropped(path, key, "identifiers and dialect markers are not needed in a tool schema")
+            return None
+        if kind == "number":
+            return None if isinstance(value, bool) else is_number(value)  # a boolean bound: see _legacy
+        if kind == "legacy" or (key == "items" and isinstance(value, list)):
+            return None  # rewritten by _legacy (draft-07 tuples, dependencies)
+        where = join_path(path, key)
+        if kind == "schema":
+            if not isinstance(value, dict | bool):
+                return False
+            out[key] = self.clean(value, where, depth + 1)
+        elif kind == "list":
+            if not isinstance(value, list) or not value:
+                return False
+            out[key] = [self.clean(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(value)]
+        else:
+            if not isinstance(value, dict):
+                return False
+            out[key] = {k: self.clean(v, f"{where}.{k}", depth + 1) for k, v in value.items()}
+        return None
 
     def _legacy(self, out: dict[str, Any], node: dict[str, Any], path: str, depth: int) -> None:
         items = node.get("items")
@@ -133,37 +150,38 @@ class JsonSchemaCleaner:
                 out["dependentSchemas"] = schemas
 
 
-def _types(node: dict[str, Any]) -> list[Any]:
-    raw = node.get("type")
-    return raw if isinstance(raw, list) else [raw]
+def _count_value(value: Any) -> tuple[bool, Any]:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0, value
 
 
-def _check_value(key: str, value: Any) -> tuple[bool, Any]:
-    if key in _COUNTS:
-        return isinstance(value, int) and not isinstance(value, bool) and value >= 0, value
-    if key in _NUMBERS:
-        return is_number(value), value
-    if key == "multipleOf":
-        return is_number(value) and value > 0, value
-    if key in _STRINGS:
-        return isinstance(value, str), value
-    if key in _BOOLS:
-        return isinstance(value, bool), value
-    if key == "pattern":
-        return valid_pattern(value), value
-    if key == "type":
-        return _check_type(value)
-    if key in ("required", "examples", "enum"):
-        if key == "required":
-            return isinstance(value, list), string_list(value)
-        return isinstance(value, list), value
-    if key == "dependentRequired":
-        return isinstance(value, dict), {k: string_list(v) for k, v in value.items()} if isinstance(
-            value, dict
-        ) else value
-    if key == "$ref":
-        return isinstance(value, str), value
-    return True, value
+def _multiple_of(value: Any) -> tuple[bool, Any]:
+    return is_number(value) and value > 0, value
+
+
+def _string_value(value: Any) -> tuple[bool, Any]:
+    return isinstance(value, str), value
+
+
+def _bool_value(value: Any) -> tuple[bool, Any]:
+    return isinstance(value, bool), value
+
+
+def _pattern_value(value: Any) -> tuple[bool, Any]:
+    return valid_pattern(value), value
+
+
+def _required_value(value: Any) -> tuple[bool, Any]:
+    return isinstance(value, list), string_list(value)
+
+
+def _list_value(value: Any) -> tuple[bool, Any]:
+    return isinstance(value, list), value
+
+
+def _dependent_required(value: Any) -> tuple[bool, Any]:
+    if not isinstance(value, dict):
+        return False, value
+    return True, {k: string_list(v) for k, v in value.items()}
 
 
 def _check_type(value: Any) -> tuple[bool, Any]:
@@ -180,3 +198,28 @@ def _check_type(value: Any) -> tuple[bool, Any]:
 def _short(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+_CHECKS: dict[str, Callable[[Any], tuple[bool, Any]]] = {
+    **dict.fromkeys(_COUNTS, _count_value),
+    **dict.fromkeys(_STRINGS, _string_value),
+    **dict.fromkeys(_BOOLS, _bool_value),
+    "multipleOf": _multiple_of,
+    "pattern": _pattern_value,
+    "type": _check_type,
+    "required": _required_value,
+    "examples": _list_value,
+    "enum": _list_value,
+    "dependentRequired": _dependent_required,
+    "$ref": _string_value,
+}
+"""Keywords whose value is checked (and kept, or dropped with a note)."""
+_STRUCTURE: dict[str, str] = {
+    **dict.fromkeys(_DROP, "drop"),
+    **dict.fromkeys(("additionalItems", "dependencies"), "legacy"),
+    **dict.fromkeys(_NUMBERS, "number"),
+    **dict.fromkeys(_SCHEMA_KEYS, "schema"),
+    **dict.fromkeys(_SCHEMA_LISTS, "list"),
+    **dict.fromkeys(_SCHEMA_MAPS, "map"),
+}
+"""Keywords that hold subschemas, or that are rewritten or dropped; all others are kept as they are."""

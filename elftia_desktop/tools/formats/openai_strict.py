@@ -38,6 +38,8 @@ _BY_TYPE = {
     "boolean": frozenset(),
     "null": frozenset(),
 }
+_ALLOWED = {t: _COMMON | extra for t, extra in _BY_TYPE.items()}
+"""The keywords strict mode keeps on a schema of one type."""
 MAX_PROPERTIES = 5000
 MAX_NESTING = 10
 MAX_ENUM_VALUES = 1000
@@ -68,9 +70,9 @@ class _Strictifier:
             return {"$ref": node["$ref"]}
         types = node.get("type")
         type_list = types if isinstance(types, list) else [types] if isinstance(types, str) else []
-        if not type_list and not any(k in node for k in ("anyOf", "enum", "const")):
+        if not type_list and not ("anyOf" in node or "enum" in node or "const" in node):
             raise NotStrict(f"{path or 'root'}: a value without a type cannot be expressed")
-        if len([t for t in type_list if t != "null"]) > 1:
+        if len(type_list) > 1 and len([t for t in type_list if t != "null"]) > 1:
             return self._split_types(node, type_list, path, depth, nesting)
         return self._typed(node, type_list, path, depth, nesting)
 
@@ -84,7 +86,7 @@ class _Strictifier:
         return {**keep, "anyOf": branches}
 
     def _typed(self, node: dict[str, Any], types: list[str], path: str, depth: int, nesting: int) -> dict[str, Any]:
-        allowed = set(_COMMON).union(*(_BY_TYPE.get(t, frozenset()) for t in types))
+        allowed = _ALLOWED.get(types[0], _COMMON) if len(types) == 1 else _allowed(types)
         out: dict[str, Any] = {}
         for key, value in node.items():
             if key not in allowed:
@@ -140,6 +142,10 @@ class _Strictifier:
         props = out.get("properties")
         if isinstance(props, dict):
             self.chars += sum(len(k) for k in props)
+
+
+def _allowed(types: list[str]) -> frozenset[str]:
+    return _COMMON.union(*(_BY_TYPE.get(t, frozenset()) for t in types))
 
 
 def _allows_null(node: dict[str, Any]) -> bool:

@@ -340,17 +340,10 @@ class McpServerForm(QDialog):
     # -- test ------------------------------------------------------------------------------
 
     def _test_mode(self) -> tuple[str, str]:
-        """``(mode, tooltip)``: mode is ``config``, ``saved`` or ``""`` (cannot test)."""
+        """``(mode, tooltip)``: mode is ``config`` or ``""`` (cannot test)."""
         if self._router is None:
             return "", "Testing needs the running app's services"
-        if hasattr(self._router, "test_config"):
-            return "config", "Connect with these settings and list the tools, without saving (Alt+T)"
-        if self.record is not None and not self.is_dirty():
-            return "saved", "Connect to the saved server and list its tools (Alt+T)"
-        return "", (
-            "Testing unsaved settings needs the mcp:test-config channel, which this version lacks: "
-            "save the server, then test it"
-        )
+        return "config", "Connect with these settings and list the tools, without saving (Alt+T)"
 
     def _update_test_button(self) -> None:
         mode, tip = self._test_mode()
@@ -364,10 +357,8 @@ class McpServerForm(QDialog):
         self._testing = True
         self._update_test_button()
         self.ui.set_test_result(self._colored("Testing…", ""), "")
-        if mode == "config":
-            self._router.test_config(self.params(), on_done=self._tested, on_error=self._test_failed)  # type: ignore[attr-defined]
-        elif self.record is not None:
-            self._router.test(self.record.id, on_done=self._tested, on_error=self._test_failed)
+        server_id = self.record.id if self.record is not None else None
+        self._router.test_config(self.params(), server_id, on_done=self._tested, on_error=self._test_failed)
 
     def _tested(self, result: McpTestResult) -> None:
         self._testing = False
