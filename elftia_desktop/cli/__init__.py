@@ -8,6 +8,7 @@ Exit codes: 0 success, 1 the action failed, 2 bad input.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -77,4 +78,10 @@ def _is_input_error(exc: ConfigError) -> bool:
 
 def run() -> None:
     """Console-script entry point."""
-    sys.exit(main())
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:  # the output was piped into a program that stopped reading (| head)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = 0
+    sys.exit(code)
