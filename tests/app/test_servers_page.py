@@ -140,3 +140,40 @@ def test_logs_dialog_shows_stderr_live_and_filters(qtbot: QtBot, router: McpRout
 
     assert "hello from the server" in QGuiApplication.clipboard().text()
     dialog.done(QDialog.DialogCode.Accepted)
+
+
+def test_edit_reconnects_the_server(qtbot: QtBot, router: McpRouter) -> None:
+    from PySide6.QtCore import Qt
+
+    from elftia_desktop.ui.dialogs.server_form import McpServerForm
+
+    (record,) = add_servers(server_input("Editable"))
+    page = open_page(qtbot, router, 1)
+    pids: list[int] = []
+
+    def remember_pid() -> None:
+        router.call_tool(
+            {"serverId": record.id, "toolName": "pid", "args": {}},
+            on_done=lambda r: pids.append(int(r.content[0]["text"])),
+        )
+
+    remember_pid()
+    qtbot.waitUntil(lambda: len(pids) == 1, timeout=WAIT)
+    states: list[str] = []
+    router.connectionStateChanged.connect(lambda sid, state, _e: states.append(state) if sid == record.id else None)
+
+    form = McpServerForm(router, record=page.record(record.id))
+    qtbot.addWidget(form)
+    form.show()
+    qtbot.mouseClick(form.ui.env.add_button, Qt.MouseButton.LeftButton)
+    qtbot.keyClicks(form.ui.env.row(0).key, "MODE")
+    qtbot.keyClicks(form.ui.env.row(0).value, "fast")
+    with qtbot.waitSignal(form.saved, timeout=WAIT) as saved:
+        qtbot.mouseClick(form.ui.save, Qt.MouseButton.LeftButton)
+    assert saved.args[0].success
+    qtbot.waitUntil(lambda: states[-2:] == ["connecting", "connected"], timeout=WAIT)
+    assert "disconnected" in states
+    remember_pid()
+    qtbot.waitUntil(lambda: len(pids) == 2, timeout=WAIT)
+    assert pids[0] != pids[1], "a new process started with the new settings"
+    qtbot.waitUntil(lambda: page.cards[record.id].badge.state == "connected", timeout=WAIT)
