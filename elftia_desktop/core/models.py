@@ -161,7 +161,8 @@ def check_server_fields(
 
 def _check_url(url: str | None, transport: McpServerTransport) -> None:
     if not (url or "").strip():
-        raise ValueError(f"config.url: a {transport.value} server needs a URL")
+        label = "an SSE" if transport is McpServerTransport.SSE else "a Streamable HTTP"
+        raise ValueError(f"config.url: {label} server needs a URL")
     parsed = urlparse(url)
     if parsed.scheme not in ("http", "https") or not parsed.netloc:
         raise ValueError(f"config.url: {url!r} is not an absolute http(s) URL (e.g. https://example.com/mcp)")

@@ -118,9 +118,9 @@ def entry_to_input(name: str, entry: dict[str, Any]) -> McpServerInput:
     if url:
         config["url"] = url
     extra = {k: v for k, v in entry.items() if k not in _HANDLED_KEYS}
-    is_active = not entry.get("disabled", False)
+    is_active = entry.get("disabled") is not True
     if "active" in entry or "isActive" in entry:
-        is_active = bool(entry.get("active", entry.get("isActive")))
+        is_active = entry.get("active", entry.get("isActive")) is not False
     try:
         server = McpServerInput(
             name=name,

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from elftia_desktop.core.errors import JsonInputError
+from elftia_desktop.core.server_json import load_json_text
 from elftia_desktop.integrations.app_formats import APPS, AppFormat, app_format
 
 CLINE_EXTENSION = "saoudrizwan.claude-dev"
@@ -243,15 +244,7 @@ def _drop_trailing_commas(text: str) -> str:
 
 def parse_config_text(text: str, fmt: AppFormat, where: str) -> Any:
     """Parse a config file's text; ``JsonInputError`` names the file, line and column."""
-    source = strip_jsonc(text) if fmt.jsonc else text
-    try:
-        return json.loads(source)
-    except json.JSONDecodeError as exc:
-        raise JsonInputError(
-            f"{where}: not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}",
-            line=exc.lineno,
-            column=exc.colno,
-        ) from exc
+    return load_json_text(strip_jsonc(text) if fmt.jsonc else text, where)
 
 
 def server_sections(fmt: AppFormat, data: Any, location: ConfigLocation) -> list[ServerSection]:

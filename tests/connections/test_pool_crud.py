@@ -36,7 +36,7 @@ async def test_add_json_reports_each_server(service: McpService) -> None:
     assert by_name["ok"].success and by_name["exits"].success
     assert "exited with code 3" in (by_name["exits"].message or "")
     assert by_name["broken"].success is False
-    assert by_name["broken"].error == "broken: config.url: a http server needs a URL"
+    assert by_name["broken"].error == "broken: config.url: a Streamable HTTP server needs a URL"
     assert len(changed) == 2
     ok_id = by_name["ok"].server.id  # type: ignore[union-attr]
     assert service.connection_state(ok_id) is ConnectionState.CONNECTED

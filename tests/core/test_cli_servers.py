@@ -78,7 +78,7 @@ def test_add_json_adds_each_good_entry_and_reports_bad_ones() -> None:
         ("remote", True),
         ("broken", False),
     ]
-    assert "broken: config.url: a sse server needs a URL" in outcome["results"][2]["error"]
+    assert "broken: config.url: an SSE server needs a URL" in outcome["results"][2]["error"]
     servers = {s["name"]: s for s in json.loads(cli("list", "--json").stdout)}
     assert servers["remote"]["type"] == "http" and servers["time"]["isTrusted"] is False
 

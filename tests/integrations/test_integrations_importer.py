@@ -215,7 +215,7 @@ def test_jan_active_flag_and_unknown_keys_kept(catalog: ServerCatalog) -> None:
         ({"command": "npx", "env": {"A": {"b": 1}}}, "env.A: expected a string, got an object"),
         ({"type": "websocket", "url": "wss://x"}, "type: 'websocket' is not a transport"),
         ({"transportType": "ws", "url": "https://x"}, "transportType: 'ws' is not a transport"),
-        ({"args": ["x"]}, "config.url: a http server needs a URL"),
+        ({"args": ["x"]}, "config.url: a Streamable HTTP server needs a URL"),
         ("npx server", "expected an object with 'command' or 'url', got the string 'npx server'"),
     ],
 )
