@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
 from PySide6.QtCore import QByteArray, QSettings, Qt, Slot
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
@@ -17,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.ui.dialogs.elicitation_dialog import ElicitationDialog
 from elftia_desktop.ui.pages.placeholder_page import PlaceholderPage
 from elftia_desktop.ui.pages.servers_page import McpServersPage
 from elftia_desktop.ui.server_flows import ServerFlows
@@ -121,12 +126,19 @@ class MainWindow(QMainWindow):
         self.router.busyChanged.connect(self.busy.setVisible)
         self.router.toolCalled.connect(self._on_tool_called)
         self.router.failed.connect(lambda _id, channel, error: bar.showMessage(f"{error.message}", 8000))
+        self.router.elicitationRequested.connect(self._on_elicitation)
 
     def _build_shortcuts(self) -> None:
+        self._shortcuts: list[QShortcut] = []
         for index in range(len(PAGES)):
-            QShortcut(QKeySequence(f"Ctrl+{index + 1}"), self, lambda i=index: self.sidebar.setCurrentRow(i))
-        QShortcut(QKeySequence.StandardKey.New, self, self.flows.add_server)
-        QShortcut(QKeySequence.StandardKey.Find, self, self._focus_filter)
+            self._add_shortcut(QKeySequence(f"Ctrl+{index + 1}"), partial(self.sidebar.setCurrentRow, index))
+        self._add_shortcut(QKeySequence(QKeySequence.StandardKey.New), self.flows.add_server)
+        self._add_shortcut(QKeySequence(QKeySequence.StandardKey.Find), self._focus_filter)
+
+    def _add_shortcut(self, keys: QKeySequence, action: Callable[[], object]) -> None:
+        shortcut = QShortcut(keys, self)
+        shortcut.activated.connect(action)
+        self._shortcuts.append(shortcut)
 
     def _focus_filter(self) -> None:
         self.show_page("servers")
@@ -138,6 +150,19 @@ class MainWindow(QMainWindow):
         keys = [k for k, _, _ in PAGES]
         if key in keys:
             self.sidebar.setCurrentRow(keys.index(key))
+
+    @Slot(int, str, str, object)
+    def _on_elicitation(self, ticket: int, server_id: str, message: str, schema: dict[str, Any]) -> None:
+        """A server asks for input: show its form; the answer goes back through the router."""
+        record = self.servers_page.record(server_id)
+        dialog = ElicitationDialog(record.name if record else server_id, message, schema or {}, self)
+
+        def answer(_code: int) -> None:
+            content = dialog.content() if dialog.action == "accept" else None
+            self.router.answer_elicitation(ticket, dialog.action, content)
+
+        dialog.finished.connect(answer)
+        dialog.open()
 
     @Slot(object)
     def _on_tool_called(self, event: dict[str, object]) -> None:
