@@ -21,6 +21,7 @@ MAX_DEPTH = 48
 """Deeper nesting than this is cut off (keeps recursion in Python bounded for any input)."""
 
 _VALUE_KEYS = frozenset({"default", "enum", "const", "examples", "example"})
+_CONTAINERS = (dict, list)
 
 Placeholder = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -88,7 +89,7 @@ class RefInliner:
             self.log.add(path, "cut", f"nested deeper than {MAX_DEPTH} levels; the rest is left unconstrained")
             return {}
         if isinstance(node, list):
-            return [self._walk(v, f"{path}[{i}]", stack, depth + 1) for i, v in enumerate(node)]
+            return self._walk_list(node, path, stack, depth)
         if not isinstance(node, dict):
             return node
         ref = node.get("$ref")
@@ -100,11 +101,23 @@ class RefInliner:
                 continue  # inlined where used
             if key in _VALUE_KEYS:
                 out[key] = copy_json(value)  # data, not schemas: never look for references inside
-                continue
-            if key in ("properties", "patternProperties", "$defs") and isinstance(value, dict):
+            elif depth < MAX_DEPTH and not isinstance(value, _CONTAINERS):
+                self._budget -= 1  # a scalar: what _walk would do, without building its path
+                out[key] = value
+            elif key in ("properties", "patternProperties", "$defs") and isinstance(value, dict):
                 out[key] = {k: self._walk(v, join_path(path, f"{key}.{k}"), stack, depth + 1) for k, v in value.items()}
             else:
                 out[key] = self._walk(value, join_path(path, key), stack, depth + 1)
+        return out
+
+    def _walk_list(self, node: list[Any], path: str, stack: tuple[str, ...], depth: int) -> list[Any]:
+        out = []
+        for i, value in enumerate(node):
+            if depth < MAX_DEPTH and not isinstance(value, _CONTAINERS):
+                self._budget -= 1
+                out.append(value)
+            else:
+                out.append(self._walk(value, f"{path}[{i}]", stack, depth + 1))
         return out
 
     def _inline(self, node: dict[str, Any], ref: str, path: str, stack: tuple[str, ...], depth: int) -> Any:

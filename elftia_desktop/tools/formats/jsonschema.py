@@ -85,23 +85,22 @@ class JsonSchemaCleaner:
 
     def _keyword(self, out: dict[str, Any], key: str, value: Any, path: str, depth: int) -> None:
         check = _CHECKS.get(key)
+        ok: bool | None
         if check is not None:
             ok, value = check(value)
         elif key in _STRUCTURE:
             ok = self._structural(out, _STRUCTURE[key], key, value, path, depth)
-            if ok is None:
-                return
         else:
-            out[key] = value  # unknown keywords are kept: JSON Schema ignores them
-            return
+            ok = True  # unknown keywords are kept: JSON Schema ignores them
         if ok:
             out[key] = value
-        else:
+        elif ok is False:
             where = join_path(path, key)
             self.log.add(where, "dropped", f"the value {_short(value)} is not valid for {key!r} in JSON Schema")
 
     def _structural(self, out: dict[str, Any], kind: str, key: str, value: Any, path: str, depth: int) -> bool | None:
-        """Subschemas (cleaned into ``out``) and keywords handled elsewhere; None: nothing more to do."""
+        """Whether ``value`` is valid for ``key``; None when it is handled here (subschemas are cleaned
+        into ``out``) or elsewhere (:meth:`_legacy`), or dropped with a note."""
         if kind == "drop":
             if key != "$schema":
                 self.log.dropped(path, key, "identifiers and dialect markers are not needed in a tool schema")

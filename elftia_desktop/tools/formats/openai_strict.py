@@ -138,10 +138,10 @@ class _Strictifier:
         enum = out.get("enum")
         if isinstance(enum, list):
             self.enum_values += len(enum)
-            self.chars += sum(len(v) for v in enum if isinstance(v, str))
+            self.chars += sum([len(v) for v in enum if isinstance(v, str)])
         props = out.get("properties")
         if isinstance(props, dict):
-            self.chars += sum(len(k) for k in props)
+            self.chars += sum(map(len, props))
 
 
 def _allowed(types: list[str]) -> frozenset[str]:
