@@ -25,6 +25,7 @@ _MAX_REF_SCAN = 64
 _CONTAINERS = (dict, list)
 _DATA_KEYS = frozenset({"default", "enum", "const", "examples", "example"})
 _ROOT_KEPT = ("required", "description", "$defs", "definitions", "additionalProperties")
+_ROOT_NOT_NOTED = frozenset({*_ROOT_KEPT, "type", "properties"})
 
 
 def empty_object() -> dict[str, Any]:
@@ -81,7 +82,7 @@ def root_object(schema: Any, log: NoteLog | None = None) -> dict[str, Any]:
                 out[key] = schema[key]
         if log is not None:
             for key in schema:
-                if key not in _ROOT_KEPT and key not in ("type", "properties"):
+                if key not in _ROOT_NOT_NOTED:
                     log.dropped("", key, "the root keeps only properties, required and description")
         return out
     merged = _merge_root_union(schema, log)
@@ -124,7 +125,7 @@ def has_ref(node: Any, depth: int = 0) -> bool:
     """
     if depth > _MAX_REF_SCAN:
         return True
-    return isinstance(node, dict | list) and _ref_inside(node, depth)
+    return isinstance(node, _CONTAINERS) and _ref_inside(node, depth)
 
 
 def _ref_inside(node: dict[str, Any] | list[Any], depth: int) -> bool:

@@ -31,7 +31,9 @@ _HANDLED = frozenset(
      "properties", "required", "items", "prefixItems", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
      "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "pattern", "$schema"}
 )  # fmt: skip
-_DEFAULT_TYPES = {"STRING": str, "BOOLEAN": bool, "ARRAY": list, "OBJECT": dict}
+_DEFAULT_TYPES: dict[str, type | tuple[type, ...]] = {"STRING": str, "BOOLEAN": bool, "ARRAY": list, "OBJECT": dict}
+_NUMBER_TYPES = (int, float)  # tuples, not ``int | float``: an inline union is built on every call
+_TYPE_VALUES = (str, list)
 
 
 def recursion_stub(target: dict[str, Any]) -> dict[str, Any]:
@@ -97,7 +99,8 @@ class GeminiSchemaWriter:
         if depth > MAX_DEPTH:
             self.log.add(path, "cut", f"nested deeper than {MAX_DEPTH} levels; written as a string")
             return {"type": "STRING"}
-        node = self._normalize(node, path)
+        if "allOf" in node or "oneOf" in node or "const" in node:
+            node = self._normalize(node, path)
         nullable = node.get("nullable") is True
         types = schema_types(node)
         if "null" in types:
@@ -105,7 +108,7 @@ class GeminiSchemaWriter:
             self.log.add(join_path(path, "type"), "changed", "null in the type list written as nullable: true")
         if isinstance(node.get("anyOf"), list):
             return self._any_of(node, path, depth, nullable)
-        if not isinstance(node.get("type"), str | list):
+        if not isinstance(node.get("type"), _TYPE_VALUES):
             types = _infer_types(node)
         if not types:
             return self._untyped(node, path, nullable)
@@ -185,7 +188,7 @@ class GeminiSchemaWriter:
         elif kind == "OBJECT":
             self._object(node, out, path, depth)
         default = node.get("default")
-        if default is not None and isinstance(default, _DEFAULT_TYPES.get(kind, int | float)):
+        if default is not None and isinstance(default, _DEFAULT_TYPES.get(kind, _NUMBER_TYPES)):
             out["default"] = default
         for key in node:
             if key not in _HANDLED and not (kind == "OBJECT" and key in ("additionalProperties", "patternProperties")):

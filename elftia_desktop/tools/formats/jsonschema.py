@@ -33,6 +33,8 @@ _COUNTS = frozenset(
 _NUMBERS = frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"})
 _STRINGS = frozenset({"format", "title", "description", "$comment", "contentEncoding", "contentMediaType"})
 _BOOLS = frozenset({"uniqueItems", "readOnly", "writeOnly", "deprecated"})
+_NUMBER_TYPES = (int, float)  # tuples, not ``int | float``: an inline union is built on every call
+_SCHEMA_TYPES = (dict, bool)
 _LEGACY_KEYS = frozenset({"items", "exclusiveMinimum", "exclusiveMaximum", "dependencies"})
 _DROP = frozenset({"$schema", "$id", "id", "$anchor", "$dynamicAnchor", "$dynamicRef", "$recursiveRef",
                    "$recursiveAnchor", "$vocabulary"})  # fmt: skip
@@ -40,7 +42,7 @@ _DROP = frozenset({"$schema", "$id", "id", "$anchor", "$dynamicAnchor", "$dynami
 
 def is_number(value: Any) -> bool:
     """A JSON number (not a bool)."""
-    return isinstance(value, int | float) and not isinstance(value, bool) and value == value
+    return isinstance(value, _NUMBER_TYPES) and not isinstance(value, bool) and value == value
 
 
 def valid_pattern(value: Any) -> bool:
@@ -111,7 +113,7 @@ class JsonSchemaCleaner:
             return None  # rewritten by _legacy (draft-07 tuples, dependencies)
         where = join_path(path, key)
         if kind == "schema":
-            if not isinstance(value, dict | bool):
+            if not isinstance(value, _SCHEMA_TYPES):
                 return False
             out[key] = self.clean(value, where, depth + 1)
         elif kind == "list":
