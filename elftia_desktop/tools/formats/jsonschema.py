@@ -35,6 +35,7 @@ _STRINGS = frozenset({"format", "title", "description", "$comment", "contentEnco
 _BOOLS = frozenset({"uniqueItems", "readOnly", "writeOnly", "deprecated"})
 _NUMBER_TYPES = (int, float)  # tuples, not ``int | float``: an inline union is built on every call
 _SCHEMA_TYPES = (dict, bool)
+_TYPE_NAMES = frozenset(JSON_TYPES)
 _LEGACY_KEYS = frozenset({"items", "exclusiveMinimum", "exclusiveMaximum", "dependencies"})
 _DROP = frozenset({"$schema", "$id", "id", "$anchor", "$dynamicAnchor", "$dynamicRef", "$recursiveRef",
                    "$recursiveAnchor", "$vocabulary"})  # fmt: skip
@@ -76,7 +77,10 @@ class JsonSchemaCleaner:
             return {}
         out: dict[str, Any] = {}
         for key, value in node.items():
-            self._keyword(out, key, value, path, depth)
+            if type(value) is str and (key in _STRINGS or (key == "type" and value in _TYPE_NAMES)):
+                out[key] = value  # the common case (description, title, type), without a call per keyword
+            else:
+                self._keyword(out, key, value, path, depth)
         if not _LEGACY_KEYS.isdisjoint(node):
             self._legacy(out, node, path, depth)
         if self.array_items and "items" not in out and "prefixItems" not in out:
