@@ -13,10 +13,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from elftia_desktop.tools.formats.openai import convert_mcp_tools_to_openai
-from elftia_desktop.tools.loader import FORMATS, convert_tools
-
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # ``python bench/bench_convert.py`` finds the ``bench`` package too
+
+from elftia_desktop.tools.formats.openai import convert_mcp_tools_to_openai  # noqa: E402
+from elftia_desktop.tools.loader import FORMATS, convert_tools  # noqa: E402
+
 DATA = ROOT / "tests" / "tools" / "data"
 TARGET_MS = 50.0
 COUNT = 1000

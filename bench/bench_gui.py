@@ -5,7 +5,8 @@ baseline measured in the same run, and written to the "## Desktop app" section o
 bench/RESULTS.md.
 
 - Responsiveness: the largest gap between ticks of a 10 ms UI timer while 10 stdio servers
-  connect and list their tools through the router; baseline: the same timer with no MCP work.
+  connect and list their tools through the router; baseline: the same timer in a bare Qt
+  window while the same 10 server processes start (CPU contention alone).
 - Start-up: process start to the main window's first paint (warm, median of 5); baseline: a bare
   PySide6 process showing an empty QWidget.
 - Idle memory: resident set size of the app process with its window shown and the services
@@ -152,6 +153,30 @@ def responsiveness(servers: int = 10) -> dict[str, float]:
     return {"busy_gap_ms": busy_gap, "idle_gap_ms": idle_gap}
 
 
+def contention(servers: int = 10) -> float:
+    """Largest gap of the same UI timer in a bare Qt app while ``servers`` test servers start.
+
+    The baseline for the busy figure: on a 2-core machine, ten Python processes importing the
+    mcp SDK starve any UI thread, whoever manages them.
+    """
+    from PySide6.QtCore import QElapsedTimer, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication(sys.argv)
+    command = [sys.executable, "-m", "tests.servers.basic"]
+    processes: list[subprocess.Popen[bytes]] = []
+
+    def start(done: object) -> None:
+        processes.extend(subprocess.Popen(command, cwd=ROOT, stdin=subprocess.PIPE) for _ in range(servers))
+        QTimer.singleShot(6000, done)  # type: ignore[arg-type]
+
+    gap = _max_gap(app, QTimer, QElapsedTimer, start)
+    for process in processes:
+        process.kill()
+        process.wait()
+    return gap
+
+
 def _max_gap(app: object, timer_cls: type, clock_cls: type, start: object) -> float:
     clock = clock_cls()
     clock.start()
@@ -183,19 +208,22 @@ def _max_gap(app: object, timer_cls: type, clock_cls: type, start: object) -> fl
 
 def main() -> None:
     gui = responsiveness()
+    bare_busy = contention()
     start = startup()
     lines = [
         "| measure | Elftia | baseline | ratio | target |",
         "|---|---|---|---|---|",
-        f"| largest UI timer gap while 10 stdio servers connect (ms) | {gui['busy_gap_ms']:.0f} | "
-        f"{gui['idle_gap_ms']:.0f} (idle) | {gui['busy_gap_ms'] / max(gui['idle_gap_ms'], 1):.2f} | < 50 ms |",
+        f"| largest UI timer gap while 10 stdio servers connect and list tools (ms) | {gui['busy_gap_ms']:.0f} | "
+        f"{bare_busy:.0f} (bare Qt window while the same 10 server processes start) | "
+        f"{gui['busy_gap_ms'] / max(bare_busy, 1):.2f} | < 50 ms |",
+        f"| largest UI timer gap, app idle with its services built (ms) | {gui['idle_gap_ms']:.0f} | | | |",
         f"| process start to first paint of the window, warm median of 5 (s) | {start['app_s']:.3f} | "
         f"{start['bare_s']:.3f} (bare PySide6 window) | {start['app_s'] / start['bare_s']:.2f} | < 0.4 s |",
         f"| resident memory at idle, window shown (MB) | {start['app_rss_mb']:.0f} | "
         f"{start['bare_rss_mb']:.0f} (bare PySide6 window) | {start['app_rss_mb'] / start['bare_rss_mb']:.2f} | |",
     ]
     print("\n".join(lines))
-    print(json.dumps(gui | start))
+    print(json.dumps(gui | start | {"bare_busy_gap_ms": bare_busy}))
     write_section("Desktop app", "\n".join(lines), "bench/bench_gui.py")
 
 
