@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -27,7 +28,9 @@ from elftia_desktop.connections.connection import ConnectionHooks, ServerConnect
 from elftia_desktop.connections.errors import is_connection_lost, is_timeout, leaf_exception, translate
 from elftia_desktop.connections.events import ServiceEvents
 from elftia_desktop.connections.logs import ServerLog
+from elftia_desktop.connections.placeholders import expand_record
 from elftia_desktop.connections.process_tracker import ProcessTracker
+from elftia_desktop.connections.shell_env import login_env
 from elftia_desktop.connections.stdio_process import StdioProcess
 from elftia_desktop.core.errors import ElftiaError, ServerNotTrusted, ToolCallError
 from elftia_desktop.core.models import ConnectionState, McpServerRecord, MCPTool
@@ -159,8 +162,9 @@ class ConnectionPool:
             raise error
         self.set_state(entry, ConnectionState.CONNECTING)
         try:
-            env, headers = await asyncio.to_thread(self.vault.resolve, record)
-            connection = ServerConnection(record, env, headers, self.callbacks, entry.log, self._hooks(record))
+            launch = expand_record(record, os.environ | await login_env())
+            env, headers = await asyncio.to_thread(self.vault.resolve, launch)
+            connection = ServerConnection(launch, env, headers, self.callbacks, entry.log, self._hooks(record))
             await connection.open(timeouts_of(record)[0])
         except ElftiaError as exc:
             self.set_state(entry, ConnectionState.ERROR, str(exc))

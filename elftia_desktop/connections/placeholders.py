@@ -1,0 +1,74 @@
+"""Placeholders in imported server configs, expanded when a server starts.
+
+Other apps' configs write ``${env:NAME}`` (VS Code, Cursor), ``${NAME}`` and
+``${NAME:-default}`` (Claude Code), ``${userHome}`` (VS Code) in env values, headers,
+arguments, the working folder and URLs. They are kept verbatim in our records (and shown to the
+user) and expanded here from the login shell's environment just before the start. Our own
+``${secret:NAME}`` references are left for the secret vault. ``${input:id}`` (a VS Code prompt)
+and unset variables without a default stop the start with a message that says what to set.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+
+from elftia_desktop.core.errors import ServerStartFailed
+from elftia_desktop.core.models import McpServerRecord
+
+PLACEHOLDER = re.compile(r"\$\{([^}]+)\}")
+
+
+def expand(value: str, env: Mapping[str, str], where: str, record: McpServerRecord) -> str:
+    """``value`` with every placeholder but ``${secret:...}`` replaced; ``where`` names the field."""
+
+    def replace(match: re.Match[str]) -> str:
+        body = match.group(1)
+        if body.startswith("secret:"):
+            return match.group(0)
+        if body.startswith("input:"):
+            raise ServerStartFailed(
+                f"{record.name}: {where} asks for the input {body[6:]!r} ({match.group(0)}), which only VS Code "
+                "can prompt for. Edit the server and put the value in its place.",
+                record.id,
+            )
+        if body == "userHome":
+            return os.path.expanduser("~")
+        name, _, default = body.removeprefix("env:").partition(":-")
+        found = env.get(name)
+        if found is not None:
+            return found
+        if ":-" in body:
+            return default
+        raise ServerStartFailed(
+            f"{record.name}: {where} uses {match.group(0)}, but {name} is not set in your environment. "
+            f"Set {name} (in your shell profile) or edit the server and put the value in its place.",
+            record.id,
+        )
+
+    return PLACEHOLDER.sub(replace, value) if "${" in value else value
+
+
+def expand_record(record: McpServerRecord, env: Mapping[str, str]) -> McpServerRecord:
+    """A copy of ``record`` whose launch fields have their placeholders expanded."""
+    if not _has_placeholder(record):
+        return record
+    out = record.model_copy(deep=True)
+    config = out.config
+    config.args = [expand(a, env, f"argument {i + 1}", record) for i, a in enumerate(config.args)]
+    config.env = {k: expand(v, env, f"environment variable {k}", record) for k, v in config.env.items()}
+    config.headers = {k: expand(v, env, f"header {k}", record) for k, v in config.headers.items()}
+    if config.cwd:
+        config.cwd = expand(config.cwd, env, "the working folder", record)
+    if config.url:
+        config.url = expand(config.url, env, "the URL", record)
+    if config.command:
+        config.command = expand(config.command, env, "the command", record)
+    return out
+
+
+def _has_placeholder(record: McpServerRecord) -> bool:
+    config = record.config
+    texts = [*config.args, *config.env.values(), *config.headers.values(), config.cwd or "", config.url or ""]
+    return any("${" in t and not t.startswith("${secret:") for t in [*texts, config.command or ""])
