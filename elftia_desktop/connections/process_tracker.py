@@ -92,9 +92,10 @@ def same_process(entry: TrackedProcess) -> bool:
 class ProcessTracker:
     """Records this service's server processes in its runtime file."""
 
-    def __init__(self, runtime_dir: Path) -> None:
+    def __init__(self, runtime_dir: Path, tag: str = "") -> None:
+        """``tag`` tells apart two trackers of one process (the pool's and the engine's direct sessions)."""
         self.runtime_dir = runtime_dir
-        self.path = runtime_dir / f"{FILE_PREFIX}{os.getpid()}.json"
+        self.path = runtime_dir / f"{FILE_PREFIX}{os.getpid()}{'-' + tag if tag else ''}.json"
         self._owner_start = process_start_time(os.getpid()) or ""
         self._entries: dict[int, TrackedProcess] = {}
         self._lock = threading.Lock()

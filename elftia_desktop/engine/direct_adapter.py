@@ -231,6 +231,7 @@ async def _connect(spec: DirectServerSpec, tracker: McpProcessTracker) -> Direct
         log.warning("built-in server %r left out: %s", spec.name, describe_exception(exc))
         await tracker.close_connection(connection)
         return None
+    tracker.track(connection)  # again, now that its pid is known: it goes into the runtime file
     return connection
 
 

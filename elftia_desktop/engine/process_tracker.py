@@ -19,8 +19,12 @@ import signal
 import sys
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from types import FrameType
 from typing import Any, ClassVar, Protocol, runtime_checkable
+
+from elftia_desktop.connections.process_tracker import ProcessTracker, process_argv
+from elftia_desktop.core.paths import data_dir
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +70,9 @@ class McpProcessTracker:
     _instance: ClassVar[McpProcessTracker | None] = None
     _instance_lock: ClassVar[threading.Lock] = threading.Lock()
 
-    def __init__(self) -> None:
+    def __init__(self, runtime_dir: Path | None = None) -> None:
+        self._runtime_dir = runtime_dir
+        self._runtime: ProcessTracker | None = None
         self._tracked: dict[int, TrackedConnection] = {}
         self._lock = threading.Lock()
         self._hooks_installed = False
@@ -81,15 +87,29 @@ class McpProcessTracker:
             return cls._instance
 
     def track(self, connection: TrackedConnection) -> None:
-        """Watch ``connection`` until it is closed through the tracker."""
+        """Watch ``connection`` until it is closed through the tracker.
+
+        Its process is also recorded in the runtime file, so that if this app is killed outright
+        (no exit hook runs) the next start of the service kills it (``kill_leftovers``).
+        """
         with self._lock:
             self._tracked[id(connection)] = connection
+        pid = connection.pid
+        if pid is not None:
+            self._runtime_file().add("direct", pid, process_argv(pid) or [])
         self._install_hooks()
 
     def untrack(self, connection: TrackedConnection) -> None:
         """Stop watching ``connection`` (it was closed some other way)."""
         with self._lock:
             self._tracked.pop(id(connection), None)
+        if connection.pid is not None and self._runtime is not None:
+            self._runtime.remove(connection.pid)
+
+    def _runtime_file(self) -> ProcessTracker:
+        if self._runtime is None:
+            self._runtime = ProcessTracker(self._runtime_dir or data_dir() / "runtime", tag="direct")
+        return self._runtime
 
     def tracked(self) -> list[TrackedConnection]:
         """The connections being watched."""
@@ -123,7 +143,10 @@ class McpProcessTracker:
         with self._lock:
             connections = list(self._tracked.values())
             self._tracked.clear()
-        return sum(kill_group(c.pid) for c in connections if c.pid is not None)
+        alive = sum(kill_group(c.pid) for c in connections if c.pid is not None)
+        if self._runtime is not None:
+            self._runtime.kill_all()  # the groups are gone: this empties the runtime file
+        return alive
 
     def _install_hooks(self) -> None:
         if self._hooks_installed:
