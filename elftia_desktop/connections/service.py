@@ -69,17 +69,18 @@ class McpService(CrudMixin):
             return None
         return (st.st_mtime_ns, st.st_size, st.st_ino)
 
-    def _current_records(self) -> dict[str, McpServerRecord]:
-        """The records, re-read only when the config file changed (a cheap ``stat``)."""
+    async def _current_records(self) -> dict[str, McpServerRecord]:
+        """The records, re-read (in a worker thread) only when the config file changed."""
         stamp = self._config_stamp()
         if stamp != self._records_stamp or (not self._records and stamp is not None):
-            self._records = {r.id: r for r in self.catalog.all()}
+            records = await asyncio.to_thread(self.catalog.all)
+            self._records = {r.id: r for r in records}
             self._records_stamp = stamp
         return self._records
 
-    def _record(self, server_id: str) -> McpServerRecord:
-        record = self._current_records().get(server_id)
-        return record if record is not None else self.catalog.get(server_id)
+    async def _record(self, server_id: str) -> McpServerRecord:
+        record = (await self._current_records()).get(server_id)
+        return record if record is not None else await asyncio.to_thread(self.catalog.get, server_id)
 
     def _changed(self) -> None:
         self._records_stamp = None
@@ -89,7 +90,7 @@ class McpService(CrudMixin):
 
     async def init_client(self, server_id: str) -> None:
         """Make sure the server is connected (a shared attempt; health check before reuse)."""
-        await self._pool.ensure(self._record(server_id))
+        await self._pool.ensure(await self._record(server_id))
 
     async def disconnect(self, server_id: str) -> None:
         """Close the server's connection; its state becomes ``disconnected``."""
@@ -98,7 +99,7 @@ class McpService(CrudMixin):
     async def reconnect(self, server_id: str) -> None:
         """Disconnect, then connect again when the server is active."""
         await self._pool.disconnect(server_id)
-        record = self._record(server_id)
+        record = await self._record(server_id)
         if record.is_active:
             await self._pool.ensure(record)
 
@@ -133,7 +134,7 @@ class McpService(CrudMixin):
 
     async def test(self, server_id: str) -> McpTestResult:
         """Connect and list tools: success with tool names and time taken, or the specific failure."""
-        record = self._record(server_id)
+        record = await self._record(server_id)
         started = time.perf_counter()
         try:
             self._pool.invalidate_tools(server_id)
@@ -178,7 +179,7 @@ class McpService(CrudMixin):
 
     async def discover(self, server_id: str) -> McpDiscoverResult:
         """Tools, prompts, resources and resource templates; a kind that fails is named in ``errors``."""
-        record = self._record(server_id)
+        record = await self._record(server_id)
         try:
             connection = await self._pool.ensure(record)
         except ElftiaError as exc:
@@ -238,13 +239,13 @@ class McpService(CrudMixin):
 
     async def list_server_tools(self, server_id: str) -> list[MCPTool]:
         """The server's enabled tools (cached 5 minutes; a list change drops the cache)."""
-        return await self._tools_of(self._record(server_id))
+        return await self._tools_of(await self._record(server_id))
 
     async def list_all_active_server_tools(self) -> McpToolListing:
         """Tools of all active servers, fetched concurrently; a failing server is named in ``errors``."""
         result = McpToolListing()
         pending: list[McpServerRecord] = []
-        for record in self._current_records().values():
+        for record in (await self._current_records()).values():
             if not record.is_active:
                 continue
             entry = self._pool.entries.get(record.id)
@@ -275,7 +276,7 @@ class McpService(CrudMixin):
         timeout: float | None = None,  # noqa: ASYNC109 - the API's name; it bounds the call on the server too
     ) -> MCPCallToolResponse:
         """Call one tool (never replayed); raises ToolCallError, ServerConnectionError or ServerTimeout."""
-        record = self._record(server_id)
+        record = await self._record(server_id)
         if tool_name in record.disabled_tools:
             raise ToolCallError(f"The tool {tool_name!r} of {record.name} is disabled.")
         entry = self._pool.entry(server_id)
