@@ -139,7 +139,8 @@ class ProcessTracker:
         try:
             self.runtime_dir.mkdir(parents=True, exist_ok=True)
             if self._entries:
-                atomic_write_text(self.path, json.dumps(data, indent=2))
+                # No fsync: it is written on the service loop, and no server outlives a power loss.
+                atomic_write_text(self.path, json.dumps(data, indent=2), durable=False)
             else:
                 self.path.unlink(missing_ok=True)
         except OSError as exc:

@@ -11,11 +11,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 
-def atomic_write_text(path: Path, text: str, *, mode: int = 0o644, keep_backup: bool = False) -> None:
+def atomic_write_text(
+    path: Path, text: str, *, mode: int = 0o644, keep_backup: bool = False, durable: bool = True
+) -> None:
     """Write ``text`` to ``path`` so that a crash leaves either the old or the new file.
 
     The text goes to a temporary file in the same folder, is fsynced, then renamed over
     ``path``. With ``keep_backup`` the previous file is kept as ``path.bak`` first.
+    ``durable=False`` skips the fsyncs: still atomic against a crashed process, for files that
+    need not outlive a power loss (and must be cheap enough to write on the service loop).
     """
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     tmp = Path(tmp_name)
@@ -24,12 +28,14 @@ def atomic_write_text(path: Path, text: str, *, mode: int = 0o644, keep_backup: 
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         if keep_backup and path.exists():
             backup = path.with_name(path.name + ".bak")
             _copy_durably(path, backup)
         os.replace(tmp, path)
-        _fsync_dir(path.parent)
+        if durable:
+            _fsync_dir(path.parent)
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
