@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from elftia_desktop.ui.widgets.state_badge import StateBadge
@@ -39,6 +40,7 @@ class ServerCard(QFrame):
         self.setObjectName("Card")
         self.record = record
         self.tool_count: int | None = None
+        self._subtitle_text = ""
         outer = QVBoxLayout(self)
         outer.setContentsMargins(16, 12, 16, 12)
         outer.setSpacing(6)
@@ -120,10 +122,18 @@ class ServerCard(QFrame):
             parts.append(f"{self.tool_count} tool{'s' if self.tool_count != 1 else ''}")
         if self.record.disabled_tools:
             parts.append(f"{len(self.record.disabled_tools)} off")
-        text = "  ·  ".join(parts)
-        metrics = self.subtitle.fontMetrics()
-        self.subtitle.setText(metrics.elidedText(text, Qt.TextElideMode.ElideMiddle, 620))
+        self._subtitle_text = "  ·  ".join(parts)
         self.subtitle.setToolTip(target)
+        self._elide_subtitle()
+
+    def _elide_subtitle(self) -> None:
+        width = max(200, self.width() - 40)  # the card's inner width: never wider than the card
+        metrics = self.subtitle.fontMetrics()
+        self.subtitle.setText(metrics.elidedText(self._subtitle_text, Qt.TextElideMode.ElideMiddle, width))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._elide_subtitle()
 
 
 def _chip() -> QLabel:
