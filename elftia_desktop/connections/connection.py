@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import anyio
+import httpx2
 import mcp_types as types
 from mcp.client.session import ClientSession
 
@@ -56,8 +57,10 @@ class ServerConnection:
         callbacks: ClientCallbacks,
         server_log: ServerLog,
         hooks: ConnectionHooks,
+        auth: httpx2.Auth | None = None,
     ) -> None:
         self.record = record
+        self._auth = auth
         self._env = env
         self._headers = headers
         self._callbacks = callbacks
@@ -133,7 +136,7 @@ class ServerConnection:
         connect_timeout = (self.record.config.timeout and self.record.config.timeout.connect) or 30.0
         try:
             async with (
-                open_transport(self.record, self._env, self._headers, connect_timeout, hooks) as transport,
+                open_transport(self.record, self._env, self._headers, connect_timeout, hooks, self._auth) as transport,
                 ClientSession(
                     transport.read,
                     transport.write,

@@ -59,6 +59,8 @@ class ConnectionState(StrEnum):
     CONNECTING = "connecting"
     CONNECTED = "connected"
     ERROR = "error"
+    AUTH_REQUIRED = "auth_required"
+    """The server wants an OAuth sign-in; nothing retries until the user signs in."""
 
 
 class McpMode(StrEnum):
@@ -83,6 +85,62 @@ class McpTimeouts(_OpenModel):
     """One tool call (default 120 s)."""
 
 
+OAuthGrantType = Literal["authorization_code", "client_credentials"]
+TokenEndpointAuthMethod = Literal["client_secret_basic", "client_secret_post", "none", "private_key_jwt"]
+
+
+class McpOAuthConfig(_OpenModel):
+    """OAuth 2.1 sign-in of an SSE/HTTP server (the SDK's ``OAuthClientProvider`` does the flow).
+
+    Everything is optional: an empty object means dynamic client registration with the
+    scopes the server asks for. Secret values are ``${secret:NAME}`` references.
+    """
+
+    client_id: str | None = None
+    """A pre-registered client id; unset: register dynamically (or use ``clientMetadataUrl``)."""
+    client_secret: str | None = None
+    """The pre-registered client's secret (kept in the keyring)."""
+    scopes: list[str] | None = None
+    """Scopes to ask for; unset: the ones the server names (``WWW-Authenticate``, then its metadata)."""
+    grant_type: OAuthGrantType = "authorization_code"
+    """``authorization_code`` (a person signs in in the browser) or ``client_credentials`` (machine to machine)."""
+    token_endpoint_auth_method: TokenEndpointAuthMethod | None = None
+    """How the client authenticates at the token endpoint; unset: basic with a secret, else none."""
+    private_key: str | None = None
+    """``private_key_jwt``: the PEM private key that signs the client assertion (kept in the keyring)."""
+    signing_algorithm: str = "RS256"
+    """``private_key_jwt``: the JWT algorithm (``RS256``, ``ES256`` ...)."""
+    client_metadata_url: str | None = None
+    """A URL-based client id (client ID metadata document), used when the authorization server supports it."""
+    issuer: str | None = None
+    """``client_credentials``: the authorization server the credentials belong to; tokens are asked only there."""
+    redirect_port: int | None = Field(default=None, ge=1, le=65535)
+    """The loopback port of the sign-in callback, for a client registered with a fixed redirect URI."""
+
+    @field_validator("scopes", mode="before")
+    @classmethod
+    def _space_separated(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return value.split()
+        return value
+
+    @model_validator(mode="after")
+    def _fields_fit_grant(self) -> McpOAuthConfig:
+        method = self.token_endpoint_auth_method
+        if self.grant_type == "client_credentials":
+            if not (self.client_id or "").strip():
+                raise ValueError("oauth.clientId: the client_credentials grant needs a client id")
+            if method == "private_key_jwt" and not self.private_key:
+                raise ValueError("oauth.privateKey: private_key_jwt needs the PEM private key")
+            if method != "private_key_jwt" and not self.client_secret:
+                raise ValueError("oauth.clientSecret: the client_credentials grant needs a client secret or a private key")
+        elif method == "private_key_jwt":
+            raise ValueError("oauth.tokenEndpointAuthMethod: private_key_jwt works with grantType client_credentials")
+        if self.client_metadata_url is not None and not self.client_metadata_url.startswith("https://"):
+            raise ValueError("oauth.clientMetadataUrl: expected an https:// URL with a path")
+        return self
+
+
 class McpServerConfig(_OpenModel):
     """How to start or reach a server. Which fields matter depends on the transport."""
 
@@ -100,6 +158,8 @@ class McpServerConfig(_OpenModel):
     """sse/http: extra request headers; secret values are ``${secret:NAME}`` references."""
     timeout: McpTimeouts | None = None
     """Per-phase timeouts. A bare number is taken as the tool-call timeout in seconds."""
+    oauth: McpOAuthConfig | None = None
+    """sse/http: sign in with OAuth 2.1; tokens live in the keyring, never here."""
 
     @field_validator("timeout", mode="before")
     @classmethod
@@ -153,6 +213,8 @@ def check_server_fields(
     if transport is McpServerTransport.STDIO:
         if not (config.command or "").strip():
             raise ValueError("config.command: a stdio server needs a command to run")
+        if config.oauth is not None:
+            raise ValueError("config.oauth: OAuth sign-in works only for SSE and Streamable HTTP servers")
     else:
         _check_url(config.url, transport)
     if scope is McpServerScope.LOCAL and not (project_path or "").strip():
@@ -353,3 +415,21 @@ class Agent(_OpenModel):
     mcp_mode: McpMode = McpMode.AUTO
     selected_servers: list[str] = Field(default_factory=list)
     selected_tools: list[str] = Field(default_factory=list)
+
+
+class McpAuthStatus(_Model):
+    """A server's OAuth sign-in as the servers page shows it (``mcp:auth-status``)."""
+
+    server_id: str
+    oauth: bool = False
+    """The server is set up for OAuth."""
+    grant_type: OAuthGrantType | None = None
+    signed_in: bool = False
+    """Tokens are stored (they may be expired; a refresh needs no user action)."""
+    expires_at: int | None = None
+    """Milliseconds since the epoch when the access token expires."""
+    scopes: list[str] = Field(default_factory=list)
+    subject: str | None = None
+    """Who the token is for, where the server says (the token's email, username or subject)."""
+    state: ConnectionState = ConnectionState.DISCONNECTED
+    error: str | None = None
