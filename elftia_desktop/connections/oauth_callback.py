@@ -19,7 +19,6 @@ from urllib.parse import parse_qs, urlsplit
 
 from mcp.shared.auth import AuthorizationCodeResult
 
-from elftia_desktop import APP_NAME
 from elftia_desktop.core.errors import ServerAuthRequired
 
 log = logging.getLogger(__name__)
@@ -28,6 +27,8 @@ CALLBACK_PATH = "/callback"
 CALLBACK_TIMEOUT = 300.0
 """Seconds the callback server waits for the browser before it gives up."""
 _MAX_REQUEST = 16384
+APP_TITLE = "Elftia"
+"""The app as the callback page names it."""
 
 
 def free_port() -> int:
@@ -120,16 +121,14 @@ class CallbackServer:
             )
         assert self._result is not None
         if self._result.done():
-            return "409 Conflict", _page("Already done", f"This sign-in is finished. Return to {APP_NAME}.")
+            return "409 Conflict", _page("Already done", f"This sign-in is finished. Return to {APP_TITLE}.")
         if "error" in query:
             reason = query.get("error_description") or query["error"]
             self._result.set_exception(
                 ServerAuthRequired(f"{self.server_name}: the authorization server refused the sign-in: {reason}")
             )
-            return "200 OK", _page("Sign-in not completed", f"{reason}. Return to {APP_NAME} to try again.")
+            return "200 OK", _page("Sign-in not completed", f"{reason}. Return to {APP_TITLE} to try again.")
         if not query.get("code"):
             return "400 Bad Request", _page("Bad request", "The answer carries no authorization code.")
         self._result.set_result(AuthorizationCodeResult(code=query["code"], state=state, iss=query.get("iss")))
-        return "200 OK", _page(
-            f"Signed in to {self.server_name}", f"You can close this tab and return to {APP_NAME}."
-        )
+        return "200 OK", _page(f"Signed in to {self.server_name}", f"You can close this tab and return to {APP_TITLE}.")

@@ -19,7 +19,7 @@ import contextlib
 import logging
 import warnings
 from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import parse_qs, urlsplit
 
 import httpx2
@@ -34,9 +34,8 @@ from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull,
 from mcp.shared.exceptions import MCPDeprecationWarning
 from pydantic import AnyUrl
 
-from elftia_desktop import APP_NAME
 from elftia_desktop.connections.errors import leaf_exception
-from elftia_desktop.connections.oauth_callback import CallbackServer, free_port, redirect_uri
+from elftia_desktop.connections.oauth_callback import APP_TITLE, CallbackServer, free_port, redirect_uri
 from elftia_desktop.connections.oauth_storage import VaultTokenStorage
 from elftia_desktop.core.errors import ElftiaError, ServerAuthRequired, ServerConnectionError, ServerStartFailed
 from elftia_desktop.core.models import McpOAuthConfig, McpServerRecord
@@ -181,7 +180,11 @@ class SignInHandlers:
         try:
             await server.start()
         except ServerAuthRequired:
-            if self.storage.fixed_client is None and self.record.config.oauth and not self.record.config.oauth.redirect_port:
+            if (
+                self.storage.fixed_client is None
+                and self.record.config.oauth
+                and not self.record.config.oauth.redirect_port
+            ):
                 self.storage.forget_client()  # the next attempt registers again on a free port
             raise
         self._server = server
@@ -215,7 +218,9 @@ def _scope(oauth: McpOAuthConfig) -> str | None:
     return " ".join(oauth.scopes) if oauth.scopes else None
 
 
-def _client_credentials(record: McpServerRecord, storage: VaultTokenStorage, secrets: dict[str, str]) -> httpx2.Auth:
+def _client_credentials(
+    record: McpServerRecord, storage: VaultTokenStorage, secrets: dict[str, str]
+) -> AppClientCredentialsProvider | AppPrivateKeyJWTProvider:
     oauth = record.config.oauth
     assert oauth is not None and oauth.client_id
     url = record.config.url or ""
@@ -231,16 +236,21 @@ def _client_credentials(record: McpServerRecord, storage: VaultTokenStorage, sec
             return AppPrivateKeyJWTProvider(
                 url, storage, oauth.client_id, signer.create_assertion_provider(), _scope(oauth), oauth.issuer
             )
-        method = "client_secret_post" if oauth.token_endpoint_auth_method == "client_secret_post" else "client_secret_basic"
+        method: Literal["client_secret_basic", "client_secret_post"] = (
+            "client_secret_post" if oauth.token_endpoint_auth_method == "client_secret_post" else "client_secret_basic"
+        )
         return AppClientCredentialsProvider(
             url, storage, oauth.client_id, secrets.get("clientSecret", ""), method, _scope(oauth), oauth.issuer
         )
 
 
-def build_auth(record: McpServerRecord, storage: VaultTokenStorage, secrets: dict[str, str], gate: SignInGate) -> httpx2.Auth:
+def build_auth(
+    record: McpServerRecord, storage: VaultTokenStorage, secrets: dict[str, str], gate: SignInGate
+) -> httpx2.Auth:
     """The SDK provider for ``record`` (which has an ``oauth`` object), wired to the gate."""
     oauth = record.config.oauth
     assert oauth is not None
+    provider: AppOAuthProvider | AppClientCredentialsProvider | AppPrivateKeyJWTProvider
     if oauth.grant_type == "client_credentials":
         provider = _client_credentials(record, storage, secrets)
     else:
@@ -257,9 +267,9 @@ def build_auth(record: McpServerRecord, storage: VaultTokenStorage, secrets: dic
             )
         metadata = OAuthClientMetadata(
             redirect_uris=redirect,
-            client_name=APP_NAME,
+            client_name=APP_TITLE,
             grant_types=["authorization_code", "refresh_token"],
-            token_endpoint_auth_method=method,  # type: ignore[arg-type]
+            token_endpoint_auth_method=method,
         )
         handlers = SignInHandlers(record, gate, port, storage)
         provider = AppOAuthProvider(

@@ -144,8 +144,6 @@ async def open_transport(
                 )
             )
         else:
-            client = await stack.enter_async_context(
-                http_client(headers, connect_timeout, hooks.on_http_status, auth)
-            )
+            client = await stack.enter_async_context(http_client(headers, connect_timeout, hooks.on_http_status, auth))
             streams = await stack.enter_async_context(streamable_http_client(url, http_client=client))
         yield Transport(streams[0], streams[1])

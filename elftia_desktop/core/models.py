@@ -133,7 +133,9 @@ class McpOAuthConfig(_OpenModel):
             if method == "private_key_jwt" and not self.private_key:
                 raise ValueError("oauth.privateKey: private_key_jwt needs the PEM private key")
             if method != "private_key_jwt" and not self.client_secret:
-                raise ValueError("oauth.clientSecret: the client_credentials grant needs a client secret or a private key")
+                raise ValueError(
+                    "oauth.clientSecret: the client_credentials grant needs a client secret or a private key"
+                )
         elif method == "private_key_jwt":
             raise ValueError("oauth.tokenEndpointAuthMethod: private_key_jwt works with grantType client_credentials")
         if self.client_metadata_url is not None and not self.client_metadata_url.startswith("https://"):

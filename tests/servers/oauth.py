@@ -113,7 +113,9 @@ class Provider:
         self.refresh[refresh] = RefreshToken(token=refresh, client_id=client_id, scopes=scopes, resource=resource)
         return OAuthToken(access_token=access, expires_in=self.lifetime, scope=" ".join(scopes), refresh_token=refresh)
 
-    async def exchange_authorization_code(self, client: OAuthClientInformationFull, code: AuthorizationCode) -> OAuthToken:
+    async def exchange_authorization_code(
+        self, client: OAuthClientInformationFull, code: AuthorizationCode
+    ) -> OAuthToken:
         del self.codes[code.code]
         return self._mint(code.client_id, code.scopes, code.resource)
 
@@ -168,7 +170,13 @@ def require_scope_for_write(app: Any, provider: Provider, metadata_url: str) -> 
                 challenge = (
                     f'Bearer error="insufficient_scope", scope="mcp:read mcp:write", resource_metadata="{metadata_url}"'
                 )
-                await send({"type": "http.response.start", "status": 403, "headers": [(b"www-authenticate", challenge.encode())]})
+                await send(
+                    {
+                        "type": "http.response.start",
+                        "status": 403,
+                        "headers": [(b"www-authenticate", challenge.encode())],
+                    }
+                )
                 await send({"type": "http.response.body", "body": b"insufficient_scope"})
                 return None
         sent = False
@@ -223,7 +231,9 @@ class M2MVerifier:
         return self.access.get(token)
 
 
-def add_m2m_routes(mcp: MCPServer, args: argparse.Namespace, base: str, verifier: M2MVerifier, stats: dict[str, Any]) -> None:
+def add_m2m_routes(
+    mcp: MCPServer, args: argparse.Namespace, base: str, verifier: M2MVerifier, stats: dict[str, Any]
+) -> None:
     """Authorization server metadata and a ``client_credentials`` token endpoint."""
     public_key = Path(args.public_key).read_text() if args.public_key else None
 
@@ -243,9 +253,9 @@ def add_m2m_routes(mcp: MCPServer, args: argparse.Namespace, base: str, verifier
         if form.get("client_assertion") and public_key:
             claims = jwt.decode(form["client_assertion"], public_key, algorithms=["RS256", "ES256"], audience=base)
             return "private_key_jwt" if claims["iss"] == args.client_id else None
-        if authorization.startswith("Basic "):
-            if base64.b64decode(authorization[6:]).decode() == f"{args.client_id}:{args.client_secret}":
-                return "client_secret_basic"
+        basic = base64.b64decode(authorization[6:]).decode() if authorization.startswith("Basic ") else ""
+        if basic == f"{args.client_id}:{args.client_secret}":
+            return "client_secret_basic"
         if form.get("client_id") == args.client_id and form.get("client_secret") == args.client_secret:
             return "client_secret_post"
         return None
@@ -278,14 +288,18 @@ def build(args: argparse.Namespace, port: int) -> Any:
         issuer_url=AnyHttpUrl(base),
         resource_server_url=AnyHttpUrl(resource),
         required_scopes=["mcp:read"],
-        client_registration_options=ClientRegistrationOptions(enabled=True, valid_scopes=SCOPES, default_scopes=["mcp:read"]),
+        client_registration_options=ClientRegistrationOptions(
+            enabled=True, valid_scopes=SCOPES, default_scopes=["mcp:read"]
+        ),
         revocation_options=RevocationOptions(enabled=True),
         validate_token_resource=False,
     )
     if args.mode == "m2m":
         verifier = M2MVerifier()
         stats: dict[str, Any] = {}
-        mcp = MCPServer("oauth-m2m", token_verifier=verifier, auth=settings.model_copy(update={"client_registration_options": None}))
+        mcp = MCPServer(
+            "oauth-m2m", token_verifier=verifier, auth=settings.model_copy(update={"client_registration_options": None})
+        )
         add_m2m_routes(mcp, args, base, verifier, stats)
         add_test_routes(mcp, stats, verifier.access.clear)
     else:
