@@ -58,9 +58,12 @@ class ServerConnection:
         server_log: ServerLog,
         hooks: ConnectionHooks,
         auth: httpx2.Auth | None = None,
+        person_time: Callable[[], float] | None = None,
     ) -> None:
         self.record = record
         self._auth = auth
+        self._person_time = person_time or (lambda: 0.0)
+        """Seconds spent waiting on a person signing in: the connect timeout does not count them."""
         self._env = env
         self._headers = headers
         self._callbacks = callbacks
@@ -118,7 +121,7 @@ class ServerConnection:
         self._ready.add_done_callback(lambda f: f.cancelled() or f.exception())
         self._owner = loop.create_task(self._run(), name=f"mcp-owner-{self.record.name}")
         try:
-            await asyncio.wait_for(asyncio.shield(self._ready), limit)
+            await self._wait_ready(loop, limit)
         except TimeoutError as exc:
             context = self.failure_context("start", limit)  # before the close kills the process
             await self.close()
@@ -129,6 +132,20 @@ class ServerConnection:
         except asyncio.CancelledError:
             await asyncio.shield(self.close())
             raise
+
+    async def _wait_ready(self, loop: asyncio.AbstractEventLoop, limit: float) -> None:
+        """Wait for the session, up to ``limit`` seconds plus the time a person spent signing in."""
+        assert self._ready is not None
+        start = loop.time()
+        while True:
+            remaining = start + limit + self._person_time() - loop.time()
+            if remaining <= 0:
+                raise TimeoutError
+            try:
+                await asyncio.wait_for(asyncio.shield(self._ready), remaining)
+                return
+            except TimeoutError:
+                continue
 
     async def _run(self) -> None:
         assert self._ready is not None

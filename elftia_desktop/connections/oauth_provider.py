@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 import warnings
 from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator
 from typing import Any, Literal
@@ -56,6 +57,23 @@ class SignInGate:
         self.foreground = 0
         self.attempts = 0
         self.failure: BaseException | None = None
+        self._waited = 0.0
+        self._since: float | None = None
+
+    def person_time(self) -> float:
+        """Seconds spent waiting on a person at the browser so far (connect timeouts do not count them)."""
+        ongoing = time.monotonic() - self._since if self._since is not None else 0.0
+        return self._waited + ongoing
+
+    def begin_wait(self) -> None:
+        """A person is now signing in in the browser."""
+        self._since = time.monotonic()
+
+    def end_wait(self) -> None:
+        """The browser came back (or the sign-in ended)."""
+        if self._since is not None:
+            self._waited += time.monotonic() - self._since
+            self._since = None
 
     @property
     def interactive(self) -> bool:
@@ -189,9 +207,11 @@ class SignInHandlers:
             raise
         self._server = server
         assert self.gate.prompt is not None
+        self.gate.begin_wait()
         try:
             await self.gate.prompt(self.record, authorization_url)
         except BaseException:
+            self.gate.end_wait()
             await server.close()
             raise
 
@@ -200,7 +220,10 @@ class SignInHandlers:
         server, self._server = self._server, None
         if server is None:
             raise ServerAuthRequired(f"{self.record.name}: the sign-in did not start")
-        return await server.wait()
+        try:
+            return await server.wait()
+        finally:
+            self.gate.end_wait()
 
 
 def _callback_port(oauth: McpOAuthConfig, storage: VaultTokenStorage) -> int:

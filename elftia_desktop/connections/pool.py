@@ -195,7 +195,9 @@ class ConnectionPool:
             launch = expand_record(record, os.environ | await login_env())
             env, headers = await asyncio.to_thread(self.vault.resolve, launch)
             auth = await asyncio.to_thread(self._auth_of, launch, entry) if launch.config.oauth else None
-            connection = ServerConnection(launch, env, headers, self.callbacks, entry.log, self._hooks(record), auth)
+            connection = ServerConnection(
+                launch, env, headers, self.callbacks, entry.log, self._hooks(record), auth, entry.gate.person_time
+            )
             await connection.open(timeouts_of(record)[0])
         except ElftiaError as exc:
             raise self._failed(entry, record, exc, connection.http_status if connection else None) from exc

@@ -117,6 +117,14 @@ class McpOAuthConfig(_OpenModel):
     redirect_port: int | None = Field(default=None, ge=1, le=65535)
     """The loopback port of the sign-in callback, for a client registered with a fixed redirect URI."""
 
+    @model_validator(mode="before")
+    @classmethod
+    def _scope_is_scopes(cls, data: Any) -> Any:
+        """Accept ``scope`` (a space-separated string, as the Inspector writes it) for ``scopes``."""
+        if isinstance(data, dict) and "scope" in data and "scopes" not in data:
+            data = {k: v for k, v in data.items() if k != "scope"} | {"scopes": data["scope"]}
+        return data
+
     @field_validator("scopes", mode="before")
     @classmethod
     def _space_separated(cls, value: Any) -> Any:

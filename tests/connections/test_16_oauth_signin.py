@@ -143,3 +143,14 @@ async def test_resource_mismatch_is_refused(service: McpService) -> None:
         with pytest.raises(ServerStartFailed, match="different resource than its URL"):
             await service.signed_in(sid, lambda: service.call_tool(sid, "whoami", {}))
         assert browser.urls == [] and stats(url)["registrations"] == 0
+
+
+async def test_time_at_the_browser_is_not_a_connect_timeout(service: McpService) -> None:
+    browser = Browser(delay=3.0)
+    service.set_sign_in_prompt(browser)
+    with serve_http("oauth") as url:
+        sid = await add_oauth(service, url)
+        await service.update(sid, {"config": {"url": url, "oauth": {}, "timeout": {"connect": 1.5}}})
+        result = await service.signed_in(sid, lambda: service.test(sid))
+        assert result.success, result.error
+        assert len(browser.urls) == 1

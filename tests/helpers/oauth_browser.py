@@ -26,6 +26,8 @@ class Browser:
     """Records every URL it was shown and what the callback answered."""
 
     mode: Mode = "follow"
+    delay: float = 0.0
+    """Seconds the person takes before the browser goes to the URL."""
     urls: list[str] = field(default_factory=list)
     answers: list[tuple[int, str]] = field(default_factory=list)
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
@@ -35,6 +37,7 @@ class Browser:
         self.tasks.append(asyncio.get_running_loop().create_task(self._visit(url)))
 
     async def _visit(self, url: str) -> None:
+        await asyncio.sleep(self.delay)
         query = parse_qs(urlsplit(url).query)
         callback = query["redirect_uri"][0]
         async with httpx2.AsyncClient(timeout=10.0) as client:

@@ -251,7 +251,9 @@ def add_m2m_routes(
 
     def client_ok(form: Any, authorization: str) -> str | None:
         if form.get("client_assertion") and public_key:
-            claims = jwt.decode(form["client_assertion"], public_key, algorithms=["RS256", "ES256"], audience=base)
+            claims = jwt.decode(
+                form["client_assertion"], public_key, algorithms=["RS256", "ES256"], audience=[base, f"{base}/"]
+            )
             return "private_key_jwt" if claims["iss"] == args.client_id else None
         basic = base64.b64decode(authorization[6:]).decode() if authorization.startswith("Basic ") else ""
         if basic == f"{args.client_id}:{args.client_secret}":
