@@ -88,6 +88,7 @@ class ServerCard(QFrame):
             self.buttons[name] = button
         for name, label, tip in AUTH_ACTIONS:
             button = QPushButton(label)
+            button.setObjectName("Primary" if name == "sign-in" else "")
             button.setToolTip(tip)
             button.clicked.connect(lambda _=False, n=name: self.actionRequested.emit(n, self.record.id))
             row.addWidget(button)
@@ -130,16 +131,16 @@ class ServerCard(QFrame):
         if oauth is None:
             return
         if status is None:
-            text = "OAuth sign-in"
+            text = "sign-in"
         elif machine:
-            text = "OAuth: machine to machine (client credentials)" + (" · token stored" if signed_in else "")
+            text = "machine to machine (client credentials)" + (" · token stored" if signed_in else "")
         elif signed_in:
-            text = "Signed in" + (f" as {status.subject}" if status.subject else "")
+            text = "signed in" + (f" as {status.subject}" if status.subject else "")
             if status.scopes:
                 text += f" · scopes: {' '.join(status.scopes)}"
         else:
-            text = "Not signed in"
-        self.auth_label.setText(f"🔒 {text}")
+            text = "not signed in"
+        self.auth_label.setText(f"OAuth · {text}")
         self.auth_label.setToolTip("Tokens are kept in the system keyring, never in the config file")
 
     def set_state(self, state: str, error: str = "") -> None:
