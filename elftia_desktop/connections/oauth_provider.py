@@ -43,6 +43,18 @@ from elftia_desktop.core.models import McpOAuthConfig, McpServerRecord
 
 log = logging.getLogger(__name__)
 
+
+class _QuietRefusal(logging.Filter):
+    """Drops the SDK's tracebacks of our own "sign-in required" refusal (a background connect met a 401)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        return exc is None or not isinstance(leaf_exception(exc), ServerAuthRequired)
+
+
+for _logger in ("mcp.client.auth.oauth2", "mcp.client.streamable_http", "mcp.client.sse"):
+    logging.getLogger(_logger).addFilter(_QuietRefusal())
+
 MAX_SIGN_IN_ATTEMPTS = 3
 """Browser sign-ins one foreground action may start before it gives up."""
 SignInPrompt = Callable[[McpServerRecord, str], Awaitable[None]]
@@ -231,7 +243,8 @@ def _callback_port(oauth: McpOAuthConfig, storage: VaultTokenStorage) -> int:
     if oauth.redirect_port:
         return oauth.redirect_port
     client = storage.load_client() if storage.fixed_client is None else None
-    for uri in client.redirect_uris or [] if client is not None else []:
+    registered = client.redirect_uris or [] if client is not None else []
+    for uri in registered:
         if uri.host == "127.0.0.1" and uri.port:
             return int(uri.port)
     return free_port()

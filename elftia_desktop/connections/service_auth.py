@@ -28,17 +28,18 @@ async def retry_signed_in(pool: ConnectionPool, server_id: str, action: Callable
     """Run ``action`` with sign-in allowed; after a sign-in problem run it again (at most 3 tries in all)."""
     with pool.foreground(server_id):
         gate = pool.entry(server_id).gate
-        for attempt in range(1, MAX_SIGN_IN_ATTEMPTS + 1):
-            last = attempt == MAX_SIGN_IN_ATTEMPTS or gate.prompt is None
+        attempt = 1
+        while True:
+            last = attempt >= MAX_SIGN_IN_ATTEMPTS or gate.prompt is None
             try:
                 result = await action()
             except ServerAuthRequired as exc:
                 if last:
                     raise _gave_up(exc, attempt) from exc
-                continue
-            if last or pool.entry(server_id).state is not ConnectionState.AUTH_REQUIRED:
-                return result
-    raise AssertionError("unreachable")  # pragma: no cover
+            else:
+                if last or pool.entry(server_id).state is not ConnectionState.AUTH_REQUIRED:
+                    return result
+            attempt += 1
 
 
 def _gave_up(exc: ServerAuthRequired, attempts: int) -> ServerAuthRequired:

@@ -12,6 +12,7 @@ import json
 
 import pytest
 
+from elftia_desktop.connections.oauth_callback import free_port
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.errors import ServerAuthRequired, ServerStartFailed
 from elftia_desktop.core.models import ConnectionState
@@ -154,3 +155,31 @@ async def test_time_at_the_browser_is_not_a_connect_timeout(service: McpService)
         result = await service.signed_in(sid, lambda: service.test(sid))
         assert result.success, result.error
         assert len(browser.urls) == 1
+
+
+@pytest.mark.parametrize("method", ["client_secret_basic", "client_secret_post", "none"])
+async def test_pre_registered_client(service: McpService, method: str) -> None:
+    browser = Browser()
+    service.set_sign_in_prompt(browser)
+    port = free_port()
+    extra = ("--redirect-port", str(port), "--client-id", "desk", "--client-secret", "pw", "--auth-method", method)
+    with serve_http("oauth", extra=extra) as url:
+        secret = {} if method == "none" else {"clientSecret": "pw"}
+        sid = await add_oauth(
+            service, url, clientId="desk", tokenEndpointAuthMethod=method, redirectPort=port, **secret
+        )
+        result = await service.signed_in(sid, lambda: service.test(sid))
+        assert result.success, result.error
+        assert f"redirect_uri=http%3A%2F%2F127.0.0.1%3A{port}%2Fcallback" in browser.urls[0]
+        assert stats(url)["registrations"] == 0
+
+
+async def test_client_id_metadata_document(service: McpService) -> None:
+    browser = Browser()
+    service.set_sign_in_prompt(browser)
+    with serve_http("oauth", extra=("--cimd",)) as url:
+        sid = await add_oauth(service, url, clientMetadataUrl="https://elftia.example/oauth/client.json")
+        result = await service.signed_in(sid, lambda: service.test(sid))
+        assert result.success, result.error
+        assert "client_id=https%3A%2F%2Felftia.example%2Foauth%2Fclient.json" in browser.urls[0]
+        assert stats(url)["registrations"] == 0 and stats(url)["cimd"] == "https://elftia.example/oauth/client.json"

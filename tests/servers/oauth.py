@@ -9,6 +9,9 @@ Modes (``--mode``):
 - ``m2m``: a ``client_credentials``-only token endpoint (``--client-id``, ``--client-secret``,
   ``--public-key`` for ``private_key_jwt``) in front of the same bearer-protected server.
 
+``--redirect-port P`` pre-registers ``--client-id``/``--client-secret`` (``--auth-method``) with the
+callback ``http://127.0.0.1:P/callback``; ``--cimd`` advertises client ID metadata documents (an
+``https://`` client id is then accepted with any loopback redirect).
 ``--token-lifetime N``: seconds an access token lives. ``--resource-path P``: the protected
 resource metadata names ``P`` instead of the MCP endpoint (a mismatch the client must refuse).
 Test hooks: ``POST /test/revoke`` revokes every token; ``GET /test/stats`` counts what happened.
@@ -53,6 +56,15 @@ SIGNING_KEY = "test-server-signing-key-0123456789abcdef"
 USER = "ada@example.com"
 
 
+class LoopbackClient(OAuthClientInformationFull):
+    """A client whose redirect may use any loopback port (RFC 8252 section 7.3): a CIMD client here."""
+
+    def validate_redirect_uri(self, redirect_uri: Any) -> Any:
+        if redirect_uri is not None and redirect_uri.host == "127.0.0.1":
+            return redirect_uri
+        return super().validate_redirect_uri(redirect_uri)
+
+
 class Provider:
     """The SDK's ``OAuthAuthorizationServerProvider`` protocol, in memory, consenting at once."""
 
@@ -68,9 +80,7 @@ class Provider:
     async def get_client(self, client_id: str) -> OAuthClientInformationFull | None:
         if client_id.startswith("https://") and client_id not in self.clients:  # a client ID metadata document
             self.stats["cimd"] = client_id
-            return OAuthClientInformationFull(
-                client_id=client_id, redirect_uris=None, token_endpoint_auth_method="none", scope=" ".join(SCOPES)
-            )
+            return LoopbackClient(client_id=client_id, token_endpoint_auth_method="none", scope=" ".join(SCOPES))
         return self.clients.get(client_id)
 
     async def register_client(self, client_info: OAuthClientInformationFull) -> None:
@@ -81,8 +91,6 @@ class Provider:
         self.stats["last_auth_method"] = client_info.token_endpoint_auth_method
 
     async def authorize(self, client: OAuthClientInformationFull, params: AuthorizationParams) -> str:
-        if client.redirect_uris is None:  # CIMD: any loopback redirect
-            client.redirect_uris = [params.redirect_uri]
         code = AuthorizationCode(
             code=secrets.token_urlsafe(16),
             client_id=client.client_id or "",
@@ -143,6 +151,43 @@ class Provider:
         self.stats["revoked"] += len(self.access) + len(self.refresh)
         self.access.clear()
         self.refresh.clear()
+
+
+def advertise_cimd(app: Any) -> Any:
+    """ASGI wrapper: the authorization server metadata says client ID metadata documents are supported."""
+
+    async def wrapped(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["path"] != "/.well-known/oauth-authorization-server":
+            return await app(scope, receive, send)
+        parts: list[bytes] = []
+        start: dict[str, Any] = {}
+
+        async def capture(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                start.update(message)
+            else:
+                parts.append(message.get("body", b""))
+
+        await app(scope, receive, capture)
+        body = json.dumps(json.loads(b"".join(parts)) | {"client_id_metadata_document_supported": True}).encode()
+        headers = [(k, v) for k, v in start.get("headers", []) if k.lower() != b"content-length"]
+        await send(start | {"headers": [*headers, (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
+        return None
+
+    return wrapped
+
+
+def pre_register(provider: Provider, args: argparse.Namespace) -> None:
+    """``--redirect-port``: a pre-registered client (``--client-id``/``--client-secret``) with that redirect URI."""
+    provider.clients[args.client_id] = OAuthClientInformationFull(
+        client_id=args.client_id,
+        client_secret=args.client_secret if args.auth_method != "none" else None,
+        redirect_uris=[AnyHttpUrl(f"http://127.0.0.1:{args.redirect_port}/callback")],
+        token_endpoint_auth_method=args.auth_method,
+        grant_types=["authorization_code", "refresh_token"],
+        scope=" ".join(SCOPES),
+    )
 
 
 def require_scope_for_write(app: Any, provider: Provider, metadata_url: str) -> Any:
@@ -306,6 +351,8 @@ def build(args: argparse.Namespace, port: int) -> Any:
         add_test_routes(mcp, stats, verifier.access.clear)
     else:
         provider = Provider(str(AnyHttpUrl(base)), args.token_lifetime)  # the issuer as its metadata renders it
+        if args.redirect_port:
+            pre_register(provider, args)
         mcp = MCPServer("oauth", auth_server_provider=provider, auth=settings)
         add_test_routes(mcp, provider.stats, provider.revoke_all)
     add_tools(mcp)
@@ -313,7 +360,7 @@ def build(args: argparse.Namespace, port: int) -> Any:
     if args.mode == "code":
         metadata_url = f"{base}/.well-known/oauth-protected-resource{path}"
         app = require_scope_for_write(app, provider, metadata_url)
-    return app
+    return advertise_cimd(app) if args.cimd else app
 
 
 def main() -> None:
@@ -327,6 +374,9 @@ def main() -> None:
     parser.add_argument("--client-id", default="m2m-client")
     parser.add_argument("--client-secret", default="m2m-secret")
     parser.add_argument("--public-key")
+    parser.add_argument("--redirect-port", type=int, help="code mode: pre-register --client-id with this callback port")
+    parser.add_argument("--auth-method", default="client_secret_basic", help="the pre-registered client's method")
+    parser.add_argument("--cimd", action="store_true", help="advertise client ID metadata document support")
     args = parser.parse_args()
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
