@@ -46,7 +46,12 @@ class Browser:
                 await self._get(client, target)
                 return
             response = await client.get(url, follow_redirects=False)
-            location = response.headers["location"]
+            location = response.headers.get("location")
+            if location is None:  # an error page: the person gives up, so the app does not wait 5 minutes
+                self.answers.append((response.status_code, response.text))
+                failed = {"error": "server_error", "error_description": response.text[:200], "state": query["state"][0]}
+                await self._get(client, f"{callback}?{urlencode(failed)}")
+                return
             if self.mode == "forge":
                 parts = urlsplit(location)
                 forged = {k: v[0] for k, v in parse_qs(parts.query).items()} | {"state": "forged"}

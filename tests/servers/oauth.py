@@ -46,7 +46,7 @@ from mcp.server.auth.settings import AuthSettings, ClientRegistrationOptions, Re
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.auth import OAuthClientInformationFull, OAuthMetadata, OAuthToken
 from mcp.shared.exceptions import MCPDeprecationWarning
-from pydantic import AnyHttpUrl
+from pydantic import AnyHttpUrl, AnyUrl
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
@@ -183,7 +183,7 @@ def pre_register(provider: Provider, args: argparse.Namespace) -> None:
     provider.clients[args.client_id] = OAuthClientInformationFull(
         client_id=args.client_id,
         client_secret=args.client_secret if args.auth_method != "none" else None,
-        redirect_uris=[AnyHttpUrl(f"http://127.0.0.1:{args.redirect_port}/callback")],
+        redirect_uris=[AnyUrl(f"http://127.0.0.1:{args.redirect_port}/callback")],
         token_endpoint_auth_method=args.auth_method,
         grant_types=["authorization_code", "refresh_token"],
         scope=" ".join(SCOPES),
