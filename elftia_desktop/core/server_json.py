@@ -60,8 +60,10 @@ def load_json_text(text: str, what: str = "The JSON", *, max_chars: int = MAX_JS
 
 def parse_servers_json(text: str, source: str = "The JSON") -> list[ParsedServer]:
     """Parse pasted JSON into one result per server entry (see the module docstring)."""
-    data = load_json_text(text, source)
-    return [parse_entry(name, entry) for name, entry in server_entries(data)]
+    pairs = server_entries(load_json_text(text, source))
+    if not pairs:
+        raise JsonInputError(f"{source} has no servers in it")
+    return [parse_entry(name, entry) for name, entry in pairs]
 
 
 def server_entries(data: Any) -> list[tuple[str, Any]]:
