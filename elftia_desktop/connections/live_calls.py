@@ -10,14 +10,15 @@ instead of a bare ``CancelledError``. Progress notifications of the request are 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Coroutine
 from typing import Any, TypeVar
+
+from mcp.shared.dispatcher import ProgressFnT
 
 from elftia_desktop.connections.events import ServiceEvents
 from elftia_desktop.core.errors import ToolCallCancelled
 
 T = TypeVar("T")
-ProgressFn = Callable[[float, float | None, str | None], Awaitable[None]]
 
 
 class LiveCalls:
@@ -28,7 +29,7 @@ class LiveCalls:
         self._tasks: dict[str, asyncio.Task[Any]] = {}
         self._cancelled: set[str] = set()
 
-    def progress_callback(self, server_id: str, tool_name: str, call_id: str) -> ProgressFn:
+    def progress_callback(self, server_id: str, tool_name: str, call_id: str) -> ProgressFnT:
         """A callback for the SDK that emits each progress notification as ``tool:progress``."""
 
         async def on_progress(progress: float, total: float | None, message: str | None) -> None:
