@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from elftia_desktop.bridge.errors import BridgeError
     from elftia_desktop.bridge.router import McpRouter
     from elftia_desktop.bridge.routes.explore import TimedCall
-    from elftia_desktop.core.models import MCPTool
+    from elftia_desktop.core.models import MCPCallToolResponse, MCPTool
 
 PROGRESS_STEPS = 1000
 
@@ -67,6 +67,8 @@ class TryToolDialog(QDialog):
         self.tool_name = str(self.tool.get("name", ""))
         self.history = history if history is not None else SESSION_HISTORY
         self.call_id: str | None = None
+        self.last_response: MCPCallToolResponse | None = None
+        """The latest result (None before the first or after a failed call)."""
         self._sent_args: dict[str, Any] = {}
         self.setWindowTitle(f"Try {self.tool_name}" + (f" — {server_name}" if server_name else ""))
         self._build(server_name)
@@ -212,9 +214,9 @@ class TryToolDialog(QDialog):
             return
         progress, total = float(event.get("progress") or 0), event.get("total")
         if total:
+            self.progress.setFormat(f"{progress:g} / {float(total):g}")
             self.progress.setRange(0, PROGRESS_STEPS)
             self.progress.setValue(round(min(progress / float(total), 1.0) * PROGRESS_STEPS))
-            self.progress.setFormat(f"{progress:g} / {float(total):g}")
         else:
             self.progress.setRange(0, 0)
         message = event.get("message")
@@ -225,7 +227,7 @@ class TryToolDialog(QDialog):
             return
         self.call_id = None
         self._set_running(False)
-        response = timed.response
+        response = self.last_response = timed.response
         self.result_view.show_response(response, timed.duration_ms)
         self.side.setCurrentIndex(0)
         self.status.setText("The tool reported an error." if response.is_error else "Done.")
@@ -236,6 +238,7 @@ class TryToolDialog(QDialog):
             return
         self.call_id = None
         self._set_running(False)
+        self.last_response = None
         cancelled = error.kind == "ToolCallCancelled"
         self.result_view.show_failure(error.message, cancelled=cancelled)
         self.side.setCurrentIndex(0)

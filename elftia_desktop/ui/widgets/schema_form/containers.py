@@ -150,6 +150,7 @@ class ArrayField(FieldWidget):
         self.rows.append(row)
         self._row_boxes.append(box)
         self.row_layout.insertWidget(self.row_layout.count() - 1, box)
+        box.show()
         self._renumber()
         self.changed.emit()
         return row
