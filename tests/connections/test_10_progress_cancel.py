@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
@@ -15,11 +16,12 @@ from tests.connections.pool_helpers import add_server, stdio_input
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(90)]
 
 
-async def _wait_for(path: Path, seconds: float = 15.0) -> str:
-    for _ in range(int(seconds / 0.05)):
+def _read_when_there(path: Path, seconds: float = 15.0) -> str:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
         if path.exists():
             return path.read_text(encoding="utf-8")
-        await asyncio.sleep(0.05)
+        time.sleep(0.05)
     raise AssertionError(f"{path} never appeared")
 
 
@@ -38,16 +40,15 @@ async def test_cancel_tells_the_server_and_raises_cancelled(service: McpService,
     marker = tmp_path / "cancelled.txt"
     called: list[dict[str, Any]] = []
     service.events.on("tool:called", called.append)
-    progress: list[dict[str, Any]] = []
-    service.events.on("tool:progress", progress.append)
+    progressed = asyncio.Event()
+    service.events.on("tool:progress", lambda _p: progressed.set())
     args = {"steps": 200, "delay": 0.05, "marker": str(marker)}
     call = asyncio.create_task(service.call_tool(sid, "count", args, call_id="slow-1"))
-    while not progress:
-        await asyncio.sleep(0.02)
+    await asyncio.wait_for(progressed.wait(), 30)
     assert service.cancel_call("slow-1") is True
     with pytest.raises(ToolCallCancelled, match="cancelled"):
         await call
-    assert (await _wait_for(marker)).startswith("cancelled at ")
+    assert (await asyncio.to_thread(_read_when_there, marker)).startswith("cancelled at ")
     assert called[-1]["outcome"] == "cancelled" and called[-1]["success"] is False
     assert service.cancel_call("slow-1") is False  # finished: nothing to cancel
     # The connection survives a cancelled call.

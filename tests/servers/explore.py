@@ -17,8 +17,8 @@ import io
 import os
 import struct
 import sys
-import wave
 import warnings
+import wave
 import zlib
 from pathlib import Path
 from typing import Literal
@@ -115,7 +115,8 @@ async def count(steps: int = 5, delay: float = 0.2, marker: str = "", ctx: Conte
             await ctx.report_progress(done, steps, f"step {done} of {steps}")
     except asyncio.CancelledError:
         if marker:
-            Path(marker).write_text(f"cancelled at {done}", encoding="utf-8")
+            # Synchronous on purpose: inside a cancelled scope every await would be cancelled at once.
+            Path(marker).write_text(f"cancelled at {done}", encoding="utf-8")  # noqa: ASYNC240
         raise
     return f"counted to {steps}"
 
@@ -174,7 +175,6 @@ def logo() -> bytes:
 def notes(topic: str) -> str:
     """A note per topic (a resource template)."""
     return f"Notes about {topic}."
-
 
 
 if __name__ == "__main__":
