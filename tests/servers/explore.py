@@ -106,7 +106,7 @@ def create_order(
 
 @mcp.tool()
 async def count(steps: int = 5, delay: float = 0.2, marker: str = "", ctx: Context | None = None) -> str:
-    """Count to ``steps`` with a progress notification per step; notices cancellation."""
+    """Count to the given number of steps, one progress notification per step; notices cancellation."""
     assert ctx is not None
     done = 0
     try:
@@ -123,8 +123,8 @@ async def count(steps: int = 5, delay: float = 0.2, marker: str = "", ctx: Conte
 
 @mcp.tool()
 def picture() -> Image:
-    """A small PNG."""
-    return Image(data=png(), format="png")
+    """A PNG picture (160×100)."""
+    return Image(data=png(160, 100), format="png")
 
 
 @mcp.tool()

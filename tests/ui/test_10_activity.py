@@ -81,7 +81,7 @@ def test_history_is_bounded_per_server(qtbot: QtBot) -> None:
 
 def test_chart_buckets_and_draws_calls_and_failures(qtbot: QtBot) -> None:
     now = 10_000.0
-    calls = [_call(now - 290), _call(now - 280, "failed", 50), _call(now - 5, ms=30), _call(now - 1, ms=40)]
+    calls = [_call(now - 300), _call(now - 290, "failed", 50), _call(now - 5, ms=30), _call(now - 1, ms=40)]
     slices, span = bucket_calls(calls, now, buckets=10)
     assert span == 300.0
     assert (slices[0].ok, slices[0].bad) == (1, 1) and slices[0].mean == 30.0

@@ -161,11 +161,12 @@ def test_image_result_is_rendered(qtbot: QtBot, router: McpRouter, explore: Any)
     assert dialog.form.value() == {}
     press_call(qtbot, dialog)
     qtbot.waitUntil(lambda: dialog.result_view.outcome == "ok", timeout=WAIT)
-    images = [w for w in dialog.result_view.blocks if isinstance(w, QLabel) and w.objectName() == "ResultImage"]
-    assert len(images) == 1
-    pixmap = images[0].pixmap()
-    assert (pixmap.width(), pixmap.height()) == (48, 32)
-    assert pixmap.toImage().pixelColor(47, 0).name() == "#4f6bed"
+    (block,) = dialog.result_view.blocks
+    (image,) = [w for w in block.findChildren(QLabel) if w.objectName() == "ResultImage"]
+    pixmap = image.pixmap()
+    assert (pixmap.width(), pixmap.height()) == (160, 100)
+    assert pixmap.toImage().pixelColor(159, 0).name() == "#4f6bed" and image.isVisible()
+    assert any("160×100 px" in w.text() for w in block.findChildren(QLabel))
 
 
 def test_error_result_attachments_and_rerun(qtbot: QtBot, router: McpRouter, explore: Any) -> None:

@@ -113,6 +113,7 @@ class PromptsPanel(QWidget):
     def _chosen(self, row: int) -> None:
         if self.form is not None:
             self.form_holder.removeWidget(self.form)
+            self.form.hide()
             self.form.deleteLater()
             self.form = None
         if not 0 <= row < len(self.prompts):

@@ -124,6 +124,7 @@ class ResourcesPanel(QWidget):
     def _chosen(self, item: QTreeWidgetItem | None) -> None:
         if self.form is not None:
             self.form_holder.removeWidget(self.form)
+            self.form.hide()
             self.form.deleteLater()
             self.form = None
         data = item.data(0, ROLE) if item is not None else None

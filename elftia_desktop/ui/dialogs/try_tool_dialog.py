@@ -178,6 +178,7 @@ class TryToolDialog(QDialog):
         self._sent_args = self.form.value()
         self._set_running(True)
         self.status.setText("Calling…")
+        self.result_view.clear(f"Calling {self.tool_name}… the result appears here.")
         call_id = self.call_id
         self._router.try_tool(
             {"serverId": self.server_id, "toolName": self.tool_name, "args": self._sent_args, "callId": call_id},

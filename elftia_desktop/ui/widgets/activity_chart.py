@@ -1,7 +1,8 @@
 """``ActivityChart``: a server's calls over time (bars) and their latency (a line), with QPainter.
 
 The time axis runs from the first kept call (at least :data:`MIN_SPAN` seconds back) to now,
-in :data:`BUCKETS` buckets. Bars stack good calls (accent) over failed ones (red); the line
+in :data:`BUCKETS` buckets. Bars stack good calls (accent) under the others (red: tool errors,
+failures, cancellations); the line
 is the mean latency of each bucket on its own scale (right axis).
 """
 
@@ -20,7 +21,7 @@ from elftia_desktop.ui.theme import ACCENT, STATE_COLORS, muted_text_color
 from elftia_desktop.ui.widgets.result_view import format_duration
 
 BUCKETS = 24
-MIN_SPAN = 300.0
+MIN_SPAN = 60.0
 LATENCY_COLOR = "#d08b16"
 
 
@@ -55,6 +56,8 @@ def bucket_calls(calls: Sequence[CallRecord], now: float, buckets: int = BUCKETS
 
 
 def _span_text(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s ago"
     return f"{seconds / 60:.0f} min ago" if seconds < 5400 else f"{seconds / 3600:.1f} h ago"
 
 
@@ -142,7 +145,7 @@ class ActivityChart(QWidget):
 
     def _legend(self, painter: QPainter, muted: QColor) -> None:
         x = 40.0
-        for color, text in ((ACCENT, "calls"), (STATE_COLORS["error"], "failed"), (LATENCY_COLOR, "mean latency")):
+        for color, text in ((ACCENT, "calls"), (STATE_COLORS["error"], "not OK"), (LATENCY_COLOR, "mean latency")):
             painter.fillRect(QRectF(x, 6, 10, 10), QColor(color))
             painter.setPen(QPen(muted, 1))
             painter.drawText(QRectF(x + 14, 3, 100, 16), Qt.AlignmentFlag.AlignLeft, text)

@@ -66,14 +66,22 @@ def image_widget(data: str, mime: str, parent: QWidget) -> QWidget:
     image = QImage()
     if raw is None or not image.loadFromData(raw):
         return _muted(f"An image ({mime}) that could not be decoded.", parent)
-    label = QLabel(parent)
+    box = QWidget(parent)
+    box.setObjectName("ImageBlock")
+    label = QLabel(box)
     label.setObjectName("ResultImage")
     pixmap = QPixmap.fromImage(image)
     if pixmap.width() > MAX_IMAGE_WIDTH:
         pixmap = pixmap.scaledToWidth(MAX_IMAGE_WIDTH, Qt.TransformationMode.SmoothTransformation)
     label.setPixmap(pixmap)
-    label.setToolTip(f"{mime}, {image.width()}×{image.height()} px, {len(raw):,} bytes")
-    return label
+    info = f"{mime} · {image.width()}×{image.height()} px · {len(raw):,} bytes"
+    label.setToolTip(info)
+    column = QVBoxLayout(box)
+    column.setContentsMargins(0, 0, 0, 0)
+    column.setSpacing(2)
+    column.addWidget(label, 0, Qt.AlignmentFlag.AlignLeft)
+    column.addWidget(_muted(info, box))
+    return box
 
 
 class _Saver(QObject):

@@ -59,6 +59,7 @@ class ResultView(QScrollArea):
         """Remove the shown result; ``note`` replaces it."""
         for widget in self.blocks:
             self.column.removeWidget(widget)
+            widget.hide()
             widget.deleteLater()
         self.blocks = []
         self.outcome = ""
@@ -80,6 +81,7 @@ class ResultView(QScrollArea):
 
     def _add(self, widget: QWidget) -> None:
         self.column.insertWidget(self.column.count() - 1, widget)
+        widget.show()
         self.blocks.append(widget)
 
     def _caption(self, text: str) -> None:
@@ -108,10 +110,7 @@ class ResultView(QScrollArea):
         """A rendered prompt: each message's role, then its content."""
         self.clear()
         messages = result.get("messages") or []
-        detail = f"{format_duration(duration_ms)} · {len(messages)} message{'s' if len(messages) != 1 else ''}"
-        if result.get("description"):
-            detail += f" · {_escape(str(result['description']))}"
-        self._head("ok", detail)
+        self._head("ok", f"{format_duration(duration_ms)} · {len(messages)} message{'s' if len(messages) != 1 else ''}")
         for message in messages:
             self._caption(str(message.get("role", "")))
             content = message.get("content")

@@ -144,7 +144,7 @@ class ServerCard(QFrame):
         when = time.strftime("%H:%M", time.localtime(last.at))
         self.last_call.setText(
             f"<a href='activity' style='color:inherit; text-decoration:none'>"
-            f"{last.tool_name} · {took}{mark} · {when}</a>"
+            f"last call: {last.tool_name} · {took}{mark} · {when}</a>"
         )
         bad = sum(1 for c in calls if not c.ok)
         self.sparkline.setToolTip(f"The last {len(calls[-30:])} calls by latency; {bad} of {len(calls)} not OK")

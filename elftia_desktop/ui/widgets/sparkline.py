@@ -1,7 +1,8 @@
-"""A tiny bar chart of a server's latest calls: height is the latency, colour the outcome."""
+"""A tiny bar chart of a server's latest calls: height is the latency (log scale), colour the outcome."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from PySide6.QtCore import QRectF, QSize
@@ -24,7 +25,8 @@ def outcome_color(outcome: str) -> QColor:
 
 
 class Sparkline(QWidget):
-    """The latest :data:`MAX_BARS` calls as bars (the slowest fills the height)."""
+    """The latest :data:`MAX_BARS` calls as bars (the slowest fills the height; log scale, so one slow
+    call does not flatten the rest)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -42,12 +44,12 @@ class Sparkline(QWidget):
             return
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        slowest = max(c.duration_ms for c in self.calls) or 1.0
+        slowest = math.log1p(max(c.duration_ms for c in self.calls)) or 1.0
         height = self.height()
         step = self.width() / MAX_BARS
         start = self.width() - step * len(self.calls)
         for index, call in enumerate(self.calls):
-            bar = max(2.0, (call.duration_ms / slowest) * (height - 1))
+            bar = max(2.0, (math.log1p(call.duration_ms) / slowest) * (height - 1))
             painter.fillRect(
                 QRectF(start + index * step, height - bar, max(step - 1, 1), bar), outcome_color(call.outcome)
             )

@@ -29,10 +29,10 @@ _SCALARS: dict[str, type[FieldWidget]] = {
 }
 
 
-def build_field(spec: FieldSpec, parent: QWidget | None = None) -> FieldWidget:
-    """The widget for ``spec``, with its default filled in."""
+def build_field(spec: FieldSpec, parent: QWidget | None = None, framed: bool = True) -> FieldWidget:
+    """The widget for ``spec``, with its default filled in (``framed``: a nested object's left rule)."""
     if spec.kind == "object":
-        widget: FieldWidget = ObjectField(spec, parent)
+        widget: FieldWidget = ObjectField(spec, parent, framed=framed)
     elif spec.kind == "array":
         widget = ArrayField(spec, parent)
     else:
@@ -58,7 +58,7 @@ class ObjectField(FieldWidget):
         body = QFrame(self)
         if framed:
             body.setObjectName("NestedBlock")
-            body.setStyleSheet(f"QFrame#NestedBlock {{ border-left: 2px solid {muted}; }}")
+            body.setStyleSheet(f"QFrame#NestedBlock {{ border: none; border-left: 2px solid {muted}; }}")
         form = QFormLayout(body)
         form.setContentsMargins(10 if framed else 0, 2, 0, 2)
         form.setLabelAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
@@ -119,7 +119,8 @@ class ArrayField(FieldWidget):
         super().__init__(spec, parent)
         self.item_spec = spec.items or FieldSpec("raw", {})
         self.rows: list[FieldWidget] = []
-        self._row_boxes: list[QWidget] = []
+        self._row_boxes: list[QFrame] = []
+        self._captions: list[QLabel | None] = []
         body = QWidget(self)
         self.row_layout = QVBoxLayout(body)
         self.row_layout.setContentsMargins(0, 0, 0, 0)
@@ -133,10 +134,9 @@ class ArrayField(FieldWidget):
 
     def add_row(self, value: Any = MISSING) -> FieldWidget:
         """Add one item (its defaults filled in, or ``value``)."""
-        box = QWidget(self)
-        line = QHBoxLayout(box)
-        line.setContentsMargins(0, 0, 0, 0)
-        row = build_field(self.item_spec, box)
+        box = QFrame(self)
+        nested = self.item_spec.kind in ("object", "array")
+        row = build_field(self.item_spec, box, framed=False)
         if value is not MISSING:
             row.set_value(value)
         row.changed.connect(self.changed.emit)
@@ -145,10 +145,28 @@ class ArrayField(FieldWidget):
         remove.setAutoRaise(True)
         remove.setToolTip("Remove this item")
         remove.clicked.connect(lambda: self.remove_row(self._row_boxes.index(box)))
-        line.addWidget(row, 1)
-        line.addWidget(remove, 0, Qt.AlignmentFlag.AlignTop)
+        caption: QLabel | None = None
+        if nested:
+            box.setObjectName("ArrayItem")
+            box.setStyleSheet(
+                f"QFrame#ArrayItem {{ border: 1px solid {muted_text_color().name()}; border-radius: 6px; }}"
+            )
+            column = QVBoxLayout(box)
+            column.setContentsMargins(8, 4, 4, 6)
+            head = QHBoxLayout()
+            caption = QLabel(box)
+            head.addWidget(caption, 1)
+            head.addWidget(remove)
+            column.addLayout(head)
+            column.addWidget(row)
+        else:
+            line = QHBoxLayout(box)
+            line.setContentsMargins(0, 0, 0, 0)
+            line.addWidget(row, 1)
+            line.addWidget(remove, 0, Qt.AlignmentFlag.AlignTop)
         self.rows.append(row)
         self._row_boxes.append(box)
+        self._captions.append(caption)
         self.row_layout.insertWidget(self.row_layout.count() - 1, box)
         box.show()
         self._renumber()
@@ -159,14 +177,18 @@ class ArrayField(FieldWidget):
         """Remove item ``index``."""
         box = self._row_boxes.pop(index)
         self.rows.pop(index)
+        self._captions.pop(index)
         self.row_layout.removeWidget(box)
+        box.hide()
         box.deleteLater()
         self._renumber()
         self.changed.emit()
 
     def _renumber(self) -> None:
-        for index, box in enumerate(self._row_boxes):
+        for index, (box, caption) in enumerate(zip(self._row_boxes, self._captions, strict=True)):
             box.setAccessibleName(f"item {index + 1}")
+            if caption is not None:
+                caption.setText(f"<b>Item {index + 1}</b>")
 
     def value(self) -> Any:
         """The items that are set; an optional empty list is ``MISSING``."""
