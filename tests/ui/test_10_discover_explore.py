@@ -87,3 +87,16 @@ def test_resource_template_variables_fill_the_uri(qtbot: QtBot, dialog: Discover
     qtbot.waitUntil(lambda: panel.result_view.outcome == "ok", timeout=WAIT)
     (box,) = panel.result_view.blocks
     assert texts(box.findChildren(QPlainTextEdit)) == ["Notes about cats."]
+
+
+def test_explore_channels_refuse_bad_parameters(qtbot: QtBot, router: McpRouter) -> None:
+    outcomes: list[Any] = []
+    router.try_tool({"serverId": "s", "toolName": "echo"}, on_error=outcomes.append)
+    router.get_prompt({"serverId": "s"}, on_error=outcomes.append)
+    router.read_resource({"serverId": "s", "uri": ""}, on_error=outcomes.append)
+    router.cancel_call("not-running", on_done=outcomes.append)
+    qtbot.waitUntil(lambda: len(outcomes) == 4, timeout=WAIT)
+    kinds = [getattr(o, "kind", o) for o in outcomes]
+    assert kinds[:3] == ["InvalidParameters"] * 3
+    assert "callId" in outcomes[0].message or "call_id" in outcomes[0].message
+    assert kinds[3] is False, "cancelling a call that is not running is a no-op"

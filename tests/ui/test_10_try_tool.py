@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import wave
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,8 @@ from pytestqt.qtbot import QtBot
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.models import McpDiscoverResult, McpServerRecord
 from elftia_desktop.ui.dialogs.try_history import TryHistory
-from elftia_desktop.ui.dialogs.try_tool_dialog import TryToolDialog
+from elftia_desktop.ui.dialogs.try_tool_dialog import TryToolDialog, open_try_tool
+from elftia_desktop.ui.widgets.content_blocks import AudioWidget
 from elftia_desktop.ui.widgets.schema_form.fields import FieldWidget
 from tests.helpers.live_router import add_servers, server_input
 
@@ -186,3 +188,48 @@ def test_error_result_attachments_and_rerun(qtbot: QtBot, router: McpRouter, exp
     names = [w.objectName() for w in links.result_view.blocks]
     assert names[:3] == ["ResultText", "ResourceBox", "ResourceLink"]
     assert "memo://logo" in links.result_view.blocks[2].text()  # type: ignore[attr-defined]
+
+
+def test_audio_is_saved_and_opened(qtbot: QtBot, router: McpRouter, explore: Any) -> None:
+    dialog = open_dialog(qtbot, router, explore, "sound")
+    press_call(qtbot, dialog)
+    qtbot.waitUntil(lambda: dialog.result_view.outcome == "ok", timeout=WAIT)
+    (audio,) = dialog.result_view.blocks
+    assert isinstance(audio, AudioWidget) and "audio/wav" in audio.info.text()
+    opened: list[str] = []
+    audio.opener = lambda url: opened.append(url.toLocalFile())  # no player on a test machine
+    qtbot.mouseClick(audio.open_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: bool(opened), timeout=WAIT)
+    with wave.open(opened[0], "rb") as saved:
+        assert (saved.getframerate(), saved.getnframes()) == (8000, 1600)
+    Path(opened[0]).unlink()
+
+
+def test_opens_from_an_mcp_tool_of_the_tool_listing(qtbot: QtBot, router: McpRouter, explore: Any) -> None:
+    """What the tool picker holds is an ``MCPTool``; the dialog takes it as it is."""
+    record, _tools = explore
+    box: dict[str, Any] = {}
+    router.list_server_tools(record.id, on_done=lambda r: box.setdefault("ok", r))
+    qtbot.waitUntil(lambda: bool(box), timeout=WAIT)
+    (tool,) = [t for t in box["ok"] if t.name == "refuse"]
+    dialog = open_try_tool(router, record.id, tool, record.name)
+    qtbot.addWidget(dialog)
+    assert dialog.isVisible() and dialog.windowTitle() == "Try refuse — explore"
+    assert dialog.form.field("reason").editor.text() == "not today"  # type: ignore[attr-defined]
+    press_call(qtbot, dialog)
+    qtbot.waitUntil(lambda: dialog.result_view.outcome == "error", timeout=WAIT)
+
+
+def test_closing_the_dialog_cancels_its_running_call(
+    qtbot: QtBot, router: McpRouter, explore: Any, tmp_path: Path
+) -> None:
+    marker = tmp_path / "closed.txt"
+    dialog = open_dialog(qtbot, router, explore, "count")
+    dialog.form.set_value({"steps": 400, "delay": 0.05, "marker": str(marker)})
+    press_call(qtbot, dialog)
+    qtbot.waitUntil(lambda: dialog.progress.value() > 0, timeout=WAIT)
+    dialog.close()
+    qtbot.waitUntil(marker.exists, timeout=WAIT)
+    qtbot.waitUntil(lambda: router.activity.last(explore[0].id) is not None, timeout=WAIT)
+    assert router.activity.last(explore[0].id).outcome == "cancelled"  # type: ignore[union-attr]
+    assert dialog.history.calls(explore[0].id, "count") == [], "the closed dialog ignores the late answer"

@@ -73,6 +73,7 @@ class TryToolDialog(QDialog):
         self.setWindowTitle(f"Try {self.tool_name}" + (f" — {server_name}" if server_name else ""))
         self._build(server_name)
         router.toolProgress.connect(self._on_progress)
+        self._listening = True
         self.resize(1000, 660)
         self._show_history()
 
@@ -258,10 +259,13 @@ class TryToolDialog(QDialog):
     # -- closing -----------------------------------------------------------------------------
 
     def done(self, result: int) -> None:
-        """Close; a running call is cancelled first."""
+        """Close; a running call is cancelled first and its late answer ignored."""
         if self.running:
             self.cancel()
-        self._router.toolProgress.disconnect(self._on_progress)
+            self.call_id = None
+        if self._listening:
+            self._listening = False
+            self._router.toolProgress.disconnect(self._on_progress)
         super().done(result)
 
     def closeEvent(self, event: QCloseEvent) -> None:

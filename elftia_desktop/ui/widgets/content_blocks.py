@@ -13,6 +13,7 @@ import binascii
 import json
 import tempfile
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QUrl, Signal
@@ -117,6 +118,9 @@ class AudioWidget(QFrame):
         self.raw = decode_base64(data)
         self.mime = mime
         self.path: str | None = None
+        """Where the audio was saved (None until Save and open)."""
+        self.opener: Callable[[QUrl], object] = QDesktopServices.openUrl
+        """Opens the saved file (the system's player)."""
         size = f"{len(self.raw):,} bytes" if self.raw is not None else "not decodable"
         self.info = _muted(f"Audio ({mime}, {size})", self)
         self.open_button = QPushButton("Save and open…", self)
@@ -140,7 +144,7 @@ class AudioWidget(QFrame):
         self.path = path
         self.open_button.setEnabled(True)
         self.info.setText(f"Audio ({self.mime}) saved to {path}")
-        QDesktopServices.openUrl(QUrl.fromLocalFile(path))
+        self.opener(QUrl.fromLocalFile(path))
 
 
 def json_tree(value: Any, parent: QWidget) -> QTreeWidget:
