@@ -291,10 +291,9 @@ class McpService(CrudMixin, ExploreMixin):
     ) -> MCPCallToolResponse:
         """Call one tool (never replayed); raises ToolCallError, ServerConnectionError or ServerTimeout.
 
-        With a ``call_id`` the call's progress notifications are emitted as ``tool:progress`` and
-        :meth:`cancel_call` can stop it (raising ``ToolCallCancelled``). Every call ends with a
-        ``tool:called`` event whose ``outcome`` is ``ok``, ``error`` (an ``isError`` result),
-        ``failed`` or ``cancelled``.
+        With a ``call_id``, progress notifications become ``tool:progress`` events and :meth:`cancel_call`
+        can stop the call (``ToolCallCancelled``). A ``tool:called`` event ends every call; its ``outcome``
+        is ``ok``, ``error`` (an ``isError`` result), ``failed`` or ``cancelled``.
         """
         record = await self._record(server_id)
         await self._callable(record, tool_name)

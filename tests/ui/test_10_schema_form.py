@@ -134,3 +134,11 @@ def test_uri_templates() -> None:
     assert expand("memo://notes/{topic}{?page,size}", {"topic": "a b", "page": "2"}) == "memo://notes/a%20b?page=2"
     assert expand("file://{+path}", {"path": "/tmp/x y"}) == "file:///tmp/x%20y"
     assert expand("repo://{owner}{/name}", {"owner": "me", "name": "r"}) == "repo://me/r"
+
+
+def test_number_fields_take_big_integers_and_dot_decimals(qtbot: QtBot) -> None:
+    schema = {"type": "object", "properties": {"big": {"type": "integer"}, "x": {"type": "number"}}}
+    form = make(qtbot, schema)
+    qtbot.keyClicks(form.field("big").editor, "9007199254740993abc")  # type: ignore[attr-defined]
+    qtbot.keyClicks(form.field("x").editor, "2.5e3")  # type: ignore[attr-defined]
+    assert form.value() == {"big": 9007199254740993, "x": 2500.0}

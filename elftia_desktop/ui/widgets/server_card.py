@@ -88,6 +88,15 @@ class ServerCard(QFrame):
             row.addWidget(button)
             self.buttons[name] = button
         row.addStretch(1)
+        self._build_activity(row)
+        self.review = QPushButton("Review and trust…")
+        self.review.setToolTip("See exactly what this server runs before it starts")
+        self.review.clicked.connect(lambda: self.actionRequested.emit("trust", self.record.id))
+        row.addWidget(self.review)
+        outer.addLayout(row)
+        self.set_record(record)
+
+    def _build_activity(self, row: QHBoxLayout) -> None:
         self.sparkline = Sparkline()
         self.sparkline.hide()
         self.last_call = QLabel()
@@ -97,12 +106,6 @@ class ServerCard(QFrame):
         self.last_call.hide()
         row.addWidget(self.sparkline)
         row.addWidget(self.last_call)
-        self.review = QPushButton("Review and trust…")
-        self.review.setToolTip("See exactly what this server runs before it starts")
-        self.review.clicked.connect(lambda: self.actionRequested.emit("trust", self.record.id))
-        row.addWidget(self.review)
-        outer.addLayout(row)
-        self.set_record(record)
 
     def set_record(self, record: McpServerRecord) -> None:
         """Show ``record``'s current fields."""

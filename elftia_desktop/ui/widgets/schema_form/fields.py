@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QDoubleValidator, QFontDatabase, QIntValidator
+from PySide6.QtCore import QLocale, QRegularExpression, Qt, Signal
+from PySide6.QtGui import QDoubleValidator, QFontDatabase, QRegularExpressionValidator, QValidator
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit, QPlainTextEdit, QVBoxLayout, QWidget
 
 from elftia_desktop.ui.widgets.schema_form.schema import MISSING, FieldSpec, bounds_hint, format_hint
@@ -103,6 +103,16 @@ class StringField(FieldWidget):
             self.editor.setText(value if isinstance(value, str) else json.dumps(value))
 
 
+def _number_validator(integer: bool, parent: QWidget) -> QValidator:
+    """Digits only for integers (any size, unlike QIntValidator); a dot-decimal, locale-free number otherwise."""
+    if integer:
+        return QRegularExpressionValidator(QRegularExpression(r"-?\d*"), parent)
+    validator = QDoubleValidator(parent)
+    validator.setLocale(QLocale.c())
+    validator.setNotation(QDoubleValidator.Notation.ScientificNotation)
+    return validator
+
+
 class NumberField(FieldWidget):
     """A number or integer typed as text; the bounds are shown and checked."""
 
@@ -113,7 +123,7 @@ class NumberField(FieldWidget):
         bounds = bounds_hint(spec.schema)
         kind = "integer" if self.integer else "number"
         self.editor.setPlaceholderText(f"{kind}, {bounds}" if bounds else kind)
-        self.editor.setValidator(QIntValidator(self) if self.integer else QDoubleValidator(self))
+        self.editor.setValidator(_number_validator(self.integer, self))
         self.editor.textEdited.connect(lambda _t: self.changed.emit())
         self._finish(self.editor)
 
