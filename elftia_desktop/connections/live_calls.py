@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from mcp.shared.dispatcher import ProgressFnT
 
 from elftia_desktop.connections.events import ServiceEvents
-from elftia_desktop.core.errors import ToolCallCancelled
+from elftia_desktop.core.errors import ToolCallCancelled, ToolCallError
 
 T = TypeVar("T")
 
@@ -51,7 +51,7 @@ class LiveCalls:
         """Run ``work`` as the call ``call_id``; a :meth:`cancel` raises ``ToolCallCancelled``."""
         if call_id in self._tasks:
             work.close()
-            raise ValueError(f"a call with id {call_id!r} is already running")
+            raise ToolCallError(f"{label}: a call with id {call_id!r} is already running; use a new call id.")
         task: asyncio.Task[T] = asyncio.get_running_loop().create_task(work)
         self._tasks[call_id] = task
         try:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from elftia_desktop.connections.service import McpService
-from elftia_desktop.core.errors import ServerConnectionError, ToolCallCancelled
+from elftia_desktop.core.errors import ServerConnectionError, ToolCallCancelled, ToolCallError
 from tests.connections.pool_helpers import add_server, stdio_input
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(90)]
@@ -45,6 +45,8 @@ async def test_cancel_tells_the_server_and_raises_cancelled(service: McpService,
     args = {"steps": 200, "delay": 0.05, "marker": str(marker)}
     call = asyncio.create_task(service.call_tool(sid, "count", args, call_id="slow-1"))
     await asyncio.wait_for(progressed.wait(), 30)
+    with pytest.raises(ToolCallError, match="already running"):
+        await service.call_tool(sid, "count", {"steps": 1}, call_id="slow-1")
     assert service.cancel_call("slow-1") is True
     with pytest.raises(ToolCallCancelled, match="cancelled"):
         await call
