@@ -17,6 +17,7 @@ from elftia_desktop.core.models import McpDiscoverResult, McpServerRecord
 from elftia_desktop.ui.dialogs.try_history import TryHistory
 from elftia_desktop.ui.dialogs.try_tool_dialog import TryToolDialog, open_try_tool
 from elftia_desktop.ui.widgets.content_blocks import AudioWidget
+from elftia_desktop.ui.widgets.result_view import ResultView
 from elftia_desktop.ui.widgets.schema_form.fields import FieldWidget
 from tests.helpers.live_router import add_servers, server_input
 
@@ -187,7 +188,16 @@ def test_error_result_attachments_and_rerun(qtbot: QtBot, router: McpRouter, exp
     qtbot.waitUntil(lambda: links.result_view.outcome == "ok", timeout=WAIT)
     names = [w.objectName() for w in links.result_view.blocks]
     assert names[:3] == ["ResultText", "ResourceBox", "ResourceLink"]
-    assert "memo://logo" in links.result_view.blocks[2].text()  # type: ignore[attr-defined]
+    link = links.result_view.blocks[2]
+    assert "memo://logo" in link.label.text()  # type: ignore[attr-defined]
+    qtbot.mouseClick(link.read_button, Qt.MouseButton.LeftButton)  # type: ignore[attr-defined]
+    window = links.link_window
+    assert window is not None
+    view = window.findChild(ResultView)
+    qtbot.waitUntil(lambda: view.outcome == "ok", timeout=WAIT)
+    (box,) = view.blocks
+    (image,) = [w for w in box.findChildren(QLabel) if w.objectName() == "ResultImage"]
+    assert image.pixmap().width() == 24
 
 
 def test_audio_is_saved_and_opened(qtbot: QtBot, router: McpRouter, explore: Any) -> None:

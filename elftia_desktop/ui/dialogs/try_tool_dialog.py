@@ -11,6 +11,7 @@ Open it from anywhere with :func:`open_try_tool` (router, server id, tool).
 
 from __future__ import annotations
 
+import time
 import uuid
 from typing import TYPE_CHECKING, Any
 
@@ -67,6 +68,8 @@ class TryToolDialog(QDialog):
         self.tool_name = str(self.tool.get("name", ""))
         self.history = history if history is not None else SESSION_HISTORY
         self.call_id: str | None = None
+        self.link_window: QDialog | None = None
+        """The latest window of a read resource link."""
         self.last_response: MCPCallToolResponse | None = None
         """The latest result (None before the first or after a failed call)."""
         self._sent_args: dict[str, Any] = {}
@@ -145,6 +148,7 @@ class TryToolDialog(QDialog):
     def _right(self) -> QWidget:
         self.side = QTabWidget(self)
         self.result_view = ResultView(self.side)
+        self.result_view.readRequested.connect(self.read_link)
         self.history_list = HistoryList(self.side)
         self.history_list.itemDoubleClicked.connect(lambda item: self.rerun(self.history_list.row(item)))
         history_page = QWidget(self.side)
@@ -202,6 +206,28 @@ class TryToolDialog(QDialog):
             return
         self.form.set_value(tried.args)
         self.call()
+
+    def read_link(self, uri: str) -> QDialog:
+        """Read a resource link of the result and show its contents in a small window."""
+        window = QDialog(self)
+        window.setWindowTitle(uri)
+        window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        view = ResultView(window)
+        view.clear(f"Reading {uri}…")
+        QVBoxLayout(window).addWidget(view)
+        window.resize(560, 420)
+        started = time.perf_counter()
+
+        def shown(result: dict[str, Any]) -> None:
+            view.show_contents(result, (time.perf_counter() - started) * 1000)
+
+        def failed(error: BridgeError) -> None:
+            view.show_failure(f"{error.kind}: {error.message}", (time.perf_counter() - started) * 1000)
+
+        self._router.read_resource({"serverId": self.server_id, "uri": uri}, on_done=shown, on_error=failed)
+        window.open()
+        self.link_window = window
+        return window
 
     def _set_running(self, running: bool) -> None:
         self.call_button.setEnabled(not running)

@@ -222,13 +222,34 @@ def block_widget(block: dict[str, Any], parent: QWidget) -> QWidget:
     if kind == "resource" and isinstance(block.get("resource"), dict):
         return resource_contents_widget(block["resource"], parent)
     if kind == "resource_link":
-        name = block.get("title") or block.get("name") or ""
-        text = f"🔗 {name}  {block.get('uri', '')}" + (f"  ·  {mime}" if mime else "")
-        label = _muted(text, parent)
-        label.setObjectName("ResourceLink")
-        label.setToolTip(str(block.get("description") or "A link to a resource of the server"))
-        return label
+        return ResourceLinkWidget(block, parent)
     return json_tree(block, parent)
+
+
+class ResourceLinkWidget(QFrame):
+    """A link to a resource of the server, with Read.
+
+    Signals:
+        readRequested(str): the link's URI.
+    """
+
+    readRequested = Signal(str)
+
+    def __init__(self, block: dict[str, Any], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("ResourceLink")
+        self.uri = str(block.get("uri", ""))
+        mime = str(block.get("mimeType") or "")
+        name = block.get("title") or block.get("name") or ""
+        self.label = _muted(f"🔗 {name}  {self.uri}" + (f"  ·  {mime}" if mime else ""), self)
+        self.label.setToolTip(str(block.get("description") or "A link to a resource of the server"))
+        self.read_button = QPushButton("Read", self)
+        self.read_button.setToolTip(f"Read {self.uri} from the server")
+        self.read_button.clicked.connect(lambda: self.readRequested.emit(self.uri))
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.label, 1)
+        row.addWidget(self.read_button)
 
 
 __all__ = ["AudioWidget", "block_widget", "json_tree", "resource_contents_widget"]

@@ -10,11 +10,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from elftia_desktop.ui.theme import STATE_COLORS, muted_text_color
-from elftia_desktop.ui.widgets.content_blocks import block_widget, json_tree, resource_contents_widget
+from elftia_desktop.ui.widgets.content_blocks import (
+    ResourceLinkWidget,
+    block_widget,
+    json_tree,
+    resource_contents_widget,
+)
 
 if TYPE_CHECKING:
     from elftia_desktop.core.models import MCPCallToolResponse
@@ -33,7 +38,13 @@ def format_duration(ms: float) -> str:
 
 
 class ResultView(QScrollArea):
-    """Shows one result at a time."""
+    """Shows one result at a time.
+
+    Signals:
+        readRequested(str): Read was pressed on a resource link (its URI).
+    """
+
+    readRequested = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -80,6 +91,8 @@ class ResultView(QScrollArea):
             self.body.setStyleSheet("")
 
     def _add(self, widget: QWidget) -> None:
+        if isinstance(widget, ResourceLinkWidget):
+            widget.readRequested.connect(self.readRequested.emit)
         self.column.insertWidget(self.column.count() - 1, widget)
         widget.show()
         self.blocks.append(widget)
