@@ -41,6 +41,15 @@ def test_try_button_opens_the_tool_with_its_form(qtbot: QtBot, dialog: DiscoverD
     tried.close()
 
 
+def test_activity_tab_counts_the_calls(qtbot: QtBot, dialog: DiscoverDialog, router: McpRouter) -> None:
+    assert dialog.tabs.tabText(3) == "&Activity (0)"
+    tried = dialog.try_tool(next(t for t in dialog.discovered.tools if t["name"] == "picture"))  # type: ignore[union-attr]
+    qtbot.addWidget(tried)
+    tried.call()
+    qtbot.waitUntil(lambda: dialog.tabs.tabText(3) == "&Activity (1)", timeout=WAIT)
+    assert dialog.activity.table.topLevelItem(0).text(1) == "picture"
+
+
 def test_prompt_arguments_form_and_rendered_messages(qtbot: QtBot, dialog: DiscoverDialog) -> None:
     panel = dialog.prompts
     dialog.show_tab("prompts")

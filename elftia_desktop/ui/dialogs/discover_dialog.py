@@ -163,6 +163,8 @@ class DiscoverDialog(QDialog):
         self.tabs.addTab(self.resources, "R&esources")
         self.activity = ActivityPanel(self._router.activity, self.record.id, self)
         self.tabs.addTab(self.activity, "&Activity")
+        self._count_calls(self.record.id)
+        self._router.activity.recorded.connect(self._count_calls)
         close = QPushButton("Close", self)
         close.setToolTip("Close (Escape); switch changes are already saved")
         close.clicked.connect(self.accept)
@@ -275,6 +277,10 @@ class DiscoverDialog(QDialog):
             tool = next((t for t in (self.discovered.tools if self.discovered else []) if t.get("name") == name), {})
             haystack = f"{name} {tool.get('description') or ''}".lower()
             card.setVisible(not needle or needle in haystack)
+
+    def _count_calls(self, server_id: str) -> None:
+        if server_id == self.record.id:
+            self.tabs.setTabText(3, f"&Activity ({len(self._router.activity.calls(server_id))})")
 
     def try_tool(self, tool: dict[str, Any]) -> TryToolDialog:
         """Open the try-a-tool dialog for one of the listed tools."""
