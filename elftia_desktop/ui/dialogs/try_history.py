@@ -58,6 +58,7 @@ class HistoryList(QListWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setAlternatingRowColors(True)
+        self.setStyleSheet("QListWidget::item { padding: 5px 4px; }")
         self.setToolTip("Calls of this tool in this session; double-click one to run it again")
 
     def show_calls(self, calls: list[TriedCall]) -> None:
