@@ -73,7 +73,3 @@ class LiveCalls:
         self._cancelled.add(call_id)
         task.cancel()
         return True
-
-    def running(self) -> list[str]:
-        """The ids of the calls in flight (sync)."""
-        return list(self._tasks)

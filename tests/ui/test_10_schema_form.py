@@ -118,6 +118,7 @@ def test_validation_messages_land_on_their_fields(qtbot: QtBot) -> None:
     form.field("either").editor.setPlainText("{oops")  # type: ignore[attr-defined]
     (issue,) = form.validate()
     assert issue.message.startswith("Not JSON:") and "column 2" in issue.message
+    assert form.field("either").error.text() == issue.message, "shown under the raw JSON field itself"
 
 
 def test_check_without_a_form() -> None:

@@ -197,6 +197,7 @@ class McpServersPage(QWidget):
         for server_id in list(self.cards):
             if server_id not in seen:
                 self.cards.pop(server_id).deleteLater()
+                self.router.activity.forget(server_id)
         self._apply_filter()
 
     def _set_states(self, states: dict[str, tuple[str, str]]) -> None:

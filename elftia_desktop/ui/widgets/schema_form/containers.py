@@ -95,9 +95,9 @@ class ObjectField(FieldWidget):
         for name, child in self.children_by_name.items():
             child.set_value(source.get(name, MISSING))
 
-    def local_issue(self) -> str | None:
-        """The first child's own problem."""
-        return next((i for c in self.children_by_name.values() if (i := c.local_issue())), None)
+    def local_issues(self) -> list[tuple[FieldWidget, str]]:
+        """The children's own problems."""
+        return [found for child in self.children_by_name.values() for found in child.local_issues()]
 
     def clear_errors(self) -> None:
         """Hide every error in the object."""
@@ -205,9 +205,9 @@ class ArrayField(FieldWidget):
             for item in value:
                 self.add_row(item)
 
-    def local_issue(self) -> str | None:
-        """The first item's own problem."""
-        return next((i for r in self.rows if (i := r.local_issue())), None)
+    def local_issues(self) -> list[tuple[FieldWidget, str]]:
+        """The items' own problems."""
+        return [found for row in self.rows for found in row.local_issues()]
 
     def clear_errors(self) -> None:
         """Hide every error in the list."""

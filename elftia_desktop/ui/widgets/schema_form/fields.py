@@ -58,6 +58,11 @@ class FieldWidget(QWidget):
         """A problem the schema check cannot see (text that is not JSON)."""
         return None
 
+    def local_issues(self) -> list[tuple[FieldWidget, str]]:
+        """Every field (this one or below) with a :meth:`local_issue`, and the issue."""
+        issue = self.local_issue()
+        return [(self, issue)] if issue else []
+
     def show_error(self, text: str) -> None:
         """Show ``text`` under the field ("" hides it)."""
         self.error.setText(text)

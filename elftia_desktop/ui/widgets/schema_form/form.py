@@ -152,18 +152,25 @@ class SchemaForm(QWidget):
             self.tabs.setCurrentIndex(1)
             self._show_problem(json_error)
             return [FieldIssue((), json_error)]
-        local = self.root.local_issue()
-        issues = [FieldIssue((), local)] if local else check(self.schema, self.value())
+        local = self.root.local_issues()
+        if local:
+            for field, message in local:
+                field.show_error(message)
+            return self._report([field for field, _ in local], [FieldIssue((), m) for _, m in local])
+        issues = check(self.schema, self.value())
         placed: dict[int, list[str]] = {}
-        first: FieldWidget | None = None
+        targets: list[FieldWidget] = []
         for issue in issues:
             target, rest = self.root.field_at(issue.path)
-            if target is self.root and not rest and issue.path:
-                target = self.root
             prefix = FieldIssue(rest, "").where + ": " if rest else ""
             placed.setdefault(id(target), []).append(prefix + issue.message)
-            first = first or target
+            targets.append(target)
             target.show_error(" ".join(placed[id(target)]))
+        return self._report(targets, issues)
+
+    def _report(self, fields: list[FieldWidget], issues: list[FieldIssue]) -> list[FieldIssue]:
+        """Say how many problems there are and scroll to the first marked field."""
+        first = fields[0] if fields else None
         if issues:
             self.tabs.setCurrentIndex(0)
             self._show_problem(f"{len(issues)} problem{'s' if len(issues) != 1 else ''}: see the marked fields.")
