@@ -53,7 +53,7 @@ class McpService(CrudMixin):
         runtime_dir = runtime_dir if runtime_dir is not None else data_dir() / "runtime"
         self.leftovers_killed: list[TrackedProcess] = kill_leftovers(runtime_dir)
         """Server processes of an earlier run that were killed at start."""
-        tracker = ProcessTracker(runtime_dir)
+        tracker = ProcessTracker.for_dir(runtime_dir)
         self._pool = ConnectionPool(catalog.vault, self.events, tracker)
         self._trial_pool = ConnectionPool(catalog.vault, ServiceEvents(), tracker)
         """Connections of servers tried before they are saved; their events reach nobody."""
