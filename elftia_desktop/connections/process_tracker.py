@@ -240,6 +240,11 @@ def kill_all_tracked() -> int:
     return sum(tracker.kill_all_sync() for tracker in list(_TRACKERS))
 
 
+async def close_all_tracked() -> None:
+    """Close every connection any tracker of this process watches (the engine's direct sessions)."""
+    await asyncio.gather(*(tracker.close_all() for tracker in list(_TRACKERS)))
+
+
 atexit.register(kill_all_tracked)
 
 
