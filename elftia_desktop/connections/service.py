@@ -127,8 +127,13 @@ class McpService(CrudMixin):
         self._pool.callbacks.elicitation_handler = handler
 
     def set_roots(self, folders: list[str]) -> None:
-        """The folders servers see as roots (the agent's or project's)."""
+        """The folders servers see as roots (the agent's or project's); open sessions are told (sync).
+
+        Each connected server gets ``notifications/roots/list_changed`` (sent in the background
+        when called on the service loop) and asks for the new list when it cares.
+        """
         self._pool.callbacks.roots = list(folders)
+        self._pool.notify_roots_changed()
 
     # -- capabilities --------------------------------------------------------------------------
 
