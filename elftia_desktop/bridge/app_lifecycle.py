@@ -31,9 +31,11 @@ from elftia_desktop.connections.process_tracker import close_all_tracked, kill_a
 log = logging.getLogger(__name__)
 
 QUIT_BUDGET = 3.0
-"""Seconds from the request to quit until every server process is gone, whatever their number."""
-_KILL_RESERVE = 0.4
-"""Seconds of the budget kept for stopping the service loop and the synchronous SIGKILL."""
+"""Seconds from the request to quit until the service loop is stopped and every server process is gone."""
+GRACEFUL_LIMIT = 2.0
+"""Seconds the servers get to close gracefully (in parallel) before every group left is SIGKILLed."""
+AFTER_KILL = 0.5
+"""Seconds the connections then get to notice their dead servers and end cleanly."""
 QUIT_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name))
 
 Cleanup = Callable[[Any], Coroutine[Any, Any, None]]
@@ -107,12 +109,14 @@ class QuitController(QObject):
         kill_all_tracked()
 
     async def _bounded_close(self, services: Any) -> None:
-        limit = QUIT_BUDGET - _KILL_RESERVE
         work = asyncio.gather(self._close_services(services), close_all_tracked(), return_exceptions=True)
         try:
-            await asyncio.wait_for(work, limit)
+            await asyncio.wait_for(asyncio.shield(work), GRACEFUL_LIMIT)
         except TimeoutError:
-            log.warning("servers did not close within %.1f s; killing what is left", limit)
+            log.warning("servers did not close within %.1f s; killing what is left", GRACEFUL_LIMIT)
+            kill_all_tracked()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(work, AFTER_KILL)
 
     def shutdown(self) -> None:
         """Close every server in parallel (bounded), stop the service loop, SIGKILL what is left. Idempotent."""
@@ -120,7 +124,7 @@ class QuitController(QObject):
             return
         self._done = True
         started = time.monotonic()
-        self._loop.stop(cleanup=self._bounded_close, timeout=QUIT_BUDGET - _KILL_RESERVE / 2)
+        self._loop.stop(cleanup=self._bounded_close, timeout=QUIT_BUDGET)
         killed = kill_all_tracked()
         self.duration = time.monotonic() - started
         log.info("quit in %.2f s (%d server group(s) had to be killed)", self.duration, killed)

@@ -171,7 +171,9 @@ def tree_activity(pid: int) -> tuple[int, bool] | None:
             continue
         ticks += stat.cpu_ticks + _io_chars(current)
         busy = busy or stat.state in ("R", "D")
-        with contextlib.suppress(OSError, ValueError):
-            with open(f"/proc/{current}/task/{current}/children", encoding="ascii") as handle:
-                pending.extend(int(child) for child in handle.read().split())
+        with (
+            contextlib.suppress(OSError, ValueError),
+            open(f"/proc/{current}/task/{current}/children", encoding="ascii") as handle,
+        ):
+            pending.extend(int(child) for child in handle.read().split())
     return ticks, busy

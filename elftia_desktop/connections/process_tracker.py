@@ -250,9 +250,7 @@ atexit.register(kill_all_tracked)
 
 def _owner_alive(data: dict[str, Any]) -> bool:
     pid = data.get("ownerPid")
-    return (
-        isinstance(pid, int) and pid != os.getpid() and proc_identity.start_time(pid) == data.get("ownerStartTime")
-    )
+    return isinstance(pid, int) and pid != os.getpid() and proc_identity.start_time(pid) == data.get("ownerStartTime")
 
 
 def kill_leftovers(runtime_dir: Path) -> list[TrackedProcess]:

@@ -39,6 +39,8 @@ BLIND_GRACE = 0.5
 KILL_REAP = 2.0
 """Seconds for the loop to notice a SIGKILL; only an unkillable process runs this out."""
 _POLL = 0.01
+_LOOK_EVERY = 4
+"""Look at the server's activity every this many polls (reading /proc costs more than the exit check)."""
 
 ReadStream = MemoryObjectReceiveStream[SessionMessage | Exception]
 WriteStream = MemoryObjectSendStream[SessionMessage]
@@ -124,13 +126,14 @@ async def _settle(process: anyio.abc.Process, info: StdioProcess, limit: float) 
     now = anyio.current_time()
     last = proc_identity.tree_activity(info.pid)
     deadline = now + (limit if last is not None else min(limit, BLIND_GRACE))
-    quiet_since = now
+    quiet_since, polls = now, 0
     while not _exited(process, info):
         now = anyio.current_time()
         if now >= deadline or (last is not None and now - quiet_since >= QUIET):
             return False
         await anyio.sleep(_POLL)
-        current = proc_identity.tree_activity(info.pid) if last is not None else None
+        polls += 1
+        current = proc_identity.tree_activity(info.pid) if last is not None and polls % _LOOK_EVERY == 0 else None
         if current is not None and last is not None:
             if current[1] or current[0] != last[0]:
                 quiet_since = anyio.current_time()
@@ -153,7 +156,7 @@ async def stop_process(process: anyio.abc.Process, info: StdioProcess) -> None:
         if not await _settle(process, info, TERM_GRACE):
             proc_identity.signal_group(info.pid, signal.SIGKILL)
             with anyio.move_on_after(KILL_REAP):
-                while not _exited(process, info):
+                while not _exited(process, info):  # noqa: ASYNC110 - the return code has no event to wait on
                     await anyio.sleep(_POLL)
             if not info.exited.is_set():
                 log.warning("server process %d survived SIGKILL; abandoning it", info.pid)

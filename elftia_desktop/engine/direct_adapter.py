@@ -123,14 +123,16 @@ class DirectMcpConnection:
             self.tracker.add(f"direct:{self.server_name}", info.pid, argv)
 
         try:
-            async with open_stdio(argv, env, self.spec.cwd, self._stderr.append, on_spawn) as (read, write, started):
-                async with ClientSession(read, write) as session:
-                    with anyio.fail_after(self.connect_timeout):
-                        await session.initialize()
-                        self.tools = await _list_all_tools(session)
-                    self._session = session
-                    self._ready.set()
-                    await self._serve(started)
+            async with (
+                open_stdio(argv, env, self.spec.cwd, self._stderr.append, on_spawn) as (read, write, started),
+                ClientSession(read, write) as session,
+            ):
+                with anyio.fail_after(self.connect_timeout):
+                    await session.initialize()
+                    self.tools = await _list_all_tools(session)
+                self._session = session
+                self._ready.set()
+                await self._serve(started)
         except Exception as exc:
             self._error = exc
             if self._session is not None:

@@ -1,7 +1,8 @@
 """Runs the real desktop app (``elftia_desktop.app.main``) and plays the user for the quit tests.
 
-Usage: ``python app_driver.py SERVER_NAME``. Once the window shows the server's card, it clicks
-the card's Test button; when the server is connected it prints ``CONNECTED`` and waits. A line
+Usage: ``python app_driver.py SERVER_NAME`` (``'*'``: every server). Once the window shows the
+server's card, it clicks the card's Test button; when the server is connected it prints
+``CONNECTED`` and waits. A line
 ``close`` on stdin closes the window, ``ctrl+q`` presses Ctrl+Q in it (as the user would);
 signals come from outside (SIGTERM, SIGINT).
 """
@@ -21,7 +22,8 @@ from elftia_desktop.ui.main_window import MainWindow
 def main(server_name: str) -> int:
     """Start the app and drive it."""
     qt_app = QApplication(sys.argv[:1])
-    state = {"clicked": False, "reported": False}
+    clicked: set[str] = set()
+    reported = [False]
 
     def window() -> MainWindow | None:
         found = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)]
@@ -32,12 +34,14 @@ def main(server_name: str) -> int:
         if main_window is None:
             return
         page = main_window.servers_page
-        ids = [r.id for r in page.records if r.name == server_name]
-        if not state["clicked"] and ids and ids[0] in page.cards:
-            page.cards[ids[0]].buttons["test"].click()
-            state["clicked"] = True
-        if ids and page.states.get(ids[0], ("",))[0] == "connected" and not state["reported"]:
-            state["reported"] = True
+        ids = [r.id for r in page.records if server_name in ("*", r.name)]
+        for server_id in ids:
+            if server_id not in clicked and server_id in page.cards:
+                page.cards[server_id].buttons["test"].click()
+                clicked.add(server_id)
+        connected = [i for i in ids if page.states.get(i, ("",))[0] == "connected"]
+        if ids and len(connected) == len(ids) and not reported[0]:
+            reported[0] = True
             print("CONNECTED", flush=True)
 
     def on_stdin() -> None:

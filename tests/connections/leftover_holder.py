@@ -1,6 +1,7 @@
 """Child process for the leftover tests: an app's service that starts one stdio server, then waits to be killed.
 
-Usage: ``python leftover_holder.py RUNTIME_DIR DATA_DIR CONFIG_JSON`` (the stdio config: command, args, env). Prints the server's
+Usage: ``python leftover_holder.py RUNTIME_DIR DATA_DIR CONFIG_JSON``
+(CONFIG_JSON: the stdio config, with command, args and env). Prints the server's
 ``READY`` once the server answered (its pid is in the runtime file), then waits.
 """
 

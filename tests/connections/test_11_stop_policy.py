@@ -23,12 +23,14 @@ pytestmark = [pytest.mark.anyio, pytest.mark.timeout(60)]
 
 
 async def run_and_close(argv: list[str], env: dict[str, str] | None = None) -> StdioProcess:
-    """Start ``argv``, initialize and call ``ping`` or list tools, close; the process as it ended."""
+    """Start ``argv``, initialize, list its tools and close; the process as it ended."""
     lines: list[str] = []
-    async with open_stdio(argv, dict(os.environ) | (env or {}), None, lines.append) as (read, write, process):
-        async with ClientSession(read, write) as session:
-            await session.initialize()
-            await session.list_tools()
+    async with (
+        open_stdio(argv, dict(os.environ) | (env or {}), None, lines.append) as (read, write, process),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        await session.list_tools()
     assert process.exited.is_set(), lines
     return process
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from elftia_desktop.connections.process_tracker import ProcessTracker
 from elftia_desktop.core.errors import ServerStartFailed
 from elftia_desktop.engine.direct_adapter import (
     DirectMcpConnection,
@@ -18,7 +19,6 @@ from elftia_desktop.engine.direct_adapter import (
     direct_tool_name,
     load_direct_mcp_tools,
 )
-from elftia_desktop.connections.process_tracker import ProcessTracker
 from elftia_desktop.engine.registry import ToolRegistry
 from elftia_desktop.engine.tool import ITool
 from tests.engine.engine_helpers import await_gone, is_alive, wait_gone
@@ -109,7 +109,9 @@ async def test_start_failure_says_why_with_the_servers_output() -> None:
 
 
 @pytest.mark.anyio
-async def test_close_kills_a_server_that_will_not_exit_and_its_grandchild(tmp_path: Path, tracker: ProcessTracker) -> None:
+async def test_close_kills_a_server_that_will_not_exit_and_its_grandchild(
+    tmp_path: Path, tracker: ProcessTracker
+) -> None:
     spec, pid_file = _stubborn(tmp_path)
     tools, [connection] = await load_direct_mcp_tools([spec], tracker=tracker)
     assert await tools[0].execute({}) == "pong"

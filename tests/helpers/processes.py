@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -57,8 +59,18 @@ def cmdline(pid: int) -> list[str]:
 def add_stubborn_server(data_dir: Path, name: str = "stubborn") -> None:
     """Add (trusted) the sh-wrapped server that ignores SIGTERM and execs ``sleep`` after its stdin closes."""
     subprocess.run(
-        [sys.executable, "-m", "elftia_desktop.cli", "add", name, "--trust", "--", "sh", str(STUBBORN_WRAPPER)]
-        + [sys.executable],
+        [
+            sys.executable,
+            "-m",
+            "elftia_desktop.cli",
+            "add",
+            name,
+            "--trust",
+            "--",
+            "sh",
+            str(STUBBORN_WRAPPER),
+            sys.executable,
+        ],
         check=True,
         capture_output=True,
         cwd=REPO,
@@ -69,9 +81,5 @@ def add_stubborn_server(data_dir: Path, name: str = "stubborn") -> None:
 
 def kill_group_now(pgid: int) -> None:
     """Never leave a process behind, whatever the test found."""
-    import signal
-
-    try:
+    with contextlib.suppress(OSError):
         os.killpg(pgid, signal.SIGKILL)
-    except OSError:
-        pass
