@@ -33,7 +33,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from bench.results import write_section  # noqa: E402
-from tests.helpers.processes import STUBBORN_WRAPPER, live_members, runtime_records  # noqa: E402
+from tests.helpers.processes import STUBBORN_WRAPPER, live_groups, runtime_records  # noqa: E402
 
 PACKAGE = "@modelcontextprotocol/server-everything@2026.8.31"
 NPM_DIR = Path(tempfile.gettempdir()) / "elftia-bench-npm"
@@ -137,13 +137,13 @@ def bench_quit(tree: Path, data: Path, polite: int = 15, stubborn: int = 5) -> d
         now = time.perf_counter() - started
         if exited is None and app.poll() is not None:
             exited = now
-        if clean is None and not any(live_members(g) for g in groups):
+        if clean is None and not live_groups(groups):
             clean = now
         time.sleep(0.01)
     app.wait(timeout=60)
     exited = exited if exited is not None else time.perf_counter() - started
     clean = clean if clean is not None else float("nan")
-    left = [g for g in groups if live_members(g)]
+    left = sorted(live_groups(groups))
     for group in left:  # never leave them running
         os.killpg(group, signal.SIGKILL)
     return {"exit_s": exited, "clean_s": clean, "left": float(len(left)), "servers": float(len(groups))}

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from elftia_desktop.connections.proc_identity import group_members, start_time
+from elftia_desktop.connections.proc_identity import group_members, read_stat, start_time
 from elftia_desktop.connections.process_tracker import FILE_PREFIX
 
 REPO = Path(__file__).resolve().parents[2]
@@ -22,6 +22,17 @@ STUBBORN_WRAPPER = REPO / "tests" / "servers" / "stubborn_wrapper.sh"
 def live_members(pgid: int) -> list[int]:
     """Pids of the live (non-zombie) processes of a process group."""
     return [pid for pid, _stamp in group_members(pgid)]
+
+
+def live_groups(groups: list[int]) -> set[int]:
+    """Which of ``groups`` still have a live process (one pass over /proc)."""
+    wanted, found = set(groups), set()
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            stat = read_stat(int(entry.name))
+            if stat is not None and stat.pgid in wanted:
+                found.add(stat.pgid)
+    return found
 
 
 def alive(pid: int) -> bool:
