@@ -27,6 +27,8 @@ if TYPE_CHECKING:  # imported when a command runs (see _run): the other commands
     from elftia_desktop.core.models import McpServerRecord
 
 T = TypeVar("T")
+COMMANDS = ("test", "discover", "call", "logs")
+"""The commands of this group (the CLI loads only this group for them)."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
