@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject, QSocketNotifier, Qt
+from PySide6.QtCore import QCoreApplication, QObject, QSocketNotifier, Qt, QTimer
 from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import QWidget
 
@@ -97,7 +97,8 @@ class QuitController(QObject):
 
     def _on_signal(self, signum: int, _frame: object) -> None:
         log.info("signal %d: quitting", signum)
-        QCoreApplication.quit()
+        # A timer, not quit() itself: quit() does nothing if the signal came before exec() started the loop.
+        QTimer.singleShot(0, QCoreApplication.quit)
 
     def _close_for_logout(self, _manager: object) -> None:
         """The session is ending: close the servers now (they reconnect on use if the logout is cancelled)."""
