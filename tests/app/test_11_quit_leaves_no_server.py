@@ -1,6 +1,6 @@
 """Issue 11: quitting the real app (SIGTERM, SIGINT, closing the window, Ctrl+Q) leaves no server
-process, even one that ignores SIGTERM and outlives its stdin; a killed app's leftover is stopped
-by the next start of the app.
+process, even one that ignores SIGTERM and outlives its stdin, or one that stays busy forever
+(the final SIGKILL of the quit path); a killed app's leftover is stopped by the next start of the app.
 
 Each test runs ``elftia_desktop.app.main`` in a subprocess (``tests/app/app_driver.py`` clicks the
 server card's Test button, as a user would) on a data folder of its own.
@@ -101,6 +101,25 @@ def test_quitting_leaves_no_process_of_the_servers_group(app: RunningApp, how: s
         assert live_members(pgid) == []
         assert list(app.runtime.glob("*.json")) == []  # a clean exit removes the runtime file
     finally:
+        kill_group_now(pgid)
+
+
+def test_a_server_busy_forever_after_eof_is_killed_at_the_end_of_the_quit(tmp_path: Path) -> None:
+    spin = REPO / "tests" / "servers" / "spin_on_eof.py"
+    env = os.environ | {"ELFTIA_DATA_DIR": str(tmp_path), "PYTHONPATH": str(REPO)}
+    add = [sys.executable, "-m", "elftia_desktop.cli", "add", "spin", "--trust", "--", sys.executable, str(spin)]
+    subprocess.run(add, check=True, capture_output=True, cwd=REPO, env=env, timeout=60)
+    app = RunningApp(tmp_path, server="spin")
+    pgid = app.wait_connected()
+    try:
+        app.process.send_signal(signal.SIGTERM)
+        assert app.process.wait(timeout=60) == 0, app.stderr()
+        assert live_members(pgid) == []
+        assert list(app.runtime.glob("*.json")) == []
+    finally:
+        if app.process.poll() is None:
+            app.process.kill()
+            app.process.wait(timeout=30)
         kill_group_now(pgid)
 
 
