@@ -59,7 +59,7 @@ class QuitController(QObject):
         self._previous_wakeup_fd = -1
         self._previous_handlers: dict[int, Any] = {}
         self.duration: float | None = None
-        """Seconds the last shutdown took (for the log and the benchmark)."""
+        """Seconds the last shutdown took (it is logged)."""
 
     def install(self, window: QWidget | None = None) -> None:
         """Hook the quit signals, Ctrl+Q on ``window``, the session's end and POSIX signals."""
@@ -101,7 +101,11 @@ class QuitController(QObject):
         QTimer.singleShot(0, QCoreApplication.quit)
 
     def _close_for_logout(self, _manager: object) -> None:
-        """The session is ending: close the servers now (they reconnect on use if the logout is cancelled)."""
+        """The session is ending: close the servers now (they reconnect on use if the logout is cancelled).
+
+        It blocks the UI thread for at most ``QUIT_BUDGET`` s on purpose: the session manager ends
+        the app once this handler returns.
+        """
         if not self._loop.built:
             return
         future = self._loop.submit(self._bounded_close)

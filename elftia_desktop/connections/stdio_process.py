@@ -109,8 +109,10 @@ def _mark_exited(info: StdioProcess, returncode: int) -> None:
 
 
 def _exited(process: anyio.abc.Process, info: StdioProcess) -> bool:
-    """Whether the server is gone. Its return code, not ``wait()``: that also waits for the pipes,
-    which a child left in the group can hold open."""
+    """Whether the server is gone, by its return code.
+
+    Not ``wait()``: that also waits for the pipes, which a child left in the group can hold open.
+    """
     if process.returncode is not None:
         _mark_exited(info, process.returncode)
     return info.exited.is_set()
