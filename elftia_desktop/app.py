@@ -21,6 +21,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from PySide6.QtCore import QEvent, QObject, QSettings
     from PySide6.QtWidgets import QApplication
 
+    from elftia_desktop.bridge.app_lifecycle import QuitController
     from elftia_desktop.bridge.router import McpRouter
     from elftia_desktop.bridge.service_loop import ServiceLoop
     from elftia_desktop.bridge.services import AppServices, build_services
@@ -56,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     async def close(services: AppServices) -> None:
         await services.close()
 
-    app.aboutToQuit.connect(lambda: loop.stop(cleanup=close, timeout=15))
+    QuitController(app, loop, close).install(window)  # window close, Ctrl+Q, signals, logout
     return app.exec()
 
 

@@ -14,6 +14,7 @@ import contextlib
 import logging
 import os
 import time
+import warnings
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -21,7 +22,7 @@ from typing import TypeVar
 import anyio
 import mcp_types as types
 from mcp.client.session import ClientSession
-from mcp.shared.exceptions import MCPError
+from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
 from elftia_desktop.connections.callbacks import ClientCallbacks
 from elftia_desktop.connections.connection import ConnectionHooks, ServerConnection
@@ -84,6 +85,7 @@ class ConnectionPool:
         self.tracker = tracker
         self.callbacks = ClientCallbacks()
         self.entries: dict[str, PoolEntry] = {}
+        self._notices: set[asyncio.Task[None]] = set()
 
     def entry(self, server_id: str) -> PoolEntry:
         """The entry of a server (created on first use)."""
@@ -252,7 +254,29 @@ class ConnectionPool:
         if entry.state is not ConnectionState.DISCONNECTED:
             self.set_state(entry, ConnectionState.DISCONNECTED)
 
+    def notify_roots_changed(self) -> None:
+        """Send ``notifications/roots/list_changed`` to every open session, in the background."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # not on the service loop: no session can be open here
+            return
+        for entry in self.entries.values():
+            connection = entry.connection
+            if connection is not None and connection.alive and connection.session is not None:
+                task = loop.create_task(_send_roots_changed(entry.server_id, connection.session))
+                self._notices.add(task)
+                task.add_done_callback(self._notices.discard)
+
     async def close_all(self) -> None:
         """Close every connection in parallel and clear the pool."""
         await asyncio.gather(*(self.disconnect(sid) for sid in list(self.entries)), return_exceptions=True)
         self.entries.clear()
+
+
+async def _send_roots_changed(server_id: str, session: ClientSession) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MCPDeprecationWarning)  # roots are deprecated by the 2026-07-28 spec
+        try:
+            await session.send_roots_list_changed()
+        except Exception as exc:  # a session closing under us: it gets the new roots when it reconnects
+            log.info("could not tell %s that the roots changed: %r", server_id, exc)

@@ -55,7 +55,7 @@ class McpService(CrudMixin, ExploreMixin):
         runtime_dir = runtime_dir if runtime_dir is not None else data_dir() / "runtime"
         self.leftovers_killed: list[TrackedProcess] = kill_leftovers(runtime_dir)
         """Server processes of an earlier run that were killed at start."""
-        tracker = ProcessTracker(runtime_dir)
+        tracker = ProcessTracker.for_dir(runtime_dir)
         self._pool = ConnectionPool(catalog.vault, self.events, tracker)
         self._trial_pool = ConnectionPool(catalog.vault, ServiceEvents(), tracker)
         """Connections of servers tried before they are saved; their events reach nobody."""
@@ -130,8 +130,13 @@ class McpService(CrudMixin, ExploreMixin):
         self._pool.callbacks.elicitation_handler = handler
 
     def set_roots(self, folders: list[str]) -> None:
-        """The folders servers see as roots (the agent's or project's)."""
+        """The folders servers see as roots (the agent's or project's); open sessions are told (sync).
+
+        Each connected server gets ``notifications/roots/list_changed`` (sent in the background
+        when called on the service loop) and asks for the new list when it cares.
+        """
         self._pool.callbacks.roots = list(folders)
+        self._pool.notify_roots_changed()
 
     # -- capabilities --------------------------------------------------------------------------
 
