@@ -41,3 +41,13 @@ class ElicitationAnswer(_Params):
 
     action: Literal["accept", "decline", "cancel"]
     content: dict[str, Any] | None = None
+
+
+# -- install links (issue 15) ----------------------------------------------------------------
+
+
+class InstallLinkInput(_Params):
+    """``app:parse-link``."""
+
+    link: str = Field(min_length=1, max_length=64_000)
+    """The ``elftia://install-mcp?...`` link as the desktop handed it over."""

@@ -47,7 +47,11 @@ def test_padded_base64_and_standard_alphabet_are_accepted() -> None:
 def test_plain_mcpservers_json_form() -> None:
     config = {"mcpServers": {"weather": {"url": "https://weather.example/sse", "type": "sse"}}}
     server = parse_install_link(f"elftia://install-mcp?config={quote(json.dumps(config))}")
-    assert (server.name, server.type, server.config.url) == ("weather", McpServerTransport.SSE, config["mcpServers"]["weather"]["url"])
+    assert (server.name, server.type, server.config.url) == (
+        "weather",
+        McpServerTransport.SSE,
+        config["mcpServers"]["weather"]["url"],
+    )
     assert server.install_source == "protocol" and not server.is_trusted
 
 
@@ -77,7 +81,10 @@ def test_make_install_link_round_trips() -> None:
         ("elftia://install-mcp?name=x&config=" + b64url({"url": "ftp://a"}), "not an absolute http(s) URL"),
         ("elftia://install-mcp?name=x&config=" + b64url({"command": "a", "type": "pigeon"}), "not a transport"),
         ("elftia://install-mcp?name=x&config=" + b64url([1, 2]), "holds no server"),
-        ("elftia://install-mcp?config=" + b64url({"mcpServers": {"a": {"command": "a"}, "b": {"command": "b"}}}), "has 2 servers (a, b)"),
+        (
+            "elftia://install-mcp?config=" + b64url({"mcpServers": {"a": {"command": "a"}, "b": {"command": "b"}}}),
+            "has 2 servers (a, b)",
+        ),
         ("elftia://install-mcp?name=c&config=" + b64url({"mcpServers": {"a": {"command": "a"}}}), "has only: a"),
         ("elftia://install-mcp?name=a&name=b&config=e30", "2 'name' parameters"),
         ("elftia://install-mcp?name=x&config=" + base64.urlsafe_b64encode(b"\xff\xfe{").decode(), "not UTF-8"),
