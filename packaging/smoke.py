@@ -1,0 +1,257 @@
+"""Smoke test of the built bundle: the frozen executables do what the source checkout does.
+
+    python packaging/smoke.py [dist/elftia-desktop]
+
+Only the bundle's own executables run (this script is plain standard-library Python): it needs no
+venv. Each check prints one line; the first failure stops the run with exit code 1.
+
+1. ``elftia-mcp``: version, presets, ``add-preset clock``, ``list``, ``call Clock get_current_time``
+   with the OS zone database hidden (the bundled tzdata answers), and a server started as
+   ``elftia-desktop --run-builtin-server clock`` (the window executable serves MCP before Qt loads).
+2. Secrets: inside a D-Bus session with an unlocked gnome-keyring (when installed), an env secret
+   goes to the Secret Service and into no file.
+3. The window: ``elftia-desktop`` on a fresh data folder, offscreen, until its first paint; it
+   calls the built-in clock through its router (its own child ``--run-builtin-server clock``
+   process answers); an ``elftia://`` link given to a second start is handed to the running
+   window (one window, the add form filled in, untrusted); it quits; no process of the bundle is left.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_BUNDLE = ROOT / "dist" / "elftia-desktop"
+TOKEN = "smoke-secret-4f1c2b"
+
+
+class SmokeFailure(Exception):
+    """One check failed."""
+
+
+def ok(text: str) -> None:
+    print(f"  ok  {text}", flush=True)
+
+
+def run(bundle: Path, env: dict[str, str], *args: str, timeout: float = 90) -> str:
+    """Run a bundle executable (``elftia-mcp`` unless ``args[0]`` is a path); its stdout, or a failure."""
+    command = [str(bundle / "elftia-mcp"), *args]
+    result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=timeout, check=False)
+    if result.returncode != 0:
+        raise SmokeFailure(f"{' '.join(command)} exited with {result.returncode}:\n{result.stdout}\n{result.stderr}")
+    return result.stdout
+
+
+def check_cli(bundle: Path, env: dict[str, str]) -> None:
+    """The command line, the built-in clock with the bundled tzdata, and the window executable as a server."""
+    version = run(bundle, env, "--version").strip()
+    ok(f"elftia-mcp --version: {version}")
+    if "builtin-clock" not in run(bundle, env, "presets"):
+        raise SmokeFailure("elftia-mcp presets does not list builtin-clock (resources/presets.json missing?)")
+    ok("presets.json is found inside the bundle")
+    run(bundle, env, "add-preset", "clock")
+    listed = run(bundle, env, "list")
+    if "Clock" not in listed:
+        raise SmokeFailure(f"elftia-mcp list does not show Clock:\n{listed}")
+    ok("elftia-mcp list shows Clock")
+    no_zones = env | {"PYTHONTZPATH": str(Path(tempfile.gettempdir()) / "no-zoneinfo-here")}
+    answer = run(bundle, no_zones, "call", "Clock", "get_current_time", "--args", '{"timezone": "Asia/Tokyo"}')
+    if '"utc_offset": "+09:00"' not in answer:
+        raise SmokeFailure(f"the clock did not answer for Asia/Tokyo:\n{answer}")
+    ok("elftia-mcp call Clock get_current_time (Asia/Tokyo from the bundled tzdata)")
+    window_exe = str(bundle / "elftia-desktop")
+    run(bundle, env, "add", "gui-clock", "--trust", "--", window_exe, "--run-builtin-server", "clock")
+    answer = run(bundle, env, "call", "gui-clock", "convert_time", "--args", _convert_args())
+    if "America/New_York" not in answer:
+        raise SmokeFailure(f"elftia-desktop --run-builtin-server clock did not convert a time:\n{answer}")
+    ok("elftia-desktop --run-builtin-server clock serves MCP on stdio (called convert_time)")
+
+
+def _convert_args() -> str:
+    return json.dumps({"source_timezone": "Europe/Paris", "time": "12:00", "target_timezone": "America/New_York"})
+
+
+def check_keyring(bundle: Path, env: dict[str, str], scratch: Path) -> None:
+    """An env secret lands in a real Secret Service (gnome-keyring in a private D-Bus session)."""
+    if not (shutil.which("dbus-run-session") and shutil.which("gnome-keyring-daemon")):
+        print("  --  Secret Service check skipped: dbus-run-session or gnome-keyring-daemon is not installed")
+        return
+    home, data = scratch / "keyring-home", scratch / "keyring-data"
+    home.mkdir()
+    data.mkdir()
+    shell = 'printf pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null && exec "$@"'
+    command = [str(bundle / "elftia-mcp"), "add", "gh", "--env", f"GITHUB_TOKEN={TOKEN}", "--", "npx", "-y", "gh"]
+    keyring_env = {k: v for k, v in env.items() if k != "PYTHON_KEYRING_BACKEND"}
+    keyring_env |= {"HOME": str(home), "XDG_DATA_HOME": str(home / ".local/share"), "ELFTIA_DATA_DIR": str(data)}
+    result = subprocess.run(
+        ["dbus-run-session", "--", "sh", "-c", shell, "sh", *command],
+        capture_output=True,
+        text=True,
+        env=keyring_env,
+        timeout=90,
+        check=False,
+    )
+    if result.returncode != 0:
+        raise SmokeFailure(f"elftia-mcp add with a secret failed:\n{result.stdout}\n{result.stderr}")
+    leaked = [p for p in data.rglob("*") if p.is_file() and TOKEN in p.read_text(errors="replace")]
+    config = (data / "mcp-config.json").read_text()
+    if leaked or "${secret:GITHUB_TOKEN}" not in config or (data / "secrets.json").exists():
+        raise SmokeFailure(f"the secret did not go to the Secret Service (files with it: {leaked}):\n{result.stdout}")
+    ok("keyring's Secret Service backend works inside the bundle (the token is in no file)")
+
+
+class Window:
+    """The running ``elftia-desktop``, driven through its ``ELFTIA_PROBE`` file."""
+
+    def __init__(self, bundle: Path, env: dict[str, str], scratch: Path) -> None:
+        self.bundle = bundle
+        self.probe = scratch / "probe.jsonl"
+        self.env = env | {"ELFTIA_PROBE": str(self.probe)}
+        self.log = (scratch / "window.log").open("w")
+        self.process = subprocess.Popen(
+            [str(bundle / "elftia-desktop")], env=self.env, stdout=self.log, stderr=subprocess.STDOUT
+        )
+
+    def events(self) -> list[dict[str, object]]:
+        if not self.probe.exists():
+            return []
+        return [json.loads(line) for line in self.probe.read_text().splitlines() if line.strip()]
+
+    def wait_for(self, event: str, after: int = 0, timeout: float = 60) -> dict[str, object]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = [e for e in self.events()[after:] if e.get("event") == event]
+            if found:
+                return found[0]
+            if self.process.poll() is not None:
+                raise SmokeFailure(f"elftia-desktop exited with {self.process.returncode} (see its log)")
+            time.sleep(0.1)
+        raise SmokeFailure(f"no {event!r} from elftia-desktop within {timeout:.0f} s")
+
+    def command(self, line: str, answer: str, timeout: float = 60) -> dict[str, object]:
+        seen = len(self.events())
+        self.probe.with_name(self.probe.name + ".cmd").write_text(line + "\n")
+        return self.wait_for(answer, after=seen, timeout=timeout)
+
+
+def check_window(bundle: Path, env: dict[str, str], scratch: Path) -> None:
+    """Start, call the clock from the window, hand over a link, quit, and leave nothing running."""
+    started = time.time()
+    window = Window(bundle, env, scratch)
+    try:
+        shown = window.wait_for("shown", timeout=90)
+        ok(f"elftia-desktop painted its window {float(str(shown['time'])) - started:.2f} s after the start")
+        called = window.command('call Clock get_current_time {"timezone": "Europe/Paris"}', "called")
+        if not called.get("ok"):
+            raise SmokeFailure(f"the window's call to the built-in clock failed: {called}")
+        children = [cmd for pid, cmd in bundle_processes(bundle) if parent_of(pid) == window.process.pid]
+        if not any("--run-builtin-server clock" in c for c in children):
+            raise SmokeFailure(f"the window did not start the clock as its own child: {children}")
+        ok("the window started the clock with its own executable and called get_current_time")
+        check_link(bundle, window)
+        _quit(window)
+        left = bundle_processes(bundle)
+        if left:
+            raise SmokeFailure(f"processes of the bundle are still running after quit: {left}")
+        ok("quit: the window exited with code 0 and no process of the bundle is left")
+    finally:
+        if window.process.poll() is None:
+            window.process.kill()
+        window.log.close()
+
+
+def check_link(bundle: Path, window: Window) -> None:
+    """A second start with an install link hands it over and exits; the form opens filled in."""
+    entry = {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"]}
+    config = base64.urlsafe_b64encode(json.dumps(entry).encode()).decode().rstrip("=")
+    link = f"elftia://install-mcp?name=memory&config={config}"
+    second = subprocess.run([str(bundle / "elftia-desktop"), link], env=window.env, timeout=30, check=False)
+    if second.returncode != 0:
+        raise SmokeFailure(f"the second start with the link exited with {second.returncode}")
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        answer = window.command("forms", "forms")
+        forms = answer.get("forms") or []
+        if forms:
+            break
+        time.sleep(0.3)
+    if answer.get("mainWindows") != 1 or len(forms) != 1:  # type: ignore[arg-type]
+        raise SmokeFailure(f"expected one window with one add form, got {answer}")
+    params = forms[0]["params"]  # type: ignore[index]
+    expected = {"name": "memory", "isTrusted": False, "installSource": "protocol"}
+    if any(params.get(k) != v for k, v in expected.items()) or params["config"]["args"] != entry["args"]:
+        raise SmokeFailure(f"the link's form is not filled in as expected: {params}")
+    ok("a second start with an elftia:// link exited at once; one window, the add form filled in, untrusted")
+
+
+def _quit(window: Window) -> None:
+    window.probe.with_name(window.probe.name + ".cmd").write_text("quit\n")
+    try:
+        code = window.process.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        raise SmokeFailure("elftia-desktop did not quit within 60 s") from None
+    if code != 0:
+        raise SmokeFailure(f"elftia-desktop exited with {code} on quit")
+
+
+def bundle_processes(bundle: Path) -> list[tuple[int, str]]:
+    """``(pid, command line)`` of every running process started from the bundle's folder."""
+    found = []
+    prefix = str(bundle.resolve())
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if argv and argv[0].decode(errors="replace").startswith(prefix):
+            found.append((int(entry.name), " ".join(a.decode(errors="replace") for a in argv if a)))
+    return found
+
+
+def parent_of(pid: int) -> int:
+    """The parent pid of ``pid`` (0 when it is gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0
+    return int(stat.rsplit(")", 1)[1].split()[1])
+
+
+def main(argv: list[str]) -> int:
+    """Run every check against the bundle folder ``argv[0]`` (default ``dist/elftia-desktop``)."""
+    bundle = Path(argv[0]).resolve() if argv else DEFAULT_BUNDLE
+    if not (bundle / "elftia-desktop").is_file():
+        print(f"no bundle at {bundle}: build it with 'python3 dev.py package'", file=sys.stderr)
+        return 2
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="elftia-smoke-") as folder:
+        scratch = Path(folder)
+        base = {k: v for k, v in os.environ.items() if not k.startswith(("ELFTIA_", "PYTHON"))}
+        base |= {"QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")}
+        try:
+            print(f"Smoke test of {bundle}", flush=True)
+            check_cli(bundle, base | {"ELFTIA_DATA_DIR": str(scratch / "cli-data")})
+            check_keyring(bundle, base, scratch)
+            check_window(bundle, base | {"ELFTIA_DATA_DIR": str(scratch / "window-data")}, scratch)
+        except (SmokeFailure, subprocess.TimeoutExpired) as exc:
+            log = scratch / "window.log"
+            if log.exists() and log.stat().st_size:
+                print(f"--- elftia-desktop log ---\n{log.read_text()[-4000:]}", file=sys.stderr)
+            print(f"SMOKE FAILED: {exc}", file=sys.stderr)
+            return 1
+    print(f"Smoke test passed in {time.monotonic() - started:.0f} s.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
