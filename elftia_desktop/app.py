@@ -19,12 +19,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
     from PySide6.QtCore import QEvent, QObject, QSettings
+    from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
     from elftia_desktop.bridge.router import McpRouter
     from elftia_desktop.bridge.service_loop import ServiceLoop
     from elftia_desktop.bridge.services import AppServices, build_services
     from elftia_desktop.core.paths import config_dir, data_dir
+    from elftia_desktop.core.resources import resource_path
     from elftia_desktop.ui.main_window import MainWindow
     from elftia_desktop.ui.probe import install_probe
     from elftia_desktop.ui.single_instance import SingleInstance, instance_name
@@ -39,6 +41,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if instance.hand_over(argv[1:]):  # the running app comes forward and opens the link
         return 0
     apply_theme(app)
+    app.setWindowIcon(QIcon(str(resource_path("icons/elftia-desktop-256.png"))))
 
     class PaletteWatcher(QObject):
         """Re-applies the theme when the system switches between light and dark."""
