@@ -73,15 +73,11 @@ class SingleInstance(QObject):
     def _accept(self) -> None:
         assert self.server is not None
         while (socket := self.server.nextPendingConnection()) is not None:
-            reader = _MessageReader(socket, self._deliver)
+            reader = _MessageReader(socket, self._deliver, self._readers.discard)
             self._readers.add(reader)
             socket.readyRead.connect(reader.read)
-            socket.disconnected.connect(lambda reader=reader: self._finished(reader))
+            socket.disconnected.connect(socket.deleteLater)
             reader.read()  # what arrived with the connection
-
-    def _finished(self, reader: _MessageReader) -> None:
-        reader.finish()
-        self._readers.discard(reader)
 
     def _deliver(self, data: bytes) -> None:
         try:
@@ -95,24 +91,27 @@ class SingleInstance(QObject):
 class _MessageReader:
     """Collects one newline-terminated message from a connected later start."""
 
-    def __init__(self, socket: QLocalSocket, deliver: Callable[[bytes], None]) -> None:
+    def __init__(
+        self, socket: QLocalSocket, deliver: Callable[[bytes], None], done: Callable[[_MessageReader], None]
+    ) -> None:
         self.socket = socket
         self.deliver = deliver
+        self.done = done
         self.buffer = bytearray()
-        self.done = False
 
     def read(self) -> None:
+        """Take what arrived; deliver the message once its newline is in, drop an oversized one."""
         self.buffer.extend(bytes(self.socket.readAll().data()))
-        if self.done:
-            return
         if len(self.buffer) > MAX_MESSAGE_BYTES:
-            self.done = True
-            self.socket.abort()
+            self._close(abort=True)
         elif self.buffer.endswith(b"\n"):
-            self.done = True
             self.deliver(bytes(self.buffer))
-            self.socket.disconnectFromServer()
+            self._close(abort=False)
 
-    def finish(self) -> None:
-        self.read()
-        self.socket.deleteLater()
+    def _close(self, abort: bool) -> None:
+        self.socket.readyRead.disconnect(self.read)
+        if abort:
+            self.socket.abort()
+        else:
+            self.socket.disconnectFromServer()
+        self.done(self)
