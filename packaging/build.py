@@ -53,7 +53,7 @@ def run_pyinstaller() -> None:
     """Run PyInstaller on the spec into ``dist/``; exits when it fails."""
     if sys.platform == "win32":
         write_windows_version_info()
-    command = [sys.executable, "-m", "PyInstaller", "--noconfirm", "--clean", "--log-level", "WARN"]
+    command = [sys.executable, "-m", "PyInstaller", "--noconfirm", "--log-level", "WARN"]
     command += ["--distpath", str(DIST), "--workpath", str(WORK), str(SPEC)]
     if subprocess.call(command, cwd=ROOT) != 0:
         sys.exit("PyInstaller failed (see its output above)")

@@ -51,9 +51,7 @@ def test_instance_names_differ_per_data_folder() -> None:
     assert instance_name("/a") == instance_name("/a")
 
 
-def test_link_opens_the_add_form_filled_in_and_saves_untrusted(
-    qtbot: QtBot, router: McpRouter, tmp_path: Path
-) -> None:
+def test_link_opens_the_add_form_filled_in_and_saves_untrusted(qtbot: QtBot, router: McpRouter, tmp_path: Path) -> None:
     window = open_window(qtbot, router, tmp_path)
     window.handle_arguments(["--ignored", make_install_link("memory", ENTRY)])
     qtbot.waitUntil(lambda: link_form() is not None, timeout=WAIT)
