@@ -64,7 +64,10 @@ class AppProbe(QObject):
         lines = self.commands.read_text(encoding="utf-8").splitlines()
         self.commands.unlink()
         for line in lines:
-            self._run(line.strip())
+            try:
+                self._run(line.strip())
+            except ValueError as exc:  # JSON arguments that do not parse
+                self.write({"event": "error", "error": f"{line!r}: {exc}"})
 
     def _run(self, line: str) -> None:
         word, _, rest = line.partition(" ")

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import socket
+import sys
 import uuid
 from pathlib import Path
 
-from PySide6.QtCore import QSettings
+import pytest
+from PySide6.QtCore import QDir, QSettings
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
@@ -44,6 +47,26 @@ def test_a_later_start_hands_its_arguments_to_the_running_app(qtbot: QtBot) -> N
     assert running.server is not None
     running.server.close()
     assert SingleInstance(name, app).hand_over([]) is False  # nobody listens any more: this start becomes the app
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="named pipes leave no file behind")
+def test_a_socket_left_by_a_crashed_run_is_replaced(qtbot: QtBot) -> None:
+    name = f"elftia-test-{uuid.uuid4().hex[:12]}"
+    path = Path(QDir.tempPath()) / name
+    stale = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    stale.bind(str(path))  # the file a killed app leaves: nobody accepts on it
+    stale.close()
+    try:
+        assert SingleInstance(name).hand_over(["x"]) is False
+        app = SingleInstance(name, QApplication.instance())
+        assert app.listen()
+        with qtbot.waitSignal(app.argumentsReceived, timeout=WAIT) as received:
+            assert SingleInstance(name).hand_over(["y"])
+        assert received.args == [["y"]]
+        assert app.server is not None
+        app.server.close()
+    finally:
+        path.unlink(missing_ok=True)
 
 
 def test_instance_names_differ_per_data_folder() -> None:
