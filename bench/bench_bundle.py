@@ -95,8 +95,10 @@ def main(argv: list[str]) -> int:
     frozen_cell = f"{frozen:.2f} [{runs(frozen_runs)}]"
     source_cell = f"{source:.2f} [{runs(source_runs)}]"
 
+    load = ", ".join(f"{v:.1f}" for v in os.getloadavg())
     body = f"""
 Start to first paint, offscreen, warm, median of {RUNS} (every run in brackets); size on disk.
+Load average when the run ended: {load} on {os.cpu_count()} CPUs (other engineers' tests share them).
 
 | measure | frozen bundle | source checkout (baseline) | ratio | goal |
 |---|---|---|---|---|
