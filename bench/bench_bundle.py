@@ -4,7 +4,8 @@ Run: ``.venv/bin/python bench/bench_bundle.py [--write] [BUNDLE]`` after ``pytho
 (BUNDLE defaults to ``dist/elftia-desktop``). Offscreen Qt.
 
 - Start-up: process start to the main window's first paint, as the app reports it through its
-  ``ELFTIA_PROBE`` file; one warm-up run, then the median of 5, each on the same data folder.
+  ``ELFTIA_PROBE`` file; one warm-up run each, then the median of 5, the two taking turns so that
+  both see the same load, each on its own data folder.
   Frozen: ``dist/elftia-desktop/elftia-desktop``; baseline: the source checkout's
   ``python -m elftia_desktop.app`` in this venv, measured in the same run.
   Goals: frozen <= 1.0 s and <= 1.5x the source run.
@@ -59,13 +60,22 @@ def first_paint(command: list[str], data: Path) -> float:
     return float(shown[0]["time"]) - started
 
 
-def median_start(command: list[str]) -> tuple[float, list[float]]:
-    """Median and every run of :func:`first_paint`, after one warm-up run, on one data folder."""
+def interleaved_starts(commands: list[list[str]]) -> list[list[float]]:
+    """Every run of :func:`first_paint` per command: one warm-up each, then the commands taking turns.
+
+    Taking turns puts the frozen and the source runs under the same load (the machine is shared).
+    Each command keeps its own data folder.
+    """
     with tempfile.TemporaryDirectory(prefix="elftia-bench-") as folder:
-        data = Path(folder)
-        first_paint(command, data)  # warm-up: seeds the data folder, fills the page cache
-        runs = [first_paint(command, data) for _ in range(RUNS)]
-    return statistics.median(runs), runs
+        folders = [Path(folder) / str(index) for index in range(len(commands))]
+        for command, data in zip(commands, folders, strict=True):
+            data.mkdir()
+            first_paint(command, data)  # warm-up: seeds the data folder, fills the page cache
+        runs: list[list[float]] = [[] for _ in commands]
+        for _ in range(RUNS):
+            for index, (command, data) in enumerate(zip(commands, folders, strict=True)):
+                runs[index].append(first_paint(command, data))
+    return runs
 
 
 def folder_size(folder: Path) -> int:
@@ -85,8 +95,10 @@ def main(argv: list[str]) -> int:
     if not (bundle / "elftia-desktop").is_file():
         print(f"no bundle at {bundle}: build it with 'python3 dev.py package'", file=sys.stderr)
         return 2
-    frozen, frozen_runs = median_start([str(bundle / "elftia-desktop")])
-    source, source_runs = median_start([sys.executable, "-m", "elftia_desktop.app"])
+    frozen_runs, source_runs = interleaved_starts(
+        [[str(bundle / "elftia-desktop")], [sys.executable, "-m", "elftia_desktop.app"]]
+    )
+    frozen, source = statistics.median(frozen_runs), statistics.median(source_runs)
     size = folder_size(bundle) / 1e6
     tarballs = sorted(bundle.parent.glob(f"elftia-desktop-{__version__}-*.tar.gz"))
     packed = f"{tarballs[0].stat().st_size / 1e6:.0f} MB ({tarballs[0].name})" if tarballs else "(no tar.gz)"
