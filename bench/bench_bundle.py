@@ -103,7 +103,7 @@ def main(argv: list[str]) -> int:
     tarballs = sorted(bundle.parent.glob(f"elftia-desktop-{__version__}-*.tar.gz"))
     packed = f"{tarballs[0].stat().st_size / 1e6:.0f} MB ({tarballs[0].name})" if tarballs else "(no tar.gz)"
     ratio = frozen / source
-    verdict = "ok" if frozen <= 1.0 and ratio <= 1.5 else "MISSED"
+    verdict = f"<= 1.0 s: {'ok' if frozen <= 1.0 else 'MISSED'}; <= 1.5x: {'ok' if ratio <= 1.5 else 'MISSED'}"
     frozen_cell = f"{frozen:.2f} [{runs(frozen_runs)}]"
     source_cell = f"{source:.2f} [{runs(source_runs)}]"
 
@@ -114,7 +114,7 @@ Load average when the run ended: {load} on {os.cpu_count()} CPUs (other engineer
 
 | measure | frozen bundle | source checkout (baseline) | ratio | goal |
 |---|---|---|---|---|
-| start to first paint (s) | {frozen_cell} | {source_cell} | {ratio:.2f} | <= 1.0 s and <= 1.5x: {verdict} |
+| start to first paint (s) | {frozen_cell} | {source_cell} | {ratio:.2f} | {verdict} |
 | bundle folder on disk (MB) | {size:.0f} | | | <= 250: {"ok" if size <= 250 else "MISSED"} |
 | tar.gz | {packed} | | | |
 """
