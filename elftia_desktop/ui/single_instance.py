@@ -5,6 +5,9 @@ data folders, such as a test run's, are two apps). A later start connects, sends
 (JSON, one line) and exits; the running app raises its window and handles them (an ``elftia://``
 link opens the add form). The socket is a Unix domain socket (a named pipe on Windows) that only
 the user can open (``UserAccessOption``); nothing listens on a network port.
+
+On macOS a link opened while the app runs arrives as a ``QFileOpenEvent`` (the Apple event the
+URL scheme of ``Info.plist`` produces) rather than as a second start; it is handed on the same way.
 """
 
 from __future__ import annotations
@@ -12,9 +15,11 @@ from __future__ import annotations
 import getpass
 import hashlib
 import json
+import sys
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Signal
+from PySide6.QtGui import QFileOpenEvent
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
 CONNECT_TIMEOUT_MS = 500
@@ -58,8 +63,12 @@ class SingleInstance(QObject):
             socket.waitForDisconnected(WRITE_TIMEOUT_MS)
         return delivered
 
-    def listen(self) -> bool:
-        """Accept later starts; a socket left behind by a crashed run is removed first. ``False`` on failure."""
+    def listen(self, watch_file_open: bool = sys.platform == "darwin") -> bool:
+        """Accept later starts; a socket left behind by a crashed run is removed first. ``False`` on failure.
+
+        ``watch_file_open`` also hands on the URLs the system opens with the running app (macOS only
+        by default: the filter sees every event of the app).
+        """
         server = QLocalServer(self)
         server.setSocketOptions(QLocalServer.SocketOption.UserAccessOption)
         if not server.listen(self.name):
@@ -68,7 +77,19 @@ class SingleInstance(QObject):
                 return False
         server.newConnection.connect(self._accept)
         self.server = server
+        app = QCoreApplication.instance()
+        if watch_file_open and app is not None:
+            app.installEventFilter(self)
         return True
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Hand on a URL the system opens with this app (macOS: a link clicked while it runs)."""
+        if event.type() == QEvent.Type.FileOpen and isinstance(event, QFileOpenEvent):
+            url = event.url().toString() or event.file()
+            if url:
+                self.argumentsReceived.emit([url])
+                return True
+        return False
 
     def _accept(self) -> None:
         assert self.server is not None

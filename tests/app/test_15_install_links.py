@@ -8,7 +8,8 @@ import uuid
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QDir, QSettings
+from PySide6.QtCore import QDir, QSettings, QUrl
+from PySide6.QtGui import QFileOpenEvent
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
@@ -67,6 +68,18 @@ def test_a_socket_left_by_a_crashed_run_is_replaced(qtbot: QtBot) -> None:
         app.server.close()
     finally:
         path.unlink(missing_ok=True)
+
+
+def test_a_url_the_system_opens_is_handed_on(qtbot: QtBot) -> None:
+    running = SingleInstance(f"elftia-test-{uuid.uuid4().hex[:12]}", QApplication.instance())
+    assert running.listen(watch_file_open=True)
+    link = "elftia://install-mcp?name=a&config=e30"
+    with qtbot.waitSignal(running.argumentsReceived, timeout=WAIT) as received:
+        QApplication.sendEvent(QApplication.instance(), QFileOpenEvent(QUrl(link)))
+    assert received.args == [[link]]
+    assert running.server is not None
+    running.server.close()
+    QApplication.instance().removeEventFilter(running)
 
 
 def test_instance_names_differ_per_data_folder() -> None:
