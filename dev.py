@@ -133,7 +133,7 @@ def cmd_test(args: list[str]) -> int:
 
 
 def cmd_package(args: list[str]) -> int:
-    ensure_system_packages("binutils")  # PyInstaller inspects the Qt libraries with objdump
+    ensure_system_packages("binutils", "xdg-utils")  # PyInstaller uses objdump; the smoke test xdg-open
     ensure_venv("package")
     env = os.environ | {"QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")}
     return run(PYTHON, ROOT / "packaging" / "build.py", *args, env=env)

@@ -5,11 +5,13 @@
 Produces ``dist/elftia-desktop/`` (``elftia-desktop``, ``elftia-mcp``, ``install.sh``,
 ``uninstall.sh`` and the ``_internal`` folder they share) and, on Linux,
 ``dist/elftia-desktop-<version>-linux-<machine>.tar.gz``. Prints the folder's size. ``--smoke``
-runs ``packaging/smoke.py`` on the result.
+runs ``packaging/smoke.py`` on the result (on a headless Linux machine under ``xvfb-run``, so the
+window runs on the xcb platform and ``xdg-open`` can hand it a link).
 """
 
 from __future__ import annotations
 
+import os
 import platform
 import shutil
 import subprocess
@@ -86,8 +88,17 @@ def main(argv: list[str]) -> int:
         print(f"Packed {archive.relative_to(ROOT)} ({archive.stat().st_size / 1e6:.0f} MB)")
     print(f"Bundle size on disk: {folder_size(BUNDLE) / 1e6:.0f} MB")
     if "--smoke" in argv:
-        return subprocess.call([sys.executable, str(ROOT / "packaging" / "smoke.py"), str(BUNDLE)], cwd=ROOT)
+        return subprocess.call(smoke_command(), cwd=ROOT)
     return 0
+
+
+def smoke_command() -> list[str]:
+    """``packaging/smoke.py`` on the bundle; headless Linux: under Xvfb on the real xcb platform."""
+    command = [sys.executable, str(ROOT / "packaging" / "smoke.py"), str(BUNDLE)]
+    headless = sys.platform.startswith("linux") and not os.environ.get("DISPLAY")
+    if headless and shutil.which("xvfb-run"):
+        return ["xvfb-run", "--auto-servernum", "env", "QT_QPA_PLATFORM=xcb", *command]
+    return command
 
 
 if __name__ == "__main__":

@@ -12,8 +12,10 @@ venv. Each check prints one line; the first failure stops the run with exit code
    goes to the Secret Service and into no file.
 3. The window: ``elftia-desktop`` on a fresh data folder, offscreen, until its first paint; it
    calls the built-in clock through its router (its own child ``--run-builtin-server clock``
-   process answers); an ``elftia://`` link given to a second start is handed to the running
-   window (one window, the add form filled in, untrusted); it quits; no process of the bundle is left.
+   process answers); an ``elftia://`` link is handed to the running window (one window, the add
+   form filled in, untrusted): opened with ``xdg-open`` after ``install.sh`` registered the handler
+   in a scratch ``HOME`` (then ``uninstall.sh`` must remove it all) where xdg-utils and a display
+   exist, else given to a second start; it quits; no process of the bundle is left.
 """
 
 from __future__ import annotations
@@ -173,9 +175,14 @@ def check_link(bundle: Path, window: Window) -> None:
     entry = {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"]}
     config = base64.urlsafe_b64encode(json.dumps(entry).encode()).decode().rstrip("=")
     link = f"elftia://install-mcp?name=memory&config={config}"
-    second = subprocess.run([str(bundle / "elftia-desktop"), link], env=window.env, timeout=30, check=False)
+    opener, env, how = [str(bundle / "elftia-desktop")], window.env, "a second start with an elftia:// link"
+    if desktop_links_work():
+        home = window.probe.parent / "desktop-home"
+        env = install_desktop_entry(bundle, window.env, home)
+        opener, how = ["xdg-open"], "xdg-open of an elftia:// link (install.sh registered the handler)"
+    second = subprocess.run([*opener, link], env=env, timeout=30, check=False)
     if second.returncode != 0:
-        raise SmokeFailure(f"the second start with the link exited with {second.returncode}")
+        raise SmokeFailure(f"{opener[0]} with the link exited with {second.returncode}")
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         answer = window.command("forms", "forms")
@@ -189,7 +196,42 @@ def check_link(bundle: Path, window: Window) -> None:
     expected = {"name": "memory", "isTrusted": False, "installSource": "protocol"}
     if any(params.get(k) != v for k, v in expected.items()) or params["config"]["args"] != entry["args"]:
         raise SmokeFailure(f"the link's form is not filled in as expected: {params}")
-    ok("a second start with an elftia:// link exited at once; one window, the add form filled in, untrusted")
+    ok(f"{how}: one window, the add form filled in, untrusted")
+    if opener == ["xdg-open"]:
+        uninstall_desktop_entry(bundle, env)
+
+
+def desktop_links_work() -> bool:
+    """``xdg-open`` can hand a link to its handler here: xdg-utils and a display (Xvfb in CI)."""
+    return bool(shutil.which("xdg-open") and shutil.which("xdg-mime") and os.environ.get("DISPLAY"))
+
+
+def install_desktop_entry(bundle: Path, env: dict[str, str], home: Path) -> dict[str, str]:
+    """Run ``install.sh`` for a scratch ``home``; the environment in which the handler is registered."""
+    home.mkdir()
+    env = {k: v for k, v in env.items() if not k.startswith("XDG_")} | {"HOME": str(home)}
+    subprocess.run(["sh", str(bundle / "install.sh")], env=env, check=True, timeout=60, stdout=subprocess.DEVNULL)
+    query = ["xdg-mime", "query", "default", "x-scheme-handler/elftia"]
+    handler = subprocess.run(query, env=env, capture_output=True, text=True, timeout=30, check=False).stdout.strip()
+    entry = home / ".local/share/applications/elftia-desktop.desktop"
+    icon = home / ".local/share/icons/hicolor/256x256/apps/elftia-desktop.png"
+    if handler != "elftia-desktop.desktop" or not entry.is_file() or not icon.is_file():
+        raise SmokeFailure(f"install.sh did not register the menu entry, icon and handler (xdg-mime: {handler!r})")
+    if f"Exec={bundle / 'elftia-desktop'} %u" not in entry.read_text():
+        raise SmokeFailure(f"the installed menu entry does not start the bundle:\n{entry.read_text()}")
+    ok("install.sh: menu entry starting the bundle, icon, x-scheme-handler/elftia registered with xdg-mime")
+    return env
+
+
+def uninstall_desktop_entry(bundle: Path, env: dict[str, str]) -> None:
+    """Run ``uninstall.sh``; nothing of the entry, the icons or the handler may remain."""
+    subprocess.run(["sh", str(bundle / "uninstall.sh")], env=env, check=True, timeout=60, stdout=subprocess.DEVNULL)
+    home = Path(env["HOME"])
+    left = [p for p in home.rglob("*elftia*") if p.is_file() or p.is_symlink()]
+    mimeapps = home / ".config" / "mimeapps.list"
+    if left or (mimeapps.exists() and "elftia" in mimeapps.read_text()):
+        raise SmokeFailure(f"uninstall.sh left {left} (or the handler in {mimeapps})")
+    ok("uninstall.sh removed the menu entry, icons, command links and the handler")
 
 
 def _quit(window: Window) -> None:

@@ -29,7 +29,12 @@ done
 install -D -m 644 "$resources/icons/elftia-desktop.svg" "$data/icons/hicolor/scalable/apps/elftia-desktop.svg"
 
 mkdir -p "$data/applications"
-sed -e "s|^Exec=.*|Exec=\"$bundle/elftia-desktop\" %u|" -e "s|^TryExec=.*|TryExec=$bundle/elftia-desktop|" \
+exe="$bundle/elftia-desktop"
+case "$exe" in
+    *[[:space:]\"\'\\\`\$]*) exec_line="\"$exe\"" ;;  # quoted, as the desktop entry spec asks
+    *) exec_line=$exe ;;  # plain: simple launchers such as xdg-open's generic mode take the first word
+esac
+sed -e "s|^Exec=.*|Exec=$exec_line %u|" -e "s|^TryExec=.*|TryExec=$exe|" \
     "$resources/elftia-desktop.desktop" > "$data/applications/elftia-desktop.desktop"
 chmod 644 "$data/applications/elftia-desktop.desktop"
 
