@@ -29,6 +29,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_BUNDLE = ROOT / "dist" / "elftia-desktop"
@@ -122,12 +123,12 @@ class Window:
             [str(bundle / "elftia-desktop")], env=self.env, stdout=self.log, stderr=subprocess.STDOUT
         )
 
-    def events(self) -> list[dict[str, object]]:
+    def events(self) -> list[dict[str, Any]]:
         if not self.probe.exists():
             return []
         return [json.loads(line) for line in self.probe.read_text().splitlines() if line.strip()]
 
-    def wait_for(self, event: str, after: int = 0, timeout: float = 60) -> dict[str, object]:
+    def wait_for(self, event: str, after: int = 0, timeout: float = 60) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             found = [e for e in self.events()[after:] if e.get("event") == event]
@@ -138,7 +139,7 @@ class Window:
             time.sleep(0.1)
         raise SmokeFailure(f"no {event!r} from elftia-desktop within {timeout:.0f} s")
 
-    def command(self, line: str, answer: str, timeout: float = 60) -> dict[str, object]:
+    def command(self, line: str, answer: str, timeout: float = 60) -> dict[str, Any]:
         seen = len(self.events())
         self.probe.with_name(self.probe.name + ".cmd").write_text(line + "\n")
         return self.wait_for(answer, after=seen, timeout=timeout)
@@ -190,9 +191,9 @@ def check_link(bundle: Path, window: Window) -> None:
         if forms:
             break
         time.sleep(0.3)
-    if answer.get("mainWindows") != 1 or len(forms) != 1:  # type: ignore[arg-type]
+    if answer.get("mainWindows") != 1 or len(forms) != 1:
         raise SmokeFailure(f"expected one window with one add form, got {answer}")
-    params = forms[0]["params"]  # type: ignore[index]
+    params = forms[0]["params"]
     expected = {"name": "memory", "isTrusted": False, "installSource": "protocol"}
     if any(params.get(k) != v for k, v in expected.items()) or params["config"]["args"] != entry["args"]:
         raise SmokeFailure(f"the link's form is not filled in as expected: {params}")
