@@ -5,9 +5,9 @@
 Only the bundle's own executables run (this script is plain standard-library Python): it needs no
 venv. Each check prints one line; the first failure stops the run with exit code 1.
 
-1. ``elftia-mcp``: version, presets, ``add-preset clock``, ``list``, ``call Clock get_current_time``
-   with the OS zone database hidden (the bundled tzdata answers), and a server started as
-   ``elftia-desktop --run-builtin-server clock`` (the window executable serves MCP before Qt loads).
+1. ``elftia-mcp``: version, presets, ``add-preset clock``, ``list``, ``call Clock get_current_time``,
+   and a server started as ``elftia-desktop --run-builtin-server clock`` (the window executable
+   serves MCP before Qt loads) with the OS zone database hidden, so the bundled tzdata answers.
 2. Secrets: inside a D-Bus session with an unlocked gnome-keyring (when installed), an env secret
    goes to the Secret Service and into no file.
 3. The window: ``elftia-desktop`` on a fresh data folder, offscreen, until its first paint; it
@@ -65,17 +65,19 @@ def check_cli(bundle: Path, env: dict[str, str]) -> None:
     if "Clock" not in listed:
         raise SmokeFailure(f"elftia-mcp list does not show Clock:\n{listed}")
     ok("elftia-mcp list shows Clock")
-    no_zones = env | {"PYTHONTZPATH": str(Path(tempfile.gettempdir()) / "no-zoneinfo-here")}
-    answer = run(bundle, no_zones, "call", "Clock", "get_current_time", "--args", '{"timezone": "Asia/Tokyo"}')
+    answer = run(bundle, env, "call", "Clock", "get_current_time", "--args", '{"timezone": "Asia/Tokyo"}')
     if '"utc_offset": "+09:00"' not in answer:
         raise SmokeFailure(f"the clock did not answer for Asia/Tokyo:\n{answer}")
-    ok("elftia-mcp call Clock get_current_time (Asia/Tokyo from the bundled tzdata)")
+    ok("elftia-mcp call Clock get_current_time (Asia/Tokyo)")
     window_exe = str(bundle / "elftia-desktop")
-    run(bundle, env, "add", "gui-clock", "--trust", "--", window_exe, "--run-builtin-server", "clock")
+    no_zones = f"PYTHONTZPATH={Path(tempfile.gettempdir()) / 'no-zoneinfo-here'}"  # hides the OS zone database
+    run(
+        bundle, env, "add", "gui-clock", "--trust", "--env", no_zones, "--", window_exe, "--run-builtin-server", "clock"
+    )
     answer = run(bundle, env, "call", "gui-clock", "convert_time", "--args", _convert_args())
     if "America/New_York" not in answer:
         raise SmokeFailure(f"elftia-desktop --run-builtin-server clock did not convert a time:\n{answer}")
-    ok("elftia-desktop --run-builtin-server clock serves MCP on stdio (called convert_time)")
+    ok("elftia-desktop --run-builtin-server clock serves MCP on stdio, zones from the bundled tzdata")
 
 
 def _convert_args() -> str:
