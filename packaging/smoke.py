@@ -1,16 +1,19 @@
 """Smoke test of the built bundle: the frozen executables do what the source checkout does.
 
-    python packaging/smoke.py [dist/elftia-desktop]
+    .venv/bin/python packaging/smoke.py [dist/elftia-desktop]
 
-Only the bundle's own executables run (this script is plain standard-library Python): it needs no
-venv. Each check prints one line; the first failure stops the run with exit code 1.
+The checks run the bundle's own executables; this script is standard-library Python, and only the
+HTTP check's test server needs the venv. Each check prints one line; the first failure stops the
+run with exit code 1.
 
 1. ``elftia-mcp``: version, presets, ``add-preset clock``, ``list``, ``call Clock get_current_time``,
    and a server started as ``elftia-desktop --run-builtin-server clock`` (the window executable
    serves MCP before Qt loads) with the OS zone database hidden, so the bundled tzdata answers.
-2. Secrets: inside a D-Bus session with an unlocked gnome-keyring (when installed), an env secret
+2. HTTP: ``elftia-mcp call`` over Streamable HTTP and SSE to the repo's ``basic`` test server on
+   127.0.0.1 (run by this interpreter when it has the ``mcp`` SDK, as ``dev.py package``'s venv does).
+3. Secrets: inside a D-Bus session with an unlocked gnome-keyring (when installed), an env secret
    goes to the Secret Service and into no file.
-3. The window: ``elftia-desktop`` on a fresh data folder, offscreen, until its first paint; it
+4. The window: ``elftia-desktop`` on a fresh data folder, offscreen, until its first paint; it
    calls the built-in clock through its router (its own child ``--run-builtin-server clock``
    process answers); an ``elftia://`` link is handed to the running window (one window, the add
    form filled in, untrusted): opened with ``xdg-open`` after ``install.sh`` registered the handler
@@ -78,6 +81,27 @@ def check_cli(bundle: Path, env: dict[str, str]) -> None:
     if "America/New_York" not in answer:
         raise SmokeFailure(f"elftia-desktop --run-builtin-server clock did not convert a time:\n{answer}")
     ok("elftia-desktop --run-builtin-server clock serves MCP on stdio, zones from the bundled tzdata")
+
+
+def check_http(bundle: Path, env: dict[str, str]) -> None:
+    """The bundled HTTP stack (httpx2, anyio): Streamable HTTP and SSE calls to the repo's test server.
+
+    The server runs on this interpreter (it needs the ``mcp`` SDK: the venv ``dev.py package`` made).
+    """
+    try:
+        sys.path.insert(0, str(ROOT))
+        from tests.servers.serve_http import serve_http
+    except ImportError as exc:
+        print(f"  --  HTTP check skipped: the test server cannot run here ({exc})")
+        return
+    for transport in ("streamable-http", "sse"):
+        with serve_http("basic", transport) as url:
+            kind = "http" if transport == "streamable-http" else "sse"
+            run(bundle, env, "add", f"web-{kind}", "--type", kind, "--url", url, "--trust")
+            answer = run(bundle, env, "call", f"web-{kind}", "echo", "--args", '{"text": "over the wire"}')
+            if "over the wire" not in answer:
+                raise SmokeFailure(f"the {transport} echo did not come back:\n{answer}")
+    ok("elftia-mcp called a tool over Streamable HTTP and over SSE (127.0.0.1)")
 
 
 def _convert_args() -> str:
@@ -286,6 +310,7 @@ def main(argv: list[str]) -> int:
         try:
             print(f"Smoke test of {bundle}", flush=True)
             check_cli(bundle, base | {"ELFTIA_DATA_DIR": str(scratch / "cli-data")})
+            check_http(bundle, base | {"ELFTIA_DATA_DIR": str(scratch / "cli-data")})
             check_keyring(bundle, base, scratch)
             check_window(bundle, base | {"ELFTIA_DATA_DIR": str(scratch / "window-data")}, scratch)
         except (SmokeFailure, subprocess.TimeoutExpired) as exc:
