@@ -75,3 +75,12 @@ class ReadResourceInput(_Params):
 
     server_id: str = Field(min_length=1)
     uri: str = Field(min_length=1, max_length=8192)
+
+# -- install links (issue 15) ----------------------------------------------------------------
+
+
+class InstallLinkInput(_Params):
+    """``app:parse-link``."""
+
+    link: str = Field(min_length=1, max_length=64_000)
+    """The ``elftia://install-mcp?...`` link as the desktop handed it over."""

@@ -26,6 +26,9 @@ from elftia_desktop.ui.pages.placeholder_page import PlaceholderPage
 from elftia_desktop.ui.pages.servers_page import McpServersPage
 from elftia_desktop.ui.server_flows import ServerFlows
 
+LINK_SCHEME = "elftia:"
+"""Arguments that start with this are install links (parsed and checked by the service layer)."""
+
 PAGES = [
     ("servers", "Servers", "Your MCP servers: state, tools and actions"),
     ("agents", "Agents", "Which servers and tools each agent may use"),
@@ -150,6 +153,18 @@ class MainWindow(QMainWindow):
         keys = [k for k, _, _ in PAGES]
         if key in keys:
             self.sidebar.setCurrentRow(keys.index(key))
+
+    @Slot(list)
+    def handle_arguments(self, arguments: list[str]) -> None:
+        """Come forward and open each ``elftia:`` install link among ``arguments`` in the add form."""
+        if self.isMinimized():
+            self.showNormal()
+        self.raise_()
+        self.activateWindow()
+        for argument in arguments:
+            if argument.strip().lower().startswith(LINK_SCHEME):
+                self.show_page("servers")
+                self.flows.open_link(argument.strip())
 
     @Slot(int, str, str, object)
     def _on_elicitation(self, ticket: int, server_id: str, message: str, schema: dict[str, Any]) -> None:
