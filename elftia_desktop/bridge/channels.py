@@ -76,6 +76,7 @@ class ReadResourceInput(_Params):
     server_id: str = Field(min_length=1)
     uri: str = Field(min_length=1, max_length=8192)
 
+
 # -- install links (issue 15) ----------------------------------------------------------------
 
 
