@@ -67,4 +67,4 @@ def count_tokens(payload: Any, provider: str) -> TokenCount:
     tokens = encoder(text)
     if provider.startswith("openai"):
         return TokenCount(tokens, f"{name} tokenizer (GPT-4; GPT-4o counts differ by a few %)", True)
-    return TokenCount(tokens, f"estimate: {name} count (no offline {provider} tokenizer exists)", False)
+    return TokenCount(tokens, f"≈ estimate with {name} (this provider publishes no offline tokenizer)", False)
