@@ -257,7 +257,7 @@ class McpManageDialog(QDialog):
             self.picker.set_preview(payloads)
 
     def _failed(self, error: BridgeError) -> None:
-        self.notice.show_message(escape(error.message), "error", error.details or error.message)
+        self.notice.show_message(escape(error.message, quote=False), "error", error.details or error.message)
 
     def save(self) -> None:
         """Write the draft; the dialog closes when it is saved, or shows why not."""

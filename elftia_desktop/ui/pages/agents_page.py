@@ -275,4 +275,4 @@ class AgentsPage(QWidget):
 
     def show_error(self, error: BridgeError) -> None:
         """Show a failed request with its reason."""
-        self.notice.show_message(escape(error.message), "error", error.details or error.message)
+        self.notice.show_message(escape(error.message, quote=False), "error", error.details or error.message)
