@@ -87,8 +87,9 @@ def test_new_agent_manual_one_of_two_servers_and_untick_a_tool(qtbot: QtBot, rou
     qtbot.waitUntil(lambda: dialog.picker.model.total() == 25 and previewed(dialog), timeout=WAIT)
     assert dialog.picker.count.text() == "25 of 25 tools selected"
     assert "mcp__beta__tool_03" in gemini_names(dialog)
-    server_row = dialog.picker.model.index(0, 0)
-    tool_03 = dialog.picker.model.index(3, 0, server_row)
+    model = dialog.picker.model
+    assert model.index(0, 0).data() == "▾ beta" and model.index(0, 1).data() == "25 of 25 tools"
+    tool_03 = model.index(model.row_of(beta.id, "tool_03"), 0)
     assert tool_03.data() == "tool_03"
     dialog.picker.model.setData(tool_03, Qt.CheckState.Unchecked.value, Qt.ItemDataRole.CheckStateRole)
     assert dialog.picker.count.text() == "24 of 25 tools selected"
@@ -150,7 +151,7 @@ def test_a_server_removed_outside_the_app_shows_as_a_gap(qtbot: QtBot, router: M
 
 
 def test_150_tools_warn_about_the_openai_limit_by_name(qtbot: QtBot, router: McpRouter) -> None:
-    add_servers(many_tools("north", 75), many_tools("south", 75))
+    _north, south_record = add_servers(many_tools("north", 75), many_tools("south", 75))
     page = open_page(qtbot, router, 1)
     dialog = open_dialog(qtbot, page, "Assistant")
     assert dialog.picker.count.text() == "150 of 150 tools selected"
@@ -163,7 +164,7 @@ def test_150_tools_warn_about_the_openai_limit_by_name(qtbot: QtBot, router: Mcp
     dialog.picker.filter.setText("south_07")
     assert dialog.picker.model.shown_count() == 5 and dialog.picker.count.text().endswith("· 5 shown")
     dialog.picker.filter.setText("")
-    south = dialog.picker.model.index(1, 0)
+    south = dialog.picker.model.index(dialog.picker.model.row_of(south_record.id), 0)
     dialog.picker.model.setData(south, Qt.CheckState.Unchecked.value, Qt.ItemDataRole.CheckStateRole)
     qtbot.waitUntil(lambda: previewed(dialog) and not dialog.picker.warning.isVisible(), timeout=WAIT)
     assert dialog.picker.payloads[0].tool_count == 75

@@ -96,6 +96,9 @@ class ToolPicker(QWidget):
         self.tree = QTreeView()
         self.tree.setModel(self.model)
         self.tree.setUniformRowHeights(True)
+        self.tree.setRootIsDecorated(False)
+        self.tree.setItemsExpandable(False)
+        self.tree.doubleClicked.connect(lambda index: self.model.toggle_fold(index.row()))
         self.tree.setAlternatingRowColors(True)
         self.tree.setAccessibleName("Tools by server")
         header = self.tree.header()
@@ -141,8 +144,6 @@ class ToolPicker(QWidget):
     def set_tools(self, tools: list[MCPTool], agent: Agent | None, problems: dict[str, str] | None = None) -> None:
         """Offer ``tools`` ticked as ``agent`` allows; ``problems``: server name -> why its tools are missing."""
         self.model.set_tools(tools, agent)
-        if self.model.rowCount() <= 20:
-            self.tree.expandAll()
         problems = problems or {}
         lines = [
             f"<b>{escape(name)}</b>: {escape(reason.strip().splitlines()[0])}" for name, reason in problems.items()
@@ -155,8 +156,6 @@ class ToolPicker(QWidget):
     def set_filter(self, text: str) -> None:
         """Filter the tree (the filter box calls this on every keystroke)."""
         self.model.set_filter(text)
-        if text.strip():
-            self.tree.expandAll()
         self._update_count()
 
     def set_preview(self, payloads: list[ProviderPayload]) -> None:
