@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from elftia_desktop.bridge.router import McpRouter
     from elftia_desktop.core.models import Agent, AgentToolSummary, McpServerRecord
 
-COLUMNS = ["Agent", "MCP", "Servers", "Tools", "Tool definitions"]
+COLUMNS = ["Agent", "MCP", "Servers", "Tools", "Tool definitions (OpenAI)"]
 MODE_LABELS = {"disabled": "Off", "auto": "Automatic", "manual": "Manual"}
 
 
@@ -106,6 +106,8 @@ class AgentsPage(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(False)
+        self.table.setStyleSheet("QTableWidget::item { padding: 0 10px; }")
+        self.table.verticalHeader().setDefaultSectionSize(34)
         header_view = self.table.horizontalHeader()
         header_view.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header_view.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
