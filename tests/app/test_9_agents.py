@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QInputDialog, QMessageBox
 from pytestqt.qtbot import QtBot
 
+from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.agent_store import AgentStore
 from elftia_desktop.core.first_run import seed_default_agent
@@ -208,3 +209,14 @@ def test_a_corrupt_agents_file_is_recovered_and_the_user_told(qtbot: QtBot) -> N
         assert any("agents.json is not valid JSON" in n and ".bak" in n for n in notices[0])
         page = open_page(qtbot, router, 2)
         assert [a.name for a in page.agents] == ["Assistant", "Kept"]
+
+
+def test_channels_refuse_bad_parameters_and_name_the_field(qtbot: QtBot, router: McpRouter) -> None:
+    errors: list[BridgeError] = []
+    router.add_agent({"name": "", "mcpMode": "auto"}, on_error=errors.append)
+    router.add_agent({"name": "X", "mcpMode": "sometimes"}, on_error=errors.append)
+    router.update_agent("nobody", {"name": "Y"}, on_error=errors.append)
+    qtbot.waitUntil(lambda: len(errors) == 3, timeout=WAIT)
+    texts = sorted(e.message for e in errors)
+    assert any("name" in t for t in texts) and any("mcpMode" in t for t in texts)
+    assert any("No agent named 'nobody' (agents: Assistant)" in t for t in texts)
