@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QInputDialog, QMessageBox
 from pytestqt.qtbot import QtBot
 
@@ -97,6 +100,9 @@ def test_new_agent_manual_one_of_two_servers_and_untick_a_tool(qtbot: QtBot, rou
     qtbot.waitUntil(lambda: previewed(dialog) and dialog.picker.payloads[-1].tool_count == 24, timeout=WAIT)
     assert "mcp__beta__tool_03" not in gemini_names(dialog)
     assert all("tool_03" not in repr(p.payload) for p in dialog.picker.payloads)
+    dialog.picker.copy_payload()
+    copied = json.loads(QGuiApplication.clipboard().text())
+    assert copied == dialog.picker.payloads[dialog.picker.provider.currentIndex()].payload
     dialog.save()
     qtbot.waitUntil(lambda: dialog.saved is not None, timeout=WAIT)
     saved = AgentStore().get("coder")
