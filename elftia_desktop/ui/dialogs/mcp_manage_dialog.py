@@ -30,7 +30,7 @@ from elftia_desktop.core.models import Agent, McpMode
 from elftia_desktop.ui.theme import STATE_COLORS
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 from elftia_desktop.ui.widgets.state_badge import STATE_LABELS
-from elftia_desktop.ui.widgets.tool_picker import ToolPicker
+from elftia_desktop.ui.widgets.tool_picker import ToolPicker, legible_checkboxes
 
 if TYPE_CHECKING:
     from elftia_desktop.bridge.errors import BridgeError
@@ -105,6 +105,7 @@ class McpManageDialog(QDialog):
         for mode, label, text in MODES:
             button = QRadioButton(label)
             button.setChecked(mode == self.agent.mcp_mode)
+            legible_checkboxes(button)
             button.setToolTip(text)
             self.mode_group.addButton(button)
             self.mode_buttons[mode] = button
@@ -119,6 +120,7 @@ class McpManageDialog(QDialog):
         column.addWidget(QLabel("<b>Servers</b> (manual mode)"))
         self.server_list = QListWidget()
         self.server_list.setAccessibleName("Servers for manual mode")
+        legible_checkboxes(self.server_list)
         self.server_list.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.server_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.server_list.itemChanged.connect(self._on_server_ticked)

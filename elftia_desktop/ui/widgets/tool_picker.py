@@ -13,7 +13,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFontDatabase, QGuiApplication
+from PySide6.QtGui import QColor, QFontDatabase, QGuiApplication, QPalette
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -29,10 +29,23 @@ from PySide6.QtWidgets import (
 )
 
 from elftia_desktop.ui.models.tool_tree_model import ToolTreeModel
+from elftia_desktop.ui.theme import is_dark
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 
 if TYPE_CHECKING:
     from elftia_desktop.core.models import Agent, MCPTool, ProviderPayload
+
+
+def legible_checkboxes(view: QWidget) -> None:
+    """In a dark palette, give the check boxes (or radio buttons) of ``view`` a visible outline.
+
+    Fusion draws the outline of an unticked box from the Window colour darkened, which vanishes
+    on a dark Base; a light Window colour for the view only makes the box's edge show.
+    """
+    palette = view.palette()
+    if is_dark(palette):
+        palette.setColor(QPalette.ColorRole.Window, QColor("#a4a9b1"))
+        view.setPalette(palette)
 
 
 def _tokens_text(payload: ProviderPayload) -> str:
@@ -101,6 +114,7 @@ class ToolPicker(QWidget):
         self.tree.doubleClicked.connect(lambda index: self.model.toggle_fold(index.row()))
         self.tree.setAlternatingRowColors(True)
         self.tree.setAccessibleName("Tools by server")
+        legible_checkboxes(self.tree)
         header = self.tree.header()
         header.setStretchLastSection(True)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
