@@ -10,6 +10,7 @@ Where to find a channel (the shared plumbing is ``bridge/plumbing.py``):
 
 - ``bridge/routes/servers.py``: records, connections, trust, logs, states
 - ``routes/tools.py``: tool lists, calls, switches
+- ``routes/agents.py``: agents, their tools, payload previews
 - ``routes/dependencies.py``: runtimes
 - ``routes/app_info.py``: presets, notices
 - ``routes/explore.py``: trying tools, prompts, resources; the activity log
@@ -18,6 +19,7 @@ Where to find a channel (the shared plumbing is ``bridge/plumbing.py``):
 
 from __future__ import annotations
 
+from elftia_desktop.bridge.routes.agents import AgentChannels
 from elftia_desktop.bridge.routes.app_info import AppChannels
 from elftia_desktop.bridge.routes.dependencies import DependencyChannels
 from elftia_desktop.bridge.routes.explore import ExploreChannels
@@ -31,6 +33,7 @@ __all__ = ["McpRouter"]
 class McpRouter(
     ServerChannels,
     ToolChannels,
+    AgentChannels,
     DependencyChannels,
     AppChannels,
     ExploreChannels,

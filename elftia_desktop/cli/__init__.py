@@ -30,7 +30,11 @@ def _optional_groups(command: str | None = None) -> list[object]:
 
     from elftia_desktop.cli import runtime
 
-    names = ["runtime"] if command in runtime.COMMANDS else ["runtime", "tool_formats", "dependencies", "integrations"]
+    names = (
+        ["runtime"]
+        if command in runtime.COMMANDS
+        else ["runtime", "tool_formats", "agents", "dependencies", "integrations"]
+    )
     groups: list[object] = []
     for name in names:
         try:
