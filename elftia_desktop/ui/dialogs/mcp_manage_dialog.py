@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from elftia_desktop.core.models import Agent, McpMode
+from elftia_desktop.core.models import Agent, McpMode, MCPTool
 from elftia_desktop.ui.theme import STATE_COLORS
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 from elftia_desktop.ui.widgets.state_badge import STATE_LABELS
@@ -88,6 +88,7 @@ class McpManageDialog(QDialog):
         self._preview_timer = QTimer(self, singleShot=True, interval=150)
         self._preview_timer.timeout.connect(self.request_preview)
         self.picker.checksChanged.connect(self._preview_timer.start)
+        self.picker.tryRequested.connect(self._try_tool)
         self._fill_servers()
         self._sync_enabled()
         router.connectionStateChanged.connect(self._on_state)
@@ -284,3 +285,9 @@ class McpManageDialog(QDialog):
             self.accept()
 
         self.router.update_agent(self.agent.id, updates, on_done=done, on_error=self._failed)
+
+    def _try_tool(self, tool: MCPTool) -> None:
+        """Open the try-a-tool dialog for a tool of the picker (its server is started on demand)."""
+        from elftia_desktop.ui.dialogs.try_tool_dialog import open_try_tool
+
+        open_try_tool(self.router, tool.server_id, tool, tool.server_name, self)

@@ -125,6 +125,13 @@ class ToolTreeModel(QAbstractTableModel):
                     rows.extend((group, group.tools[i]) for i in group.shown)
         self._rows = rows
 
+    def tool_at(self, row: int) -> MCPTool | None:
+        """The tool of a tool row; None for a server row or a row out of range."""
+        if 0 <= row < len(self._rows):
+            entry = self._rows[row][1]
+            return entry.tool if entry is not None else None
+        return None
+
     def set_all(self, checked: bool) -> None:
         """Tick or untick every tool (shown or not)."""
         for group in self._groups:

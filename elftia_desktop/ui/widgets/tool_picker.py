@@ -12,7 +12,7 @@ import json
 from html import escape
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QColor, QFontDatabase, QGuiApplication, QPalette
 from PySide6.QtWidgets import (
     QComboBox,
@@ -58,9 +58,11 @@ class ToolPicker(QWidget):
 
     Signals:
         checksChanged(): the user ticked or unticked tools (the owner asks for a new preview).
+        tryRequested(object): the user wants to call this ``MCPTool`` (Try…, or double-click on a tool).
     """
 
     checksChanged = Signal()
+    tryRequested = Signal(object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -98,6 +100,11 @@ class ToolPicker(QWidget):
         bar.addWidget(self.filter, 1)
         self.count = QLabel()
         bar.addWidget(self.count)
+        self.try_button = QPushButton("&Try…")
+        self.try_button.setToolTip("Call the selected tool with arguments you fill in (or double-click a tool)")
+        self.try_button.setEnabled(False)
+        self.try_button.clicked.connect(self._try_selected)
+        bar.addWidget(self.try_button)
         for label, tip, checked in (("All", "Tick every tool", True), ("None", "Untick every tool", False)):
             button = QPushButton(label)
             button.setToolTip(tip)
@@ -111,15 +118,30 @@ class ToolPicker(QWidget):
         self.tree.setUniformRowHeights(True)
         self.tree.setRootIsDecorated(False)
         self.tree.setItemsExpandable(False)
-        self.tree.doubleClicked.connect(lambda index: self.model.toggle_fold(index.row()))
+        self.tree.doubleClicked.connect(self._double_clicked)
         self.tree.setAlternatingRowColors(True)
         self.tree.setAccessibleName("Tools by server")
         legible_checkboxes(self.tree)
+        self.tree.selectionModel().currentRowChanged.connect(
+            lambda current, _previous: self.try_button.setEnabled(self.model.tool_at(current.row()) is not None)
+        )
         header = self.tree.header()
         header.setStretchLastSection(True)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
         header.resizeSection(0, 240)
         return self.tree
+
+    def _double_clicked(self, index: QModelIndex) -> None:
+        tool = self.model.tool_at(index.row())
+        if tool is None:
+            self.model.toggle_fold(index.row())
+        else:
+            self.tryRequested.emit(tool)
+
+    def _try_selected(self) -> None:
+        tool = self.model.tool_at(self.tree.currentIndex().row())
+        if tool is not None:
+            self.tryRequested.emit(tool)
 
     def _build_preview(self) -> QWidget:
         box = QWidget()
