@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from elftia_desktop.connections.service import McpService
     from elftia_desktop.core.catalog import ServerCatalog
+    from elftia_desktop.core.settings_store import AppSettings, SettingsStore
     from elftia_desktop.deps.checker import DependencyChecker
     from elftia_desktop.deps.installer import DependencyInstaller
 
@@ -25,11 +26,28 @@ class AppServices:
     mcp: McpService
     deps: DependencyChecker
     installer: DependencyInstaller
+    settings_store: SettingsStore
+    settings: AppSettings
+    """The settings in force (saved ones, or the defaults)."""
     notices: list[str] = field(default_factory=list)
     """Problems found while starting (config recovered, secrets in a file ...)."""
+    startup: asyncio.Task[dict[str, str]] | None = None
+    """Connecting the active servers at start, when the settings ask for it."""
+
+    def apply_settings(self, settings: AppSettings) -> None:
+        """Put ``settings`` in force: default timeouts and log size of every connection (sync)."""
+        self.settings = settings
+        self.mcp.set_defaults(settings.connect_timeout, settings.call_timeout, settings.log_lines)
+
+    def start(self) -> None:
+        """Connect the active, trusted servers now when the settings say "at start" (sync)."""
+        if self.settings.startup == "at-start" and self.startup is None:
+            self.startup = asyncio.get_running_loop().create_task(self.mcp.connect_active(), name="connect-at-start")
 
     async def close(self) -> None:
         """Close every connection (bounded by the service's own timeouts)."""
+        if self.startup is not None and not self.startup.done():
+            self.startup.cancel()
         await self.mcp.cleanup()
 
 
@@ -41,28 +59,35 @@ async def build_services() -> AppServices:
     import pydantic.fields
     import pydantic.types  # noqa: F401
 
-    def open_catalog() -> ServerCatalog:
+    def open_stores() -> tuple[ServerCatalog, SettingsStore, AppSettings]:
         from elftia_desktop.core.catalog import ServerCatalog
         from elftia_desktop.core.config_store import ConfigStore
         from elftia_desktop.core.first_run import seed_builtin_servers
         from elftia_desktop.core.secrets import SecretVault
+        from elftia_desktop.core.settings_store import SettingsStore
 
         catalog = ServerCatalog(ConfigStore(), SecretVault())
         seed_builtin_servers(catalog)
-        return catalog
+        settings_store = SettingsStore()
+        return catalog, settings_store, settings_store.load()
 
-    catalog = await asyncio.to_thread(open_catalog)
+    catalog, settings_store, settings = await asyncio.to_thread(open_stores)
     from elftia_desktop.connections.service import McpService
     from elftia_desktop.deps.checker import DependencyChecker
     from elftia_desktop.deps.installer import DependencyInstaller
 
-    notices = list(catalog.store.notices)
+    notices = list(catalog.store.notices) + list(settings_store.notices)
     if catalog.vault.warning:
         notices.append(catalog.vault.warning)
-    return AppServices(
+    services = AppServices(
         catalog=catalog,
         mcp=McpService(catalog),
         deps=DependencyChecker(),
         installer=DependencyInstaller(),
+        settings_store=settings_store,
+        settings=settings,
         notices=notices,
     )
+    services.apply_settings(settings)
+    services.start()
+    return services
