@@ -26,6 +26,9 @@ class DependenciesPage(PageFrame):
         self.cards: dict[str, RuntimeCard] = {}
         self.rows: list[dict[str, Any]] = []
         self.loaded = False
+        self.checking = False
+        """True while a check runs; a reload asked for meanwhile runs right after it."""
+        self._again = False
         self._started = False
         self.recheck_button = QPushButton("&Check again")
         self.recheck_button.setToolTip("Look for every runtime again (after you installed one by hand)")
@@ -47,9 +50,20 @@ class DependenciesPage(PageFrame):
         """Check every runtime again (the page keeps showing the last result meanwhile)."""
         if not self._started:
             return
+        if self.checking:
+            self._again = True
+            return
+        self.checking = True
         self.recheck_button.setEnabled(False)
         self.summary.setText("Checking runtimes…" if not self.loaded else self.summary.text())
-        self.router.dependencies(on_done=self._show_rows, on_error=self._show_error)
+        self.router.dependencies(on_done=self._show_rows, on_error=self._check_failed)
+
+    def _checked(self) -> None:
+        self.checking = False
+        self.recheck_button.setEnabled(True)
+        if self._again:
+            self._again = False
+            self.reload()
 
     def _show_rows(self, rows: list[dict[str, Any]]) -> None:
         self.loaded = True
@@ -67,6 +81,7 @@ class DependenciesPage(PageFrame):
         if needed_missing:
             text += f" · missing for your servers: {', '.join(needed_missing)}"
         self.summary.setText(text)
+        self._checked()
 
     def _new_card(self, row: dict[str, Any]) -> RuntimeCard:
         card = RuntimeCard(row)
@@ -80,8 +95,11 @@ class DependenciesPage(PageFrame):
     def _card_for(self, command: str) -> RuntimeCard | None:
         return next((c for c in self.cards.values() if c.command == command), None)
 
+    def _check_failed(self, error: BridgeError) -> None:
+        self._checked()
+        self._show_error(error)
+
     def _show_error(self, error: BridgeError) -> None:
-        self.recheck_button.setEnabled(True)
         self.notice.show_message(error.message, "error", error.details or "")
 
     # -- install / uninstall ------------------------------------------------------------------
