@@ -148,7 +148,7 @@ def _servers_with_a_secret() -> list[McpServerRecord]:
 
 
 def test_export_to_cursor_format_and_read_it_back(qtbot: QtBot, router: McpRouter, tmp_path: Path) -> None:
-    basic, token = _servers_with_a_secret()
+    basic, _token = _servers_with_a_secret()
     page = _export_page(qtbot, router)
     assert page.export_panel.fmt == "cursor"
     assert '"${env:SERVICE_API_KEY}"' in page.export_panel.text.toPlainText()
@@ -220,7 +220,11 @@ def test_without_the_claude_cli_the_page_says_how_to_get_it(qtbot: QtBot, router
 
 
 def test_push_to_and_pull_from_the_real_claude_cli(
-    qtbot: QtBot, router: McpRouter, home: Path, claude_bin: Path, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot,
+    router: McpRouter,
+    home: Path,
+    claude_bin: Path,  # noqa: F811 - the session fixture imported above
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """``claude`` from npm (@anthropic-ai/claude-code) in a temporary prefix, found on the PATH."""
     from elftia_desktop.deps import login_env
