@@ -26,6 +26,7 @@ from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
 from elftia_desktop.core.config_store import ConfigStore  # noqa: E402
 from elftia_desktop.ui.main_window import MainWindow  # noqa: E402
+from elftia_desktop.ui.pages.dependencies_page import DependenciesPage  # noqa: E402
 from elftia_desktop.ui.theme import apply_theme, fixed_palette  # noqa: E402
 from tests.helpers.live_router import add_servers, live_router, server_input  # noqa: E402
 from tests.ui.make_screenshots import settle  # noqa: E402
@@ -60,6 +61,7 @@ def shoot(app: QApplication, window: MainWindow, suffix: str) -> None:
     deps = window.pages["dependencies"]
     settle(app, lambda: getattr(deps, "loaded", False), 60_000)
     save(app, window, f"dependencies{suffix}")
+    shoot_install(app, window, suffix)
     window.show_page("import")
     page = window.import_page
     settle(app, lambda: page.import_panel.loaded and bool(page.import_panel.rows), 30_000)
@@ -72,7 +74,23 @@ def shoot(app: QApplication, window: MainWindow, suffix: str) -> None:
     window.show_page("settings")
     settings = window.pages["settings"]
     settle(app, lambda: getattr(settings, "info", None) is not None, 30_000)
+    window.resize(1120, 900)
     save(app, window, f"settings{suffix}")
+    window.resize(1120, 760)
+
+
+def shoot_install(app: QApplication, window: MainWindow, suffix: str) -> None:
+    """A real install of uv from PyPI while it runs, then cancelled (nothing is left behind)."""
+    page = window.pages["dependencies"]
+    assert isinstance(page, DependenciesPage)
+    card = page.cards["uv"]
+    if not card.install_button.isVisible():
+        return
+    card.install_button.click()
+    settle(app, lambda: "Collecting uv" in card.log.toPlainText() or card.log.blockCount() > 4, 120_000)
+    save(app, window, f"dependencies-installing{suffix}")
+    card.cancel_button.click()
+    settle(app, lambda: not card.installing and not page.checking, 60_000)
 
 
 def main() -> None:
@@ -82,7 +100,9 @@ def main() -> None:
     ConfigStore().mutate(lambda records: None)
     with_token = server_input("search-api")
     with_token.config.env = {"SEARCH_API_TOKEN": "secret-123"}
-    add_servers(server_input("basic"), server_input("brave-search"), with_token)
+    fetch = server_input("fetch", trusted=False)
+    fetch.config.command, fetch.config.args, fetch.config.cwd = "uvx", ["mcp-server-fetch"], None
+    add_servers(server_input("basic"), server_input("brave-search"), with_token, fetch)
     app = QApplication(sys.argv)
     with live_router() as (router, _loop):
         for suffix, mode in (("", "light"), ("-dark", "dark")):

@@ -68,6 +68,7 @@ class RuntimeCard(QFrame):
         header = QHBoxLayout()
         self.title = QLabel(self.row["title"])
         self.title.setObjectName("CardTitle")
+        self.title.setMinimumHeight(30)  # as tall as the buttons, so every card's header lines up
         header.addWidget(self.title)
         self.chip = QLabel()
         header.addWidget(self.chip)
