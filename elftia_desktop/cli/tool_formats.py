@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from elftia_desktop.cli.context import open_catalog
+from elftia_desktop.cli.context import apply_saved_settings, open_catalog
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, add_json_flag, print_json, print_table, warn
 from elftia_desktop.core.errors import JsonInputError
 from elftia_desktop.core.models import Agent, MCPTool
@@ -90,6 +90,7 @@ async def _live_tools(server: str | None, agent_name: str | None) -> tuple[list[
 
     catalog = open_catalog()
     service = McpService(catalog)
+    apply_saved_settings(service)
     try:
         if server is not None:
             return await service.list_server_tools(catalog.find(server).id), {}

@@ -118,7 +118,7 @@ class McpService(CrudMixin):
         return entry.error if entry is not None else None
 
     def server_log(self, server_id: str) -> list[str]:
-        """The server's last 500 log lines: stderr and its log messages (sync)."""
+        """The server's last log lines (500 unless the settings say otherwise): stderr and log messages (sync)."""
         entry = self._pool.entries.get(server_id)
         return entry.log.lines() if entry is not None else []
 

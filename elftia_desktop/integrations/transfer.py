@@ -142,9 +142,12 @@ def _read_text(path: Path) -> str | None:
 
 def plan_app_write(result: ExportResult, path: Path) -> dict[str, Any]:
     """The file at ``path`` now and after merging ``result`` in, the unified diff, the names replaced."""
-    from elftia_desktop.integrations.detector import parse_config_text
+    from elftia_desktop.integrations.detector import parse_config_text, strip_jsonc
 
     before = _read_text(path)
+    warnings = list(result.warnings)
+    if before is not None and app_format(result.format).jsonc and strip_jsonc(before) != before:
+        warnings.append(f"{path.name} has comments or trailing commas; they are not kept (see the diff)")
     existing = parse_config_text(before, app_format(result.format), str(path)) if before is not None else {}
     merged, replaced = merge_into(existing, result, str(path))
     after = json.dumps(merged, indent=2, ensure_ascii=False) + "\n"
@@ -161,7 +164,7 @@ def plan_app_write(result: ExportResult, path: Path) -> dict[str, Any]:
         "diff": "".join(diff),
         "replaced": replaced,
         "digest": digest(before),
-        "warnings": result.warnings,
+        "warnings": warnings,
         "placeholders": result.placeholders,
     }
 

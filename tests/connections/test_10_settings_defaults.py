@@ -6,13 +6,18 @@ Real ``basic`` and ``hang_init`` test servers over stdio.
 from __future__ import annotations
 
 import asyncio
+import os
+import sys
+from pathlib import Path
 
 import pytest
 
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.errors import ServerTimeout
 from elftia_desktop.core.models import ConnectionState
+from elftia_desktop.core.settings_store import AppSettings, SettingsStore
 from tests.connections.pool_helpers import add_server, stdio_input
+from tests.servers.serve_http import server_command
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(180)]
 
@@ -71,3 +76,28 @@ async def _until(done: object, seconds: float = 20) -> None:
     while not done():  # type: ignore[operator]
         assert loop.time() < deadline, "timed out waiting"
         await asyncio.sleep(0.05)
+
+
+async def test_the_cli_uses_the_saved_call_timeout(tmp_path: Path) -> None:
+    """``elftia-mcp call`` as a real process: a 20 s call fails under a saved 1 s default."""
+    env = os.environ | {"ELFTIA_DATA_DIR": str(tmp_path), "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
+
+    async def cli(*args: str) -> tuple[int, str]:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "elftia_desktop.cli",
+            *args,
+            env=env,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+        )
+        out, _ = await asyncio.wait_for(proc.communicate(), 120)
+        return proc.returncode or 0, out.decode()
+
+    code, out = await cli("add", "sleepy", "--trust", "--", *server_command("basic"))
+    assert code == 0, out
+    SettingsStore(tmp_path / "settings.json").save(AppSettings(call_timeout=1))
+    code, out = await cli("call", "sleepy", "slow", "--args", '{"seconds": 20}')
+    assert code != 0 and "timed out in the tool call" in out, out

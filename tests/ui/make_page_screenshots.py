@@ -27,6 +27,7 @@ from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 from elftia_desktop.core.config_store import ConfigStore  # noqa: E402
 from elftia_desktop.ui.main_window import MainWindow  # noqa: E402
 from elftia_desktop.ui.pages.dependencies_page import DependenciesPage  # noqa: E402
+from elftia_desktop.ui.pages.import_export_page import ImportExportPage  # noqa: E402
 from elftia_desktop.ui.theme import apply_theme, fixed_palette  # noqa: E402
 from tests.helpers.live_router import add_servers, live_router, server_input  # noqa: E402
 from tests.ui.make_screenshots import settle  # noqa: E402
@@ -70,6 +71,7 @@ def shoot(app: QApplication, window: MainWindow, suffix: str) -> None:
     page.export_panel.servers.set_checked(None)
     settle(app, lambda: page.export_panel.exported is not None, 30_000)
     save(app, window, f"export{suffix}")
+    shoot_diff(app, page, suffix)
     page.tabs.setCurrentWidget(page.import_panel)
     window.show_page("settings")
     settings = window.pages["settings"]
@@ -77,6 +79,19 @@ def shoot(app: QApplication, window: MainWindow, suffix: str) -> None:
     window.resize(1120, 900)
     save(app, window, f"settings{suffix}")
     window.resize(1120, 760)
+
+
+def shoot_diff(app: QApplication, page: ImportExportPage, suffix: str) -> None:
+    """The diff shown before writing into VS Code's own config (then cancelled)."""
+    panel = page.export_panel
+    panel.format.setCurrentIndex(panel.format.findData("vscode"))
+    settle(app, lambda: panel.exported is not None and panel.exported["format"] == "vscode", 30_000)
+    panel.write_button.click()
+    settle(app, lambda: panel.dialog is not None and panel.dialog.isVisible(), 30_000)
+    assert panel.dialog is not None
+    save(app, panel.dialog, f"export-diff{suffix}")
+    panel.dialog.reject()
+    panel.format.setCurrentIndex(panel.format.findData("cursor"))
 
 
 def shoot_install(app: QApplication, window: MainWindow, suffix: str) -> None:

@@ -70,6 +70,7 @@ class ImportExportPage(PageFrame):
         self.claude_panel.set_records(records)
 
     def _tab_shown(self, index: int) -> None:
+        self.notice.hide()  # a message belongs to the tab it came from
         if self.tabs.widget(index) is self.claude_panel and self.claude_panel.status is None:
             self.claude_panel.check()
 
