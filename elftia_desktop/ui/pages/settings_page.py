@@ -61,8 +61,8 @@ class SettingsPage(PageFrame):
     def _build_backup(self) -> QWidget:
         frame, column = card(
             "Backup",
-            "One file with every server and these settings. Secret values are not in it: they stay in the "
-            "keyring, and after a restore you enter them again.",
+            "One file with every server and these settings. Secret values are not in it: they stay where "
+            "secrets are kept (above), and after a restore you enter them again.",
         )
         row = QHBoxLayout()
         row.addStretch(1)
