@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from elftia_desktop.connections.service import McpService
@@ -16,6 +16,10 @@ if TYPE_CHECKING:
     from elftia_desktop.core.settings_store import AppSettings, SettingsStore
     from elftia_desktop.deps.checker import DependencyChecker
     from elftia_desktop.deps.installer import DependencyInstaller
+
+
+CLOSE_TIMEOUT = 10.0
+"""Seconds long work may take to clean up after being cancelled at quit."""
 
 
 @dataclass
@@ -33,6 +37,8 @@ class AppServices:
     """Problems found while starting (config recovered, secrets in a file ...)."""
     startup: asyncio.Task[dict[str, str]] | None = None
     """Connecting the active servers at start, when the settings ask for it."""
+    running: set[asyncio.Task[Any]] = field(default_factory=set)
+    """Long work (installs) that must be stopped, and clean up after itself, when the app quits."""
 
     def apply_settings(self, settings: AppSettings) -> None:
         """Put ``settings`` in force: default timeouts and log size of every connection (sync)."""
@@ -45,9 +51,13 @@ class AppServices:
             self.startup = asyncio.get_running_loop().create_task(self.mcp.connect_active(), name="connect-at-start")
 
     async def close(self) -> None:
-        """Close every connection (bounded by the service's own timeouts)."""
+        """Stop long work (an install removes what it started), then close every connection."""
         if self.startup is not None and not self.startup.done():
             self.startup.cancel()
+        for task in self.running:
+            task.cancel()
+        if self.running:
+            await asyncio.wait(self.running, timeout=CLOSE_TIMEOUT)
         await self.mcp.cleanup()
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtWidgets import QMessageBox
@@ -13,7 +14,7 @@ from pytestqt.qtbot import QtBot
 
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.ui.pages.dependencies_page import DependenciesPage
-from tests.helpers.live_router import add_servers, server_input
+from tests.helpers.live_router import add_servers, live_router, server_input
 from tests.helpers.modal import when_modal
 
 WAIT = 30_000
@@ -26,6 +27,8 @@ def open_page(qtbot: QtBot, router: McpRouter) -> DependenciesPage:
     page.resize(1000, 760)
     page.show()
     qtbot.waitUntil(lambda: page.loaded and not page.checking, timeout=WAIT)
+    # cards added to a shown page are shown by a queued event: wait for it before looking at them
+    qtbot.waitUntil(lambda: all(card.isVisible() for card in page.cards.values()), timeout=WAIT)
     return page
 
 
@@ -63,7 +66,7 @@ def test_every_runtime_is_listed_with_why_and_who_needs_it(qtbot: QtBot, router:
     python = page.cards["python"]
     assert python.row["status"] == "ok" and python.row["path"] and python.row["version"]
     if shutil.which("uvx") is None:
-        assert uv.row["status"] == "missing" and uv.install_button.isVisibleTo(page)
+        assert uv.row["status"] == "missing" and uv.install_button.isVisibleTo(page), (uv.row, uv.installing)
         assert "uv, uvx" in page.summary.text() or "missing for your servers: uv" in page.summary.text()
     docker = page.cards["docker"]
     docker.how_button.setChecked(True)
@@ -124,3 +127,18 @@ def test_cancel_stops_a_real_install_and_leaves_nothing(qtbot: QtBot, router: Mc
     qtbot.waitUntil(lambda: card.install_button.isVisibleTo(page), timeout=WAIT)
     assert card.row["status"] == "missing"
     settled(qtbot, page)
+
+
+@pytest.mark.timeout(900)
+def test_quitting_during_an_install_stops_it_and_cleans_up(qtbot: QtBot) -> None:
+    if shutil.which("pipx") is not None:
+        pytest.skip("pipx is on this system's PATH")
+    lines: list[str] = []
+    results: list[Any] = []
+    with live_router() as (router, _loop):
+        router.install_dependency("pipx", on_progress=lines.append, on_done=results.append)
+        qtbot.waitUntil(lambda: any("installing pipx from PyPI" in line for line in lines), timeout=INSTALL_WAIT)
+        assert (tools_dir() / "pipx").exists()
+    # leaving the block runs the app's quit path: AppServices.close(), then the loop stops
+    assert not (tools_dir() / "pipx").exists()
+    assert not processes_mentioning(str(tools_dir() / "pipx"))

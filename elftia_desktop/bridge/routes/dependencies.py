@@ -98,16 +98,18 @@ class DependencyChannels(RouterCore):
             task = asyncio.current_task()
             assert task is not None
             installs[dep.command] = task
+            s.running.add(task)
             try:
                 return await s.installer.install(dep.command, progress)
             except asyncio.CancelledError:
-                if dep.command not in cancelled:
-                    raise
+                # by Cancel, or by the app quitting (AppServices.close): the installer has cleaned up
+                by_user = dep.command in cancelled
                 cancelled.discard(dep.command)
                 task.uncancel()
-                return _cancelled(dep.command)
+                return _cancelled(dep.command, by_user)
             finally:
                 installs.pop(dep.command, None)
+                s.running.discard(task)
 
         return self._submit("mcp:install-dependency", work, on_done, on_error)
 
@@ -138,9 +140,8 @@ def _then_error(callback: Failed | None, after: Callable[[], object]) -> Failed:
     return run
 
 
-def _cancelled(command: str) -> DependencyInstallResult:
+def _cancelled(command: str, by_user: bool) -> DependencyInstallResult:
     from elftia_desktop.core.models import DependencyInstallResult
 
-    return DependencyInstallResult(
-        command=command, success=False, error="The install was cancelled; what it had started was removed."
-    )
+    why = "The install was cancelled" if by_user else "The install was stopped because the app is quitting"
+    return DependencyInstallResult(command=command, success=False, error=f"{why}; what it had started was removed.")
