@@ -114,3 +114,37 @@ class BackupInput(_Params):
 
 class SettingsSaveInput(AppSettings):
     """``app:save-settings``: every setting, validated (a bad value names its field)."""
+
+
+# -- explore: try a tool, prompts, resources ---------------------------------------------------
+
+
+class TryToolInput(CallToolInput):
+    """``mcp:try-tool``: a call from the window, with a call id for its progress and Cancel."""
+
+    call_id: str = Field(min_length=1, max_length=200)
+    """Names the call in ``toolProgress`` signals and for ``mcp:cancel-call``."""
+
+
+class CancelCallInput(_Params):
+    """``mcp:cancel-call``."""
+
+    call_id: str = Field(min_length=1, max_length=200)
+    """The ``callId`` the call was started with."""
+
+
+class GetPromptInput(_Params):
+    """``mcp:get-prompt``."""
+
+    server_id: str = Field(min_length=1)
+    name: str = Field(min_length=1)
+    """The prompt's name."""
+    arguments: dict[str, str] = Field(default_factory=dict)
+    """Argument values (prompt arguments are strings)."""
+
+
+class ReadResourceInput(_Params):
+    """``mcp:read-resource``: a resource's URI, or a template's URI with its variables filled in."""
+
+    server_id: str = Field(min_length=1)
+    uri: str = Field(min_length=1, max_length=8192)

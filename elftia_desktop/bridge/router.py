@@ -9,14 +9,15 @@ callbacks. Service events are re-emitted as Qt signals.
 Where to find a channel: ``bridge/routes/servers.py`` (records, connections, trust, logs),
 ``routes/tools.py`` (tool lists, calls, switches), ``routes/dependencies.py`` (runtimes),
 ``routes/integrations.py`` (other apps' configs, the claude CLI), ``routes/settings.py``
-(settings, folders, backup) and ``routes/app_info.py`` (presets, notices). The shared plumbing
-is ``bridge/plumbing.py``.
+(settings, folders, backup), ``routes/app_info.py`` (presets, notices) and ``routes/explore.py``
+(trying tools, prompts, resources; the activity log). The shared plumbing is ``bridge/plumbing.py``.
 """
 
 from __future__ import annotations
 
 from elftia_desktop.bridge.routes.app_info import AppChannels
 from elftia_desktop.bridge.routes.dependencies import DependencyChannels
+from elftia_desktop.bridge.routes.explore import ExploreChannels
 from elftia_desktop.bridge.routes.integrations import IntegrationChannels
 from elftia_desktop.bridge.routes.servers import ServerChannels
 from elftia_desktop.bridge.routes.settings import SettingsChannels
@@ -25,8 +26,17 @@ from elftia_desktop.bridge.routes.tools import ToolChannels
 __all__ = ["McpRouter"]
 
 
-class McpRouter(ServerChannels, ToolChannels, DependencyChannels, IntegrationChannels, SettingsChannels, AppChannels):
+class McpRouter(
+    ServerChannels,
+    ToolChannels,
+    DependencyChannels,
+    IntegrationChannels,
+    SettingsChannels,
+    AppChannels,
+    ExploreChannels,
+):
     """The UI's only way to the services: every channel, over one :class:`RouterCore`.
 
-    Signals: see :class:`~elftia_desktop.bridge.plumbing.RouterCore`.
+    Signals: see :class:`~elftia_desktop.bridge.plumbing.RouterCore` and
+    :class:`~elftia_desktop.bridge.routes.explore.ExploreChannels` (``toolProgress``).
     """

@@ -18,11 +18,13 @@ from mcp.client.session import ClientSession
 from elftia_desktop.connections import listing
 from elftia_desktop.connections.callbacks import ElicitationHandler
 from elftia_desktop.connections.events import ServiceEvents
+from elftia_desktop.connections.live_calls import LiveCalls
 from elftia_desktop.connections.pool import ConnectionPool, PoolDefaults, PoolEntry
 from elftia_desktop.connections.process_tracker import ProcessTracker, TrackedProcess, kill_leftovers
 from elftia_desktop.connections.service_crud import CrudMixin
+from elftia_desktop.connections.service_explore import ExploreMixin
 from elftia_desktop.core.catalog import ServerCatalog
-from elftia_desktop.core.errors import ElftiaError, ToolCallError
+from elftia_desktop.core.errors import ElftiaError, ToolCallCancelled, ToolCallError
 from elftia_desktop.core.models import (
     ConnectionState,
     MCPCallToolResponse,
@@ -40,11 +42,11 @@ TOOL_CACHE_TTL = 300.0
 """Seconds a server's tool list is reused."""
 
 
-class McpService(CrudMixin):
+class McpService(CrudMixin, ExploreMixin):
     """The MCP connection pool and server list.
 
     Events (``events.on(name, callback)``): ``server:connected``, ``connection:state``,
-    ``servers:changed``, ``tool:called``, ``tools:changed``, ``log`` (see ``events.py``).
+    ``servers:changed``, ``tool:called``, ``tool:progress``, ``tools:changed``, ``log`` (see ``events.py``).
     """
 
     def __init__(self, catalog: ServerCatalog, *, runtime_dir: Path | None = None) -> None:
@@ -57,6 +59,7 @@ class McpService(CrudMixin):
         self._pool = ConnectionPool(catalog.vault, self.events, tracker)
         self._trial_pool = ConnectionPool(catalog.vault, ServiceEvents(), tracker)
         """Connections of servers tried before they are saved; their events reach nobody."""
+        self._live = LiveCalls(self.events)
         self._records: dict[str, McpServerRecord] = {}
         self._records_stamp: tuple[int, int, int] | None = None
 
@@ -286,6 +289,17 @@ class McpService(CrudMixin):
                     result.tools.extend(outcome)
         return result
 
+    async def _callable(self, record: McpServerRecord, tool_name: str) -> None:
+        """Refuse a disabled or unknown tool (the tool list is refreshed when stale)."""
+        if tool_name in record.disabled_tools:
+            raise ToolCallError(f"The tool {tool_name!r} of {record.name} is disabled.")
+        entry = self._pool.entry(record.id)
+        if self._fresh_tools(entry, record) is None or tool_name not in entry.tool_names:
+            await self._fetch_tools(record)
+            if tool_name not in entry.tool_names:
+                known = ", ".join(sorted(entry.tool_names)) or "none"
+                raise ToolCallError(f"{record.name} has no tool {tool_name!r} (its tools: {known}).")
+
     async def call_tool(
         self,
         server_id: str,
@@ -294,37 +308,36 @@ class McpService(CrudMixin):
         call_id: str | None = None,
         timeout: float | None = None,  # noqa: ASYNC109 - the API's name; it bounds the call on the server too
     ) -> MCPCallToolResponse:
-        """Call one tool (never replayed); raises ToolCallError, ServerConnectionError or ServerTimeout."""
+        """Call one tool (never replayed); raises ToolCallError, ServerConnectionError or ServerTimeout.
+
+        With a ``call_id``, progress notifications become ``tool:progress`` events and :meth:`cancel_call`
+        can stop the call (``ToolCallCancelled``). A ``tool:called`` event ends every call; its ``outcome``
+        is ``ok``, ``error`` (an ``isError`` result), ``failed`` or ``cancelled``.
+        """
         record = await self._record(server_id)
-        if tool_name in record.disabled_tools:
-            raise ToolCallError(f"The tool {tool_name!r} of {record.name} is disabled.")
-        entry = self._pool.entry(server_id)
-        if self._fresh_tools(entry, record) is None or tool_name not in entry.tool_names:
-            await self._fetch_tools(record)
-            if tool_name not in entry.tool_names:
-                known = ", ".join(sorted(entry.tool_names)) or "none"
-                raise ToolCallError(f"{record.name} has no tool {tool_name!r} (its tools: {known}).")
+        await self._callable(record, tool_name)
         call_timeout = timeout if timeout is not None else self._pool.timeouts(record)[2]
-        started = time.perf_counter()
-        success = False
+        progress = self._live.progress_callback(server_id, tool_name, call_id) if call_id else None
+        started, outcome = time.perf_counter(), "failed"
         try:
-            result = await self._pool.use(
+            call = self._pool.use(
                 record,
                 "call",
                 None,
-                lambda session: session.call_tool(tool_name, args, read_timeout_seconds=call_timeout),
+                lambda session: session.call_tool(
+                    tool_name, args, read_timeout_seconds=call_timeout, progress_callback=progress
+                ),
             )
+            result = await (self._live.run(call_id, f"{record.name}: {tool_name}", call) if call_id else call)
             response = listing.to_call_response(result)
-            success = not response.is_error
+            outcome = "error" if response.is_error else "ok"
             return response
+        except ToolCallCancelled:
+            outcome = "cancelled"
+            raise
         finally:
+            called = {"serverId": server_id, "toolName": tool_name, "callId": call_id, "outcome": outcome}
+            duration = (time.perf_counter() - started) * 1000
             self.events.emit(
-                "tool:called",
-                {
-                    "serverId": server_id,
-                    "toolName": tool_name,
-                    "callId": call_id,
-                    "duration": (time.perf_counter() - started) * 1000,
-                    "success": success,
-                },
+                "tool:called", called | {"duration": duration, "success": outcome == "ok", "at": time.time()}
             )

@@ -21,7 +21,8 @@ from typing import Any, TypeVar
 from pydantic import ValidationError
 
 from elftia_desktop.core.atomic_file import FileLock, atomic_write_text
-from elftia_desktop.core.errors import ConfigCorrupt, ConfigError, ConfigTooNew
+from elftia_desktop.core.errors import ConfigCorrupt, ConfigError, ConfigTooNew, JsonInputError
+from elftia_desktop.core.json_input import MAX_APP_CONFIG_CHARS, parse_json_text
 from elftia_desktop.core.models import McpServerRecord
 from elftia_desktop.core.paths import data_dir
 
@@ -121,9 +122,9 @@ class ConfigStore:
 
     def _parse(self, text: str) -> _Snapshot:
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ConfigCorrupt(f"{self.path.name} is not valid JSON (line {exc.lineno}, column {exc.colno})") from exc
+            data = parse_json_text(text, self.path.name, max_chars=MAX_APP_CONFIG_CHARS)
+        except JsonInputError as exc:
+            raise ConfigCorrupt(str(exc)) from exc
         if isinstance(data, list):
             entries: Any = data
         elif isinstance(data, dict):

@@ -13,6 +13,7 @@
     │   ├── ServerTimeout           a phase took longer than its timeout
     │   └── ServerNotTrusted        an untrusted server was asked to start
     ├── ToolCallError               a tool call failed or was refused
+    │   └── ToolCallCancelled       the user cancelled a running call
     └── DependencyMissing           a runtime a server needs is not installed
 
 Errors from the mcp SDK, anyio and httpx2 are translated at the ``connections`` boundary.
@@ -89,6 +90,10 @@ class ServerNotTrusted(ServerConnectionError):
 
 class ToolCallError(ElftiaError):
     """A tool call failed or was refused (disabled tool, unknown tool)."""
+
+
+class ToolCallCancelled(ToolCallError):
+    """The user cancelled a running tool call; the server was sent ``notifications/cancelled``."""
 
 
 class DependencyMissing(ElftiaError):
