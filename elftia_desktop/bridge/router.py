@@ -12,6 +12,8 @@ Where to find a channel (the shared plumbing is ``bridge/plumbing.py``):
 - ``routes/tools.py``: tool lists, calls, switches
 - ``routes/agents.py``: agents, their tools, payload previews
 - ``routes/dependencies.py``: runtimes
+- ``routes/integrations.py``: other apps' configs, the claude CLI
+- ``routes/settings.py``: settings, folders, backup
 - ``routes/app_info.py``: presets, notices
 - ``routes/explore.py``: trying tools, prompts, resources; the activity log
 - ``routes/links.py``: install links
@@ -23,8 +25,10 @@ from elftia_desktop.bridge.routes.agents import AgentChannels
 from elftia_desktop.bridge.routes.app_info import AppChannels
 from elftia_desktop.bridge.routes.dependencies import DependencyChannels
 from elftia_desktop.bridge.routes.explore import ExploreChannels
+from elftia_desktop.bridge.routes.integrations import IntegrationChannels
 from elftia_desktop.bridge.routes.links import LinkChannels
 from elftia_desktop.bridge.routes.servers import ServerChannels
+from elftia_desktop.bridge.routes.settings import SettingsChannels
 from elftia_desktop.bridge.routes.tools import ToolChannels
 
 __all__ = ["McpRouter"]
@@ -35,6 +39,8 @@ class McpRouter(
     ToolChannels,
     AgentChannels,
     DependencyChannels,
+    IntegrationChannels,
+    SettingsChannels,
     AppChannels,
     ExploreChannels,
     LinkChannels,

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from elftia_desktop.cli.context import open_catalog
+from elftia_desktop.cli.context import apply_saved_settings, open_catalog
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, add_json_flag, fail, print_json
 from elftia_desktop.core.errors import JsonInputError
 from elftia_desktop.core.json_input import parse_json_text
@@ -81,6 +81,7 @@ def _run(work: Callable[[McpService, McpServerRecord], Awaitable[T]], server: st
 
     async def main() -> T:
         service = McpService(catalog)
+        apply_saved_settings(service)
         try:
             return await work(service, record)
         finally:

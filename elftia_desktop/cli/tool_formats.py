@@ -12,7 +12,7 @@ import argparse
 import asyncio
 from typing import Any
 
-from elftia_desktop.cli.context import open_catalog
+from elftia_desktop.cli.context import apply_saved_settings, open_catalog
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, add_json_flag, print_json, print_table, warn
 from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.errors import JsonInputError
@@ -81,6 +81,7 @@ async def _live_tools(server: str | None, agent_name: str | None) -> tuple[list[
     catalog = open_catalog()
     agent = catalog.agents.get(agent_name) if catalog.agents is not None and agent_name is not None else None
     service = McpService(catalog)
+    apply_saved_settings(service)
     try:
         if server is not None:
             tools = await service.list_server_tools(catalog.find(server).id)

@@ -28,7 +28,7 @@ from elftia_desktop.connections.callbacks import ClientCallbacks
 from elftia_desktop.connections.connection import ConnectionHooks, ServerConnection
 from elftia_desktop.connections.errors import is_connection_lost, is_timeout, leaf_exception, translate
 from elftia_desktop.connections.events import ServiceEvents
-from elftia_desktop.connections.logs import ServerLog
+from elftia_desktop.connections.logs import LOG_LINES, ServerLog
 from elftia_desktop.connections.placeholders import expand_record
 from elftia_desktop.connections.process_tracker import ProcessTracker
 from elftia_desktop.connections.shell_env import login_env
@@ -66,14 +66,21 @@ class PoolEntry:
     tools_key: str = ""
 
 
-def timeouts_of(record: McpServerRecord) -> tuple[float, float, float]:
+@dataclass(frozen=True)
+class PoolDefaults:
+    """What a server without its own setting gets (the Settings page changes these)."""
+
+    connect: float = DEFAULT_CONNECT_TIMEOUT
+    list_: float = DEFAULT_LIST_TIMEOUT
+    call: float = DEFAULT_CALL_TIMEOUT
+    log_lines: int = LOG_LINES
+
+
+def timeouts_of(record: McpServerRecord, defaults: PoolDefaults | None = None) -> tuple[float, float, float]:
     """(connect, list, call) timeouts of a server: its config, else the defaults."""
     t = record.config.timeout
-    return (
-        (t and t.connect) or DEFAULT_CONNECT_TIMEOUT,
-        (t and t.list_) or DEFAULT_LIST_TIMEOUT,
-        (t and t.call) or DEFAULT_CALL_TIMEOUT,
-    )
+    d = defaults or PoolDefaults()
+    return ((t and t.connect) or d.connect, (t and t.list_) or d.list_, (t and t.call) or d.call)
 
 
 class ConnectionPool:
@@ -86,6 +93,17 @@ class ConnectionPool:
         self.callbacks = ClientCallbacks()
         self.entries: dict[str, PoolEntry] = {}
         self._notices: set[asyncio.Task[None]] = set()
+        self.defaults = PoolDefaults()
+
+    def timeouts(self, record: McpServerRecord) -> tuple[float, float, float]:
+        """(connect, list, call) timeouts of a server: its own, else this pool's defaults."""
+        return timeouts_of(record, self.defaults)
+
+    def set_defaults(self, defaults: PoolDefaults) -> None:
+        """New defaults for the next connections and calls; every log is resized at once."""
+        self.defaults = defaults
+        for entry in self.entries.values():
+            entry.log.resize(defaults.log_lines)
 
     def entry(self, server_id: str) -> PoolEntry:
         """The entry of a server (created on first use)."""
@@ -95,7 +113,7 @@ class ConnectionPool:
             def emit_line(line: str) -> None:
                 self.events.emit("log", {"serverId": server_id, "line": line})
 
-            entry = self.entries[server_id] = PoolEntry(server_id, ServerLog(emit_line))
+            entry = self.entries[server_id] = PoolEntry(server_id, ServerLog(emit_line, self.defaults.log_lines))
         return entry
 
     def set_state(self, entry: PoolEntry, state: ConnectionState, error: str | None = None) -> None:
@@ -138,7 +156,7 @@ class ConnectionPool:
         if session is None:
             return False
         try:
-            with anyio.fail_after(timeouts_of(record)[1]):
+            with anyio.fail_after(self.timeouts(record)[1]):
                 try:
                     await session.send_ping()
                 except MCPError as exc:
@@ -167,7 +185,7 @@ class ConnectionPool:
             launch = expand_record(record, os.environ | await login_env())
             env, headers = await asyncio.to_thread(self.vault.resolve, launch)
             connection = ServerConnection(launch, env, headers, self.callbacks, entry.log, self._hooks(record))
-            await connection.open(timeouts_of(record)[0])
+            await connection.open(self.timeouts(record)[0])
         except ElftiaError as exc:
             self.set_state(entry, ConnectionState.ERROR, str(exc))
             raise

@@ -19,7 +19,7 @@ from elftia_desktop.connections import listing
 from elftia_desktop.connections.callbacks import ElicitationHandler
 from elftia_desktop.connections.events import ServiceEvents
 from elftia_desktop.connections.live_calls import LiveCalls
-from elftia_desktop.connections.pool import ConnectionPool, PoolEntry, timeouts_of
+from elftia_desktop.connections.pool import ConnectionPool, PoolDefaults, PoolEntry
 from elftia_desktop.connections.process_tracker import ProcessTracker, TrackedProcess, kill_leftovers
 from elftia_desktop.connections.service_crud import CrudMixin
 from elftia_desktop.connections.service_explore import ExploreMixin
@@ -121,7 +121,7 @@ class McpService(CrudMixin, ExploreMixin):
         return entry.error if entry is not None else None
 
     def server_log(self, server_id: str) -> list[str]:
-        """The server's last 500 log lines: stderr and its log messages (sync)."""
+        """The server's last log lines (500 unless the settings say otherwise): stderr and log messages (sync)."""
         entry = self._pool.entries.get(server_id)
         return entry.log.lines() if entry is not None else []
 
@@ -137,6 +137,25 @@ class McpService(CrudMixin, ExploreMixin):
         """
         self._pool.callbacks.roots = list(folders)
         self._pool.notify_roots_changed()
+
+    def set_defaults(self, connect_timeout: float, call_timeout: float, log_lines: int) -> None:
+        """Defaults for servers without their own timeouts, and the log lines kept per server (sync)."""
+        defaults = PoolDefaults(connect=connect_timeout, call=call_timeout, log_lines=log_lines)
+        self._pool.set_defaults(defaults)
+        self._trial_pool.set_defaults(defaults)
+
+    async def connect_active(self) -> dict[str, str]:
+        """Connect every active, trusted server at once (the "connect at start" setting).
+
+        Returns ``{server id: why it failed}``; a failure never stops the others.
+        """
+        records = list((await self._current_records()).values())
+        problems = await asyncio.gather(*(self._connect_quietly(r) for r in records))
+        return {r.id: p for r, p in zip(records, problems, strict=True) if p}
+
+    def notify_servers_changed(self) -> None:
+        """Tell subscribers the list changed behind the service's back (an import through the catalog)."""
+        self._changed()
 
     # -- capabilities --------------------------------------------------------------------------
 
@@ -170,7 +189,7 @@ class McpService(CrudMixin, ExploreMixin):
         mark_trusted(record)
         started = time.perf_counter()
         try:
-            tools = await self._trial_pool.use(record, "list", timeouts_of(record)[1], listing.list_tools)
+            tools = await self._trial_pool.use(record, "list", self._trial_pool.timeouts(record)[1], listing.list_tools)
             connection = self._trial_pool.entry(record.id).connection
             info = listing.server_info(connection.init_result if connection else None)
         except ElftiaError as exc:
@@ -193,7 +212,7 @@ class McpService(CrudMixin, ExploreMixin):
         except ElftiaError as exc:
             return McpDiscoverResult(success=False, error=str(exc))
         caps = connection.init_result.capabilities if connection.init_result else None
-        list_timeout = timeouts_of(record)[1]
+        list_timeout = self._pool.timeouts(record)[1]
         kinds: dict[str, tuple[Callable[[ClientSession], Awaitable[list[Any]]], bool]] = {
             "tools": (listing.list_tools, True),
             "prompts": (listing.list_prompts, caps is None or caps.prompts is not None),
@@ -231,7 +250,7 @@ class McpService(CrudMixin, ExploreMixin):
 
     async def _fetch_tools(self, record: McpServerRecord) -> list[MCPTool]:
         entry = self._pool.entry(record.id)
-        tools = await self._pool.use(record, "list", timeouts_of(record)[1], listing.list_tools)
+        tools = await self._pool.use(record, "list", self._pool.timeouts(record)[1], listing.list_tools)
         entry.tools = [listing.to_mcp_tool(record, tool) for tool in tools]
         entry.tool_names = frozenset(t.name for t in entry.tools)
         entry.tools_at, entry.tools_key = time.monotonic(), record.name
@@ -302,7 +321,7 @@ class McpService(CrudMixin, ExploreMixin):
         """
         record = await self._record(server_id)
         await self._callable(record, tool_name)
-        call_timeout = timeout if timeout is not None else timeouts_of(record)[2]
+        call_timeout = timeout if timeout is not None else self._pool.timeouts(record)[2]
         progress = self._live.progress_callback(server_id, tool_name, call_id) if call_id else None
         started, outcome = time.perf_counter(), "failed"
         try:

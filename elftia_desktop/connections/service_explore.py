@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from elftia_desktop.connections import listing
-from elftia_desktop.connections.pool import timeouts_of
 
 if TYPE_CHECKING:
     from elftia_desktop.connections.live_calls import LiveCalls
@@ -30,7 +29,7 @@ class ExploreMixin:
         """``prompts/get``: ``{description?, messages: [{role, content}]}``."""
         record = await self._record(server_id)
         result = await self._pool.use(
-            record, "list", timeouts_of(record)[2], lambda session: session.get_prompt(name, arguments or None)
+            record, "list", self._pool.timeouts(record)[2], lambda session: session.get_prompt(name, arguments or None)
         )
         return listing.as_dict(result)
 
@@ -38,7 +37,7 @@ class ExploreMixin:
         """``resources/read``: ``{contents: [{uri, mimeType?, text | blob}]}``."""
         record = await self._record(server_id)
         result = await self._pool.use(
-            record, "list", timeouts_of(record)[2], lambda session: session.read_resource(uri)
+            record, "list", self._pool.timeouts(record)[2], lambda session: session.read_resource(uri)
         )
         return listing.as_dict(result)
 

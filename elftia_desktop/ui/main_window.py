@@ -23,8 +23,10 @@ from PySide6.QtWidgets import (
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.ui.dialogs.elicitation_dialog import ElicitationDialog
 from elftia_desktop.ui.pages.agents_page import AgentsPage
-from elftia_desktop.ui.pages.placeholder_page import PlaceholderPage
+from elftia_desktop.ui.pages.dependencies_page import DependenciesPage
+from elftia_desktop.ui.pages.import_export_page import ImportExportPage
 from elftia_desktop.ui.pages.servers_page import McpServersPage
+from elftia_desktop.ui.pages.settings_page import SettingsPage
 from elftia_desktop.ui.server_flows import ServerFlows
 
 LINK_SCHEME = "elftia:"
@@ -34,27 +36,9 @@ PAGES = [
     ("servers", "Servers", "Your MCP servers: state, tools and actions"),
     ("agents", "Agents", "Which servers and tools each agent may use"),
     ("dependencies", "Dependencies", "Runtimes that servers need: Node, uv, Python, Docker …"),
-    ("import", "Import", "Bring servers from Claude, Cursor, VS Code and other apps"),
-    ("settings", "Settings", "Appearance, data folder and secrets"),
+    ("import", "Import / Export", "Bring servers from Claude, Cursor, VS Code and other apps, or send yours"),
+    ("settings", "Settings", "Timeouts, start-up, theme, data folder and secrets"),
 ]
-
-PLACEHOLDERS = {
-    "dependencies": (
-        "Dependencies",
-        "See whether npx, uvx, node, Python, Docker and friends are installed, and install what the app "
-        "can install for you. Until this page lands, the add form checks the command you type.",
-    ),
-    "import": (
-        "Import",
-        "Find the MCP servers you already configured in Claude Desktop, Claude Code, Cursor, VS Code, Cline, "
-        "Windsurf and others, preview them and import them. Meanwhile, use “Paste JSON” or "
-        "`elftia-mcp detect` / `elftia-mcp import`.",
-    ),
-    "settings": (
-        "Settings",
-        "Theme, the data folder, and where secrets are kept. The app follows your system's light or dark palette.",
-    ),
-}
 
 
 class MainWindow(QMainWindow):
@@ -79,10 +63,15 @@ class MainWindow(QMainWindow):
         self.servers_page = McpServersPage(router)
         self.flows = ServerFlows(router, self.servers_page, self)
         self.agents_page = AgentsPage(router)
-        self.pages: dict[str, QWidget] = {"servers": self.servers_page, "agents": self.agents_page}
-        for key, _, _ in PAGES[2:]:
-            title, text = PLACEHOLDERS[key]
-            self.pages[key] = PlaceholderPage(title, text)
+        self.import_page = ImportExportPage(router)
+        self.import_page.navigate.connect(self.show_page)
+        self.pages: dict[str, QWidget] = {
+            "servers": self.servers_page,
+            "agents": self.agents_page,
+            "dependencies": DependenciesPage(router),
+            "import": self.import_page,
+            "settings": SettingsPage(router),
+        }
         for key, _, _ in PAGES:
             self.stack.addWidget(self.pages[key])
         self.servers_page.navigate.connect(self.show_page)
