@@ -4,6 +4,12 @@
     python3 dev.py run     create .venv if needed, install the app, launch it
     python3 dev.py test    create .venv if needed, install the app and test tools, then run
                            ruff, mypy, import-linter and the whole pytest suite
+    python3 dev.py package build the double-clickable app with PyInstaller into dist/elftia-desktop/
+                           and dist/elftia-desktop-<version>-linux-<machine>.tar.gz;
+                           add --smoke to run the bundle's smoke test after the build
+
+A venv set up for more (``test`` or ``package`` extras) serves ``run`` as it is; pip runs again
+only when pyproject.toml changed or an extra is missing.
 
 On a headless Debian/Ubuntu machine run as root, ``test`` first installs the Qt runtime
 libraries, fonts, Xvfb and gnome-keyring that the GUI and keyring tests need, when missing.
@@ -12,6 +18,7 @@ libraries, fonts, Xvfb and gnome-keyring that the GUI and keyring tests need, wh
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -41,30 +48,43 @@ def run(*command: str | Path, env: dict[str, str] | None = None) -> int:
     return subprocess.call([str(c) for c in command], cwd=ROOT, env=env)
 
 
-def ensure_venv(extras: str) -> None:
-    """Create .venv and install the project into it when pyproject.toml changed since last time."""
+def ensure_venv(*extras: str) -> None:
+    """Create .venv; install the project with ``extras`` when pyproject.toml changed or an extra is missing.
+
+    The stamp records the pyproject digest and every extra installed so far, so a venv set up by
+    ``test`` serves ``run`` without pip, and ``package`` after ``test`` installs the union once.
+    """
     if sys.version_info < (3, 11):  # noqa: UP036 - dev.py runs on whatever python3 the user has
         sys.exit(f"Python 3.11 or newer is needed; this is {sys.version.split()[0]}")
     if not PYTHON.exists():
         step("Creating .venv")
         venv.EnvBuilder(with_pip=True).create(VENV)
-    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + extras.encode()).hexdigest()
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     stamp = VENV / ".installed"
-    if stamp.exists() and stamp.read_text() == digest:
-        return
-    step(f"Installing elftia-desktop{extras} into .venv")
+    installed: set[str] = set()
+    try:
+        recorded = json.loads(stamp.read_text())
+        if recorded.get("pyproject") == digest:
+            installed = set(recorded.get("extras", []))
+            if set(extras) <= installed:
+                return
+    except (OSError, ValueError, AttributeError):
+        pass  # no stamp, or one written by an older dev.py: install
+    wanted = sorted(installed | set(extras))
+    spec = f".[{','.join(wanted)}]" if wanted else "."
+    step(f"Installing elftia-desktop{spec[1:]} into .venv")
     if run(PYTHON, "-m", "pip", "install", "--quiet", "--upgrade", "pip") != 0:
         sys.exit("pip could not be upgraded")
-    if run(PYTHON, "-m", "pip", "install", "--quiet", "-e", f".{extras}") != 0:
+    if run(PYTHON, "-m", "pip", "install", "--quiet", "-e", spec) != 0:
         sys.exit("installing the project failed (see pip's output above)")
-    stamp.write_text(digest)
+    stamp.write_text(json.dumps({"pyproject": digest, "extras": wanted}))
 
 
-def ensure_system_packages() -> None:
-    """Install missing Qt runtime libraries and test services on Debian-like systems, as root."""
+def ensure_system_packages(*extra: str) -> None:
+    """Install missing Qt runtime libraries and test services (and ``extra``) on Debian-like systems, as root."""
     if not sys.platform.startswith("linux") or not shutil.which("dpkg-query") or not shutil.which("apt-get"):
         return
-    missing = [p for p in QT_RUNTIME_PACKAGES if not _dpkg_installed(p)]
+    missing = [p for p in [*QT_RUNTIME_PACKAGES, *extra] if not _dpkg_installed(p)]
     if not missing:
         return
     if os.geteuid() != 0:
@@ -83,13 +103,13 @@ def _dpkg_installed(package: str) -> bool:
 
 
 def cmd_run(args: list[str]) -> int:
-    ensure_venv("")
+    ensure_venv()
     return run(BIN / "elftia-desktop", *args)
 
 
 def cmd_test(args: list[str]) -> int:
     ensure_system_packages()
-    ensure_venv("[test]")
+    ensure_venv("test")
     env = os.environ | {"QT_QPA_PLATFORM": "offscreen"}
     checks = [
         ("ruff", [BIN / "ruff", "check", "."]),
@@ -112,8 +132,15 @@ def cmd_test(args: list[str]) -> int:
     return 0
 
 
+def cmd_package(args: list[str]) -> int:
+    ensure_system_packages("binutils", "xdg-utils")  # PyInstaller uses objdump; the smoke test xdg-open
+    ensure_venv("package")
+    env = os.environ | {"QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")}
+    return run(PYTHON, ROOT / "packaging" / "build.py", *args, env=env)
+
+
 def main() -> int:
-    commands = {"run": cmd_run, "test": cmd_test}
+    commands = {"run": cmd_run, "test": cmd_test, "package": cmd_package}
     if len(sys.argv) < 2 or sys.argv[1] not in commands:
         print(__doc__)
         return 2

@@ -19,13 +19,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
     from PySide6.QtCore import QEvent, QObject, QSettings
+    from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
+    from elftia_desktop.bridge.app_lifecycle import QuitController
     from elftia_desktop.bridge.router import McpRouter
     from elftia_desktop.bridge.service_loop import ServiceLoop
     from elftia_desktop.bridge.services import AppServices, build_services
-    from elftia_desktop.core.paths import config_dir
+    from elftia_desktop.core.paths import config_dir, data_dir
+    from elftia_desktop.core.resources import resource_path
     from elftia_desktop.ui.main_window import MainWindow
+    from elftia_desktop.ui.probe import install_probe
+    from elftia_desktop.ui.single_instance import SingleInstance, instance_name
     from elftia_desktop.ui.theme import apply_theme
 
     existing = QApplication.instance()
@@ -33,7 +38,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     app.setApplicationName("Elftia Desktop")
     app.setOrganizationName("Elftia")
     app.setDesktopFileName("elftia-desktop")
+    instance = SingleInstance(instance_name(str(data_dir())), app)
+    if instance.hand_over(argv[1:]):  # the running app comes forward and opens the link
+        return 0
     apply_theme(app)
+    app.setWindowIcon(QIcon(str(resource_path("icons/elftia-desktop-256.png"))))
 
     class PaletteWatcher(QObject):
         """Re-applies the theme when the system switches between light and dark."""
@@ -51,12 +60,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     router = McpRouter(loop)
     settings = QSettings(str(config_dir() / "window.ini"), QSettings.Format.IniFormat)
     window = MainWindow(router, settings)
+    instance.argumentsReceived.connect(window.handle_arguments)
+    instance.listen()
+    install_probe(window, router)
     window.show()
+    window.handle_arguments(argv[1:])
 
     async def close(services: AppServices) -> None:
         await services.close()
 
-    app.aboutToQuit.connect(lambda: loop.stop(cleanup=close, timeout=15))
+    QuitController(app, loop, close).install(window)  # window close, Ctrl+Q, signals, logout
     return app.exec()
 
 

@@ -84,6 +84,9 @@ class RouterCore(QObject):
 
     def _finish(self, request_id: int, future: concurrent.futures.Future[Any]) -> None:
         # Runs on the service loop thread: hand over to the UI thread through a queued signal.
+        if future.cancelled():  # the loop stopped (quit) or the work was cancelled: say so, never raise here
+            self._delivered.emit(request_id, False, BridgeError("Cancelled", "The request was cancelled"))
+            return
         error = future.exception()
         if error is None:
             self._delivered.emit(request_id, True, future.result())

@@ -6,25 +6,50 @@ service loop and returns a request id at once. The outcome arrives on the UI thr
 ``finished`` or ``failed`` signal and, when given, through the ``on_done`` / ``on_error``
 callbacks. Service events are re-emitted as Qt signals.
 
-Where to find a channel: ``bridge/routes/servers.py`` (records, connections, trust, logs),
-``routes/tools.py`` (tool lists, calls, switches), ``routes/dependencies.py`` (runtimes),
-``routes/app_info.py`` (presets, notices) and ``routes/auth.py`` (OAuth sign-in).
-The shared plumbing is ``bridge/plumbing.py``.
+Where to find a channel (the shared plumbing is ``bridge/plumbing.py``):
+
+- ``bridge/routes/servers.py``: records, connections, trust, logs, states
+- ``routes/tools.py``: tool lists, calls, switches
+- ``routes/agents.py``: agents, their tools, payload previews
+- ``routes/dependencies.py``: runtimes
+- ``routes/integrations.py``: other apps' configs, the claude CLI
+- ``routes/settings.py``: settings, folders, backup
+- ``routes/app_info.py``: presets, notices
+- ``routes/explore.py``: trying tools, prompts, resources; the activity log
+- ``routes/links.py``: install links
+- ``routes/auth.py``: OAuth sign-in, sign-out, sign-in status
 """
 
 from __future__ import annotations
 
+from elftia_desktop.bridge.routes.agents import AgentChannels
 from elftia_desktop.bridge.routes.app_info import AppChannels
 from elftia_desktop.bridge.routes.auth import AuthChannels
 from elftia_desktop.bridge.routes.dependencies import DependencyChannels
+from elftia_desktop.bridge.routes.explore import ExploreChannels
+from elftia_desktop.bridge.routes.integrations import IntegrationChannels
+from elftia_desktop.bridge.routes.links import LinkChannels
 from elftia_desktop.bridge.routes.servers import ServerChannels
+from elftia_desktop.bridge.routes.settings import SettingsChannels
 from elftia_desktop.bridge.routes.tools import ToolChannels
 
 __all__ = ["McpRouter"]
 
 
-class McpRouter(ServerChannels, ToolChannels, DependencyChannels, AppChannels, AuthChannels):
+class McpRouter(
+    ServerChannels,
+    ToolChannels,
+    AgentChannels,
+    DependencyChannels,
+    IntegrationChannels,
+    SettingsChannels,
+    AppChannels,
+    ExploreChannels,
+    LinkChannels,
+    AuthChannels,
+):
     """The UI's only way to the services: every channel, over one :class:`RouterCore`.
 
-    Signals: see :class:`~elftia_desktop.bridge.plumbing.RouterCore`.
+    Signals: see :class:`~elftia_desktop.bridge.plumbing.RouterCore` and
+    :class:`~elftia_desktop.bridge.routes.explore.ExploreChannels` (``toolProgress``).
     """

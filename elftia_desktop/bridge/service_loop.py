@@ -12,6 +12,7 @@ import asyncio
 import concurrent.futures
 import logging
 import threading
+import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Generic, TypeVar
 
@@ -75,11 +76,17 @@ class ServiceLoop(Generic[S]):
 
         return asyncio.run_coroutine_threadsafe(runner(), self._loop)
 
+    @property
+    def built(self) -> bool:
+        """Whether the services were asked for (so there is something to clean up)."""
+        return self._services is not None
+
     def stop(self, cleanup: Callable[[S], Coroutine[Any, Any, None]] | None = None, timeout: float = 10.0) -> None:
-        """Run ``cleanup`` (bounded by ``timeout``), then stop the loop and join the thread."""
+        """Run ``cleanup``, then stop the loop and join the thread, all within ``timeout`` seconds."""
         if not self._started or self._stopped:
             self._stopped = True
             return
+        deadline = time.monotonic() + timeout
         if cleanup is not None and self._services is not None:
             future = self.submit(cleanup)
             try:
@@ -88,4 +95,4 @@ class ServiceLoop(Generic[S]):
                 log.exception("Cleanup of the services failed")
         self._stopped = True
         self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(timeout=timeout)
+        self._thread.join(timeout=max(0.05, deadline - time.monotonic()))

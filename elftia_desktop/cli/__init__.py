@@ -20,12 +20,23 @@ from elftia_desktop.core.errors import ConfigError, ElftiaError, JsonInputError
 COMMAND_GROUPS = [servers]
 
 
-def _optional_groups() -> list[object]:
-    """Command groups of the later layers, present once those modules exist."""
+def _optional_groups(command: str | None = None) -> list[object]:
+    """Command groups of the later layers, present once those modules exist.
+
+    A command that starts servers (``runtime.COMMANDS``) gets only its group: the others' imports
+    would be most of its start-up time.
+    """
     import importlib
 
+    from elftia_desktop.cli import runtime
+
+    names = (
+        ["runtime"]
+        if command in runtime.COMMANDS
+        else ["runtime", "tool_formats", "agents", "dependencies", "integrations", "auth"]
+    )
     groups: list[object] = []
-    for name in ("runtime", "tool_formats", "dependencies", "integrations", "auth"):
+    for name in names:
         try:
             groups.append(importlib.import_module(f"elftia_desktop.cli.{name}"))
         except ModuleNotFoundError as exc:
@@ -34,25 +45,27 @@ def _optional_groups() -> list[object]:
     return groups
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser (for ``command`` alone, when it is one that starts servers)."""
     parser = argparse.ArgumentParser(prog="elftia-mcp", description="Manage MCP servers for Elftia.")
     parser.add_argument("--version", action="version", version=f"elftia-mcp {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show the full traceback of an unexpected error")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for group in [*COMMAND_GROUPS, *_optional_groups()]:
+    for group in [*COMMAND_GROUPS, *_optional_groups(command)]:
         group.register(sub)  # type: ignore[attr-defined]
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; returns the exit code."""
-    parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(next((a for a in argv if not a.startswith("-")), None))
     tail: list[str] = []
     if "--" in argv:  # argparse mishandles "--" after a sub-command: split it off here
         split = argv.index("--")
         argv, tail = argv[:split], argv[split + 1 :]
-    args = parser.parse_args(argv)
+    debug = "--debug" in argv  # accepted before or after the command
+    args = parser.parse_args([a for a in argv if a != "--debug"])
     if tail:
         if not hasattr(args, "cmdline"):
             parser.error(f"'{args.command}' takes no command line after --")
@@ -67,6 +80,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(args, str(exc), EXIT_FAILED)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        raise  # run() ends quietly on a closed pipe (| head)
+    except Exception as exc:  # the last line of defence: one line and a log, never a traceback
+        from elftia_desktop.cli.crash import report_crash
+
+        return report_crash(args, exc, debug)
     return code
 
 

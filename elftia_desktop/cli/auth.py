@@ -12,12 +12,14 @@ import argparse
 import asyncio
 import sys
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
-from elftia_desktop.cli.context import open_catalog
+from elftia_desktop.cli.context import apply_saved_settings, open_catalog
 from elftia_desktop.cli.output import EXIT_OK, add_json_flag, print_json
-from elftia_desktop.connections.oauth_prompt import console_prompt
-from elftia_desktop.connections.service import McpService
-from elftia_desktop.core.models import McpAuthStatus
+
+if TYPE_CHECKING:  # the SDK is imported only when a command connects (a light CLI start)
+    from elftia_desktop.connections.service import McpService
+    from elftia_desktop.core.models import McpAuthStatus
 
 
 def sign_in_flag(parser: argparse.ArgumentParser) -> None:
@@ -29,6 +31,8 @@ def sign_in_flag(parser: argparse.ArgumentParser) -> None:
 
 def prepare(service: McpService, args: argparse.Namespace, to_stdout: bool = False) -> None:
     """Let ``service`` sign in in place: URL printed on its own line, browser unless ``--no-browser``."""
+    from elftia_desktop.connections.oauth_prompt import console_prompt
+
     stream = sys.stdout if to_stdout and not getattr(args, "json", False) else sys.stderr
     service.set_sign_in_prompt(console_prompt(stream, browser=not getattr(args, "no_browser", False)))
 
@@ -60,11 +64,14 @@ def describe(name: str, status: McpAuthStatus) -> str:
 
 
 def _run_auth(args: argparse.Namespace, login: bool) -> McpAuthStatus:
+    from elftia_desktop.connections.service import McpService
+
     catalog = open_catalog()
     record = catalog.find(args.server)
 
     async def main() -> McpAuthStatus:
         service = McpService(catalog)
+        apply_saved_settings(service)
         prepare(service, args, to_stdout=True)
         try:
             return await (service.sign_in(record.id) if login else service.sign_out(record.id))

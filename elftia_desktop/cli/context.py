@@ -2,16 +2,45 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from elftia_desktop.cli.output import warn
+from elftia_desktop.core.agent_store import AgentStore
 from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.config_store import ConfigStore
 from elftia_desktop.core.secrets import SecretVault
 
+if TYPE_CHECKING:
+    from elftia_desktop.connections.service import McpService
+
 
 def open_catalog() -> ServerCatalog:
-    """The server catalog on the user's config file; load problems go to stderr."""
+    """The server catalog on the user's config file, with the agents; load problems go to stderr."""
     store = ConfigStore()
     vault = SecretVault()
+    agents = open_agents()
     for notice in store.notices:
         warn(notice)
-    return ServerCatalog(store, vault)
+    return ServerCatalog(store, vault, agents)
+
+
+def open_agents() -> AgentStore:
+    """The agents (seeded with "Assistant" on a fresh install); load problems go to stderr."""
+    from elftia_desktop.core.first_run import seed_default_agent
+
+    agents = AgentStore()
+    seed_default_agent(agents)
+    for notice in agents.notices:
+        warn(notice)
+    return agents
+
+
+def apply_saved_settings(service: McpService) -> None:
+    """Give a CLI-made service the default timeouts and log size of the Settings page."""
+    from elftia_desktop.core.settings_store import SettingsStore
+
+    store = SettingsStore()
+    settings = store.load()
+    for notice in store.notices:
+        warn(notice)
+    service.set_defaults(settings.connect_timeout, settings.call_timeout, settings.log_lines)

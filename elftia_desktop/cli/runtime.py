@@ -14,17 +14,22 @@ import asyncio
 import json
 import sys
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from elftia_desktop.cli.auth import prepare, sign_in_flag
-from elftia_desktop.cli.context import open_catalog
+from elftia_desktop.cli.context import apply_saved_settings, open_catalog
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, add_json_flag, fail, print_json
-from elftia_desktop.connections.callbacks import ElicitationHandler
-from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.errors import JsonInputError
-from elftia_desktop.core.models import McpServerRecord
+from elftia_desktop.core.json_input import parse_json_text
+
+if TYPE_CHECKING:  # imported when a command runs (see _run): the other commands never load the SDK
+    from elftia_desktop.connections.callbacks import ElicitationHandler
+    from elftia_desktop.connections.service import McpService
+    from elftia_desktop.core.models import McpServerRecord
 
 T = TypeVar("T")
+COMMANDS = ("test", "discover", "call", "logs")
+"""The commands of this group (the CLI loads only this group for them)."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -63,12 +68,25 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _run(work: Callable[[McpService, McpServerRecord], Awaitable[T]], server: str, args: argparse.Namespace) -> T:
-    """Open the store, run ``work`` on a service (signing in in place), and always clean up its servers."""
+    """Open the store, run ``work`` on a service (signing in in place), and always clean up its servers.
+
+    The SDK is imported here, without the server side its package ``__init__`` pulls in
+    (``sdk_light``); and the terminal's environment is the login environment already, so no
+    login shell is run to find commands.
+    """
+    from elftia_desktop.connections.sdk_light import defer_sdk_package_inits
+
+    defer_sdk_package_inits()
+    from elftia_desktop.connections.service import McpService
+    from elftia_desktop.connections.shell_env import use_process_environment
+
+    use_process_environment()
     catalog = open_catalog()
     record = catalog.find(server)
 
     async def main() -> T:
         service = McpService(catalog)
+        apply_saved_settings(service)
         prepare(service, args)
         try:
             return await service.signed_in(record.id, lambda: work(service, record))
@@ -116,10 +134,7 @@ def cmd_discover(args: argparse.Namespace) -> int:
 
 def parse_args_json(text: str) -> dict[str, Any]:
     """The ``--args`` object; ``JsonInputError`` with line and column when malformed."""
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise JsonInputError(f"--args: not valid JSON: {exc.msg}", exc.lineno, exc.colno) from exc
+    value = parse_json_text(text, "--args")
     if not isinstance(value, dict):
         raise JsonInputError(f'--args: expected a JSON object like {{"key": "value"}}, got {type(value).__name__}')
     return value

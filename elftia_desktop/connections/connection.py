@@ -77,6 +77,7 @@ class ServerConnection:
         self._stop = anyio.Event()
         self._ready: asyncio.Future[None] | None = None
         self._owner: asyncio.Task[None] | None = None
+        self._connect_timeout = 30.0
 
     @property
     def target(self) -> str:
@@ -117,6 +118,7 @@ class ServerConnection:
     async def open(self, limit: float) -> None:
         """Start the owner task and wait until the session is initialized (or raise why not)."""
         loop = asyncio.get_running_loop()
+        self._connect_timeout = limit
         self._ready = loop.create_future()
         self._ready.add_done_callback(lambda f: f.cancelled() or f.exception())
         self._owner = loop.create_task(self._run(), name=f"mcp-owner-{self.record.name}")
@@ -150,7 +152,7 @@ class ServerConnection:
     async def _run(self) -> None:
         assert self._ready is not None
         hooks = TransportHooks(on_stderr=self.log.add, on_spawn=self._on_spawn, on_http_status=self._on_status)
-        connect_timeout = (self.record.config.timeout and self.record.config.timeout.connect) or 30.0
+        connect_timeout = self._connect_timeout
         try:
             async with (
                 open_transport(self.record, self._env, self._headers, connect_timeout, hooks, self._auth) as transport,

@@ -5,7 +5,8 @@ Events (name -> payload)::
     "server:connected"  {serverId}
     "connection:state"  {serverId, state, error}
     "servers:changed"   {}
-    "tool:called"       {serverId, toolName, duration, success}
+    "tool:called"       {serverId, toolName, callId, outcome, duration, success, at}
+    "tool:progress"     {serverId, toolName, callId, progress, total, message}
     "tools:changed"     {serverId}
     "log"               {serverId, line}
 
@@ -23,7 +24,15 @@ log = logging.getLogger(__name__)
 
 EventCallback = Callable[[dict[str, Any]], None]
 EVENT_NAMES = frozenset(
-    {"server:connected", "connection:state", "servers:changed", "tool:called", "tools:changed", "log"}
+    {
+        "server:connected",
+        "connection:state",
+        "servers:changed",
+        "tool:called",
+        "tool:progress",
+        "tools:changed",
+        "log",
+    }
 )
 
 

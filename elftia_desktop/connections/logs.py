@@ -20,6 +20,11 @@ class ServerLog:
         self._lines: deque[str] = deque(maxlen=size)
         self._on_line = on_line
 
+    def resize(self, size: int) -> None:
+        """Keep at most ``size`` lines from now on (the newest are kept)."""
+        if size != self._lines.maxlen:
+            self._lines = deque(self._lines, maxlen=size)
+
     def add(self, line: str) -> None:
         """Append one line (trailing newline removed, cut at ``MAX_LINE_CHARS``)."""
         line = line.rstrip("\r\n")

@@ -14,6 +14,7 @@ import contextlib
 import logging
 import os
 import time
+import warnings
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -22,13 +23,13 @@ import anyio
 import httpx2
 import mcp_types as types
 from mcp.client.session import ClientSession
-from mcp.shared.exceptions import MCPError
+from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
 from elftia_desktop.connections.callbacks import ClientCallbacks
 from elftia_desktop.connections.connection import ConnectionHooks, ServerConnection
 from elftia_desktop.connections.errors import is_connection_lost, is_timeout, leaf_exception, translate
 from elftia_desktop.connections.events import ServiceEvents
-from elftia_desktop.connections.logs import ServerLog
+from elftia_desktop.connections.logs import LOG_LINES, ServerLog
 from elftia_desktop.connections.oauth_provider import SignInGate, SignInPrompt, build_auth
 from elftia_desktop.connections.oauth_storage import VaultTokenStorage
 from elftia_desktop.connections.placeholders import expand_record
@@ -76,14 +77,21 @@ class PoolEntry:
     """OAuth: whether a sign-in may happen now, and why the last flow failed."""
 
 
-def timeouts_of(record: McpServerRecord) -> tuple[float, float, float]:
+@dataclass(frozen=True)
+class PoolDefaults:
+    """What a server without its own setting gets (the Settings page changes these)."""
+
+    connect: float = DEFAULT_CONNECT_TIMEOUT
+    list_: float = DEFAULT_LIST_TIMEOUT
+    call: float = DEFAULT_CALL_TIMEOUT
+    log_lines: int = LOG_LINES
+
+
+def timeouts_of(record: McpServerRecord, defaults: PoolDefaults | None = None) -> tuple[float, float, float]:
     """(connect, list, call) timeouts of a server: its config, else the defaults."""
     t = record.config.timeout
-    return (
-        (t and t.connect) or DEFAULT_CONNECT_TIMEOUT,
-        (t and t.list_) or DEFAULT_LIST_TIMEOUT,
-        (t and t.call) or DEFAULT_CALL_TIMEOUT,
-    )
+    d = defaults or PoolDefaults()
+    return ((t and t.connect) or d.connect, (t and t.list_) or d.list_, (t and t.call) or d.call)
 
 
 class ConnectionPool:
@@ -97,6 +105,18 @@ class ConnectionPool:
         self.entries: dict[str, PoolEntry] = {}
         self.sign_in_prompt: SignInPrompt | None = None
         """Shows a person the authorization URL during foreground actions (None: nobody can sign in)."""
+        self._notices: set[asyncio.Task[None]] = set()
+        self.defaults = PoolDefaults()
+
+    def timeouts(self, record: McpServerRecord) -> tuple[float, float, float]:
+        """(connect, list, call) timeouts of a server: its own, else this pool's defaults."""
+        return timeouts_of(record, self.defaults)
+
+    def set_defaults(self, defaults: PoolDefaults) -> None:
+        """New defaults for the next connections and calls; every log is resized at once."""
+        self.defaults = defaults
+        for entry in self.entries.values():
+            entry.log.resize(defaults.log_lines)
 
     def entry(self, server_id: str) -> PoolEntry:
         """The entry of a server (created on first use)."""
@@ -106,7 +126,7 @@ class ConnectionPool:
             def emit_line(line: str) -> None:
                 self.events.emit("log", {"serverId": server_id, "line": line})
 
-            entry = self.entries[server_id] = PoolEntry(server_id, ServerLog(emit_line))
+            entry = self.entries[server_id] = PoolEntry(server_id, ServerLog(emit_line, self.defaults.log_lines))
         return entry
 
     def foreground(self, server_id: str) -> contextlib.AbstractContextManager[None]:
@@ -164,7 +184,7 @@ class ConnectionPool:
         if session is None:
             return False
         try:
-            with anyio.fail_after(timeouts_of(record)[1]):
+            with anyio.fail_after(self.timeouts(record)[1]):
                 try:
                     await session.send_ping()
                 except MCPError as exc:
@@ -198,7 +218,7 @@ class ConnectionPool:
             connection = ServerConnection(
                 launch, env, headers, self.callbacks, entry.log, self._hooks(record), auth, entry.gate.person_time
             )
-            await connection.open(timeouts_of(record)[0])
+            await connection.open(self.timeouts(record)[0])
         except ElftiaError as exc:
             raise self._failed(entry, record, exc, connection.http_status if connection else None) from exc
         except asyncio.CancelledError:
@@ -289,7 +309,29 @@ class ConnectionPool:
         if entry.state is not ConnectionState.DISCONNECTED:
             self.set_state(entry, ConnectionState.DISCONNECTED)
 
+    def notify_roots_changed(self) -> None:
+        """Send ``notifications/roots/list_changed`` to every open session, in the background."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # not on the service loop: no session can be open here
+            return
+        for entry in self.entries.values():
+            connection = entry.connection
+            if connection is not None and connection.alive and connection.session is not None:
+                task = loop.create_task(_send_roots_changed(entry.server_id, connection.session))
+                self._notices.add(task)
+                task.add_done_callback(self._notices.discard)
+
     async def close_all(self) -> None:
         """Close every connection in parallel and clear the pool."""
         await asyncio.gather(*(self.disconnect(sid) for sid in list(self.entries)), return_exceptions=True)
         self.entries.clear()
+
+
+async def _send_roots_changed(server_id: str, session: ClientSession) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MCPDeprecationWarning)  # roots are deprecated by the 2026-07-28 spec
+        try:
+            await session.send_roots_list_changed()
+        except Exception as exc:  # a session closing under us: it gets the new roots when it reconnects
+            log.info("could not tell %s that the roots changed: %r", server_id, exc)

@@ -18,12 +18,14 @@ from mcp.client.session import ClientSession
 from elftia_desktop.connections import listing
 from elftia_desktop.connections.callbacks import ElicitationHandler
 from elftia_desktop.connections.events import ServiceEvents
-from elftia_desktop.connections.pool import ConnectionPool, PoolEntry, timeouts_of
+from elftia_desktop.connections.live_calls import LiveCalls
+from elftia_desktop.connections.pool import ConnectionPool, PoolDefaults, PoolEntry
 from elftia_desktop.connections.process_tracker import ProcessTracker, TrackedProcess, kill_leftovers
 from elftia_desktop.connections.service_auth import AuthMixin, retry_signed_in
 from elftia_desktop.connections.service_crud import CrudMixin
+from elftia_desktop.connections.service_explore import ExploreMixin
 from elftia_desktop.core.catalog import ServerCatalog
-from elftia_desktop.core.errors import ElftiaError, ToolCallError
+from elftia_desktop.core.errors import ElftiaError, ToolCallCancelled, ToolCallError
 from elftia_desktop.core.models import (
     ConnectionState,
     MCPCallToolResponse,
@@ -41,11 +43,11 @@ TOOL_CACHE_TTL = 300.0
 """Seconds a server's tool list is reused."""
 
 
-class McpService(CrudMixin, AuthMixin):
+class McpService(CrudMixin, ExploreMixin, AuthMixin):
     """The MCP connection pool and server list.
 
     Events (``events.on(name, callback)``): ``server:connected``, ``connection:state``,
-    ``servers:changed``, ``tool:called``, ``tools:changed``, ``log`` (see ``events.py``).
+    ``servers:changed``, ``tool:called``, ``tool:progress``, ``tools:changed``, ``log`` (see ``events.py``).
     """
 
     def __init__(self, catalog: ServerCatalog, *, runtime_dir: Path | None = None) -> None:
@@ -54,10 +56,11 @@ class McpService(CrudMixin, AuthMixin):
         runtime_dir = runtime_dir if runtime_dir is not None else data_dir() / "runtime"
         self.leftovers_killed: list[TrackedProcess] = kill_leftovers(runtime_dir)
         """Server processes of an earlier run that were killed at start."""
-        tracker = ProcessTracker(runtime_dir)
+        tracker = ProcessTracker.for_dir(runtime_dir)
         self._pool = ConnectionPool(catalog.vault, self.events, tracker)
         self._trial_pool = ConnectionPool(catalog.vault, ServiceEvents(), tracker)
         """Connections of servers tried before they are saved; their events reach nobody."""
+        self._live = LiveCalls(self.events)
         self._records: dict[str, McpServerRecord] = {}
         self._records_stamp: tuple[int, int, int] | None = None
 
@@ -119,7 +122,7 @@ class McpService(CrudMixin, AuthMixin):
         return entry.error if entry is not None else None
 
     def server_log(self, server_id: str) -> list[str]:
-        """The server's last 500 log lines: stderr and its log messages (sync)."""
+        """The server's last log lines (500 unless the settings say otherwise): stderr and log messages (sync)."""
         entry = self._pool.entries.get(server_id)
         return entry.log.lines() if entry is not None else []
 
@@ -128,8 +131,32 @@ class McpService(CrudMixin, AuthMixin):
         self._pool.callbacks.elicitation_handler = handler
 
     def set_roots(self, folders: list[str]) -> None:
-        """The folders servers see as roots (the agent's or project's)."""
+        """The folders servers see as roots (the agent's or project's); open sessions are told (sync).
+
+        Each connected server gets ``notifications/roots/list_changed`` (sent in the background
+        when called on the service loop) and asks for the new list when it cares.
+        """
         self._pool.callbacks.roots = list(folders)
+        self._pool.notify_roots_changed()
+
+    def set_defaults(self, connect_timeout: float, call_timeout: float, log_lines: int) -> None:
+        """Defaults for servers without their own timeouts, and the log lines kept per server (sync)."""
+        defaults = PoolDefaults(connect=connect_timeout, call=call_timeout, log_lines=log_lines)
+        self._pool.set_defaults(defaults)
+        self._trial_pool.set_defaults(defaults)
+
+    async def connect_active(self) -> dict[str, str]:
+        """Connect every active, trusted server at once (the "connect at start" setting).
+
+        Returns ``{server id: why it failed}``; a failure never stops the others.
+        """
+        records = list((await self._current_records()).values())
+        problems = await asyncio.gather(*(self._connect_quietly(r) for r in records))
+        return {r.id: p for r, p in zip(records, problems, strict=True) if p}
+
+    def notify_servers_changed(self) -> None:
+        """Tell subscribers the list changed behind the service's back (an import through the catalog)."""
+        self._changed()
 
     # -- capabilities --------------------------------------------------------------------------
 
@@ -167,7 +194,7 @@ class McpService(CrudMixin, AuthMixin):
         started = time.perf_counter()
 
         async def attempt() -> list[Any]:
-            return await self._trial_pool.use(record, "list", timeouts_of(record)[1], listing.list_tools)
+            return await self._trial_pool.use(record, "list", self._trial_pool.timeouts(record)[1], listing.list_tools)
 
         try:
             tools = await (retry_signed_in(self._trial_pool, record.id, attempt) if sign_in else attempt())
@@ -195,7 +222,7 @@ class McpService(CrudMixin, AuthMixin):
         except ElftiaError as exc:
             return McpDiscoverResult(success=False, error=str(exc))
         caps = connection.init_result.capabilities if connection.init_result else None
-        list_timeout = timeouts_of(record)[1]
+        list_timeout = self._pool.timeouts(record)[1]
         kinds: dict[str, tuple[Callable[[ClientSession], Awaitable[list[Any]]], bool]] = {
             "tools": (listing.list_tools, True),
             "prompts": (listing.list_prompts, caps is None or caps.prompts is not None),
@@ -233,7 +260,7 @@ class McpService(CrudMixin, AuthMixin):
 
     async def _fetch_tools(self, record: McpServerRecord) -> list[MCPTool]:
         entry = self._pool.entry(record.id)
-        tools = await self._pool.use(record, "list", timeouts_of(record)[1], listing.list_tools)
+        tools = await self._pool.use(record, "list", self._pool.timeouts(record)[1], listing.list_tools)
         entry.tools = [listing.to_mcp_tool(record, tool) for tool in tools]
         entry.tool_names = frozenset(t.name for t in entry.tools)
         entry.tools_at, entry.tools_key = time.monotonic(), record.name
@@ -277,6 +304,17 @@ class McpService(CrudMixin, AuthMixin):
                     result.tools.extend(outcome)
         return result
 
+    async def _callable(self, record: McpServerRecord, tool_name: str) -> None:
+        """Refuse a disabled or unknown tool (the tool list is refreshed when stale)."""
+        if tool_name in record.disabled_tools:
+            raise ToolCallError(f"The tool {tool_name!r} of {record.name} is disabled.")
+        entry = self._pool.entry(record.id)
+        if self._fresh_tools(entry, record) is None or tool_name not in entry.tool_names:
+            await self._fetch_tools(record)
+            if tool_name not in entry.tool_names:
+                known = ", ".join(sorted(entry.tool_names)) or "none"
+                raise ToolCallError(f"{record.name} has no tool {tool_name!r} (its tools: {known}).")
+
     async def call_tool(
         self,
         server_id: str,
@@ -285,37 +323,36 @@ class McpService(CrudMixin, AuthMixin):
         call_id: str | None = None,
         timeout: float | None = None,  # noqa: ASYNC109 - the API's name; it bounds the call on the server too
     ) -> MCPCallToolResponse:
-        """Call one tool (never replayed); raises ToolCallError, ServerConnectionError or ServerTimeout."""
+        """Call one tool (never replayed); raises ToolCallError, ServerConnectionError or ServerTimeout.
+
+        With a ``call_id``, progress notifications become ``tool:progress`` events and :meth:`cancel_call`
+        can stop the call (``ToolCallCancelled``). A ``tool:called`` event ends every call; its ``outcome``
+        is ``ok``, ``error`` (an ``isError`` result), ``failed`` or ``cancelled``.
+        """
         record = await self._record(server_id)
-        if tool_name in record.disabled_tools:
-            raise ToolCallError(f"The tool {tool_name!r} of {record.name} is disabled.")
-        entry = self._pool.entry(server_id)
-        if self._fresh_tools(entry, record) is None or tool_name not in entry.tool_names:
-            await self._fetch_tools(record)
-            if tool_name not in entry.tool_names:
-                known = ", ".join(sorted(entry.tool_names)) or "none"
-                raise ToolCallError(f"{record.name} has no tool {tool_name!r} (its tools: {known}).")
-        call_timeout = timeout if timeout is not None else timeouts_of(record)[2]
-        started = time.perf_counter()
-        success = False
+        await self._callable(record, tool_name)
+        call_timeout = timeout if timeout is not None else self._pool.timeouts(record)[2]
+        progress = self._live.progress_callback(server_id, tool_name, call_id) if call_id else None
+        started, outcome = time.perf_counter(), "failed"
         try:
-            result = await self._pool.use(
+            call = self._pool.use(
                 record,
                 "call",
                 None,
-                lambda session: session.call_tool(tool_name, args, read_timeout_seconds=call_timeout),
+                lambda session: session.call_tool(
+                    tool_name, args, read_timeout_seconds=call_timeout, progress_callback=progress
+                ),
             )
+            result = await (self._live.run(call_id, f"{record.name}: {tool_name}", call) if call_id else call)
             response = listing.to_call_response(result)
-            success = not response.is_error
+            outcome = "error" if response.is_error else "ok"
             return response
+        except ToolCallCancelled:
+            outcome = "cancelled"
+            raise
         finally:
+            called = {"serverId": server_id, "toolName": tool_name, "callId": call_id, "outcome": outcome}
+            duration = (time.perf_counter() - started) * 1000
             self.events.emit(
-                "tool:called",
-                {
-                    "serverId": server_id,
-                    "toolName": tool_name,
-                    "callId": call_id,
-                    "duration": (time.perf_counter() - started) * 1000,
-                    "success": success,
-                },
+                "tool:called", called | {"duration": duration, "success": outcome == "ok", "at": time.time()}
             )

@@ -12,6 +12,7 @@ from elftia_desktop.core.catalog import ConflictPolicy
 from elftia_desktop.core.errors import ElftiaError, JsonInputError
 from elftia_desktop.core.models import McpActionResult, McpServerInput, McpServerJsonInput, McpServerRecord
 from elftia_desktop.core.server_json import parse_servers_json
+from elftia_desktop.core.text_rules import display_name
 from elftia_desktop.core.trust import launch_of, needs_confirmation
 
 if TYPE_CHECKING:
@@ -65,7 +66,8 @@ class CrudMixin:
         for entry in parsed:
             if entry.server is None:
                 error = entry.error or "not a server definition"
-                prefixed = error if error.startswith(f"{entry.name}:") else f"{entry.name}: {error}"
+                label = display_name(entry.name)
+                prefixed = error if error.startswith(f"{label}:") else f"{label}: {error}"
                 results.append(McpActionResult(success=False, error=prefixed))
                 continue
             entry.server.is_trusted = data.trust
@@ -107,15 +109,20 @@ class CrudMixin:
         return McpActionResult(success=True, message=message, server=after)
 
     async def remove(self, server_id: str) -> McpActionResult:
-        """Disconnect a server, then delete it and its secrets."""
+        """Disconnect a server, then delete it and its secrets and take it out of every agent.
+
+        The result names the agents that had selected it (``agentsUpdated``).
+        """
         await self._pool.disconnect(server_id)
         try:
-            removed = await asyncio.to_thread(self.catalog.remove, server_id)
+            removed, lost = await asyncio.to_thread(self.catalog.remove, server_id)
         except ElftiaError as exc:
             return McpActionResult(success=False, error=str(exc))
         self._pool.entries.pop(server_id, None)
         self._changed()
-        return McpActionResult(success=True, message=f"Removed {removed.name}.", server=removed)
+        names = [agent.name for agent in lost]
+        message = f"Removed {removed.name}." + (f" Taken out of agents: {', '.join(names)}." if names else "")
+        return McpActionResult(success=True, message=message, server=removed, agents_updated=names)
 
     async def trust(self, server_id: str) -> McpActionResult:
         """Record that the user confirmed what the server runs (or where it connects)."""

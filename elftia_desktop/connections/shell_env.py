@@ -84,6 +84,12 @@ async def login_env(limit: float = SHELL_ENV_TIMEOUT) -> dict[str, str]:
         return _cache
 
 
+def use_process_environment() -> None:
+    """Take this process's environment as the login one (the CLI, started from the user's shell)."""
+    global _cache
+    _cache = dict(os.environ)
+
+
 def reset_cache() -> None:
     """Forget the cached environment (tests)."""
     global _cache, _lock

@@ -1,7 +1,8 @@
 """The stdio transport: runs a server in its own process group and talks JSON-RPC over its pipes.
 
 It follows the SDK's ``mcp.client.stdio.stdio_client`` (same framing, same shutdown order:
-close stdin, wait, SIGTERM the group, SIGKILL it) and adds what the pool needs and the SDK
+close stdin, SIGTERM the group, SIGKILL it, but without the SDK's fixed 2 s grace: each step
+lasts while the server is at work, see ``stop_process``) and adds what the pool needs and the SDK
 does not expose: the process id (for the runtime file), the exit code (for "exited with
 code N"), stderr read line by line into the server log (UTF-8 with replacement), and an
 event that fires the moment the process is gone.
@@ -10,7 +11,6 @@ event that fires the moment the process is gone.
 from __future__ import annotations
 
 import logging
-import os
 import signal
 import subprocess
 from collections.abc import AsyncIterator, Callable
@@ -24,13 +24,23 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 from anyio.streams.text import TextReceiveStream
 from mcp.shared.message import SessionMessage
 
+from elftia_desktop.connections import proc_identity
+
 log = logging.getLogger(__name__)
 
 STDIN_CLOSE_GRACE = 2.0
-"""Seconds a server gets to exit after its stdin closes."""
+"""Most seconds a server still at work gets to exit after its stdin closes."""
 TERM_GRACE = 2.0
-"""Seconds between SIGTERM and SIGKILL of the group."""
-_POLL = 0.02
+"""Most seconds a server still at work gets to exit after SIGTERM, before SIGKILL."""
+QUIET = 0.15
+"""Seconds a server may sit idle (no CPU, nothing running) before the next step: it is not exiting."""
+BLIND_GRACE = 0.5
+"""Seconds per step where a server's activity cannot be seen (no /proc)."""
+KILL_REAP = 2.0
+"""Seconds for the loop to notice a SIGKILL; only an unkillable process runs this out."""
+_POLL = 0.01
+_LOOK_EVERY = 4
+"""Look at the server's activity every this many polls (reading /proc costs more than the exit check)."""
 
 ReadStream = MemoryObjectReceiveStream[SessionMessage | Exception]
 WriteStream = MemoryObjectSendStream[SessionMessage]
@@ -89,40 +99,71 @@ async def _read_stderr(process: anyio.abc.Process, on_line: Callable[[str], None
 
 
 async def _watch_exit(process: anyio.abc.Process, info: StdioProcess) -> None:
-    info.returncode = await process.wait()
-    info.exited.set()
+    _mark_exited(info, await process.wait())
 
 
-async def _wait_exit(info: StdioProcess, limit: float) -> bool:
-    with anyio.move_on_after(limit):
-        await info.exited.wait()
+def _mark_exited(info: StdioProcess, returncode: int) -> None:
+    if not info.exited.is_set():
+        info.returncode = returncode
+        info.exited.set()
+
+
+def _exited(process: anyio.abc.Process, info: StdioProcess) -> bool:
+    """Whether the server is gone, by its return code.
+
+    Not ``wait()``: that also waits for the pipes, which a child left in the group can hold open.
+    """
+    if process.returncode is not None:
+        _mark_exited(info, process.returncode)
     return info.exited.is_set()
 
 
-def kill_group(pgid: int, sig: int) -> bool:
-    """Signal a process group; False when it is gone."""
-    try:
-        os.killpg(pgid, sig)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
+async def _settle(process: anyio.abc.Process, info: StdioProcess, limit: float) -> bool:
+    """Wait for the server to exit while it is at work, at most ``limit`` s; whether it exited.
+
+    At work means its process tree used CPU or had a process running since the last look.
+    Once it has been idle for ``QUIET`` s it is waiting for something else (a timer, a
+    signal), not shutting down, and the wait ends. Without /proc: a fixed ``BLIND_GRACE``.
+    """
+    now = anyio.current_time()
+    last = proc_identity.tree_activity(info.pid)
+    deadline = now + (limit if last is not None else min(limit, BLIND_GRACE))
+    quiet_since, polls = now, 0
+    while not _exited(process, info):
+        now = anyio.current_time()
+        if now >= deadline or (last is not None and now - quiet_since >= QUIET):
+            return False
+        await anyio.sleep(_POLL)
+        polls += 1
+        current = proc_identity.tree_activity(info.pid) if last is not None and polls % _LOOK_EVERY == 0 else None
+        if current is not None and last is not None:
+            if current[1] or current[0] != last[0]:
+                quiet_since = anyio.current_time()
+            last = current
     return True
 
 
 async def stop_process(process: anyio.abc.Process, info: StdioProcess) -> None:
-    """Close stdin, wait; then SIGTERM the group, wait; then SIGKILL it. Bounded in time."""
+    """The spec's order: close stdin, then SIGTERM the group, then SIGKILL it.
+
+    No fixed wait: each step ends the moment the server exits, or once it sits idle
+    (see :func:`_settle`); a server that flushes its state on EOF or on SIGTERM keeps the
+    time it is busy doing so (up to ``STDIN_CLOSE_GRACE`` / ``TERM_GRACE``).
+    """
     if process.stdin is not None:
         with suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
             await process.stdin.aclose()
-    if not await _wait_exit(info, STDIN_CLOSE_GRACE):
-        kill_group(info.pid, signal.SIGTERM)
-        if not await _wait_exit(info, TERM_GRACE):
-            kill_group(info.pid, signal.SIGKILL)
-            if not await _wait_exit(info, TERM_GRACE):
+    if not await _settle(process, info, STDIN_CLOSE_GRACE):
+        proc_identity.signal_group(info.pid, signal.SIGTERM)
+        if not await _settle(process, info, TERM_GRACE):
+            proc_identity.signal_group(info.pid, signal.SIGKILL)
+            with anyio.move_on_after(KILL_REAP):
+                while not _exited(process, info):  # noqa: ASYNC110 - the return code has no event to wait on
+                    await anyio.sleep(_POLL)
+            if not info.exited.is_set():
                 log.warning("server process %d survived SIGKILL; abandoning it", info.pid)
     # Children the server left behind in its group.
-    kill_group(info.pid, signal.SIGKILL)
+    proc_identity.signal_group(info.pid, signal.SIGKILL)
 
 
 @asynccontextmanager

@@ -9,18 +9,18 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx2
-from mcp.client.sse import sse_client
 from mcp.client.stdio import get_default_environment
-from mcp.client.streamable_http import streamable_http_client
 
 from elftia_desktop.builtin_servers.launcher import BUILTIN_SERVERS, builtin_command
 from elftia_desktop.connections.shell_env import find_command, login_env, passed_through, search_path
 from elftia_desktop.connections.stdio_process import StdioProcess, open_stdio
 from elftia_desktop.core.errors import ServerStartFailed
 from elftia_desktop.core.models import McpServerRecord, McpServerTransport
+
+if TYPE_CHECKING:  # the HTTP transports are imported when one is opened: a stdio-only CLI run skips them
+    import httpx2
 
 BUILTIN_PACKAGE = "elftia_desktop.builtin_servers"
 HTTP_READ_TIMEOUT = 300.0
@@ -90,6 +90,7 @@ def http_client(
     auth: httpx2.Auth | None = None,
 ) -> httpx2.AsyncClient:
     """An HTTP client carrying the server's headers, our timeouts and its OAuth; reports each response status."""
+    import httpx2
 
     async def record_status(response: httpx2.Response) -> None:
         on_status(response.status_code)
@@ -121,6 +122,9 @@ async def open_transport(
             yield Transport(read, write, process)
             return
         url = record.config.url or ""
+        from mcp.client.sse import sse_client
+        from mcp.client.streamable_http import streamable_http_client
+
         if record.type is McpServerTransport.SSE:
 
             def factory(

@@ -6,7 +6,9 @@
     │   ├── ConfigTooNew            written by a newer version; left untouched
     │   ├── JsonInputError          pasted/imported JSON is malformed (line, column)
     │   ├── DuplicateServerName     a name is already taken
-    │   └── ServerNotFound          no server with that id or name
+    │   ├── ServerNotFound          no server with that id or name
+    │   ├── DuplicateAgentName      an agent name is already taken
+    │   └── AgentNotFound           no agent with that id or name
     ├── SecretStoreError            a secret could not be stored or read
     ├── ServerConnectionError       a server could not be reached or used
     │   ├── ServerStartFailed       command missing, exited with code N, HTTP status N ...
@@ -14,6 +16,7 @@
     │   ├── ServerNotTrusted        an untrusted server was asked to start
     │   └── ServerAuthRequired      the server wants an OAuth sign-in (or the sign-in failed)
     ├── ToolCallError               a tool call failed or was refused
+    │   └── ToolCallCancelled       the user cancelled a running call
     └── DependencyMissing           a runtime a server needs is not installed
 
 Errors from the mcp SDK, anyio and httpx2 are translated at the ``connections`` boundary.
@@ -64,6 +67,14 @@ class ServerNotFound(ConfigError):
     """No server has that id or name."""
 
 
+class DuplicateAgentName(ConfigError):
+    """An agent with that name (case-insensitive) exists already."""
+
+
+class AgentNotFound(ConfigError):
+    """No agent has that id or name."""
+
+
 class SecretStoreError(ElftiaError):
     """A secret could not be stored or read."""
 
@@ -94,6 +105,10 @@ class ServerAuthRequired(ServerConnectionError):
 
 class ToolCallError(ElftiaError):
     """A tool call failed or was refused (disabled tool, unknown tool)."""
+
+
+class ToolCallCancelled(ToolCallError):
+    """The user cancelled a running tool call; the server was sent ``notifications/cancelled``."""
 
 
 class DependencyMissing(ElftiaError):

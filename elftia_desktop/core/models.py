@@ -19,9 +19,19 @@ from pydantic.alias_generators import to_camel
 
 from elftia_desktop.core.oauth_config import McpOAuthConfig as McpOAuthConfig  # re-exported: ui imports core.models
 from elftia_desktop.core.oauth_config import OAuthGrantType as OAuthGrantType
+from elftia_desktop.core.text_rules import (
+    MAX_TIMEOUT_SECONDS,
+    check_args,
+    check_command,
+    check_env_values,
+    check_header_values,
+    check_name,
+    check_no_control,
+    check_url_text,
+)
 
-ENV_KEY_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-HEADER_NAME_PATTERN = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")
+ENV_KEY_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
+HEADER_NAME_PATTERN = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+\Z")
 
 
 class _Model(BaseModel):
@@ -80,11 +90,11 @@ InstallSource = Literal["builtin", "manual", "protocol", "unknown"]
 class McpTimeouts(_OpenModel):
     """Per-phase timeouts in seconds; unset phases use the service defaults."""
 
-    connect: float | None = Field(default=None, gt=0)
+    connect: float | None = Field(default=None, gt=0, le=MAX_TIMEOUT_SECONDS)
     """Starting the server and the initialize handshake (default 30 s)."""
-    list_: float | None = Field(default=None, gt=0, alias="list")
+    list_: float | None = Field(default=None, gt=0, le=MAX_TIMEOUT_SECONDS, alias="list")
     """Each list call: tools, prompts, resources (default 30 s)."""
-    call: float | None = Field(default=None, gt=0)
+    call: float | None = Field(default=None, gt=0, le=MAX_TIMEOUT_SECONDS)
     """One tool call (default 120 s)."""
 
 
@@ -117,6 +127,26 @@ class McpServerConfig(_OpenModel):
             return {"call": value}
         return value
 
+    @field_validator("command")
+    @classmethod
+    def _command_runs(cls, command: str | None) -> str | None:
+        return check_command(command)
+
+    @field_validator("args")
+    @classmethod
+    def _args_pass_execve(cls, args: list[str]) -> list[str]:
+        return check_args(args)
+
+    @field_validator("cwd")
+    @classmethod
+    def _cwd_is_a_path(cls, cwd: str | None) -> str | None:
+        return None if cwd is None else check_no_control(cwd)
+
+    @field_validator("url")
+    @classmethod
+    def _url_is_one_token(cls, url: str | None) -> str | None:
+        return check_url_text(url)
+
     @field_validator("env")
     @classmethod
     def _env_keys_are_names(cls, env: dict[str, str]) -> dict[str, str]:
@@ -126,20 +156,25 @@ class McpServerConfig(_OpenModel):
                     f"environment variable name {key!r} is not valid: use letters, digits and _, "
                     "not starting with a digit"
                 )
-        return env
+        return check_env_values(env)
 
     @field_validator("headers")
     @classmethod
     def _header_names_are_tokens(cls, headers: dict[str, str]) -> dict[str, str]:
         for key in headers:
             if not HEADER_NAME_PATTERN.match(key):
-                raise ValueError(f"HTTP header name {key!r} is not valid")
-        return headers
+                raise ValueError(f"HTTP header name {key!r} is not valid: use letters, digits and !#$%&'*+-.^_`|~ only")
+        return check_header_values(headers)
 
 
 def new_server_id() -> str:
     """A fresh id in the original shape ``mcp_{timestamp}_{random}``."""
     return f"mcp_{int(time.time() * 1000)}_{secrets.token_hex(4)}"
+
+
+def new_agent_id() -> str:
+    """A fresh agent id ``agent_{timestamp}_{random}``."""
+    return f"agent_{int(time.time() * 1000)}_{secrets.token_hex(3)}"
 
 
 def now_ms() -> int:
@@ -199,7 +234,7 @@ class McpServerRecord(_OpenModel):
     @field_validator("name")
     @classmethod
     def _name_trimmed(cls, name: str) -> str:
-        return name.strip()
+        return check_name(name.strip())
 
     @model_validator(mode="after")
     def _fields_fit_transport(self) -> McpServerRecord:
@@ -226,7 +261,7 @@ class McpServerInput(_Model):
     @field_validator("name")
     @classmethod
     def _name_trimmed(cls, name: str) -> str:
-        return name.strip()
+        return check_name(name.strip())
 
     @model_validator(mode="after")
     def _fields_fit_transport(self) -> McpServerInput:
@@ -272,6 +307,8 @@ class McpActionResult(_Model):
     server: McpServerRecord | None = None
     results: list[McpActionResult] | None = None
     """For bulk actions (``addJson``): one result per server."""
+    agents_updated: list[str] = Field(default_factory=list)
+    """Names of the agents the action changed (a removed server taken out of them)."""
 
 
 class McpTestResult(_Model):
@@ -355,13 +392,86 @@ class DependencyInstallResult(_Model):
 
 
 class Agent(_OpenModel):
-    """An agent and the MCP servers and tools it may use."""
+    """An agent and the MCP servers and tools it may use (one entry of ``agents.json``).
 
-    id: str = Field(default_factory=lambda: f"agent_{now_ms()}_{secrets.token_hex(3)}")
+    Servers are referenced by id (shown by name), so renaming a server never breaks an agent.
+    """
+
+    id: str = Field(default_factory=new_agent_id)
+    """Stable id ``agent_{timestamp}_{random}``; never changes."""
     name: str = Field(min_length=1)
+    """Unique among agents, case-insensitive; surrounding spaces are trimmed."""
     mcp_mode: McpMode = McpMode.AUTO
+    """``disabled``: no MCP tools; ``auto``: every active server; ``manual``: the selected servers."""
     selected_servers: list[str] = Field(default_factory=list)
-    selected_tools: list[str] = Field(default_factory=list)
+    """Server ids used in manual mode, in the order they were picked."""
+    selected_tools: dict[str, list[str]] | None = None
+    """Per server id, the names of the tools the agent may use. A server not listed gives every
+    tool it has; None: every tool of every server. Tools the server disables never count."""
+    created_at: int = Field(default_factory=now_ms)
+    """When the agent was created (ms since the epoch)."""
+    updated_at: int | None = None
+    """When it was last changed (ms since the epoch)."""
+
+    @field_validator("name")
+    @classmethod
+    def _name_trimmed(cls, name: str) -> str:
+        if not name.strip():
+            raise ValueError("name: an agent needs a name")
+        return check_name(name.strip())
+
+    @field_validator("selected_servers")
+    @classmethod
+    def _servers_once(cls, servers: list[str]) -> list[str]:
+        return list(dict.fromkeys(servers))
+
+    @field_validator("selected_tools")
+    @classmethod
+    def _tools_once(cls, tools: dict[str, list[str]] | None) -> dict[str, list[str]] | None:
+        return None if tools is None else {server: list(dict.fromkeys(names)) for server, names in tools.items()}
+
+    def allows_tool(self, server_id: str, tool_name: str) -> bool:
+        """Whether the agent's own tool selection lets this tool through (the mode is not checked)."""
+        if self.selected_tools is None or server_id not in self.selected_tools:
+            return True
+        return tool_name in self.selected_tools[server_id]
+
+
+class ProviderPayload(_Model):
+    """One provider's view of a set of tools: the exact ``tools`` payload and what was changed for it."""
+
+    format: str
+    """``openai``, ``openai-responses``, ``anthropic`` or ``gemini``."""
+    label: str
+    """The provider as people name it (``OpenAI Chat`` ...)."""
+    payload: list[dict[str, Any]] = Field(default_factory=list)
+    """The ``tools`` value of the request, exactly as it would be sent."""
+    tool_count: int = 0
+    """Tools in the payload."""
+    limit: int | None = None
+    """The provider's documented maximum number of tools per request, if it has one."""
+    skipped: list[str] = Field(default_factory=list)
+    """Tools left out because the payload would pass the limit."""
+    notes: list[str] = Field(default_factory=list)
+    """What the converter changed or dropped, one line per change."""
+    tokens: int = 0
+    """Tokens of the payload's JSON."""
+    tokens_exact: bool = False
+    """True when a real tokenizer of this provider counted them; otherwise an estimate."""
+    token_method: str = ""
+    """Which tokenizer, or how the estimate was made."""
+
+
+class AgentToolSummary(_Model):
+    """What one agent gets: the count of its tools and the size of their definitions."""
+
+    agent_id: str
+    tool_count: int = 0
+    tokens: int = 0
+    """Tokens of its OpenAI Chat payload."""
+    token_method: str = ""
+    errors: dict[str, str] = Field(default_factory=dict)
+    """Server id -> why its tools are missing."""
 
 
 class McpAuthStatus(_Model):

@@ -1,10 +1,11 @@
 """Built-in servers held directly by an agent session: ``DirectMcpToolAdapter`` and ``load_direct_mcp_tools``.
 
-Unlike the pool (``McpService``), each session starts its own server processes over the SDK's
-``stdio_client`` and holds its own ``ClientSession``. One owner task per connection enters the
-transport and the session, initializes, lists the tools, then waits for the stop event and
-exits both in the same task (anyio requires it). Tool calls from other tasks go through the
-session. Every connection is tracked by :class:`McpProcessTracker`, so no server outlives the app.
+Unlike the pool (``McpService``), each session starts its own server processes (through the
+same ``open_stdio`` as the pool: own process group, the SDK's framing) and holds its own
+``ClientSession``. One owner task per connection enters the transport and the session,
+initializes, lists the tools, then waits for the stop event and exits both in the same task
+(anyio requires it). Tool calls from other tasks go through the session. Every server is in
+the app's one :class:`ProcessTracker` from spawn to exit, so no server outlives the app.
 """
 
 from __future__ import annotations
@@ -13,21 +14,22 @@ import asyncio
 import hashlib
 import logging
 import re
-import tempfile
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, TextIO, cast
+from typing import Any
 
 import anyio
 import mcp_types as types
 from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.stdio import get_default_environment
 
 from elftia_desktop.builtin_servers.launcher import builtin_command, builtin_env
+from elftia_desktop.connections.process_tracker import ProcessTracker
+from elftia_desktop.connections.stdio_process import StdioProcess, open_stdio
 from elftia_desktop.core.errors import ServerConnectionError, ServerStartFailed, ServerTimeout
-from elftia_desktop.engine import child_process
+from elftia_desktop.core.paths import data_dir
 from elftia_desktop.engine.content import describe_exception, tool_result_text
-from elftia_desktop.engine.process_tracker import McpProcessTracker
 
 log = logging.getLogger(__name__)
 
@@ -70,9 +72,13 @@ def direct_tool_name(server_name: str, tool_name: str) -> str:
 class DirectMcpConnection:
     """One started server and its session, owned by a single task."""
 
-    def __init__(self, spec: DirectServerSpec, *, connect_timeout: float = CONNECT_TIMEOUT) -> None:
+    def __init__(
+        self, spec: DirectServerSpec, *, connect_timeout: float = CONNECT_TIMEOUT, tracker: ProcessTracker | None = None
+    ) -> None:
+        """A connection to ``spec``'s server, recorded in ``tracker`` (the app's default one) while it runs."""
         self.spec = spec
         self.connect_timeout = connect_timeout
+        self.tracker = tracker or default_tracker()
         self.tools: list[types.Tool] = []
         self._pid: int | None = None
         self._session: ClientSession | None = None
@@ -80,7 +86,7 @@ class DirectMcpConnection:
         self._ready = asyncio.Event()
         self._stop = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        self._stderr = cast(TextIO, tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace"))  # noqa: SIM115
+        self._stderr: deque[str] = deque(maxlen=50)
 
     @property
     def server_name(self) -> str:
@@ -107,21 +113,26 @@ class DirectMcpConnection:
             raise self._start_error()
 
     async def _own(self) -> None:
-        marker = child_process.new_marker()
         argv = [self.spec.command, *self.spec.args]
-        env = {**self.spec.env, child_process.MARKER_ENV: marker}
-        params = StdioServerParameters(command=self.spec.command, args=self.spec.args, env=env, cwd=self.spec.cwd)
+        env = get_default_environment() | self.spec.env
+        process: StdioProcess | None = None
+
+        def on_spawn(info: StdioProcess) -> None:
+            nonlocal process
+            process, self._pid = info, info.pid
+            self.tracker.add(f"direct:{self.server_name}", info.pid, argv)
+
         try:
-            before = await child_process.ps_children(argv) if child_process.uses_ps() else None
-            async with stdio_client(params, errlog=self._stderr) as (read, write):
-                self._pid = await child_process.find_child_pid(marker, argv, before)
-                async with ClientSession(read, write) as session:
-                    with anyio.fail_after(self.connect_timeout):
-                        await session.initialize()
-                        self.tools = await _list_all_tools(session)
-                    self._session = session
-                    self._ready.set()
-                    await self._stop.wait()
+            async with (
+                open_stdio(argv, env, self.spec.cwd, self._stderr.append, on_spawn) as (read, write, started),
+                ClientSession(read, write) as session,
+            ):
+                with anyio.fail_after(self.connect_timeout):
+                    await session.initialize()
+                    self.tools = await _list_all_tools(session)
+                self._session = session
+                self._ready.set()
+                await self._serve(started)
         except Exception as exc:
             self._error = exc
             if self._session is not None:
@@ -129,6 +140,20 @@ class DirectMcpConnection:
         finally:
             self._session = None
             self._ready.set()
+            if process is not None:
+                self.tracker.remove(process.pid)
+
+    async def _serve(self, process: StdioProcess) -> None:
+        """Wait for ``aclose`` or the death of the server."""
+        async with anyio.create_task_group() as tg:
+
+            async def watch_exit() -> None:
+                await process.exited.wait()
+                tg.cancel_scope.cancel()
+
+            tg.start_soon(watch_exit)
+            await self._stop.wait()
+            tg.cancel_scope.cancel()
 
     def _start_error(self) -> ServerConnectionError:
         exc = self._error
@@ -143,12 +168,7 @@ class DirectMcpConnection:
         )
 
     def _stderr_tail(self, lines: int = 10) -> str:
-        try:
-            self._stderr.flush()
-            self._stderr.seek(0)
-            tail = [line.rstrip() for line in self._stderr.read().splitlines() if line.strip()][-lines:]
-        except (OSError, ValueError):
-            return ""
+        tail = [line.rstrip() for line in self._stderr if line.strip()][-lines:]
         return ("; its last output: " + " | ".join(tail)) if tail else ""
 
     async def call_tool(
@@ -172,7 +192,6 @@ class DirectMcpConnection:
         self._stop.set()
         if self._task is not None:
             await asyncio.shield(self._task)
-        self._stderr.close()
 
 
 async def _list_all_tools(session: ClientSession) -> list[types.Tool]:
@@ -222,8 +241,13 @@ class DirectMcpToolAdapter:
         return tool_result_text(self.name, bool(result.is_error), content)
 
 
-async def _connect(spec: DirectServerSpec, tracker: McpProcessTracker) -> DirectMcpConnection | None:
-    connection = DirectMcpConnection(spec)
+def default_tracker() -> ProcessTracker:
+    """The app's tracker (its runtime folder), which the pool uses too."""
+    return ProcessTracker.for_dir(data_dir() / "runtime")
+
+
+async def _connect(spec: DirectServerSpec, tracker: ProcessTracker) -> DirectMcpConnection | None:
+    connection = DirectMcpConnection(spec, tracker=tracker)
     tracker.track(connection)
     try:
         await connection.start()
@@ -231,19 +255,18 @@ async def _connect(spec: DirectServerSpec, tracker: McpProcessTracker) -> Direct
         log.warning("built-in server %r left out: %s", spec.name, describe_exception(exc))
         await tracker.close_connection(connection)
         return None
-    tracker.track(connection)  # again, now that its pid is known: it goes into the runtime file
     return connection
 
 
 async def load_direct_mcp_tools(
-    servers: Sequence[DirectServerSpec], *, tracker: McpProcessTracker | None = None
+    servers: Sequence[DirectServerSpec], *, tracker: ProcessTracker | None = None
 ) -> tuple[list[DirectMcpToolAdapter], list[DirectMcpConnection]]:
     """Start every server, wrap its tools; a server that fails is logged and left out, the others load.
 
-    Returns the tools and the connections; close them with ``McpProcessTracker.close_connection``
+    Returns the tools and the connections; close them with ``ProcessTracker.close_connection``
     (or ``close_all``) when the session ends.
     """
-    tracker = tracker or McpProcessTracker.instance()
+    tracker = tracker or default_tracker()
     started = await asyncio.gather(*(_connect(spec, tracker) for spec in servers))
     connections = [c for c in started if c is not None]
     tools: list[DirectMcpToolAdapter] = []

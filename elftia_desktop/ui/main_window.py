@@ -22,40 +22,23 @@ from PySide6.QtWidgets import (
 
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.ui.dialogs.elicitation_dialog import ElicitationDialog
-from elftia_desktop.ui.pages.placeholder_page import PlaceholderPage
+from elftia_desktop.ui.pages.agents_page import AgentsPage
+from elftia_desktop.ui.pages.dependencies_page import DependenciesPage
+from elftia_desktop.ui.pages.import_export_page import ImportExportPage
 from elftia_desktop.ui.pages.servers_page import McpServersPage
+from elftia_desktop.ui.pages.settings_page import SettingsPage
 from elftia_desktop.ui.server_flows import ServerFlows
+
+LINK_SCHEME = "elftia:"
+"""Arguments that start with this are install links (parsed and checked by the service layer)."""
 
 PAGES = [
     ("servers", "Servers", "Your MCP servers: state, tools and actions"),
     ("agents", "Agents", "Which servers and tools each agent may use"),
     ("dependencies", "Dependencies", "Runtimes that servers need: Node, uv, Python, Docker …"),
-    ("import", "Import", "Bring servers from Claude, Cursor, VS Code and other apps"),
-    ("settings", "Settings", "Appearance, data folder and secrets"),
+    ("import", "Import / Export", "Bring servers from Claude, Cursor, VS Code and other apps, or send yours"),
+    ("settings", "Settings", "Timeouts, start-up, theme, data folder and secrets"),
 ]
-
-PLACEHOLDERS = {
-    "agents": (
-        "Agents",
-        "Choose, per agent, whether MCP is off, uses every active server, or a hand-picked set of servers "
-        "and tools. This page arrives with the agent-association dialog and tool picker.",
-    ),
-    "dependencies": (
-        "Dependencies",
-        "See whether npx, uvx, node, Python, Docker and friends are installed, and install what the app "
-        "can install for you. Until this page lands, the add form checks the command you type.",
-    ),
-    "import": (
-        "Import",
-        "Find the MCP servers you already configured in Claude Desktop, Claude Code, Cursor, VS Code, Cline, "
-        "Windsurf and others, preview them and import them. Meanwhile, use “Paste JSON” or "
-        "`elftia-mcp detect` / `elftia-mcp import`.",
-    ),
-    "settings": (
-        "Settings",
-        "Theme, the data folder, and where secrets are kept. The app follows your system's light or dark palette.",
-    ),
-}
 
 
 class MainWindow(QMainWindow):
@@ -79,10 +62,16 @@ class MainWindow(QMainWindow):
 
         self.servers_page = McpServersPage(router)
         self.flows = ServerFlows(router, self.servers_page, self)
-        self.pages: dict[str, QWidget] = {"servers": self.servers_page}
-        for key, _, _ in PAGES[1:]:
-            title, text = PLACEHOLDERS[key]
-            self.pages[key] = PlaceholderPage(title, text)
+        self.agents_page = AgentsPage(router)
+        self.import_page = ImportExportPage(router)
+        self.import_page.navigate.connect(self.show_page)
+        self.pages: dict[str, QWidget] = {
+            "servers": self.servers_page,
+            "agents": self.agents_page,
+            "dependencies": DependenciesPage(router),
+            "import": self.import_page,
+            "settings": SettingsPage(router),
+        }
         for key, _, _ in PAGES:
             self.stack.addWidget(self.pages[key])
         self.servers_page.navigate.connect(self.show_page)
@@ -150,6 +139,18 @@ class MainWindow(QMainWindow):
         keys = [k for k, _, _ in PAGES]
         if key in keys:
             self.sidebar.setCurrentRow(keys.index(key))
+
+    @Slot(list)
+    def handle_arguments(self, arguments: list[str]) -> None:
+        """Come forward and open each ``elftia:`` install link among ``arguments`` in the add form."""
+        if self.isMinimized():
+            self.showNormal()
+        self.raise_()
+        self.activateWindow()
+        for argument in arguments:
+            if argument.strip().lower().startswith(LINK_SCHEME):
+                self.show_page("servers")
+                self.flows.open_link(argument.strip())
 
     @Slot(int, str, str, object)
     def _on_elicitation(self, ticket: int, server_id: str, message: str, schema: dict[str, Any]) -> None:

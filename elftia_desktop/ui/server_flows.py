@@ -1,10 +1,10 @@
-"""The flows that start on the servers page and open dialogs: add, edit, paste JSON, discover."""
+"""The flows that start on the servers page and open dialogs: add, edit, paste JSON, discover, install links."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Slot
+from PySide6.QtCore import QObject, Qt, Slot
 from PySide6.QtWidgets import QWidget
 
 from elftia_desktop.bridge.errors import BridgeError
@@ -45,6 +45,23 @@ class ServerFlows(QObject):
     def _added(self, result: McpActionResult) -> None:
         if result.success and result.server is not None:
             self.page.notice.show_message(f"Added <b>{result.server.name}</b>.", "success")
+
+    @Slot(str)
+    def open_link(self, link: str) -> None:
+        """Open the add form filled in from an install link; a malformed link is reported on the page."""
+        self.router.parse_link(link, on_done=self._open_link_form, on_error=self._link_failed)
+
+    def _open_link_form(self, params: dict[str, Any]) -> None:
+        from elftia_desktop.core.models import McpServerInput
+        from elftia_desktop.ui.dialogs.server_form import McpServerForm
+
+        form = McpServerForm(self.router, link=McpServerInput.model_validate(params), parent=self.window)
+        form.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        form.saved.connect(self._added)
+        form.open()
+
+    def _link_failed(self, error: BridgeError) -> None:
+        self.page.notice.show_message(f"The install link could not be opened: {error.message}", "error")
 
     @Slot(str)
     def edit_server(self, server_id: str) -> None:

@@ -73,7 +73,63 @@ def style_sheet(palette: QPalette | None = None) -> str:
     QPushButton#Primary:hover {{ background: #3f59d6; }}
     QPushButton#Primary:disabled {{ background: #9aa7e6; }}
     QLabel#FieldError {{ color: {STATE_COLORS["error"]}; }}
+    QTreeWidget#DataTable::item, QListWidget#ServerChecklist::item {{ padding: 3px 4px; }}
     """
+
+
+_DARK = {
+    QPalette.ColorRole.Window: "#2b2d31",
+    QPalette.ColorRole.WindowText: "#e6e6e6",
+    QPalette.ColorRole.Base: "#1f2023",
+    QPalette.ColorRole.AlternateBase: "#26282c",
+    QPalette.ColorRole.Text: "#e6e6e6",
+    QPalette.ColorRole.Button: "#34373d",
+    QPalette.ColorRole.ButtonText: "#e6e6e6",
+    QPalette.ColorRole.Highlight: ACCENT,
+    QPalette.ColorRole.HighlightedText: "#ffffff",
+    QPalette.ColorRole.ToolTipBase: "#34373d",
+    QPalette.ColorRole.ToolTipText: "#e6e6e6",
+    QPalette.ColorRole.PlaceholderText: "#8a8f98",
+    QPalette.ColorRole.Link: "#8ea2ff",
+}
+_LIGHT = {
+    QPalette.ColorRole.Window: "#efeff1",
+    QPalette.ColorRole.WindowText: "#1d1f23",
+    QPalette.ColorRole.Base: "#ffffff",
+    QPalette.ColorRole.AlternateBase: "#f4f5f7",
+    QPalette.ColorRole.Text: "#1d1f23",
+    QPalette.ColorRole.Button: "#f4f5f7",
+    QPalette.ColorRole.ButtonText: "#1d1f23",
+    QPalette.ColorRole.Highlight: ACCENT,
+    QPalette.ColorRole.HighlightedText: "#ffffff",
+    QPalette.ColorRole.ToolTipBase: "#ffffdc",
+    QPalette.ColorRole.ToolTipText: "#1d1f23",
+    QPalette.ColorRole.PlaceholderText: "#8a8f98",
+    QPalette.ColorRole.Link: ACCENT,
+}
+_system_palette: QPalette | None = None
+
+
+def fixed_palette(mode: str) -> QPalette:
+    """The app's own ``light`` or ``dark`` palette (any other mode: dark when ``mode == "dark"``)."""
+    palette = QPalette()
+    for role, color in (_DARK if mode == "dark" else _LIGHT).items():
+        palette.setColor(role, QColor(color))
+    disabled = "#7a7f88" if mode == "dark" else "#a0a4ab"
+    for role in (QPalette.ColorRole.ButtonText, QPalette.ColorRole.Text, QPalette.ColorRole.WindowText):
+        palette.setColor(QPalette.ColorGroup.Disabled, role, QColor(disabled))
+    return palette
+
+
+def set_theme_mode(app: QApplication, mode: str) -> None:
+    """Use the ``light`` or ``dark`` palette, or the system's (``system``), and restyle."""
+    global _system_palette
+    if _system_palette is None:
+        _system_palette = QPalette(app.palette())
+    target = _system_palette if mode == "system" else fixed_palette(mode)
+    if app.palette() != target:
+        app.setPalette(target)
+    apply_theme(app)
 
 
 def apply_theme(app: QApplication) -> None:

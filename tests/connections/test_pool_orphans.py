@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from elftia_desktop.connections.process_tracker import FILE_PREFIX, process_start_time
+from elftia_desktop.connections.proc_identity import start_time as process_start_time
+from elftia_desktop.connections.process_tracker import FILE_PREFIX
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.catalog import ServerCatalog
 from tests.connections.pool_helpers import add_server, stdio_input

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from elftia_desktop.connections.process_tracker import ProcessTracker
 from elftia_desktop.core.errors import ServerStartFailed
 from elftia_desktop.engine.direct_adapter import (
     DirectMcpConnection,
@@ -18,12 +19,17 @@ from elftia_desktop.engine.direct_adapter import (
     direct_tool_name,
     load_direct_mcp_tools,
 )
-from elftia_desktop.engine.process_tracker import McpProcessTracker
 from elftia_desktop.engine.registry import ToolRegistry
 from elftia_desktop.engine.tool import ITool
 from tests.engine.engine_helpers import await_gone, is_alive, wait_gone
 
 HERE = Path(__file__).parent
+
+
+@pytest.fixture
+def tracker(isolated_data_dir: Path) -> ProcessTracker:
+    """The app's one tracker, on the test's runtime folder."""
+    return ProcessTracker.for_dir(isolated_data_dir / "runtime")
 
 
 def _stubborn(tmp_path: Path) -> tuple[DirectServerSpec, Path]:
@@ -38,8 +44,7 @@ def _stubborn(tmp_path: Path) -> tuple[DirectServerSpec, Path]:
 
 
 @pytest.mark.anyio
-async def test_builtin_tools_load_register_and_run() -> None:
-    tracker = McpProcessTracker()
+async def test_builtin_tools_load_register_and_run(tracker: ProcessTracker) -> None:
     tools, connections = await load_direct_mcp_tools(
         [DirectServerSpec.builtin("clock"), DirectServerSpec.builtin("notes")], tracker=tracker
     )
@@ -71,8 +76,7 @@ async def test_builtin_tools_load_register_and_run() -> None:
 
 
 @pytest.mark.anyio
-async def test_one_failing_server_does_not_stop_the_others(tmp_path: Path) -> None:
-    tracker = McpProcessTracker()
+async def test_one_failing_server_does_not_stop_the_others(tmp_path: Path, tracker: ProcessTracker) -> None:
     broken = DirectServerSpec(
         name="broken", command=sys.executable, args=["-c", "import sys; print('boom', file=sys.stderr); sys.exit(3)"]
     )
@@ -105,8 +109,9 @@ async def test_start_failure_says_why_with_the_servers_output() -> None:
 
 
 @pytest.mark.anyio
-async def test_close_kills_a_server_that_will_not_exit_and_its_grandchild(tmp_path: Path) -> None:
-    tracker = McpProcessTracker()
+async def test_close_kills_a_server_that_will_not_exit_and_its_grandchild(
+    tmp_path: Path, tracker: ProcessTracker
+) -> None:
     spec, pid_file = _stubborn(tmp_path)
     tools, [connection] = await load_direct_mcp_tools([spec], tracker=tracker)
     assert await tools[0].execute({}) == "pong"
@@ -122,8 +127,7 @@ async def test_close_kills_a_server_that_will_not_exit_and_its_grandchild(tmp_pa
 
 
 @pytest.mark.anyio
-async def test_kill_all_sync_kills_every_group_at_once(tmp_path: Path) -> None:
-    tracker = McpProcessTracker()
+async def test_kill_all_sync_kills_every_group_at_once(tmp_path: Path, tracker: ProcessTracker) -> None:
     spec, pid_file = _stubborn(tmp_path)
     _tools, connections = await load_direct_mcp_tools([spec, DirectServerSpec.builtin("clock")], tracker=tracker)
     pids = [c.pid for c in connections]

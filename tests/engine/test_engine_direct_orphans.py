@@ -21,10 +21,10 @@ HOLDER = textwrap.dedent(
     import asyncio, sys
     from pathlib import Path
     from elftia_desktop.engine.direct_adapter import DirectServerSpec, load_direct_mcp_tools
-    from elftia_desktop.engine.process_tracker import McpProcessTracker
+    from elftia_desktop.connections.process_tracker import ProcessTracker
 
     async def main():
-        tracker = McpProcessTracker(Path(sys.argv[1]))
+        tracker = ProcessTracker.for_dir(Path(sys.argv[1]))
         _tools, connections = await load_direct_mcp_tools([DirectServerSpec.builtin("clock")], tracker=tracker)
         print(connections[0].pid, flush=True)
         await asyncio.sleep(600)
@@ -50,7 +50,7 @@ def test_killed_app_leaves_no_direct_server_after_the_next_start(tmp_path: Path)
     assert holder.stdout is not None
     server_pid = int(holder.stdout.readline())
     assert alive(server_pid)
-    assert list(runtime.glob("mcp-servers-*-direct.json"))
+    assert list(runtime.glob("mcp-servers-*.json"))
 
     holder.send_signal(signal.SIGKILL)  # no atexit, no signal handler: the server is orphaned
     holder.wait(timeout=30)

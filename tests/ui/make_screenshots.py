@@ -1,4 +1,4 @@
-"""Screenshots of the form, the paste-JSON dialog and the discover panel, light and dark.
+"""Screenshots of the form (also from an install link), the paste-JSON dialog and the discover panel, light and dark.
 
 Run from the repo root: ``QT_QPA_PLATFORM=offscreen .venv/bin/python -m tests.ui.make_screenshots``.
 Writes ``docs/screenshots/*.png``; the discover panel talks to the real ``basic`` test server.
@@ -21,6 +21,7 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QWidget
 
 from elftia_desktop.core.config_store import ConfigStore
+from elftia_desktop.core.install_link import make_install_link, parse_install_link
 from elftia_desktop.ui.dialogs.discover_dialog import DiscoverDialog
 from elftia_desktop.ui.dialogs.json_import_dialog import JsonImportDialog
 from elftia_desktop.ui.dialogs.server_form import McpServerForm
@@ -101,6 +102,7 @@ def shoot(app: QApplication, suffix: str) -> None:
     form.ui.call_timeout.setValue(60)
     save(app, form, f"form-http{suffix}")
     form.close()
+    shoot_link_form(app, suffix)
     dialog = JsonImportDialog(None, existing_names=["time"])
     dialog.show()
     dialog.set_text(JSON_OK)
@@ -108,6 +110,19 @@ def shoot(app: QApplication, suffix: str) -> None:
     dialog.set_text(JSON_BAD)
     save(app, dialog, f"json-import-error{suffix}")
     dialog.close()
+
+
+def shoot_link_form(app: QApplication, suffix: str) -> None:
+    """The add form opened by an ``elftia://install-mcp`` link."""
+    entry = {
+        "command": "npx",
+        "args": ["-y", "@modelcontextprotocol/server-memory"],
+        "env": {"MEMORY_FILE_PATH": "~/memory.json"},
+    }
+    form = McpServerForm(link=parse_install_link(make_install_link("memory", entry)))
+    form.show()
+    save(app, form, f"form-link{suffix}")
+    form.close()
 
 
 def shoot_discover(app: QApplication, suffixes: list[tuple[str, QPalette]]) -> None:

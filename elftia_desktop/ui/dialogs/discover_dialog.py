@@ -1,8 +1,11 @@
-"""The discover panel of one server: its tools, prompts, resources and resource templates.
+"""The discover panel of one server: its tools, prompts, resources and its recent activity.
 
-Each tool shows its description, its input schema (pretty JSON, folded until asked) and two
-switches: Enabled (``disabledTools``) and Auto-approve (``disabledAutoApproveTools``), saved at
-once through ``router.set_tool_flag``; a refused change puts the switch back and says why.
+Each tool shows its description, its input schema (pretty JSON, folded until asked), a Try
+button (the try-a-tool dialog) and two switches: Enabled (``disabledTools``) and Auto-approve
+(``disabledAutoApproveTools``), saved at once through ``router.set_tool_flag``; a refused
+change puts the switch back and says why. Prompts can be rendered with their arguments,
+resources read (templates with their variables filled in), and the Activity tab shows the
+server's recent calls.
 """
 
 from __future__ import annotations
@@ -25,8 +28,6 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QTabWidget,
     QToolButton,
-    QTreeWidget,
-    QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -34,6 +35,10 @@ from PySide6.QtWidgets import (
 from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.models import McpActionResult, McpDiscoverResult, McpServerRecord
+from elftia_desktop.ui.dialogs.discover_activity import ActivityPanel
+from elftia_desktop.ui.dialogs.discover_prompts import PromptsPanel
+from elftia_desktop.ui.dialogs.discover_resources import ResourcesPanel
+from elftia_desktop.ui.dialogs.try_tool_dialog import TryToolDialog, open_try_tool
 from elftia_desktop.ui.widgets.toggle_switch import ToggleSwitch
 
 
@@ -46,7 +51,7 @@ def _label(text: str, parent: QWidget, name: str = "", wrap: bool = False) -> QL
 
 
 class ToolCard(QFrame):
-    """One tool: name, description, schema toggle, Enabled and Auto-approve switches."""
+    """One tool: name, description, schema toggle, Try, Enabled and Auto-approve switches."""
 
     def __init__(self, tool: dict[str, Any], enabled: bool, auto: bool, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -78,6 +83,9 @@ class ToolCard(QFrame):
         self.schema.setFixedHeight(min(lines, 16) * self.schema.fontMetrics().lineSpacing() + 14)
         self.schema.hide()
         self.schema_button.toggled.connect(self._fold)
+        self.try_button = QPushButton("Try…", self)
+        self.try_button.setAutoDefault(False)
+        self.try_button.setToolTip(f"Call {self.name} with arguments from a form and see the result")
         self.status = _label("", self, "FieldError", wrap=True)
         self.status.hide()
         switches = QHBoxLayout()
@@ -91,6 +99,7 @@ class ToolCard(QFrame):
         head = QHBoxLayout()
         head.addWidget(title, 1)
         head.addLayout(switches)
+        head.addWidget(self.try_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(14, 10, 14, 10)
         layout.addLayout(head)
@@ -148,10 +157,14 @@ class DiscoverDialog(QDialog):
         error_row.addWidget(self.details)
         self.tabs = QTabWidget(self)
         self.tabs.addTab(self._tools_tab(), "&Tools")
-        self.prompts = self._tree(["Prompt / argument", "Description"])
-        self.tabs.addTab(self._tab(self.prompts, "prompts"), "&Prompts")
-        self.resources = self._tree(["Name", "URI", "Type", "Description"])
-        self.tabs.addTab(self._tab(self.resources, "resources"), "R&esources")
+        self.prompts = PromptsPanel(self._router, self.record.id, self)
+        self.tabs.addTab(self.prompts, "&Prompts")
+        self.resources = ResourcesPanel(self._router, self.record.id, self)
+        self.tabs.addTab(self.resources, "R&esources")
+        self.activity = ActivityPanel(self._router.activity, self.record.id, self)
+        self.tabs.addTab(self.activity, "&Activity")
+        self._count_calls(self.record.id)
+        self._router.activity.recorded.connect(self._count_calls)
         close = QPushButton("Close", self)
         close.setToolTip("Close (Escape); switch changes are already saved")
         close.clicked.connect(self.accept)
@@ -196,25 +209,6 @@ class DiscoverDialog(QDialog):
         layout.addWidget(scroll, 1)
         return page
 
-    def _tree(self, headers: list[str]) -> QTreeWidget:
-        tree = QTreeWidget(self)
-        tree.setHeaderLabels(headers)
-        tree.setAlternatingRowColors(True)
-        tree.setRootIsDecorated(True)
-        tree.header().setStretchLastSection(True)
-        return tree
-
-    def _tab(self, tree: QTreeWidget, kind: str) -> QWidget:
-        page = QWidget(self)
-        error = _label("", page, "FieldError", wrap=True)
-        error.hide()
-        setattr(self, f"{kind}_error", error)
-        layout = QVBoxLayout(page)
-        layout.setContentsMargins(8, 8, 8, 8)
-        layout.addWidget(error)
-        layout.addWidget(tree, 1)
-        return page
-
     # -- loading ---------------------------------------------------------------------------
 
     def refresh(self) -> None:
@@ -247,12 +241,10 @@ class DiscoverDialog(QDialog):
         info = result.server_info or {}
         self.info.setText(" ".join(str(info.get(k, "")) for k in ("name", "version")).strip())
         self._fill_tools(result)
-        self._fill_prompts(result)
-        self._fill_resources(result)
-        for kind, label in (("tools", self.tool_errors), ("prompts", self.prompts_error)):  # type: ignore[attr-defined]
-            self._kind_error(label, result.errors.get(kind, ""))
+        self.prompts.set_prompts(result.prompts, result.errors.get("prompts", ""))
         problems = [result.errors.get(k, "") for k in ("resources", "resourceTemplates")]
-        self._kind_error(self.resources_error, "; ".join(p for p in problems if p))  # type: ignore[attr-defined]
+        self.resources.set_resources(result.resources, result.resource_templates, "; ".join(p for p in problems if p))
+        self._kind_error(self.tool_errors, result.errors.get("tools", ""))
         counts = (len(result.tools), len(result.prompts), len(result.resources) + len(result.resource_templates))
         for index, (name, count) in enumerate(zip(("&Tools", "&Prompts", "R&esources"), counts, strict=True)):
             self.tabs.setTabText(index, f"{name} ({count})")
@@ -274,33 +266,10 @@ class DiscoverDialog(QDialog):
             card = ToolCard(tool, name not in disabled, name not in manual, self)
             card.enabled.toggled.connect(lambda on, n=name: self.set_flag(n, "enabled", on))
             card.auto.toggled.connect(lambda on, n=name: self.set_flag(n, "autoApprove", on))
+            card.try_button.clicked.connect(lambda _=False, t=tool: self.try_tool(t))
             self.tool_box.insertWidget(self.tool_box.count() - 1, card)
             self.cards[name] = card
         self._filter_tools(self.filter.text())
-
-    def _fill_prompts(self, result: McpDiscoverResult) -> None:
-        self.prompts.clear()
-        for prompt in result.prompts:
-            item = QTreeWidgetItem(self.prompts, [str(prompt.get("name", "")), str(prompt.get("description") or "")])
-            for arg in prompt.get("arguments") or []:
-                required = " (required)" if arg.get("required") else ""
-                QTreeWidgetItem(item, [f"{arg.get('name', '')}{required}", str(arg.get("description") or "")])
-        self.prompts.expandAll()
-        self.prompts.resizeColumnToContents(0)
-
-    def _fill_resources(self, result: McpDiscoverResult) -> None:
-        self.resources.clear()
-        groups = (("Resources", result.resources, "uri"), ("Templates", result.resource_templates, "uriTemplate"))
-        for title, items, uri_key in groups:
-            group = QTreeWidgetItem(self.resources, [f"{title} ({len(items)})"])
-            group.setFirstColumnSpanned(True)
-            for res in items:
-                cells = [str(res.get(k) or "") for k in ("name", uri_key, "mimeType", "description")]
-                child = QTreeWidgetItem(group, cells)
-                child.setToolTip(1, cells[1])
-        self.resources.expandAll()
-        for column in range(3):
-            self.resources.resizeColumnToContents(column)
 
     def _filter_tools(self, text: str) -> None:
         needle = text.strip().lower()
@@ -308,6 +277,19 @@ class DiscoverDialog(QDialog):
             tool = next((t for t in (self.discovered.tools if self.discovered else []) if t.get("name") == name), {})
             haystack = f"{name} {tool.get('description') or ''}".lower()
             card.setVisible(not needle or needle in haystack)
+
+    def _count_calls(self, server_id: str) -> None:
+        if server_id == self.record.id:
+            self.tabs.setTabText(3, f"&Activity ({len(self._router.activity.calls(server_id))})")
+
+    def try_tool(self, tool: dict[str, Any]) -> TryToolDialog:
+        """Open the try-a-tool dialog for one of the listed tools."""
+        return open_try_tool(self._router, self.record.id, tool, self.record.name, self)
+
+    def show_tab(self, name: str) -> None:
+        """Switch to the tab ``tools``, ``prompts``, ``resources`` or ``activity``."""
+        pages = {"tools": 0, "prompts": 1, "resources": 2, "activity": 3}
+        self.tabs.setCurrentIndex(pages.get(name, 0))
 
     # -- switches --------------------------------------------------------------------------
 

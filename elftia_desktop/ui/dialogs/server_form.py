@@ -7,8 +7,10 @@ the model on every change; each error is shown under the field its ``loc`` (or i
 Saving: with a router, the form calls ``router.add`` (or ``router.update`` in edit mode)
 itself and closes only when the service accepted the server, so a refusal such as a taken
 name is shown under its field while the user's input is still there. ``saved`` carries the
-``McpActionResult``. Without a router it only emits ``submitted`` and closes; ``params()``
-and ``updates()`` give the dicts for the caller to send.
+``McpActionResult``. From an install link (``link``) the form opens filled in, says where the
+server comes from, and saves it untrusted (``installSource: "protocol"``): it cannot be tested
+here, and it runs only after the user confirms what it runs. Without a router it only emits
+``submitted`` and closes; ``params()`` and ``updates()`` give the dicts for the caller to send.
 """
 
 from __future__ import annotations
@@ -76,10 +78,12 @@ class McpServerForm(QDialog):
         record: McpServerRecord | None = None,
         presets: list[dict[str, Any]] | None = None,
         parent: QWidget | None = None,
+        link: McpServerInput | None = None,
     ) -> None:
         super().__init__(parent)
         self._router = router
         self.record = record
+        self.link = link
         self.result_record: McpServerRecord | None = None
         self._touched: set[str] = set()
         self._show_all = record is not None
@@ -89,11 +93,15 @@ class McpServerForm(QDialog):
         self._testing = False
         self.errors: dict[str, str] = {}
         self._initial: dict[str, Any] = {}
-        self.setWindowTitle(f"Edit {record.name}" if record else "Add MCP server")
-        self.ui = FormLayout(self, router, with_gallery=record is None)
+        self.setWindowTitle(
+            f"Edit {record.name}" if record else "Add MCP server from a link" if link else "Add MCP server"
+        )
+        self.ui = FormLayout(self, router, with_gallery=record is None and link is None)
         self._connect()
         if record is not None:
             self._fill_from_record(record)
+        elif link is not None:
+            self._fill_from_link(link)
         elif presets is not None:
             self.ui.gallery.set_presets(presets)
         elif router is not None and hasattr(router, "presets"):
@@ -170,7 +178,9 @@ class McpServerForm(QDialog):
         params["scope"] = ui.scope.currentData()
         if params["scope"] == "local":
             params["projectPath"] = ui.project.text()
-        if self.record is None:
+        if self.link is not None:
+            params["isTrusted"], params["installSource"] = False, "protocol"  # confirmed before it runs
+        elif self.record is None:
             params["isTrusted"] = True  # typed or picked here, seeing what it runs
         if secret:
             params["secretKeys"] = secret
@@ -295,6 +305,15 @@ class McpServerForm(QDialog):
         ui.project.set_text(record.project_path or "")
         self._filling = False
 
+    def _fill_from_link(self, link: McpServerInput) -> None:
+        self._fill_from_record(link.to_record())
+        self._show_all = True
+        self.ui.link_notice.show_message(
+            "<b>From an install link.</b> Check what it runs before you save: the server is added "
+            "untrusted and starts only after you confirm its command.",
+            "warning",
+        )
+
     def split_command(self) -> None:
         """A whole command line typed as the command: the first word stays, the rest become arguments."""
         try:
@@ -353,6 +372,8 @@ class McpServerForm(QDialog):
         """``(mode, tooltip)``: mode is ``config`` or ``""`` (cannot test)."""
         if self._router is None:
             return "", "Testing needs the running app's services"
+        if self.link is not None:
+            return "", "A server from a link runs only after you save it and confirm what it runs"
         return "config", "Connect with these settings and list the tools, without saving (Alt+T)"
 
     def _update_test_button(self) -> None:

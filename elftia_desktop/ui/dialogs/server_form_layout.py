@@ -34,6 +34,7 @@ from elftia_desktop.ui.dialogs.server_form_parts import (
 from elftia_desktop.ui.theme import ACCENT, card_colors
 from elftia_desktop.ui.widgets.key_value_editor import KeyValueEditor
 from elftia_desktop.ui.widgets.list_editor import ListEditor
+from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 
 STDIO_FIELDS = ("command", "args", "env", "cwd")
 HTTP_FIELDS = ("url", "auth", "headers")
@@ -86,6 +87,7 @@ class FormLayout:
         self.preset_info.setWordWrap(True)
         self.preset_info.setOpenExternalLinks(True)
         self.preset_info.hide()
+        self.link_notice = NoticeBar(dialog)
         self._arrange(dialog, with_gallery)
         dialog.setStyleSheet(local_style(dialog))
 
@@ -231,6 +233,10 @@ class FormLayout:
     def _assemble(self, dialog: QDialog, scroll: QScrollArea, with_gallery: bool) -> None:
         right = QVBoxLayout()
         right.setContentsMargins(0, 0, 0, 0)
+        link_row = QHBoxLayout()
+        link_row.setContentsMargins(16, 12, 16, 4)
+        link_row.addWidget(self.link_notice)
+        right.addLayout(link_row)
         right.addWidget(self.preset_info)
         right.addWidget(scroll, 1)
         test_row = QHBoxLayout()

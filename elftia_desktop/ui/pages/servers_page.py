@@ -63,6 +63,7 @@ class McpServersPage(QWidget):
         router.serversChanged.connect(self.reload)
         router.connectionStateChanged.connect(self._on_state)
         router.toolsChanged.connect(self._fetch_tool_count)
+        router.activity.recorded.connect(self._on_activity)
         self._started = False
 
     def showEvent(self, event: QShowEvent) -> None:
@@ -194,10 +195,12 @@ class McpServersPage(QWidget):
             state, error = self.states.get(record.id, ("disconnected", ""))
             card.set_state(state, error)
             card.set_tool_count(self.tool_counts.get(record.id))
+            card.set_activity(self.router.activity.calls(record.id))
             self.auth.refresh(record)
         for server_id in list(self.cards):
             if server_id not in seen:
                 self.cards.pop(server_id).deleteLater()
+                self.router.activity.forget(server_id)
         self._apply_filter()
 
     def _set_states(self, states: dict[str, tuple[str, str]]) -> None:
@@ -281,6 +284,16 @@ class McpServersPage(QWidget):
             self.run_trusted(record, lambda: self.auth.sign_in(record))
         elif action == "sign-out":
             self.auth.sign_out(record)
+        elif action == "activity":
+            from elftia_desktop.ui.dialogs.discover_activity import ActivityDialog
+
+            ActivityDialog(self.router.activity, server_id, record.name, self).open()
+
+    @Slot(str)
+    def _on_activity(self, server_id: str) -> None:
+        card = self.cards.get(server_id)
+        if card is not None:
+            card.set_activity(self.router.activity.calls(server_id))
 
     def run_trusted(self, record: McpServerRecord, then: Callable[[], None], always_ask: bool = False) -> None:
         """Run ``then`` once the server is trusted, asking the user first when it is not."""
@@ -330,14 +343,14 @@ class McpServersPage(QWidget):
         answer = QMessageBox.question(
             self,
             "Remove server",
-            f"Remove “{record.name}”? Its settings and stored secrets are deleted.",
+            f"Remove “{record.name}”? Its settings and stored secrets are deleted, and agents that use it lose it.",
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
             QMessageBox.StandardButton.Cancel,
         )
         if answer == QMessageBox.StandardButton.Yes:
             self.router.remove(
                 record.id,
-                on_done=lambda _: self.notice.show_message(f"Removed <b>{record.name}</b>.", "info"),
+                on_done=lambda result: self.notice.show_message(html_escape(result.message or ""), "info"),
                 on_error=self.show_error,
             )
 

@@ -1,17 +1,27 @@
-"""One server on the servers page: name, transport, scope, live state, tools, switch, actions."""
+"""One server on the servers page: name, transport, scope, live state, tools, switch, actions.
+
+Its recent tool calls show as a sparkline and a last-call badge; clicking the badge asks for
+the server's Activity.
+"""
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from elftia_desktop.ui.theme import STATE_COLORS
+from elftia_desktop.ui.widgets.sparkline import Sparkline
 from elftia_desktop.ui.widgets.state_badge import StateBadge
 from elftia_desktop.ui.widgets.toggle_switch import ToggleSwitch
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from elftia_desktop.bridge.activity import CallRecord
     from elftia_desktop.core.models import McpAuthStatus, McpServerRecord
 
 TRANSPORT_LABELS = {"stdio": "stdio", "sse": "SSE", "http": "Streamable HTTP"}
@@ -32,7 +42,7 @@ class ServerCard(QFrame):
     """A card for one record.
 
     Signals:
-        actionRequested(str, str): action name (test, discover, edit, logs, remove, trust, sign-in,
+        actionRequested(str, str): action name (test, discover, edit, logs, remove, trust, activity, sign-in,
             sign-out), server id.
         activeToggled(str, bool): server id, new ``isActive``.
     """
@@ -94,12 +104,24 @@ class ServerCard(QFrame):
             row.addWidget(button)
             self.buttons[name] = button
         row.addStretch(1)
+        self._build_activity(row)
         self.review = QPushButton("Review and trust…")
         self.review.setToolTip("See exactly what this server runs before it starts")
         self.review.clicked.connect(lambda: self.actionRequested.emit("trust", self.record.id))
         row.addWidget(self.review)
         outer.addLayout(row)
         self.set_record(record)
+
+    def _build_activity(self, row: QHBoxLayout) -> None:
+        self.sparkline = Sparkline()
+        self.sparkline.hide()
+        self.last_call = QLabel()
+        self.last_call.setObjectName("Muted")
+        self.last_call.setToolTip("The latest tool call; click for the server's recent activity")
+        self.last_call.linkActivated.connect(lambda _link: self.actionRequested.emit("activity", self.record.id))
+        self.last_call.hide()
+        row.addWidget(self.sparkline)
+        row.addWidget(self.last_call)
 
     def set_record(self, record: McpServerRecord) -> None:
         """Show ``record``'s current fields."""
@@ -151,6 +173,24 @@ class ServerCard(QFrame):
         """Show how many tools the server offers (None: unknown)."""
         self.tool_count = count
         self._update_subtitle()
+
+    def set_activity(self, calls: Sequence[CallRecord]) -> None:
+        """Show the server's recent calls (oldest first): sparkline and last-call badge."""
+        self.sparkline.set_calls(calls)
+        self.sparkline.setVisible(bool(calls))
+        self.last_call.setVisible(bool(calls))
+        if not calls:
+            return
+        last = calls[-1]
+        took = f"{last.duration_ms:.0f} ms" if last.duration_ms < 1000 else f"{last.duration_ms / 1000:.1f} s"
+        mark = "" if last.ok else f" <span style='color:{STATE_COLORS['error']}'>{last.outcome}</span>"
+        when = time.strftime("%H:%M", time.localtime(last.at))
+        self.last_call.setText(
+            f"<a href='activity' style='color:inherit; text-decoration:none'>"
+            f"last call: {last.tool_name} · {took}{mark} · {when}</a>"
+        )
+        bad = sum(1 for c in calls if not c.ok)
+        self.sparkline.setToolTip(f"The last {len(calls[-30:])} calls by latency; {bad} of {len(calls)} not OK")
 
     def _update_subtitle(self) -> None:
         config = self.record.config

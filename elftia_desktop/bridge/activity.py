@@ -1,0 +1,80 @@
+"""Recent tool calls per server, kept in memory from the ``toolCalled`` signal.
+
+The history is bounded (:data:`PER_SERVER` calls per server, the oldest dropped first) and
+lives as long as the app: it feeds the Activity tab of the discover panel and the
+sparkline on the server cards.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal, Slot
+
+PER_SERVER = 200
+"""Calls kept per server."""
+
+
+@dataclass(frozen=True)
+class CallRecord:
+    """One finished tool call."""
+
+    server_id: str
+    tool_name: str
+    outcome: str
+    """``ok``, ``error`` (an ``isError`` result), ``failed`` or ``cancelled``."""
+    duration_ms: float
+    at: float
+    """When it finished (seconds since the epoch)."""
+    call_id: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True when the tool answered without error."""
+        return self.outcome == "ok"
+
+
+class ActivityLog(QObject):
+    """The recent calls of every server.
+
+    Signals:
+        recorded(str): a call of this server id was added.
+    """
+
+    recorded = Signal(str)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._calls: dict[str, deque[CallRecord]] = {}
+
+    @Slot(object)
+    def record(self, payload: dict[str, Any]) -> None:
+        """Add a ``tool:called`` payload."""
+        outcome = payload.get("outcome") or ("ok" if payload.get("success") else "failed")
+        call = CallRecord(
+            server_id=str(payload["serverId"]),
+            tool_name=str(payload["toolName"]),
+            outcome=str(outcome),
+            duration_ms=float(payload.get("duration") or 0.0),
+            at=float(payload.get("at") or time.time()),
+            call_id=payload.get("callId"),
+        )
+        self._calls.setdefault(call.server_id, deque(maxlen=PER_SERVER)).append(call)
+        self.recorded.emit(call.server_id)
+
+    def calls(self, server_id: str) -> list[CallRecord]:
+        """The server's kept calls, oldest first."""
+        return list(self._calls.get(server_id, ()))
+
+    def last(self, server_id: str) -> CallRecord | None:
+        """The server's latest call, if any."""
+        calls = self._calls.get(server_id)
+        return calls[-1] if calls else None
+
+    def forget(self, server_id: str) -> None:
+        """Drop a server's history (a removed server)."""
+        if self._calls.pop(server_id, None) is not None:
+            self.recorded.emit(server_id)

@@ -1,0 +1,100 @@
+"""The Dependencies page's table: every runtime of the declarative table, checked, with its users.
+
+One row per :data:`~elftia_desktop.deps.requirements.RUNTIMES` entry: the check of its main
+command (found, version, path, minimum), whether the app installed it (and so may uninstall
+it), whether the app can install it here, the servers whose launch line needs it, and the
+per-OS instructions for installing it by hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from elftia_desktop.core.models import DependencyCheckResult, McpServerRecord, McpServerTransport
+from elftia_desktop.deps.checker import DependencyChecker
+from elftia_desktop.deps.command_map import runtime_command
+from elftia_desktop.deps.installer import DependencyInstaller, is_managed
+from elftia_desktop.deps.requirements import RUNTIMES, Runtime, current_os, instructions_for, runtime_for
+
+
+@dataclass
+class RuntimeRow:
+    """One runtime as the Dependencies page shows it."""
+
+    runtime: Runtime
+    check: DependencyCheckResult
+    managed: bool
+    """Installed by the app into its tools folder (so Uninstall applies)."""
+    can_install: bool
+    """The app can install it here (a PyPI package, or an npm one with npm on the PATH)."""
+    needed_by: list[str] = field(default_factory=list)
+    """Names of the configured servers whose launch line needs it."""
+
+    @property
+    def status(self) -> str:
+        """``ok``, ``missing``, ``too-old`` or ``broken`` (found but its version cannot be read)."""
+        if not self.check.installed:
+            return "missing"
+        if self.check.meets_minimum:
+            return "ok"
+        return "too-old" if self.check.version else "broken"
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """The row as plain JSON for the bridge."""
+        runtime = self.runtime
+        return {
+            "name": runtime.name,
+            "title": runtime.title,
+            "commands": list(runtime.commands),
+            "status": self.status,
+            "version": self.check.version,
+            "path": self.check.path,
+            "minimum": runtime.minimum_text,
+            "reason": runtime.reason,
+            "homepage": runtime.homepage,
+            "managed": self.managed,
+            "canInstall": self.can_install,
+            "installSource": runtime.install.index if runtime.install else None,
+            "neededBy": self.needed_by,
+            "instructions": instructions_for(runtime),
+            "problem": self.check.instructions if self.status in ("too-old", "broken") else None,
+            "os": current_os(),
+        }
+
+
+def servers_by_runtime(records: Iterable[McpServerRecord]) -> dict[str, list[str]]:
+    """Runtime name -> names of the stdio servers whose (unwrapped) command belongs to it."""
+    out: dict[str, list[str]] = {}
+    for record in records:
+        if record.type is not McpServerTransport.STDIO or not record.config.command:
+            continue
+        runtime = runtime_for(runtime_command(record.config.command, record.config.args))
+        if runtime is not None:
+            out.setdefault(runtime.name, []).append(record.name)
+    return out
+
+
+async def runtime_rows(
+    checker: DependencyChecker, installer: DependencyInstaller, records: Iterable[McpServerRecord]
+) -> list[RuntimeRow]:
+    """Every runtime of the table, checked concurrently, in table order.
+
+    Each of a runtime's commands is looked up; the row shows the first one found (``python3``
+    when there is no ``python``), or the main command's result when none is.
+    """
+    users = servers_by_runtime(records)
+    per_runtime = await asyncio.gather(*(_check_commands(checker, r) for r in RUNTIMES))
+    installed_here = set(installer.installed_runtimes())
+    rows = []
+    for runtime, check in zip(RUNTIMES, per_runtime, strict=True):
+        managed = runtime.name in installed_here or bool(check.path and is_managed(check.path, installer.tools_dir))
+        rows.append(RuntimeRow(runtime, check, managed, check.installable, users.get(runtime.name, [])))
+    return rows
+
+
+async def _check_commands(checker: DependencyChecker, runtime: Runtime) -> DependencyCheckResult:
+    checks = await asyncio.gather(*(checker.check(c) for c in runtime.commands))
+    return next((c for c in checks if c.installed), checks[0])

@@ -1,0 +1,296 @@
+"""``ImportPanel``: the configs other apps keep on this machine, a preview per server, Import."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from elftia_desktop.bridge.errors import BridgeError
+from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.ui.theme import STATE_COLORS
+from elftia_desktop.ui.widgets.notice_bar import NoticeBar
+
+POLICIES = [("rename", "Rename (add as “name (2)”)"), ("skip", "Skip"), ("replace", "Replace the existing one")]
+_ROLE = Qt.ItemDataRole.UserRole
+
+
+def _where(error: dict[str, Any]) -> str:
+    """``line 4, column 7`` for a file error that has them."""
+    if error.get("line"):
+        return f"line {error['line']}, column {error.get('column') or 1}"
+    return ""
+
+
+class ImportPanel(QWidget):
+    """Detected configs (tick the files), the preview of their servers (tick the rows), Import.
+
+    Signals:
+        imported(int): how many servers were added (they are untrusted).
+    """
+
+    imported = Signal(int)
+
+    def __init__(self, router: McpRouter, notice: NoticeBar, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.router = router
+        self.notice = notice
+        self.configs: list[dict[str, Any]] = []
+        self.rows: list[dict[str, Any]] = []
+        self.file_errors: list[dict[str, Any]] = []
+        self.policy_boxes: dict[str, QComboBox] = {}
+        self.loaded = False
+        column = QVBoxLayout(self)
+        column.setContentsMargins(10, 10, 10, 10)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self._build_sources())
+        split.addWidget(self._build_preview())
+        split.setSizes([170, 330])
+        column.addWidget(split, 1)
+        column.addLayout(self._build_footer())
+
+    def _build_sources(self) -> QWidget:
+        box = QWidget()
+        column = QVBoxLayout(box)
+        column.setContentsMargins(0, 0, 0, 0)
+        head = QHBoxLayout()
+        label = QLabel("<b>Found on this machine</b> — tick the files to bring servers from")
+        head.addWidget(label, 1)
+        self.rescan_button = QPushButton("Look again")
+        self.rescan_button.setToolTip("Search the config files of Claude, Cursor, VS Code and other apps again")
+        self.rescan_button.clicked.connect(self.detect)
+        head.addWidget(self.rescan_button)
+        column.addLayout(head)
+        self.sources = QTreeWidget()
+        self.sources.setHeaderLabels(["App", "Servers", "File"])
+        self.sources.setRootIsDecorated(False)
+        self.sources.setObjectName("DataTable")
+        self.sources.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        self.sources.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self.sources.itemChanged.connect(self._source_ticked)
+        column.addWidget(self.sources, 1)
+        return box
+
+    def _build_preview(self) -> QWidget:
+        box = QWidget()
+        column = QVBoxLayout(box)
+        column.setContentsMargins(0, 6, 0, 0)
+        column.addWidget(QLabel("<b>Servers in those files</b> — what each runs; secrets are shown as such"))
+        self.preview = QTreeWidget()
+        self.preview.setHeaderLabels(["Server", "From", "Runs / URL", "Secrets", "If the name is taken"])
+        self.preview.setRootIsDecorated(False)
+        self.preview.setObjectName("DataTable")
+        self.preview.setWordWrap(True)
+        header = self.preview.header()
+        for col in (0, 1, 3, 4):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        header.setStretchLastSection(False)
+        self.preview.itemChanged.connect(lambda _i, _c: self._update_import_button())
+        column.addWidget(self.preview, 1)
+        return box
+
+    def _build_footer(self) -> QHBoxLayout:
+        row = QHBoxLayout()
+        note = QLabel("Imported servers arrive untrusted: they do not start until you trust them on the Servers page.")
+        note.setObjectName("Muted")
+        note.setWordWrap(True)
+        row.addWidget(note, 1)
+        self.import_button = QPushButton("Import")
+        self.import_button.setObjectName("Primary")
+        self.import_button.clicked.connect(self.import_selected)
+        row.addWidget(self.import_button)
+        self._update_import_button()
+        return row
+
+    def _source_ticked(self, _item: QTreeWidgetItem, col: int) -> None:
+        if col == 0:
+            self.refresh_preview()
+
+    # -- detect --------------------------------------------------------------------------------
+
+    def detect(self) -> None:
+        """Look for other apps' config files."""
+        self.rescan_button.setEnabled(False)
+        self.router.detect_configs(on_done=self._show_configs, on_error=self._failed)
+
+    def show_sources(self, configs: list[dict[str, Any]]) -> None:
+        """Show these files (e.g. Claude Code's, for a pull) instead of a search result."""
+        self._show_configs(configs)
+
+    def _show_configs(self, configs: list[dict[str, Any]]) -> None:
+        self.loaded = True
+        self.rescan_button.setEnabled(True)
+        self.configs = configs
+        self.sources.blockSignals(True)
+        self.sources.clear()
+        for config in configs:
+            item = QTreeWidgetItem([config["label"], "", config["path"]])
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(0, Qt.CheckState.Checked)
+            item.setData(0, _ROLE, config)
+            item.setToolTip(2, config["path"])
+            if config.get("error"):
+                item.setText(1, f"cannot be read ({_where(config) or 'see tooltip'})")
+                item.setForeground(1, QColor(STATE_COLORS["error"]))
+                item.setToolTip(1, config["error"])
+            else:
+                count = config["count"]
+                item.setText(1, f"{count} server{'s' if count != 1 else ''}")
+            self.sources.addTopLevelItem(item)
+        self.sources.blockSignals(False)
+        if not configs:
+            self.notice.show_message("No MCP config of another app was found on this machine.", "info")
+        self.refresh_preview()
+
+    def checked_sources(self) -> list[dict[str, Any]]:
+        """The ticked files as ``SourceRefInput`` dicts."""
+        out = []
+        for i in range(self.sources.topLevelItemCount()):
+            item = self.sources.topLevelItem(i)
+            if item is not None and item.checkState(0) == Qt.CheckState.Checked:
+                config = item.data(0, _ROLE)
+                ref = {"app": config["app"], "path": config["path"], "scope": config.get("scope", "user")}
+                if config.get("projectPath"):
+                    ref["projectPath"] = config["projectPath"]
+                out.append(ref)
+        return out
+
+    # -- preview -------------------------------------------------------------------------------
+
+    def refresh_preview(self, announce: bool = True) -> None:
+        """Preview the servers of the ticked files (``announce``: name the unreadable ones in the notice bar)."""
+        sources = self.checked_sources()
+        if not sources:
+            self._show_preview({"rows": [], "fileErrors": []})
+            return
+        self.router.preview_import(sources, on_done=lambda p: self._show_preview(p, announce), on_error=self._failed)
+
+    def _show_preview(self, preview: dict[str, Any], announce: bool = True) -> None:
+        self.rows, self.file_errors = preview["rows"], preview["fileErrors"]
+        self.preview.blockSignals(True)
+        self.preview.clear()
+        self.policy_boxes.clear()
+        for row in self.rows:
+            self._add_preview_row(row)
+        self.preview.blockSignals(False)
+        self._update_import_button()
+        if announce:
+            self._show_file_errors()
+
+    def _add_preview_row(self, row: dict[str, Any]) -> None:
+        source = next((c["label"] for c in self.configs if c["path"] == row["source"]), row["app"])
+        secrets = ", ".join(row["secrets"]) or "—"
+        item = QTreeWidgetItem([row["name"], source, row.get("error") or row["runs"], secrets, ""])
+        item.setData(0, _ROLE, row["key"])
+        item.setToolTip(2, self._row_tooltip(row))
+        item.setToolTip(0, "\n".join(row["warnings"]) or row["name"])
+        if row.get("error"):
+            item.setForeground(2, QColor(STATE_COLORS["error"]))
+            item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsUserCheckable & ~Qt.ItemFlag.ItemIsEnabled)
+            item.setText(4, "cannot be imported")
+        else:
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(0, Qt.CheckState.Checked)
+            if row["warnings"]:
+                item.setText(0, f"{row['name']}  ⚠")
+        self.preview.addTopLevelItem(item)
+        if row.get("error"):
+            return
+        if row.get("conflict"):
+            box = QComboBox()
+            for value, label in POLICIES:
+                box.addItem(label, value)
+            box.setCurrentIndex(1)
+            box.setToolTip(f"A server named {row['conflict']!r} exists already")
+            self.preview.setItemWidget(item, 4, box)
+            self.policy_boxes[row["key"]] = box
+        else:
+            item.setText(4, "new name")
+
+    @staticmethod
+    def _row_tooltip(row: dict[str, Any]) -> str:
+        lines = [f"{row.get('transport') or '?'}: {row['runs']}"]
+        lines += [f"env {k} = {v}" for k, v in row["env"].items()]
+        lines += [f"header {k}: {v}" for k, v in row["headers"].items()]
+        lines += row["warnings"]
+        return "\n".join(lines)
+
+    def _show_file_errors(self) -> None:
+        if not self.file_errors:
+            return
+        parts = []
+        for error in self.file_errors:
+            where = _where(error)
+            parts.append(f"<b>{escape(error['path'])}</b>{' at ' + where if where else ''}")
+        text = "This file could not be read; the others can still be imported: " + "; ".join(parts)
+        self.notice.show_message(text, "warning", "\n\n".join(e["error"] for e in self.file_errors))
+
+    def choices(self) -> dict[str, str]:
+        """Row key -> policy for every ticked row."""
+        out = {}
+        for i in range(self.preview.topLevelItemCount()):
+            item = self.preview.topLevelItem(i)
+            if item is None or item.checkState(0) != Qt.CheckState.Checked:
+                continue
+            key = str(item.data(0, _ROLE))
+            box = self.policy_boxes.get(key)
+            out[key] = str(box.currentData()) if box is not None else "skip"
+        return out
+
+    def _update_import_button(self) -> None:
+        count = len(self.choices())
+        self.import_button.setEnabled(count > 0)
+        self.import_button.setText(f"Import {count} server{'s' if count != 1 else ''}" if count else "Import")
+
+    # -- import --------------------------------------------------------------------------------
+
+    def import_selected(self) -> None:
+        """Import the ticked rows with their conflict choices."""
+        picked = self.choices()
+        if not picked:
+            return
+        self.import_button.setEnabled(False)
+        self.router.import_servers(self.checked_sources(), picked, on_done=self._imported, on_error=self._failed)
+
+    def _imported(self, outcome: dict[str, Any]) -> None:
+        results = outcome["results"]
+        added = [r for r in results if r["status"] in ("added", "renamed", "replaced")]
+        failed = [r for r in results if r["status"] == "failed"]
+        lines = [
+            f"{r['status']}: {r['name']}" + (f" → {r['serverName']}" if r["status"] == "renamed" else "")
+            for r in results
+        ]
+        lines += [f"{r['name']}: {r['error']}" for r in failed]
+        text = (
+            f"Imported {len(added)} of {len(results)} servers; they are untrusted until you trust them "
+            "on the Servers page."
+        )
+        if outcome.get("vaultWarning") and added:
+            text += f"<br>{escape(outcome['vaultWarning'])}"
+        unread = [f"{e['path']} ({_where(e) or 'unreadable'})" for e in outcome["fileErrors"]]
+        if unread:
+            text += f"<br>Not read: {escape('; '.join(unread))}"
+            lines += [e["error"] for e in outcome["fileErrors"]]
+        self.notice.show_message(text, "error" if failed and not added else "success", "\n".join(lines))
+        self.imported.emit(len(added))
+        self.refresh_preview(announce=False)
+
+    def _failed(self, error: BridgeError) -> None:
+        self.rescan_button.setEnabled(True)
+        self._update_import_button()
+        self.notice.show_message(error.message, "error", error.details)

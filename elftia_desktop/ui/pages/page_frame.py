@@ -1,0 +1,55 @@
+"""The frame every sidebar page shares (as on the servers page): title and summary, actions, notice bar."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
+
+from elftia_desktop.ui.widgets.notice_bar import NoticeBar
+
+
+class PageFrame(QWidget):
+    """A page: a header (title, muted summary, action buttons on the right), a notice bar, the content.
+
+    Subclasses put buttons into ``header_actions`` and widgets into ``body``.
+    """
+
+    def __init__(self, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("Page")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(24, 20, 24, 16)
+        layout.setSpacing(12)
+        header = QHBoxLayout()
+        titles = QVBoxLayout()
+        self.title = QLabel(title)
+        self.title.setObjectName("PageTitle")
+        titles.addWidget(self.title)
+        self.summary = QLabel("Loading…")
+        self.summary.setObjectName("Muted")
+        titles.addWidget(self.summary)
+        header.addLayout(titles)
+        header.addStretch(1)
+        self.header_actions = QHBoxLayout()
+        header.addLayout(self.header_actions)
+        layout.addLayout(header)
+        self.notice = NoticeBar()
+        layout.addWidget(self.notice)
+        self.body = QVBoxLayout()
+        self.body.setSpacing(10)
+        layout.addLayout(self.body, 1)
+
+    @staticmethod
+    def card_scroll() -> tuple[QScrollArea, QVBoxLayout]:
+        """A borderless scroll area over the page background, and the column to put cards in."""
+        scroll = QScrollArea()
+        scroll.setObjectName("CardScroll")
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        holder = QWidget()
+        holder.setObjectName("CardHolder")
+        column = QVBoxLayout(holder)
+        column.setContentsMargins(0, 0, 4, 0)
+        column.setSpacing(10)
+        column.addStretch(1)
+        scroll.setWidget(holder)
+        return scroll, column

@@ -1,0 +1,145 @@
+"""``SettingsPage``: timeouts, log size, start-up, theme, folders, the secrets backend and a backup."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import QApplication, QFileDialog, QHBoxLayout, QLabel, QPushButton, QWidget
+
+from elftia_desktop.bridge.errors import BridgeError
+from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.ui.pages.page_frame import PageFrame
+from elftia_desktop.ui.pages.settings_sections import PlacesSection, ValuesSection, card, secrets_html
+from elftia_desktop.ui.theme import set_theme_mode
+
+
+class SettingsPage(PageFrame):
+    """The Settings page; loads at once (the saved theme applies at start), saves through the router.
+
+    Signals:
+        themeChanged(str): ``system``, ``light`` or ``dark`` was put in force.
+    """
+
+    themeChanged = Signal(str)
+
+    def __init__(self, router: McpRouter, parent: QWidget | None = None) -> None:
+        super().__init__("Settings", parent)
+        self.router = router
+        self.saved: dict[str, Any] | None = None
+        self.info: dict[str, Any] | None = None
+        self._theme = "system"
+        self.summary.setText("Connections, appearance, where your data lives, and secrets")
+        self.revert_button = QPushButton("Revert")
+        self.revert_button.setToolTip("Show the saved values again")
+        self.revert_button.clicked.connect(self._revert)
+        self.header_actions.addWidget(self.revert_button)
+        self.save_button = QPushButton("&Save")
+        self.save_button.setObjectName("Primary")
+        self.save_button.clicked.connect(self.save)
+        self.header_actions.addWidget(self.save_button)
+        scroll, column = self.card_scroll()
+        self.values = ValuesSection()
+        self.values.edited.connect(self._update_buttons)
+        column.insertWidget(0, self.values)
+        self.places = PlacesSection()
+        column.insertWidget(1, self.places)
+        column.insertWidget(2, self._build_secrets())
+        column.insertWidget(3, self._build_backup())
+        self.body.addWidget(scroll, 1)
+        self._update_buttons()
+        QTimer.singleShot(0, self.load)
+
+    def _build_secrets(self) -> QWidget:
+        frame, column = card("Secrets")
+        self.secrets = QLabel("…")
+        self.secrets.setWordWrap(True)
+        self.secrets.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        column.addWidget(self.secrets)
+        return frame
+
+    def _build_backup(self) -> QWidget:
+        frame, column = card(
+            "Backup",
+            "One file with every server and these settings. Secret values are not in it: they stay where "
+            "secrets are kept (above), and after a restore you enter them again.",
+        )
+        row = QHBoxLayout()
+        row.addStretch(1)
+        self.backup_button = QPushButton("Export backup…")
+        self.backup_button.clicked.connect(self._choose_backup)
+        row.addWidget(self.backup_button)
+        column.addLayout(row)
+        return frame
+
+    # -- load / save ---------------------------------------------------------------------------
+
+    def load(self) -> None:
+        """Fetch the settings, folders and secrets backend."""
+        self.router.settings(on_done=self._show, on_error=self._failed)
+
+    def _show(self, info: dict[str, Any]) -> None:
+        self.info = info
+        self.saved = dict(info["settings"])
+        self.values.set_values(self.saved)
+        self.places.set_paths(info["paths"])
+        self.secrets.setText(secrets_html(info["secrets"]))
+        self._apply_theme(self.saved["theme"])
+        self._update_buttons()
+
+    def dirty(self) -> bool:
+        """True when the values shown differ from the saved ones."""
+        return self.saved is not None and self.values.values() != self.saved
+
+    def _update_buttons(self) -> None:
+        self.save_button.setEnabled(self.dirty())
+        self.revert_button.setEnabled(self.dirty())
+
+    def _revert(self) -> None:
+        if self.saved is not None:
+            self.values.set_values(self.saved)
+        self._update_buttons()
+
+    def save(self) -> None:
+        """Save the values shown; the services use them from the next connection and call on."""
+        self.save_button.setEnabled(False)
+        self.router.save_settings(self.values.values(), on_done=self._saved, on_error=self._failed)
+
+    def _saved(self, values: dict[str, Any]) -> None:
+        self.saved = dict(values)
+        self.values.set_values(self.saved)
+        self._apply_theme(values["theme"])
+        self._update_buttons()
+        self.notice.show_message(
+            "Saved. New connections and calls use these values; the log size applies at once.", "success"
+        )
+
+    def _apply_theme(self, mode: str) -> None:
+        app = QApplication.instance()
+        if isinstance(app, QApplication) and (mode != "system" or self._theme != "system"):
+            set_theme_mode(app, mode)
+            self.themeChanged.emit(mode)
+        self._theme = mode
+
+    # -- backup --------------------------------------------------------------------------------
+
+    def _choose_backup(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export backup", "elftia-backup.json", "JSON (*.json)")
+        if path:
+            self.export_backup(path)
+
+    def export_backup(self, path: str) -> None:
+        """Write the backup to ``path``."""
+
+        def done(result: dict[str, Any]) -> None:
+            left_out = result["secretsLeftOut"]
+            extra = f"; {left_out} secret value(s) left out" if left_out else ""
+            self.notice.show_message(
+                f"Backup of {result['servers']} server(s) written to {result['path']}{extra}.", "success"
+            )
+
+        self.router.export_backup(path, on_done=done, on_error=self._failed)
+
+    def _failed(self, error: BridgeError) -> None:
+        self._update_buttons()
+        self.notice.show_message(error.message, "error", error.details)

@@ -1,0 +1,200 @@
+"""The cards of the Settings page: connections, appearance, folders, secrets, backup."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QFrame,
+    QGridLayout,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from elftia_desktop.ui.theme import STATE_COLORS
+
+STARTUP = [
+    ("first-use", "Connect a server when it is first used"),
+    ("at-start", "Connect every active, trusted server when the app starts"),
+]
+THEMES = [("system", "Follow the system"), ("light", "Light"), ("dark", "Dark")]
+
+
+def card(title: str, intro: str = "") -> tuple[QFrame, QVBoxLayout]:
+    """A titled card and its column."""
+    frame = QFrame()
+    frame.setObjectName("Card")
+    column = QVBoxLayout(frame)
+    column.setContentsMargins(16, 12, 16, 14)
+    column.setSpacing(8)
+    heading = QLabel(title)
+    heading.setObjectName("CardTitle")
+    column.addWidget(heading)
+    if intro:
+        text = QLabel(intro)
+        text.setObjectName("CardSubtitle")
+        text.setWordWrap(True)
+        column.addWidget(text)
+    return frame, column
+
+
+def _form() -> QFormLayout:
+    form = QFormLayout()
+    form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
+    form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.FieldsStayAtSizeHint)
+    form.setHorizontalSpacing(14)
+    return form
+
+
+def _combo(options: list[tuple[str, str]]) -> QComboBox:
+    box = QComboBox()
+    box.setMinimumWidth(200)
+    for value, label in options:
+        box.addItem(label, value)
+    return box
+
+
+class ValuesSection(QWidget):
+    """The editable settings (connections and appearance) as two cards.
+
+    Signals:
+        edited(): any value changed.
+    """
+
+    edited = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(10)
+        frame, inner = card("Connections", "Used by every server that does not set its own (in its form).")
+        form = _form()
+        self.connect_timeout = self._seconds(1, 600, "Starting a server and its initialize handshake")
+        form.addRow("Connect timeout", self.connect_timeout)
+        self.call_timeout = self._seconds(1, 3600, "One tool call; the server is told to stop when it runs out")
+        form.addRow("Tool call timeout", self.call_timeout)
+        self.log_lines = QSpinBox()
+        self.log_lines.setRange(50, 100_000)
+        self.log_lines.setSingleStep(100)
+        self.log_lines.setSuffix(" lines")
+        self.log_lines.setMinimumWidth(120)
+        self.log_lines.setToolTip("How much of each server's output (stderr, log messages) is kept")
+        self.log_lines.valueChanged.connect(lambda *_: self.edited.emit())
+        form.addRow("Log kept per server", self.log_lines)
+        self.startup = _combo(STARTUP)
+        self.startup.currentIndexChanged.connect(lambda *_: self.edited.emit())
+        form.addRow("At start-up", self.startup)
+        inner.addLayout(form)
+        column.addWidget(frame)
+        frame, inner = card("Appearance")
+        form = _form()
+        self.theme = _combo(THEMES)
+        self.theme.currentIndexChanged.connect(lambda *_: self.edited.emit())
+        form.addRow("Theme", self.theme)
+        inner.addLayout(form)
+        column.addWidget(frame)
+
+    def _seconds(self, low: float, high: float, tip: str) -> QDoubleSpinBox:
+        box = QDoubleSpinBox()
+        box.setRange(low, high)
+        box.setDecimals(0)
+        box.setSuffix(" s")
+        box.setMinimumWidth(120)
+        box.setToolTip(tip)
+        box.valueChanged.connect(lambda *_: self.edited.emit())
+        return box
+
+    def set_values(self, values: dict[str, Any]) -> None:
+        """Show saved values (no ``edited`` signal)."""
+        widgets = (self.connect_timeout, self.call_timeout, self.log_lines, self.startup, self.theme)
+        for widget in widgets:
+            widget.blockSignals(True)
+        self.connect_timeout.setValue(float(values["connectTimeout"]))
+        self.call_timeout.setValue(float(values["callTimeout"]))
+        self.log_lines.setValue(int(values["logLines"]))
+        self.startup.setCurrentIndex(max(0, self.startup.findData(values["startup"])))
+        self.theme.setCurrentIndex(max(0, self.theme.findData(values["theme"])))
+        for widget in widgets:
+            widget.blockSignals(False)
+
+    def values(self) -> dict[str, Any]:
+        """The values shown, as ``app:save-settings`` takes them."""
+        return {
+            "connectTimeout": self.connect_timeout.value(),
+            "callTimeout": self.call_timeout.value(),
+            "logLines": self.log_lines.value(),
+            "startup": self.startup.currentData(),
+            "theme": self.theme.currentData(),
+        }
+
+
+class PlacesSection(QWidget):
+    """Where the config and data live, with Open Folder buttons."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        frame, column = card("Where your data lives")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(frame)
+        self.grid = QGridLayout()
+        self.grid.setColumnStretch(1, 1)
+        self.grid.setHorizontalSpacing(12)
+        column.addLayout(self.grid)
+        self.paths: dict[str, QLabel] = {}
+
+    def set_paths(self, paths: dict[str, str]) -> None:
+        """Show the folders and files (``app:settings`` ``paths``)."""
+        rows = [
+            ("dataDir", "Data folder", True),
+            ("configDir", "Private settings folder", True),
+            ("configFile", "Server list", False),
+            ("settingsFile", "Settings", False),
+            ("toolsDir", "Runtimes the app installed", False),
+        ]
+        for index, (key, label, openable) in enumerate(rows):
+            if key in self.paths:
+                self.paths[key].setText(paths[key])
+                continue
+            self.grid.addWidget(QLabel(f"<b>{label}</b>"), index, 0)
+            value = QLabel(paths[key])
+            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            value.setWordWrap(True)
+            self.paths[key] = value
+            self.grid.addWidget(value, index, 1)
+            if openable:
+                button = QPushButton("Open folder")
+                button.setToolTip(f"Show {paths[key]} in the file manager")
+                button.clicked.connect(lambda _=False, k=key: self.open_folder(self.paths[k].text()))
+                self.grid.addWidget(button, index, 2)
+
+    @staticmethod
+    def open_folder(path: str) -> bool:
+        """Open ``path`` in the desktop's file manager."""
+        return QDesktopServices.openUrl(QUrl.fromLocalFile(path))
+
+
+def secrets_html(secrets: dict[str, Any]) -> str:
+    """Which backend keeps the secrets, and how to get a keyring when the file is used."""
+    if secrets["usesKeyring"]:
+        ok = STATE_COLORS["connected"]
+        return (
+            f"<span style='color:{ok}'><b>● OS keyring</b></span> ({escape(secrets['backendName'])}): "
+            "secret env values and headers are kept there; the server list holds only references."
+        )
+    warn = STATE_COLORS["connecting"]
+    help_html = escape(secrets.get("help") or "").replace("\n", "<br>")
+    return (
+        f"<span style='color:{warn}'><b>● A file only you can read</b></span>: {escape(secrets['fallbackFile'])}<br>"
+        f"No working OS keyring was found. {help_html}"
+    )

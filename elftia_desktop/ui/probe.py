@@ -1,0 +1,119 @@
+"""A diagnostics probe for the packaged app's smoke test and start-up benchmark.
+
+Off unless ``ELFTIA_PROBE`` names a file. Then the app appends JSON lines to that file:
+``{"event": "shown", "time": <epoch s>, "pid": N}`` after the main window's first paint, and one
+answer per command. Commands are read from ``<file>.cmd`` (checked every 100 ms, removed once
+read), one per line:
+
+- ``call SERVER TOOL [JSON]``: call a tool through the router, as the window would
+  (answer ``called`` with ``ok``, ``text`` or ``error``);
+- ``forms``: the add forms that are open, with their parameters, and how many main windows show;
+- ``quit``: close the windows and quit, the way the user does.
+
+Only someone who can set the app's environment can turn it on; it adds no network listener.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QApplication, QMainWindow
+
+from elftia_desktop.bridge.errors import BridgeError
+from elftia_desktop.bridge.router import McpRouter
+
+PROBE_ENV = "ELFTIA_PROBE"
+POLL_MS = 100
+
+
+class AppProbe(QObject):
+    """Reports the first paint of ``window`` and answers commands (see the module docstring)."""
+
+    def __init__(self, window: QMainWindow, router: McpRouter, path: Path) -> None:
+        super().__init__(window)
+        self.window = window
+        self.router = router
+        self.path = path
+        self.commands = path.with_name(path.name + ".cmd")
+        self.shown = False
+        window.installEventFilter(self)
+        self.timer = QTimer(self)
+        self.timer.timeout.connect(self._poll)
+        self.timer.start(POLL_MS)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Note the window's first paint."""
+        if not self.shown and watched is self.window and event.type() == QEvent.Type.Paint:
+            self.shown = True
+            self.write({"event": "shown", "time": time.time(), "pid": os.getpid()})
+        return False
+
+    def write(self, event: dict[str, Any]) -> None:
+        """Append one JSON line to the probe file."""
+        with self.path.open("a", encoding="utf-8") as out:
+            out.write(json.dumps(event) + "\n")
+
+    def _poll(self) -> None:
+        if not self.commands.exists():
+            return
+        lines = self.commands.read_text(encoding="utf-8").splitlines()
+        self.commands.unlink()
+        for line in lines:
+            try:
+                self._run(line.strip())
+            except ValueError as exc:  # JSON arguments that do not parse
+                self.write({"event": "error", "error": f"{line!r}: {exc}"})
+
+    def _run(self, line: str) -> None:
+        word, _, rest = line.partition(" ")
+        if word == "call":
+            server, _, tail = rest.partition(" ")
+            tool, _, args = tail.partition(" ")
+            self._call(server, tool, json.loads(args) if args else {})
+        elif word == "forms":
+            self.write({"event": "forms", "forms": _open_forms(), "mainWindows": _main_windows()})
+        elif word == "quit":
+            QApplication.closeAllWindows()
+            QApplication.quit()
+        elif word:
+            self.write({"event": "error", "error": f"unknown probe command {word!r}"})
+
+    def _call(self, server: str, tool: str, args: dict[str, Any]) -> None:
+        def failed(error: BridgeError) -> None:
+            self.write({"event": "called", "ok": False, "error": error.message})
+
+        def listed(records: list[Any]) -> None:
+            match = [r for r in records if r.name.lower() == server.lower()]
+            if not match:
+                self.write({"event": "called", "ok": False, "error": f"no server named {server!r}"})
+                return
+            params = {"serverId": match[0].id, "toolName": tool, "args": args}
+            self.router.call_tool(params, on_done=done, on_error=failed)
+
+        def done(result: Any) -> None:
+            data = result.to_json_dict() if hasattr(result, "to_json_dict") else result
+            self.write({"event": "called", "ok": not data.get("isError", False), "result": data})
+
+        self.router.list_servers(on_done=listed, on_error=failed)
+
+
+def _open_forms() -> list[dict[str, Any]]:
+    from elftia_desktop.ui.dialogs.server_form import McpServerForm
+
+    forms = [w for w in QApplication.topLevelWidgets() if isinstance(w, McpServerForm) and w.isVisible()]
+    return [{"title": f.windowTitle(), "params": f.params()} for f in forms]
+
+
+def _main_windows() -> int:
+    return sum(1 for w in QApplication.topLevelWidgets() if isinstance(w, QMainWindow) and w.isVisible())
+
+
+def install_probe(window: QMainWindow, router: McpRouter) -> AppProbe | None:
+    """The probe when ``ELFTIA_PROBE`` is set, else ``None``."""
+    target = os.environ.get(PROBE_ENV)
+    return AppProbe(window, router, Path(target)) if target else None
