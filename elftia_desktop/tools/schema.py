@@ -36,6 +36,7 @@ _CONTAINERS = (dict, list)
 _DATA_KEYS = frozenset({"default", "enum", "const", "examples", "example"})
 _ROOT_KEPT = ("required", "description", "$defs", "definitions", "additionalProperties")
 _ROOT_NOT_NOTED = frozenset({*_ROOT_KEPT, "type", "properties"})
+_SPECIAL_ROOT = frozenset({"$ref", *COMBINATORS})
 
 
 def empty_object() -> dict[str, Any]:
@@ -119,6 +120,8 @@ def _object_root(schema: dict[str, Any], log: NoteLog | None) -> dict[str, Any]:
 
 def _classify(schema: dict[str, Any], log: NoteLog | None) -> tuple[str, dict[str, Any]]:
     """``("object" | "merged" | "wrap", schema)``: how :func:`root_object` treats a non-empty root."""
+    if schema.get("type") == "object" and _SPECIAL_ROOT.isdisjoint(schema):
+        return "object", schema  # the common case, without a call per rule
     schema = _resolve_root_ref(_without_root_null(schema, log), log)
     if _is_root_union(schema) or not is_object_schema(schema):
         merged = _merge_root_union(schema, log)

@@ -24,7 +24,7 @@ from typing import Any
 from elftia_desktop.tools.convert import Conversion, ToolInput, ToolSource, convert_all, prepare_schema
 from elftia_desktop.tools.formats.anthropic import json_schema_parameters
 from elftia_desktop.tools.formats.gemini_schema import GeminiSchemaWriter, recursion_stub
-from elftia_desktop.tools.names import parameter_names
+from elftia_desktop.tools.names import GEMINI_PARAMETER_NAME, parameter_names
 from elftia_desktop.tools.notes import NoteLog
 
 
@@ -47,9 +47,9 @@ def rename_parameters(params: dict[str, Any], log: NoteLog) -> dict[str, Any]:
     Each rename is noted and recorded in ``log.arguments`` (provider name -> original name).
     """
     props = params.get("properties")
-    renamed = parameter_names(props) if isinstance(props, dict) else {}
-    if not renamed or not isinstance(props, dict):
-        return params
+    if not isinstance(props, dict) or all(map(GEMINI_PARAMETER_NAME.match, props)):
+        return params  # the common case: every name is fine
+    renamed = parameter_names(props)
     out = dict(params)
     out["properties"] = {renamed.get(k, k): v for k, v in props.items()}
     if isinstance(out.get("required"), list):
