@@ -112,8 +112,12 @@ def _object_root(schema: dict[str, Any], log: NoteLog | None) -> dict[str, Any]:
         if key in schema:
             out[key] = schema[key]
     if log is not None:
+        if "properties" in schema and not isinstance(props, dict):
+            log.dropped("", "properties", "not an object of property schemas: the tool is sent without parameters")
         for key in schema:
-            if key not in _ROOT_NOT_NOTED:
+            if key == "$ref":
+                log.dropped("", key, f"the root reference {schema[key]!r} cannot be resolved to an object")
+            elif key not in _ROOT_NOT_NOTED:
                 log.dropped("", key, "the root keeps only properties, required and description")
     return out
 

@@ -194,6 +194,7 @@ def test_tools_lint_says_what_was_lost_and_why(capsys: pytest.CaptureFixture[str
     assert f"recursive reference '#/$defs/Expr' inlined {RECURSION_DEPTH} levels deep" in out
     assert "parameter '2fa code' sent as '_2fa_code'" in out and "mapped back to '2fa code'" in out
     assert "wrapped as the property" not in out
+    assert "lose something (dropped, cut, fallback, skipped, warning); arguments mapped back for 1 tool\n" in out
     assert main(["tools", "--server", "recursive", "--format", "gemini", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["argumentMap"]["mcp__recursive__upload"]["renamed"]["file_path"] == "file-path"
@@ -213,3 +214,11 @@ def test_a_schema_that_is_not_an_object_is_wrapped_and_unwrapped() -> None:
     assert any(n.action == "warning" and "no call can reach the server" in n.detail for n in never.notes)
     with pytest.raises(ValueError, match="MCP can only pass an object of arguments"):
         never.name_map.restore_arguments("n", {"value": ["a"]})
+
+
+def test_an_unresolvable_root_reference_is_named() -> None:
+    for schema in ({"type": "object", "$ref": "#/$defs/Missing"}, {"type": "object", "properties": ["a"]}):
+        conversion = convert_tools([{"name": "broken", "inputSchema": schema}], "anthropic")
+        check_all({"anthropic": conversion.payload})
+        [note] = [n for n in conversion.notes if n.action == "dropped"]
+        assert "'#/$defs/Missing' cannot be resolved" in note.detail or "sent without parameters" in note.detail

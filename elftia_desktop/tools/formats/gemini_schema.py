@@ -86,6 +86,7 @@ class GeminiSchemaWriter:
         """The root: always an ``OBJECT``."""
         out = self.node(node, "", 0)
         if out.get("type") != "OBJECT":
+            self.log.add("", "dropped", "the root did not convert to an OBJECT: the tool is sent without parameters")
             return {"type": "OBJECT", "properties": {}}
         out.pop("nullable", None)
         return out
