@@ -175,7 +175,7 @@ def _root_target(schema: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
 
 def root_ref(schema: Any) -> str | None:
     """The reference a root ``$ref`` (or ``allOf`` of one) names, when :func:`root_object` resolves it."""
-    found = _root_target(schema) if isinstance(schema, dict) else None
+    found = _root_target(_without_root_null(schema, None)) if isinstance(schema, dict) else None
     return found[0] if found is not None else None
 
 
@@ -204,17 +204,16 @@ def _without_root_null(schema: dict[str, Any], log: NoteLog | None) -> dict[str,
         return {**schema, "type": rest[0] if len(rest) == 1 else rest}
     for key in ("anyOf", "oneOf"):
         branches = schema.get(key)
-        if isinstance(branches, list) and len(branches) > 1 and any(is_null_schema(b) for b in branches):
-            if log is not None:
-                log.add(
-                    key, "changed", f"the null branch of the root {key} dropped (the arguments are always an object)"
-                )
-            kept = [b for b in branches if not is_null_schema(b)]
-            return (
-                {**{k: v for k, v in schema.items() if k != key}, **kept[0]}
-                if len(kept) == 1
-                else {**schema, key: kept}
-            )
+        if not isinstance(branches, list):
+            continue
+        kept = [b for b in branches if not is_null_schema(b)]
+        if not kept or len(kept) == len(branches):
+            continue
+        if log is not None:
+            log.add(key, "changed", f"the null branch of the root {key} dropped (the arguments are always an object)")
+        if len(kept) == 1 and isinstance(kept[0], dict):  # one branch left: it is the root
+            return {**{k: v for k, v in schema.items() if k != key}, **kept[0]}
+        return {**schema, key: kept}
     return schema
 
 
