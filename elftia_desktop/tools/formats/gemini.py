@@ -9,8 +9,13 @@ Relied on: Gemini API reference ``FunctionDeclaration`` and ``Schema`` (ai.googl
   ``INTEGER``, ``BOOLEAN``, ``ARRAY``, ``OBJECT``). ``enum`` holds strings on ``STRING``. Formats:
   NUMBER ``float``/``double``, INTEGER ``int32``/``int64``, STRING ``enum``/``date-time``.
   For a function without parameters ``parameters`` is left unset.
+  No ``$ref``/``$defs`` in that list (google-genai 3.6 and Vertex AI's ``Schema`` have ``ref``/``defs``
+  fields, the Gemini API reference does not list them), so references are inlined and recursion
+  is unrolled to a bounded depth (see :mod:`elftia_desktop.tools.formats.gemini_schema`).
 * ``parametersJsonSchema``: JSON Schema whose root describes an object, mutually exclusive with
-  ``parameters`` (see :mod:`elftia_desktop.tools.formats.gemini_schema` for the rewrite rules).
+  ``parameters``; ``$defs``/``$ref`` are kept, recursion included. (The Gemini API documents
+  ``$defs``/``$ref`` for ``responseJsonSchema``, where cycles "are unrolled to a limited degree"
+  and may only pass through non-required properties; nothing more is documented for parameters.)
 * names: see :mod:`elftia_desktop.tools.names`. Parameter names Gemini does not accept
   (``^[a-zA-Z_][a-zA-Z0-9_]{0,63}$``, in both forms) are renamed for the request and noted; the
   tool's ``ArgumentMap`` in the name map maps the model's call back to the original names.
