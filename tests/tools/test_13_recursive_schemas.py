@@ -222,3 +222,20 @@ def test_an_unresolvable_root_reference_is_named() -> None:
         check_all({"anthropic": conversion.payload})
         [note] = [n for n in conversion.notes if n.action == "dropped"]
         assert "'#/$defs/Missing' cannot be resolved" in note.detail or "sent without parameters" in note.detail
+
+
+def test_a_typed_root_union_of_models_keeps_their_parameters() -> None:
+    """``{"type": "object", "anyOf": [{"$ref": ...}, {"$ref": ...}, {"type": "null"}]}``: what SDK servers send."""
+    from pydantic import TypeAdapter
+
+    union = {"type": "object", **TypeAdapter(Tree | Expr | None).json_schema()}
+    for fmt, strict in FORMS:
+        conversion = convert_tools([{"name": "either", "inputSchema": union}], fmt, strict=strict)
+        check_all({fmt: conversion.payload})
+        [params] = top_level(conversion).values()
+        assert set(params["properties"]) == {"name", "size", "children", "op", "left", "right"}
+        assert not conversion.name_map.argument_map("either")
+        details = " | ".join(n.detail for n in conversion.notes)
+        assert (
+            "null branch of the root anyOf dropped" in details and "only the common properties stay required" in details
+        )
