@@ -82,7 +82,11 @@ def prepare_schema(
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The root object schema with references inlined, and the ``$defs`` kept for recursion."""
     root = root_object(schema, log)
-    if not has_ref(root):
+    if "$defs" in root or "definitions" in root:
+        body = {k: v for k, v in root.items() if k not in ("$defs", "definitions")}
+        if not has_ref(body):
+            return body, {}  # nothing refers to the definitions (a resolved root $ref): they are not sent
+    elif not has_ref(root):
         return root, {}  # shares subtrees with the input: the provider passes build new trees
     inliner = RefInliner(root, log, placeholder, within=root_ref(schema))
     out = inliner.run(root)
