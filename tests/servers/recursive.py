@@ -1,9 +1,9 @@
 """A low-level MCP server whose tool input schemas are whole pydantic models (issue 13).
 
-Each tool's ``inputSchema`` is a model's ``model_json_schema()`` as it is: a root ``$ref`` into
-``$defs``, no root ``type``. The tools validate their arguments with the same model and answer
-with what they received as JSON (an ``isError`` result with pydantic's message when the
-arguments do not match), so a test sees exactly what reached the server.
+Each tool's ``inputSchema`` is a model's ``model_json_schema()`` (for the recursive ones a root
+``$ref`` into ``$defs``). The tools validate their arguments with the same model and answer with
+what they received as JSON (an ``isError`` result with pydantic's message when the arguments do
+not match), so a test sees exactly what reached the server.
 
 * ``tree``: a recursive tree (``name``, ``size``, ``children: list[Tree]``); answers with the
   model and its node count and depth.
@@ -11,8 +11,9 @@ arguments do not match), so a test sees exactly what reached the server.
   expression); answers with the model and its value.
 * ``upload``: parameter names Gemini does not accept (``file-path``, ``2fa code``, ``$meta``).
 
-The SDK's wire types require ``"type": "object"`` at the root of every input schema, so that is
-added in front of pydantic's schema (the form such servers send); everything else is pydantic's.
+pydantic puts no ``type`` at such a root; the SDK's wire types require ``"type": "object"`` there,
+so ``tools/list`` adds exactly that in front (the form such servers send); the rest is pydantic's.
+``TOOLS`` holds the schemas without it (the form saved tool lists and other SDKs carry).
 
 Run: ``python tests/servers/recursive.py`` (stdio).
 """
