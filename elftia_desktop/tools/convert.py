@@ -115,7 +115,8 @@ def convert_all(
         conversion.payload.append(one(source, name, log))
         conversion.notes.extend(log.notes)
         entries[name] = source.ref
-        arguments[name] = log.arguments
+        if log.arguments is not None:
+            arguments[name] = log.arguments
     conversion.name_map = NameMap(entries, arguments)
     if conversion.skipped:
         left_out = ", ".join(conversion.skipped)

@@ -95,7 +95,7 @@ def root_object(schema: Any, log: NoteLog | None = None) -> dict[str, Any]:
         if not may_be_object(root, root):
             log.add("", "warning", "MCP passes a tool's arguments as a JSON object and this input schema allows no "
                     "object: no call can reach the server in a valid form")  # fmt: skip
-        log.arguments.wrapped = WRAPPED_PROPERTY
+        log.argument_map().wrapped = WRAPPED_PROPERTY
     wrapped = {k: v for k, v in root.items() if k not in ("$defs", "definitions", "$schema")}
     out = {"type": "object", "properties": {WRAPPED_PROPERTY: wrapped}, "required": [WRAPPED_PROPERTY]}
     for key in ("$defs", "definitions"):

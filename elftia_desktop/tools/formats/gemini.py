@@ -49,7 +49,7 @@ def gemini_json_parameters(schema: Any, log: NoteLog) -> dict[str, Any] | None:
 def rename_parameters(params: dict[str, Any], log: NoteLog) -> dict[str, Any]:
     """``params`` with the top-level parameter names Gemini rejects renamed (in ``required`` too).
 
-    Each rename is noted and recorded in ``log.arguments`` (provider name -> original name).
+    Each rename is noted and recorded in the log's ``ArgumentMap`` (provider name -> original name).
     """
     props = params.get("properties")
     if not isinstance(props, dict) or all(map(GEMINI_PARAMETER_NAME.match, props)):
@@ -62,11 +62,12 @@ def rename_parameters(params: dict[str, Any], log: NoteLog) -> dict[str, Any]:
     depends = out.get("dependentRequired")
     if isinstance(depends, dict):
         out["dependentRequired"] = {renamed.get(k, k): [renamed.get(n, n) for n in v] for k, v in depends.items()}
+    arguments = log.argument_map()
     for original, new in renamed.items():
         log.add(f"properties.{original}", "renamed", f"parameter {original!r} sent as {new!r} (Gemini parameter "
                 "names are letters, digits and _, start with a letter or _, at most 64 characters); the model's "
                 f"call is mapped back to {original!r}")  # fmt: skip
-        log.arguments.renamed[new] = original
+        arguments.renamed[new] = original
     return out
 
 
