@@ -8,6 +8,8 @@ Events (name -> payload)::
     "tool:called"       {serverId, toolName, duration, success}
     "tools:changed"     {serverId}
     "log"               {serverId, line}
+    "lists:changed"     {serverId, kind}                 kind: prompts | resources
+    "log:message"       {serverId, level, logger, data}  a server's notifications/message
 
 Callbacks run synchronously on the service loop and must not block; the bridge re-emits
 them as Qt signals. A callback that raises is logged and does not stop the others.
@@ -23,7 +25,16 @@ log = logging.getLogger(__name__)
 
 EventCallback = Callable[[dict[str, Any]], None]
 EVENT_NAMES = frozenset(
-    {"server:connected", "connection:state", "servers:changed", "tool:called", "tools:changed", "log"}
+    {
+        "server:connected",
+        "connection:state",
+        "servers:changed",
+        "tool:called",
+        "tools:changed",
+        "log",
+        "lists:changed",
+        "log:message",
+    }
 )
 
 

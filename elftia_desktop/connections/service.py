@@ -13,14 +13,17 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import mcp_types as types
 from mcp.client.session import ClientSession
+from mcp.shared.dispatcher import ProgressFnT
 
 from elftia_desktop.connections import listing
-from elftia_desktop.connections.callbacks import ElicitationHandler
+from elftia_desktop.connections.callbacks import ElicitationHandler, SamplingHandler
 from elftia_desktop.connections.events import ServiceEvents
 from elftia_desktop.connections.pool import ConnectionPool, PoolEntry, timeouts_of
 from elftia_desktop.connections.process_tracker import ProcessTracker, TrackedProcess, kill_leftovers
 from elftia_desktop.connections.service_crud import CrudMixin
+from elftia_desktop.connections.service_features import FeaturesMixin
 from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.errors import ElftiaError, ToolCallError
 from elftia_desktop.core.models import (
@@ -40,7 +43,7 @@ TOOL_CACHE_TTL = 300.0
 """Seconds a server's tool list is reused."""
 
 
-class McpService(CrudMixin):
+class McpService(CrudMixin, FeaturesMixin):
     """The MCP connection pool and server list.
 
     Events (``events.on(name, callback)``): ``server:connected``, ``connection:state``,
@@ -77,6 +80,14 @@ class McpService(CrudMixin):
             self._records = {r.id: r for r in records}
             self._records_stamp = stamp
         return self._records
+
+    async def current_records(self) -> list[McpServerRecord]:
+        """The records in file order, re-read only when the config file changed (cheap when it did not)."""
+        return list((await self._current_records()).values())
+
+    def cached_record(self, server_id: str) -> McpServerRecord | None:
+        """The record as last read, without touching the file (sync; for messages)."""
+        return self._records.get(server_id)
 
     async def _record(self, server_id: str) -> McpServerRecord:
         record = (await self._current_records()).get(server_id)
@@ -125,6 +136,10 @@ class McpService(CrudMixin):
     def set_elicitation_handler(self, handler: ElicitationHandler | None) -> None:
         """Let the UI answer servers' questions; None declines them (the default)."""
         self._pool.callbacks.elicitation_handler = handler
+
+    def set_sampling_handler(self, handler: SamplingHandler | None) -> None:
+        """Answer servers' sampling requests (the gateway forwards them); None declines them (the default)."""
+        self._pool.callbacks.sampling_handler = handler
 
     def set_roots(self, folders: list[str]) -> None:
         """The folders servers see as roots (the agent's or project's)."""
@@ -225,6 +240,7 @@ class McpService(CrudMixin):
         entry = self._pool.entry(record.id)
         tools = await self._pool.use(record, "list", timeouts_of(record)[1], listing.list_tools)
         entry.tools = [listing.to_mcp_tool(record, tool) for tool in tools]
+        entry.tool_defs = {tool.name: tool for tool in tools}
         entry.tool_names = frozenset(t.name for t in entry.tools)
         entry.tools_at, entry.tools_key = time.monotonic(), record.name
         return entry.tools
@@ -274,8 +290,25 @@ class McpService(CrudMixin):
         args: dict[str, Any],
         call_id: str | None = None,
         timeout: float | None = None,  # noqa: ASYNC109 - the API's name; it bounds the call on the server too
+        progress_callback: ProgressFnT | None = None,
     ) -> MCPCallToolResponse:
-        """Call one tool (never replayed); raises ToolCallError, ServerConnectionError or ServerTimeout."""
+        """Call one tool (never replayed); raises ToolCallError, ServerConnectionError or ServerTimeout.
+
+        ``progress_callback`` receives the server's progress notifications for this call.
+        """
+        result = await self.call_tool_raw(server_id, tool_name, args, call_id, timeout, progress_callback)
+        return listing.to_call_response(result)
+
+    async def call_tool_raw(
+        self,
+        server_id: str,
+        tool_name: str,
+        args: dict[str, Any],
+        call_id: str | None = None,
+        timeout: float | None = None,  # noqa: ASYNC109 - as in call_tool
+        progress_callback: ProgressFnT | None = None,
+    ) -> types.CallToolResult:
+        """``call_tool`` with the SDK's result as the server sent it (the gateway passes it on unchanged)."""
         record = await self._record(server_id)
         if tool_name in record.disabled_tools:
             raise ToolCallError(f"The tool {tool_name!r} of {record.name} is disabled.")
@@ -293,11 +326,12 @@ class McpService(CrudMixin):
                 record,
                 "call",
                 None,
-                lambda session: session.call_tool(tool_name, args, read_timeout_seconds=call_timeout),
+                lambda session: session.call_tool(
+                    tool_name, args, read_timeout_seconds=call_timeout, progress_callback=progress_callback
+                ),
             )
-            response = listing.to_call_response(result)
-            success = not response.is_error
-            return response
+            success = not result.is_error
+            return result
         finally:
             self.events.emit(
                 "tool:called",

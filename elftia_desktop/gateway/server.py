@@ -1,0 +1,119 @@
+"""The upstream MCP server of the gateway, on the SDK's low-level ``Server``.
+
+Every kind is served: tools (or the hub's meta-tools), prompts, resources, resource templates,
+completions and logging, and the three ``list_changed`` notifications are announced. Lists come
+in one page (the catalog already holds everything).
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import mcp_types as types
+from mcp.server import NotificationOptions, Server
+from mcp.server.models import InitializationOptions
+from mcp.server.stdio import stdio_server
+from mcp.shared.exceptions import MCPDeprecationWarning
+
+from elftia_desktop import __version__
+from elftia_desktop.gateway import hub
+from elftia_desktop.gateway.core import Context, Gateway
+
+SERVER_NAME = "elftia"
+INSTRUCTIONS = (
+    "Tools, prompts and resources of the MCP servers configured in Elftia. Tool and prompt names are 'server__name'."
+)
+HUB_INSTRUCTIONS = (
+    "Elftia's hub: use find_tools with keywords to find a tool among every MCP server configured in Elftia, "
+    "then call it with call_tool."
+)
+
+
+def build_server(gateway: Gateway, *, hub_mode: bool = False) -> Server[Any]:
+    """The low-level server whose handlers route every request through ``gateway``."""
+
+    async def list_tools(ctx: Context, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+        gateway.upstreams.track(ctx)
+        if hub_mode:
+            return types.ListToolsResult(tools=hub.HUB_TOOLS)
+        return types.ListToolsResult(tools=(await gateway.catalog.tools()).items)
+
+    async def call_tool(ctx: Context, params: types.CallToolRequestParams) -> types.CallToolResult:
+        gateway.upstreams.track(ctx)
+        arguments = dict(params.arguments or {})
+        if hub_mode and params.name == hub.FIND_TOOLS.name:
+            return await hub.find_tools(gateway, arguments)
+        if hub_mode and params.name == hub.CALL_TOOL.name:
+            return await hub.call_tool(gateway, ctx, arguments)
+        return await gateway.call_tool(ctx, params.name, arguments)
+
+    async def list_prompts(ctx: Context, params: types.PaginatedRequestParams | None) -> types.ListPromptsResult:
+        gateway.upstreams.track(ctx)
+        return types.ListPromptsResult(prompts=(await gateway.catalog.prompts()).items)
+
+    async def get_prompt(ctx: Context, params: types.GetPromptRequestParams) -> types.GetPromptResult:
+        gateway.upstreams.track(ctx)
+        return await gateway.get_prompt(params.name, params.arguments)
+
+    async def list_resources(ctx: Context, params: types.PaginatedRequestParams | None) -> types.ListResourcesResult:
+        gateway.upstreams.track(ctx)
+        return types.ListResourcesResult(resources=(await gateway.catalog.resources()).items)
+
+    async def list_templates(
+        ctx: Context, params: types.PaginatedRequestParams | None
+    ) -> types.ListResourceTemplatesResult:
+        gateway.upstreams.track(ctx)
+        return types.ListResourceTemplatesResult(resource_templates=(await gateway.catalog.templates()).items)
+
+    async def read_resource(ctx: Context, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
+        gateway.upstreams.track(ctx)
+        return await gateway.read_resource(str(params.uri))
+
+    async def complete(ctx: Context, params: types.CompleteRequestParams) -> types.CompleteResult:
+        gateway.upstreams.track(ctx)
+        return await gateway.complete(params)
+
+    async def set_level(ctx: Context, params: types.SetLevelRequestParams) -> types.EmptyResult:
+        await gateway.set_level(ctx, params.level)
+        return types.EmptyResult()
+
+    async def initialized(ctx: Context, params: types.NotificationParams) -> None:
+        gateway.upstreams.track(ctx)
+
+    server: Server[Any] = Server(
+        SERVER_NAME,
+        version=__version__,
+        instructions=HUB_INSTRUCTIONS if hub_mode else INSTRUCTIONS,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+        on_list_prompts=list_prompts,
+        on_get_prompt=get_prompt,
+        on_list_resources=list_resources,
+        on_list_resource_templates=list_templates,
+        on_read_resource=read_resource,
+        on_completion=complete,
+    )
+    # Registered directly: the constructor's on_set_logging_level warns that 2026-07-28 dropped logging,
+    # but the handshake protocol the apps speak today still has it.
+    server.add_request_handler("logging/setLevel", types.SetLevelRequestParams, set_level)
+    server.add_notification_handler("notifications/initialized", types.NotificationParams, initialized)
+    return server
+
+
+def initialization_options(server: Server[Any]) -> InitializationOptions:
+    """What the gateway announces: every kind, with ``list_changed`` for tools, prompts and resources."""
+    return server.create_initialization_options(
+        NotificationOptions(prompts_changed=True, resources_changed=True, tools_changed=True)
+    )
+
+
+async def serve_stdio(gateway: Gateway, *, hub_mode: bool = False) -> None:
+    """Serve on stdin/stdout until the client closes stdin; then stop every server started."""
+    server = build_server(gateway, hub_mode=hub_mode)
+    warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
+    try:
+        async with stdio_server() as (read, write):
+            await server.run(read, write, initialization_options(server))
+    finally:
+        await gateway.close()
