@@ -258,11 +258,12 @@ def cmd_update(args: argparse.Namespace) -> int:
 
 def cmd_remove(args: argparse.Namespace) -> int:
     catalog = open_catalog()
-    removed = catalog.remove(catalog.find(args.server).id)
+    removed, lost = catalog.remove(catalog.find(args.server).id)
     if args.json:
-        print_json({"success": True, "server": removed.to_json_dict()})
+        print_json({"success": True, "server": removed.to_json_dict(), "agentsUpdated": [a.name for a in lost]})
     else:
-        print(f"Removed {removed.name}.")
+        names = ", ".join(agent.name for agent in lost)
+        print(f"Removed {removed.name}." + (f" Taken out of agents: {names}." if lost else ""))
     return EXIT_OK
 
 

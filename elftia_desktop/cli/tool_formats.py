@@ -17,18 +17,18 @@ from typing import Any
 
 from elftia_desktop.cli.context import open_catalog
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, add_json_flag, print_json, print_table, warn
+from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.errors import JsonInputError
-from elftia_desktop.core.models import Agent, MCPTool
-from elftia_desktop.core.paths import data_dir
+from elftia_desktop.core.models import MCPTool
 from elftia_desktop.tools.convert import Conversion, ToolInput
-from elftia_desktop.tools.loader import FORMATS, convert_tools
+from elftia_desktop.tools.loader import FORMATS, convert_tools, select_tools
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``tools`` and ``convert``."""
     p = sub.add_parser("tools", help="list tools, or print them as a provider API would receive them")
     p.add_argument("--server", help="only this server (name or id)")
-    p.add_argument("--agent", help="the tools of this agent (its MCP mode and selected servers)")
+    p.add_argument("--agent", help="the tools of this agent (its MCP mode, servers and tool selection)")
     _format_flags(p, default="table")
     p.set_defaults(handler=cmd_tools)
 
@@ -87,48 +87,28 @@ def cmd_tools(args: argparse.Namespace) -> int:
 
 async def _live_tools(server: str | None, agent_name: str | None) -> tuple[list[MCPTool], dict[str, str]]:
     from elftia_desktop.connections.service import McpService
+    from elftia_desktop.tools.loader import fetch_mcp_tools
 
     catalog = open_catalog()
+    agent = catalog.agents.get(agent_name) if catalog.agents is not None and agent_name is not None else None
     service = McpService(catalog)
     try:
         if server is not None:
-            return await service.list_server_tools(catalog.find(server).id), {}
-        if agent_name is not None:
-            return await _agent_tools(service, find_agent(agent_name)), {}
-        listing = await service.list_all_active_server_tools()
-        return listing.tools, listing.errors
+            tools = await service.list_server_tools(catalog.find(server).id)
+            return (select_tools(agent, tools) if agent is not None else tools), {}
+        if agent is not None:
+            listing = await fetch_mcp_tools(service, agent)
+        else:
+            listing = await service.list_all_active_server_tools()
+        return listing.tools, _named_errors(catalog, listing.errors)
     finally:
         await service.cleanup()
 
 
-async def _agent_tools(service: Any, agent: Agent) -> list[MCPTool]:
-    from elftia_desktop.tools.loader import fetch_mcp_tools
-
-    config = {"enabled": agent.mcp_mode.value != "disabled", "mode": agent.mcp_mode.value,
-              "selectedServers": agent.selected_servers}  # fmt: skip
-    tools = await fetch_mcp_tools(service, config)
-    if agent.selected_tools:
-        chosen = set(agent.selected_tools)
-        tools = [t for t in tools if t.id in chosen or t.name in chosen]
-    return tools
-
-
-def find_agent(name: str) -> Agent:
-    """The agent with that name or id from ``agents.json`` in the data folder."""
-    path = data_dir() / "agents.json"
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise JsonInputError(f"--agent {name}: no agents are defined ({path} does not exist)") from exc
-    except (OSError, json.JSONDecodeError) as exc:
-        raise JsonInputError(f"{path}: cannot be read: {exc}") from exc
-    entries = data.get("agents", []) if isinstance(data, dict) else data
-    agents = [Agent.model_validate(e) for e in entries if isinstance(e, dict)] if isinstance(entries, list) else []
-    for agent in agents:
-        if name in (agent.id,) or agent.name.lower() == name.strip().lower():
-            return agent
-    known = ", ".join(a.name for a in agents) or "none"
-    raise JsonInputError(f"--agent {name}: no such agent (known: {known})")
+def _named_errors(catalog: ServerCatalog, errors: dict[str, str]) -> dict[str, str]:
+    """Failed servers by name (their id when no longer configured)."""
+    names = {record.id: record.name for record in catalog.all()}
+    return {names.get(server_id, server_id): reason for server_id, reason in errors.items()}
 
 
 def _print_table(args: argparse.Namespace, tools: list[MCPTool], errors: dict[str, str]) -> int:

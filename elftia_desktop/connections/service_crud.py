@@ -107,15 +107,20 @@ class CrudMixin:
         return McpActionResult(success=True, message=message, server=after)
 
     async def remove(self, server_id: str) -> McpActionResult:
-        """Disconnect a server, then delete it and its secrets."""
+        """Disconnect a server, then delete it and its secrets and take it out of every agent.
+
+        The result names the agents that had selected it (``agentsUpdated``).
+        """
         await self._pool.disconnect(server_id)
         try:
-            removed = await asyncio.to_thread(self.catalog.remove, server_id)
+            removed, lost = await asyncio.to_thread(self.catalog.remove, server_id)
         except ElftiaError as exc:
             return McpActionResult(success=False, error=str(exc))
         self._pool.entries.pop(server_id, None)
         self._changed()
-        return McpActionResult(success=True, message=f"Removed {removed.name}.", server=removed)
+        names = [agent.name for agent in lost]
+        message = f"Removed {removed.name}." + (f" Taken out of agents: {', '.join(names)}." if names else "")
+        return McpActionResult(success=True, message=message, server=removed, agents_updated=names)
 
     async def trust(self, server_id: str) -> McpActionResult:
         """Record that the user confirmed what the server runs (or where it connects)."""

@@ -2,7 +2,8 @@
 
 This is the part of ``McpService`` that needs no connection, shared by the service, the
 CLI and the importers: names stay unique (case-insensitive), ids never change, ``updatedAt``
-is set, and secret values never reach the JSON.
+is set, and secret values never reach the JSON. With an :class:`AgentStore`, removing a server
+takes it out of every agent (and says which), and a server replaced on import stays selected.
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ from typing import Any, Literal
 from pydantic import ValidationError
 from pydantic.alias_generators import to_camel
 
+from elftia_desktop.core.agent_store import AgentStore
 from elftia_desktop.core.config_store import ConfigStore, describe_validation_error
 from elftia_desktop.core.errors import ConfigError, DuplicateServerName, ServerNotFound
-from elftia_desktop.core.models import McpServerInput, McpServerRecord, now_ms
+from elftia_desktop.core.models import Agent, McpServerInput, McpServerRecord, now_ms
 from elftia_desktop.core.secrets import SecretVault
 from elftia_desktop.core.trust import launch_of, mark_trusted
 
@@ -33,9 +35,11 @@ def free_name(name: str, taken: set[str]) -> str:
 class ServerCatalog:
     """The server list as a user edits it."""
 
-    def __init__(self, store: ConfigStore, vault: SecretVault) -> None:
+    def __init__(self, store: ConfigStore, vault: SecretVault, agents: AgentStore | None = None) -> None:
         self.store = store
         self.vault = vault
+        self.agents = agents
+        """The agents kept consistent with the server list (None: no agents to update)."""
 
     def all(self) -> list[McpServerRecord]:
         """All records in file order."""
@@ -65,6 +69,7 @@ class ServerCatalog:
         record = self.vault.extract(server.to_record(), set(server.secret_keys))
         if record.is_trusted:
             mark_trusted(record)
+        replaced: list[str] = []
 
         def change(records: list[McpServerRecord]) -> McpServerRecord | None:
             clash = next((r for r in records if r.name.lower() == record.name.lower()), None)
@@ -78,14 +83,18 @@ class ServerCatalog:
                 else:
                     records.remove(clash)
                     self.vault.forget(clash)
+                    replaced.append(clash.id)
             records.append(record)
             return record
 
         try:
-            return self.store.mutate(change)
+            added = self.store.mutate(change)
         except BaseException:
             self.vault.forget(record)
             raise
+        if self.agents is not None and replaced:
+            self.agents.replace_server(replaced[0], record.id)
+        return added
 
     def update(
         self, server_id: str, updates: dict[str, Any], secret_keys: set[str] | None = None
@@ -122,8 +131,11 @@ class ServerCatalog:
         self._forget_dropped_secrets(before, after)
         return before, after
 
-    def remove(self, server_id: str) -> McpServerRecord:
-        """Delete a record and its secrets; returns what was removed."""
+    def remove(self, server_id: str) -> tuple[McpServerRecord, list[Agent]]:
+        """Delete a record and its secrets, and take it out of every agent.
+
+        Returns what was removed and the agents that had selected it (as they are now).
+        """
 
         def change(records: list[McpServerRecord]) -> McpServerRecord:
             for record in records:
@@ -134,7 +146,8 @@ class ServerCatalog:
 
         removed = self.store.mutate(change)
         self.vault.forget(removed)
-        return removed
+        lost = self.agents.forget_server(server_id) if self.agents is not None else []
+        return removed, lost
 
     def _forget_dropped_secrets(self, before: McpServerRecord, after: McpServerRecord) -> None:
         kept = McpServerRecord.model_validate(before.to_json_dict())

@@ -6,7 +6,9 @@
     │   ├── ConfigTooNew            written by a newer version; left untouched
     │   ├── JsonInputError          pasted/imported JSON is malformed (line, column)
     │   ├── DuplicateServerName     a name is already taken
-    │   └── ServerNotFound          no server with that id or name
+    │   ├── ServerNotFound          no server with that id or name
+    │   ├── DuplicateAgentName      an agent name is already taken
+    │   └── AgentNotFound           no agent with that id or name
     ├── SecretStoreError            a secret could not be stored or read
     ├── ServerConnectionError       a server could not be reached or used
     │   ├── ServerStartFailed       command missing, exited with code N, HTTP status N ...
@@ -61,6 +63,14 @@ class DuplicateServerName(ConfigError):
 
 class ServerNotFound(ConfigError):
     """No server has that id or name."""
+
+
+class DuplicateAgentName(ConfigError):
+    """An agent with that name (case-insensitive) exists already."""
+
+
+class AgentNotFound(ConfigError):
+    """No agent has that id or name."""
 
 
 class SecretStoreError(ElftiaError):

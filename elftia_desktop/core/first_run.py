@@ -1,10 +1,11 @@
 """What a fresh install starts with: the built-in servers, so the app does something real
-with no Node and no network."""
+with no Node and no network, and one agent ("Assistant", auto) so the tool picker shows them."""
 
 from __future__ import annotations
 
+from elftia_desktop.core.agent_store import AgentStore
 from elftia_desktop.core.catalog import ServerCatalog
-from elftia_desktop.core.models import McpServerRecord
+from elftia_desktop.core.models import Agent, McpMode, McpServerRecord
 from elftia_desktop.core.presets import load_presets, preset_to_input
 
 
@@ -19,3 +20,15 @@ def seed_builtin_servers(catalog: ServerCatalog) -> list[McpServerRecord]:
             if record is not None:
                 added.append(record)
     return added
+
+
+DEFAULT_AGENT_NAME = "Assistant"
+"""The agent a fresh install starts with (auto mode: every active server)."""
+
+
+def seed_default_agent(agents: AgentStore) -> Agent | None:
+    """Add "Assistant" (auto) when ``agents.json`` did not exist yet (nor its ``.bak``); returns it."""
+    if not agents.fresh or agents.list():
+        return None
+    agents.fresh = False
+    return agents.add(Agent(name=DEFAULT_AGENT_NAME, mcp_mode=McpMode.AUTO))

@@ -135,6 +135,11 @@ def new_server_id() -> str:
     return f"mcp_{int(time.time() * 1000)}_{secrets.token_hex(4)}"
 
 
+def new_agent_id() -> str:
+    """A fresh agent id ``agent_{timestamp}_{random}``."""
+    return f"agent_{int(time.time() * 1000)}_{secrets.token_hex(3)}"
+
+
 def now_ms() -> int:
     """Milliseconds since the epoch, the original timestamps' unit."""
     return int(time.time() * 1000)
@@ -263,6 +268,8 @@ class McpActionResult(_Model):
     server: McpServerRecord | None = None
     results: list[McpActionResult] | None = None
     """For bulk actions (``addJson``): one result per server."""
+    agents_updated: list[str] = Field(default_factory=list)
+    """Names of the agents the action changed (a removed server taken out of them)."""
 
 
 class McpTestResult(_Model):
@@ -346,10 +353,46 @@ class DependencyInstallResult(_Model):
 
 
 class Agent(_OpenModel):
-    """An agent and the MCP servers and tools it may use."""
+    """An agent and the MCP servers and tools it may use (one entry of ``agents.json``).
 
-    id: str = Field(default_factory=lambda: f"agent_{now_ms()}_{secrets.token_hex(3)}")
+    Servers are referenced by id (shown by name), so renaming a server never breaks an agent.
+    """
+
+    id: str = Field(default_factory=new_agent_id)
+    """Stable id ``agent_{timestamp}_{random}``; never changes."""
     name: str = Field(min_length=1)
+    """Unique among agents, case-insensitive; surrounding spaces are trimmed."""
     mcp_mode: McpMode = McpMode.AUTO
+    """``disabled``: no MCP tools; ``auto``: every active server; ``manual``: the selected servers."""
     selected_servers: list[str] = Field(default_factory=list)
-    selected_tools: list[str] = Field(default_factory=list)
+    """Server ids used in manual mode, in the order they were picked."""
+    selected_tools: dict[str, list[str]] | None = None
+    """Per server id, the names of the tools the agent may use. A server not listed gives every
+    tool it has; None: every tool of every server. Tools the server disables never count."""
+    created_at: int = Field(default_factory=now_ms)
+    """When the agent was created (ms since the epoch)."""
+    updated_at: int | None = None
+    """When it was last changed (ms since the epoch)."""
+
+    @field_validator("name")
+    @classmethod
+    def _name_trimmed(cls, name: str) -> str:
+        if not name.strip():
+            raise ValueError("name: an agent needs a name")
+        return name.strip()
+
+    @field_validator("selected_servers")
+    @classmethod
+    def _servers_once(cls, servers: list[str]) -> list[str]:
+        return list(dict.fromkeys(servers))
+
+    @field_validator("selected_tools")
+    @classmethod
+    def _tools_once(cls, tools: dict[str, list[str]] | None) -> dict[str, list[str]] | None:
+        return None if tools is None else {server: list(dict.fromkeys(names)) for server, names in tools.items()}
+
+    def allows_tool(self, server_id: str, tool_name: str) -> bool:
+        """Whether the agent's own tool selection lets this tool through (the mode is not checked)."""
+        if self.selected_tools is None or server_id not in self.selected_tools:
+            return True
+        return tool_name in self.selected_tools[server_id]

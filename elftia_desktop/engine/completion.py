@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from elftia_desktop.core.models import MCPTool
+from elftia_desktop.core.models import Agent, McpMode, MCPTool
 from elftia_desktop.engine.mcp_tool_adapter import CALL_TIMEOUT, ToolService, call_service_tool
 from elftia_desktop.engine.provider_calls import (
     Provider,
@@ -54,6 +54,8 @@ class PreparedRequest:
     strict: bool = False
     notes: list[Note] = field(default_factory=list)
     """What the conversion changed or dropped, per tool."""
+    tool_errors: dict[str, str] = field(default_factory=dict)
+    """Server id -> why its tools are missing from this request."""
 
     def original_schema(self, server_id: str, tool_name: str) -> dict[str, Any]:
         """The MCP input schema of a tool in this request (empty when unknown)."""
@@ -106,23 +108,25 @@ class CompletionService:
         model: str,
         messages: Sequence[Mapping[str, Any]],
         *,
-        mcp_config: Mapping[str, Any] | None = None,
+        agent: Agent | None = None,
         strict: bool = False,
         system: str | None = None,
         max_tokens: int | None = None,
         gemini_json_schema: bool = False,
     ) -> PreparedRequest:
-        """The request body for ``provider`` with the tools the agent's ``mcp_config`` selects.
+        """The request body for ``provider`` with the tools ``agent`` may use.
 
-        ``mcp_config`` is ``{enabled, mode, selectedServers}`` (default: enabled, auto = every
-        active server). ``strict`` applies to the OpenAI formats; ``gemini_json_schema`` sends
-        Gemini ``parametersJsonSchema`` instead of ``parameters``. With no tool, no ``tools`` key.
+        ``agent`` defaults to one in auto mode (every active server); its mode and its server and
+        tool selection apply as in :func:`fetch_mcp_tools`. ``strict`` applies to the OpenAI
+        formats; ``gemini_json_schema`` sends Gemini ``parametersJsonSchema`` instead of
+        ``parameters``. With no tool, no ``tools`` key; servers that failed are in ``tool_errors``.
         """
         kind = check_provider(provider)
         body = _body(kind, model, [dict(m) for m in messages], system, max_tokens)
-        config = mcp_config if mcp_config is not None else {"enabled": True, "mode": "auto"}
-        tools = await fetch_mcp_tools(self.service, config)
+        listing = await fetch_mcp_tools(self.service, agent or Agent(name="default", mcp_mode=McpMode.AUTO))
+        tools = listing.tools
         prepared = PreparedRequest(kind, model, body, strict=strict and kind.startswith("openai"))
+        prepared.tool_errors = listing.errors
         if not tools:
             return prepared
         fmt = "gemini-json" if kind == "gemini" and gemini_json_schema else _FORMATS[kind]

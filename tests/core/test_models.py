@@ -150,7 +150,7 @@ EXAMPLES = [
     MCPCallToolResponse(is_error=False, content=[{"type": "text", "text": "hi"}], structured_content={"v": 1}),
     DependencyCheckResult(command="npx", installed=True, path="/usr/bin/npx", version="10.0.0"),
     DependencyInstallResult(command="uvx", success=True, log=["done"]),
-    Agent(name="Writer", mcp_mode=McpMode.MANUAL, selected_servers=["mcp_1_a"], selected_tools=["mcp__s__t"]),
+    Agent(name="Writer", mcp_mode=McpMode.MANUAL, selected_servers=["mcp_1_a"], selected_tools={"mcp_1_a": ["t"]}),
 ]
 
 

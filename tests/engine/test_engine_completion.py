@@ -22,7 +22,7 @@ from pydantic import TypeAdapter
 
 from elftia_desktop.builtin_servers.launcher import builtin_command
 from elftia_desktop.connections.service import McpService
-from elftia_desktop.core.models import McpServerInput
+from elftia_desktop.core.models import Agent, McpMode, McpServerInput
 from elftia_desktop.engine.completion import CompletionService, PreparedRequest
 from tests.servers.serve_http import server_command
 
@@ -192,7 +192,8 @@ async def test_gemini_json_schema_variant_and_no_tools(service: McpService) -> N
     prepared = await completion.prepare("gemini", "gemini-test", [], gemini_json_schema=True)
     declarations: list[dict[str, Any]] = prepared.payload["tools"][0]["functionDeclarations"]
     assert all("parametersJsonSchema" in d or "parameters" not in d for d in declarations)
-    none = await completion.prepare("anthropic", "claude-test", [], mcp_config={"enabled": False})
+    off = Agent(name="off", mcp_mode=McpMode.DISABLED)
+    none = await completion.prepare("anthropic", "claude-test", [], agent=off)
     assert "tools" not in none.payload
     assert await completion.answer_tool_calls(none, {"content": [{"type": "text", "text": "done"}]}) == []
     with pytest.raises(ValueError, match="unknown provider 'mistral'"):

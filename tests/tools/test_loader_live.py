@@ -13,7 +13,7 @@ from elftia_desktop.cli import main
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.config_store import ConfigStore
-from elftia_desktop.core.models import McpServerInput
+from elftia_desktop.core.models import Agent, McpMode, McpServerInput
 from elftia_desktop.core.secrets import SecretVault
 from elftia_desktop.tools.formats.openai_strict import strip_strict_nulls
 from elftia_desktop.tools.loader import fetch_mcp_tools, setup_mcp_tools
@@ -45,9 +45,9 @@ def test_setup_routes_a_strict_call_back_to_the_server() -> None:
     server_id = add_schema_server()
 
     async def body(service: McpService) -> None:
-        assert await setup_mcp_tools(service, {"enabled": False}, "openai") is None
-        assert await fetch_mcp_tools(service, {"enabled": True, "mode": "disabled"}) == []
-        setup = await setup_mcp_tools(service, {"enabled": True}, "openai", strict=True)
+        assert await setup_mcp_tools(service, None, "openai") is None
+        assert (await fetch_mcp_tools(service, Agent(name="off", mcp_mode=McpMode.DISABLED))).tools == []
+        setup = await setup_mcp_tools(service, Agent(name="auto"), "openai", strict=True)
         assert setup is not None
         check_openai(setup["tools"])
         assert {t.name for t in setup["mcpTools"]} >= {"tree", "pets", "echo_args", "files.read v2"}
@@ -61,10 +61,11 @@ def test_setup_routes_a_strict_call_back_to_the_server() -> None:
         assert not result.is_error
         assert json.loads(result.content[0]["text"]) == {"data": None, "count": 3}
         for api, check in (("anthropic", check_anthropic), ("google", check_gemini)):
-            converted = await setup_mcp_tools(service, {"enabled": True, "mode": "manual",
-                                                        "selectedServers": [server_id, "missing"]}, api)  # fmt: skip
+            manual = Agent(name="m", mcp_mode=McpMode.MANUAL, selected_servers=[server_id, "missing"])
+            converted = await setup_mcp_tools(service, manual, api)
             assert converted is not None
             check(converted["tools"])
+            assert "no longer configured" in converted["errors"]["missing"]
 
     asyncio.run(_with_service(body))
 
