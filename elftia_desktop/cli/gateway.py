@@ -13,9 +13,10 @@ import contextlib
 import logging
 import sys
 
-from elftia_desktop.cli.context import open_catalog
+from elftia_desktop.cli.context import open_agents, open_catalog
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_OK, fail
 from elftia_desktop.connections.service import McpService
+from elftia_desktop.core.errors import AgentNotFound
 from elftia_desktop.gateway.core import Gateway
 from elftia_desktop.gateway.scope import ScopeSource
 from elftia_desktop.gateway.server import serve_stdio
@@ -35,10 +36,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def scope_source(agent: str | None) -> ScopeSource:
-    """The scope of ``--agent NAME`` (re-read when the agents file changes), or every active server."""
+    """The scope of ``--agent NAME`` (re-read when the agents file changes), or every active server.
+
+    ``AgentNotFound`` (naming the agents there are) for an unknown name.
+    """
     if agent is None:
         return ScopeSource()
-    raise ValueError("--agent: the agents store is not available in this build")
+    store = open_agents()
+    agent_id = store.get(agent).id
+    return ScopeSource(lambda: store.get(agent_id), store.path)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -47,8 +53,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return fail(args, "--timeout: expected a number of seconds greater than 0", EXIT_BAD_INPUT)
     try:
         source = scope_source(args.agent)
-    except ValueError as exc:
-        return fail(args, str(exc), EXIT_BAD_INPUT)
+    except AgentNotFound as exc:
+        return fail(args, f"--agent: {exc}", EXIT_BAD_INPUT)
     catalog = open_catalog()
 
     async def main() -> None:

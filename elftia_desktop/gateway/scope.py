@@ -16,10 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from elftia_desktop.connections.listing import tool_id
 from elftia_desktop.core.models import Agent, McpMode, McpServerRecord
 from elftia_desktop.core.trust import needs_confirmation
-from elftia_desktop.gateway.names import preferred_name
 
 
 @dataclass(frozen=True)
@@ -52,15 +50,8 @@ class Scope:
         return [r for r in records if r.is_active and needs_confirmation(r) and (selected is None or r.id in selected)]
 
     def allows_tool(self, record: McpServerRecord, tool_name: str) -> bool:
-        """Whether the agent's own tool selection (when it has one) includes this tool."""
-        agent = self.agent
-        if agent is None or not agent.selected_tools:
-            return True
-        wanted = set(agent.selected_tools)
-        return bool(
-            {tool_id(record.name, tool_name), preferred_name(record.name, tool_name), f"{record.id}:{tool_name}"}
-            & wanted
-        )
+        """Whether the agent's own tool selection (when it has one) lets this tool through."""
+        return self.agent is None or self.agent.allows_tool(record.id, tool_name)
 
     def signature(self, records: list[McpServerRecord]) -> str:
         """A digest of everything in the config that changes what is served (to spot real changes)."""
