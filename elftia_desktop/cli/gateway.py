@@ -11,15 +11,19 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import signal
 import sys
 
 from elftia_desktop.cli.context import open_agents, open_catalog
-from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_OK, fail
+from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_OK, add_json_flag, fail, print_json, warn
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.errors import AgentNotFound
+from elftia_desktop.core.secrets import SecretVault
 from elftia_desktop.gateway.core import Gateway
+from elftia_desktop.gateway.http import Address, bind, http_app, parse_address, serve_http
 from elftia_desktop.gateway.scope import ScopeSource
 from elftia_desktop.gateway.server import serve_stdio
+from elftia_desktop.gateway.token import gateway_token, reset_token
 from elftia_desktop.gateway.watch import watch
 
 log = logging.getLogger(__name__)
@@ -31,8 +35,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--agent", metavar="NAME", help="serve this agent's servers and tools (default: all active)")
     p.add_argument("--hub", action="store_true", help="serve find_tools and call_tool instead of every tool")
     p.add_argument("--timeout", type=float, metavar="SECONDS", help="per-call timeout (default: each server's)")
+    p.add_argument(
+        "--http",
+        metavar="[HOST:]PORT",
+        help="serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (host 127.0.0.1 unless given); "
+        "every request needs the bearer token of 'elftia-mcp gateway token'",
+    )
     p.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
     p.set_defaults(handler=cmd_serve)
+
+    gateway = sub.add_parser("gateway", help="the gateway's token, and its entry in other apps' configs")
+    gsub = gateway.add_subparsers(dest="gateway_command", metavar="ACTION", required=True)
+    p = gsub.add_parser("token", help="print the bearer token of 'serve --http' (created on first use)")
+    p.add_argument("--reset", action="store_true", help="make a new token (clients with the old one get 401)")
+    add_json_flag(p)
+    p.set_defaults(handler=cmd_token)
 
 
 def scope_source(agent: str | None) -> ScopeSource:
@@ -55,18 +72,52 @@ def cmd_serve(args: argparse.Namespace) -> int:
         source = scope_source(args.agent)
     except AgentNotFound as exc:
         return fail(args, f"--agent: {exc}", EXIT_BAD_INPUT)
+    try:
+        address = parse_address(args.http) if args.http is not None else None
+    except ValueError as exc:
+        return fail(args, str(exc), EXIT_BAD_INPUT)
     catalog = open_catalog()
+    sock = None
+    if address is not None:
+        try:
+            sock = bind(address)
+        except OSError as exc:
+            return fail(args, f"--http: cannot listen on {address.host}:{address.port}: {exc.strerror or exc}")
+        address = Address(address.host, sock.getsockname()[1])
 
     async def main() -> None:
         service = McpService(catalog)
-        gateway = Gateway(service, source.current, call_timeout=args.timeout)
-        watcher = asyncio.get_running_loop().create_task(watch(gateway, source.refresh))
+        gateway = Gateway(service, source.current, call_timeout=args.timeout, release_when_idle=sock is not None)
+        loop = asyncio.get_running_loop()
+        watcher = loop.create_task(watch(gateway, source.refresh))
+        main_task = asyncio.current_task()
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # no signal handlers on Windows
+            loop.add_signal_handler(signal.SIGTERM, main_task.cancel if main_task else watcher.cancel)
         try:
-            await serve_stdio(gateway, hub_mode=args.hub)
+            if sock is None or address is None:
+                await serve_stdio(gateway, hub_mode=args.hub)
+            else:
+                token = await asyncio.to_thread(gateway_token, catalog.vault)
+                print(f"Elftia gateway ({source.current().label}) at {address.url}", flush=True)
+                await serve_http(http_app(gateway, token, address, hub_mode=args.hub), sock)
         finally:
             watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await watcher
+            await gateway.close()
 
-    asyncio.run(main())
+    with contextlib.suppress(asyncio.CancelledError):  # SIGTERM: the servers were stopped on the way out
+        asyncio.run(main())
+    return EXIT_OK
+
+
+def cmd_token(args: argparse.Namespace) -> int:
+    vault = SecretVault()
+    token = reset_token(vault) if args.reset else gateway_token(vault)
+    if args.json:
+        print_json({"token": token, "header": f"Authorization: Bearer {token}", "keyring": vault.uses_keyring})
+    else:
+        print(token)
+        if vault.warning:
+            warn(vault.warning)
     return EXIT_OK

@@ -63,13 +63,22 @@ def error_result(text: str) -> types.CallToolResult:
 class Gateway:
     """One gateway over one pool: listings, calls, and what flows back to the clients."""
 
-    def __init__(self, service: McpService, scope: Callable[[], Scope], *, call_timeout: float | None = None) -> None:
+    def __init__(
+        self,
+        service: McpService,
+        scope: Callable[[], Scope],
+        *,
+        call_timeout: float | None = None,
+        release_when_idle: bool = False,
+    ) -> None:
+        """``release_when_idle``: stop the servers whenever the last client disconnects (HTTP)."""
         self.service = service
         self.scope = scope
         self.catalog = Catalog(service, scope)
-        self.upstreams = Upstreams()
+        self.upstreams = Upstreams(self._release if release_when_idle else None)
         self.call_timeout = call_timeout
         self._tasks: set[asyncio.Task[None]] = set()
+        self._closed = False
         service.set_elicitation_handler(self.upstreams.elicit)
         service.set_sampling_handler(self.upstreams.sample)
         events = service.events
@@ -99,6 +108,10 @@ class Gateway:
         name = self._server_name(payload["serverId"])
         logger = f"{name}/{payload['logger']}" if payload.get("logger") else name
         self._spawn(self.upstreams.log_message(payload["level"], logger, payload["data"]))
+
+    async def _release(self) -> None:
+        log.info("the last client disconnected; stopping the servers")
+        self._spawn(self.service.cleanup())
 
     async def config_changed(self) -> None:
         """The config or the agent changed in a way that changes what is served: tell every client."""
@@ -201,7 +214,10 @@ class Gateway:
                 log.info("%s: logging level not set: %s", record.name, exc)
 
     async def close(self) -> None:
-        """Stop every server this gateway started."""
+        """Stop every server this gateway started (once; later calls do nothing)."""
+        if self._closed:
+            return
+        self._closed = True
         for unsubscribe in self._unsubscribe:
             unsubscribe()
         for task in list(self._tasks):

@@ -30,6 +30,29 @@ HUB_INSTRUCTIONS = (
 )
 
 
+ALL_LISTS_CHANGE = NotificationOptions(prompts_changed=True, resources_changed=True, tools_changed=True)
+
+
+class GatewayServer(Server[Any]):
+    """The low-level server, announcing ``list_changed`` for tools, prompts and resources by default.
+
+    The Streamable HTTP session manager asks for the default options, so the default must say so.
+    """
+
+    def create_initialization_options(
+        self,
+        notification_options: NotificationOptions | None = None,
+        experimental_capabilities: dict[str, dict[str, Any]] | None = None,
+        extensions: dict[str, dict[str, Any]] | None = None,
+    ) -> InitializationOptions:
+        """The initialize result's options; ``list_changed`` announced unless told otherwise."""
+        return super().create_initialization_options(
+            notification_options or ALL_LISTS_CHANGE,
+            experimental_capabilities,
+            extensions,
+        )
+
+
 def build_server(gateway: Gateway, *, hub_mode: bool = False) -> Server[Any]:
     """The low-level server whose handlers route every request through ``gateway``."""
 
@@ -81,7 +104,7 @@ def build_server(gateway: Gateway, *, hub_mode: bool = False) -> Server[Any]:
     async def initialized(ctx: Context, params: types.NotificationParams) -> None:
         gateway.upstreams.track(ctx)
 
-    server: Server[Any] = Server(
+    server = GatewayServer(
         SERVER_NAME,
         version=__version__,
         instructions=HUB_INSTRUCTIONS if hub_mode else INSTRUCTIONS,
@@ -101,19 +124,12 @@ def build_server(gateway: Gateway, *, hub_mode: bool = False) -> Server[Any]:
     return server
 
 
-def initialization_options(server: Server[Any]) -> InitializationOptions:
-    """What the gateway announces: every kind, with ``list_changed`` for tools, prompts and resources."""
-    return server.create_initialization_options(
-        NotificationOptions(prompts_changed=True, resources_changed=True, tools_changed=True)
-    )
-
-
 async def serve_stdio(gateway: Gateway, *, hub_mode: bool = False) -> None:
     """Serve on stdin/stdout until the client closes stdin; then stop every server started."""
     server = build_server(gateway, hub_mode=hub_mode)
     warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
     try:
         async with stdio_server() as (read, write):
-            await server.run(read, write, initialization_options(server))
+            await server.run(read, write, server.create_initialization_options())
     finally:
         await gateway.close()

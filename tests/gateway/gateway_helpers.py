@@ -7,18 +7,22 @@ SDK's ``ClientSession`` over stdio (``stdio_client``) or Streamable HTTP.
 from __future__ import annotations
 
 import os
+import re
+import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
 import anyio
+import httpx2
 import mcp_types as types
 from keyring.backends.fail import Keyring as NoKeyring
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
 
 from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.config_store import ConfigStore
@@ -134,3 +138,56 @@ async def poll(check: Callable[[], bool], limit: float = 15.0) -> bool:
     while not check() and time.monotonic() < deadline:  # noqa: ASYNC110 - files and /proc send no events
         await anyio.sleep(0.05)
     return check()
+
+
+def gateway_token_of(data_dir: Path) -> str:
+    """``elftia-mcp gateway token`` on ``data_dir`` (the token the HTTP gateway checks)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "elftia_desktop.cli", "gateway", "token"],
+        env=gateway_env(data_dir),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    return done.stdout.strip()
+
+
+@contextmanager
+def http_gateway(data_dir: Path, *args: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """``serve --http 0 ARGS`` as a subprocess; yields its URL and the process (stopped at the end)."""
+    process = subprocess.Popen(
+        gateway_argv("--http", "0", *args),
+        env=gateway_env(data_dir),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        match = re.search(r"at (http://\S+)", line)
+        assert match, f"the gateway printed {line!r} (exit code {process.poll()})"
+        yield match.group(1), process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+@asynccontextmanager
+async def http_session(url: str, token: str | None) -> AsyncIterator[tuple[ClientSession, Inbox]]:
+    """An initialized client session over Streamable HTTP with ``Authorization: Bearer token``."""
+    inbox = Inbox()
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    async with (
+        httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=300)) as client,
+        streamable_http_client(url, http_client=client) as streams,
+        ClientSession(streams[0], streams[1], message_handler=inbox.on_message, logging_callback=inbox.on_log) as s,
+    ):
+        await s.initialize()
+        yield s, inbox
