@@ -13,14 +13,27 @@ import contextlib
 import logging
 import signal
 import sys
+from collections.abc import Callable
+from pathlib import Path
 
 from elftia_desktop.cli.context import open_agents, open_catalog
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_OK, add_json_flag, fail, print_json, warn
 from elftia_desktop.connections.service import McpService
-from elftia_desktop.core.errors import AgentNotFound
+from elftia_desktop.core.errors import AgentNotFound, JsonInputError
 from elftia_desktop.core.secrets import SecretVault
 from elftia_desktop.gateway.core import Gateway
 from elftia_desktop.gateway.http import Address, bind, http_app, parse_address, serve_http
+from elftia_desktop.gateway.install import (
+    INSTALL_APPS,
+    InstallError,
+    InstallPlan,
+    apply_plan,
+    entry_name,
+    gateway_entry,
+    install_app,
+    plan_install,
+    plan_uninstall,
+)
 from elftia_desktop.gateway.scope import ScopeSource
 from elftia_desktop.gateway.server import serve_stdio
 from elftia_desktop.gateway.token import gateway_token, reset_token
@@ -50,6 +63,34 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--reset", action="store_true", help="make a new token (clients with the old one get 401)")
     add_json_flag(p)
     p.set_defaults(handler=cmd_token)
+
+    apps = ", ".join(INSTALL_APPS)
+    p = gsub.add_parser("install", help="add the gateway to another app's MCP config", epilog=f"Apps: {apps}")
+    _target_args(p)
+    p.add_argument("--hub", action="store_true", help="the entry serves find_tools and call_tool")
+    p.add_argument("--dry-run", action="store_true", help="show the diff, write nothing")
+    p.set_defaults(handler=cmd_install)
+
+    p = gsub.add_parser(
+        "uninstall", help="remove the gateway's entry from another app's config", epilog=f"Apps: {apps}"
+    )
+    _target_args(p)
+    p.add_argument("--dry-run", action="store_true", help="show the diff, write nothing")
+    p.set_defaults(handler=cmd_uninstall)
+
+    p = gsub.add_parser("entry", help="print the entry that runs the gateway, in an app's format")
+    p.add_argument("app", help=f"one of {apps}")
+    p.add_argument("--agent", metavar="NAME", help="serve this agent (default: all active servers)")
+    p.add_argument("--hub", action="store_true", help="the entry serves find_tools and call_tool")
+    p.set_defaults(handler=cmd_entry)
+
+
+def _target_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("app", help=f"one of {', '.join(INSTALL_APPS)}")
+    p.add_argument("--agent", metavar="NAME", help="serve this agent (default: all active servers)")
+    p.add_argument("--name", help="the entry's name (default: elftia, or elftia-AGENT)")
+    p.add_argument("--file", type=Path, help="change this config file instead of the app's own")
+    add_json_flag(p)
 
 
 def scope_source(agent: str | None) -> ScopeSource:
@@ -120,4 +161,62 @@ def cmd_token(args: argparse.Namespace) -> int:
         print(token)
         if vault.warning:
             warn(vault.warning)
+    return EXIT_OK
+
+
+def _agent_name(agent: str | None) -> str | None:
+    """The agent's name as stored; ``AgentNotFound`` naming the agents there are."""
+    return open_agents().get(agent).name if agent else None
+
+
+def _show(args: argparse.Namespace, plan: InstallPlan, backup: Path | None, verb: str) -> None:
+    if args.json:
+        print_json(plan.to_json_dict() | {"backup": str(backup) if backup else None, "written": not args.dry_run})
+        return
+    print(plan.diff or f"{plan.path}: nothing to change", end="" if plan.diff else "\n")
+    for warning in plan.warnings:
+        warn(warning)
+    if args.dry_run:
+        print(f"(dry run: {plan.path} was not changed)")
+    elif plan.changed:
+        print(f"{verb} {plan.name!r} {'in' if verb == 'Wrote' else 'from'} {plan.app.label}'s config {plan.path}")
+        if backup is not None:
+            print(f"Backup of the previous file: {backup}")
+
+
+def _run_plan(args: argparse.Namespace, make: Callable[[], InstallPlan], verb: str) -> int:
+    try:
+        plan = make()
+    except AgentNotFound as exc:
+        return fail(args, f"--agent: {exc}", EXIT_BAD_INPUT)
+    except (InstallError, JsonInputError) as exc:
+        return fail(args, str(exc), EXIT_BAD_INPUT)
+    backup = None if args.dry_run else apply_plan(plan)
+    _show(args, plan, backup, verb)
+    return EXIT_OK
+
+
+def cmd_install(args: argparse.Namespace) -> int:
+    return _run_plan(
+        args,
+        lambda: plan_install(args.app, _agent_name(args.agent), args.hub, path=args.file, name=args.name),
+        "Wrote",
+    )
+
+
+def cmd_uninstall(args: argparse.Namespace) -> int:
+    return _run_plan(
+        args, lambda: plan_uninstall(args.app, _agent_name(args.agent), path=args.file, name=args.name), "Removed"
+    )
+
+
+def cmd_entry(args: argparse.Namespace) -> int:
+    try:
+        fmt = install_app(args.app)
+        agent = _agent_name(args.agent)
+    except AgentNotFound as exc:
+        return fail(args, f"--agent: {exc}", EXIT_BAD_INPUT)
+    except InstallError as exc:
+        return fail(args, str(exc), EXIT_BAD_INPUT)
+    print_json({fmt.root_key: {entry_name(agent): gateway_entry(fmt, agent, args.hub)}})
     return EXIT_OK
