@@ -41,6 +41,8 @@ class Listing(Generic[T]):
     errors: dict[str, str] = field(default_factory=dict)
     """Server name -> why its items are missing."""
     built_at: float = field(default_factory=time.monotonic)
+    wire: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
+    """The list result as the SDK serialized it, by protocol version (a warm list is sent from here)."""
 
 
 Fetch = Callable[[str], Awaitable[list[Any]]]

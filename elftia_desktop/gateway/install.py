@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from elftia_desktop.core.atomic_file import atomic_write_text
-from elftia_desktop.core.errors import JsonInputError
+from elftia_desktop.core.errors import ElftiaError, JsonInputError
 from elftia_desktop.core.models import McpServerTransport
 from elftia_desktop.gateway.command import gateway_command, gateway_env
 from elftia_desktop.integrations.app_formats import AppFormat, app_format
@@ -29,7 +29,7 @@ INSTALL_APPS = ("claude-desktop", "claude-code", "cursor", "vscode", "windsurf",
 DEFAULT_ENTRY_NAME = "elftia"
 
 
-class InstallError(ValueError):
+class InstallError(ElftiaError):
     """The entry cannot be written or removed; the message says why and what to do."""
 
 
@@ -122,6 +122,16 @@ def config_path(fmt: AppFormat, machine: Environment | None = None) -> Path:
     locations = [loc for loc in candidate_locations(fmt.id, machine or Environment.current()) if loc.scope == "user"]
     existing = [loc.path for loc in locations if loc.path.is_file()]
     return existing[0] if existing else locations[0].path
+
+
+def installed_entry(fmt: AppFormat, path: Path, name: str) -> bool:
+    """Whether ``path`` holds the gateway's entry ``name`` (a missing or broken file: no)."""
+    try:
+        _, data = _read(fmt, path)
+    except (OSError, JsonInputError):
+        return False
+    servers = data.get(fmt.root_key)
+    return isinstance(servers, dict) and is_gateway_entry(servers.get(name))
 
 
 def _read(fmt: AppFormat, path: Path) -> tuple[str | None, dict[str, Any]]:

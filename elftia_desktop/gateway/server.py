@@ -8,16 +8,19 @@ in one page (the catalog already holds everything).
 from __future__ import annotations
 
 import warnings
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import mcp_types as types
 from mcp.server import NotificationOptions, Server
+from mcp.server.context import CallNext, HandlerResult
 from mcp.server.models import InitializationOptions
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPDeprecationWarning
 
 from elftia_desktop import __version__
 from elftia_desktop.gateway import hub
+from elftia_desktop.gateway.catalog import Listing
 from elftia_desktop.gateway.core import Context, Gateway
 
 SERVER_NAME = "elftia"
@@ -51,6 +54,39 @@ class GatewayServer(Server[Any]):
             experimental_capabilities,
             extensions,
         )
+
+
+class WarmLists:
+    """Middleware: a list request whose listing did not change is answered with the wire form the SDK
+    made of it the first time (the SDK validates and serializes every result twice; 600 tools take
+    tens of milliseconds each time).
+    """
+
+    def __init__(self, gateway: Gateway, hub_mode: bool) -> None:
+        catalog = gateway.catalog
+        self._gateway = gateway
+        self._kinds: dict[str, Callable[[], Awaitable[Listing[Any]]]] = {
+            "prompts/list": catalog.prompts,
+            "resources/list": catalog.resources,
+            "resources/templates/list": catalog.templates,
+        }
+        if not hub_mode:
+            self._kinds["tools/list"] = catalog.tools
+
+    async def __call__(self, ctx: Context, call_next: CallNext) -> HandlerResult:
+        """Serve ``ctx`` from the cached wire form when there is one."""
+        listing_of = self._kinds.get(ctx.method)
+        if listing_of is None or (ctx.params or {}).get("cursor"):
+            return await call_next(ctx)
+        listing = await listing_of()
+        wire = listing.wire.get(ctx.protocol_version)
+        if wire is not None:
+            self._gateway.upstreams.track(ctx)
+            return dict(wire)
+        result = await call_next(ctx)
+        if isinstance(result, dict):
+            listing.wire[ctx.protocol_version] = dict(result)
+        return result
 
 
 def build_server(gateway: Gateway, *, hub_mode: bool = False) -> Server[Any]:
@@ -121,6 +157,8 @@ def build_server(gateway: Gateway, *, hub_mode: bool = False) -> Server[Any]:
     # but the handshake protocol the apps speak today still has it.
     server.add_request_handler("logging/setLevel", types.SetLevelRequestParams, set_level)
     server.add_notification_handler("notifications/initialized", types.NotificationParams, initialized)
+    # Without the SDK's OpenTelemetry middleware (a no-op span per message unless an exporter is set up).
+    server.middleware = [WarmLists(gateway, hub_mode)]
     return server
 
 
