@@ -41,3 +41,46 @@ class ElicitationAnswer(_Params):
 
     action: Literal["accept", "decline", "cancel"]
     content: dict[str, Any] | None = None
+
+
+# -- agents --------------------------------------------------------------------------------
+
+
+class AgentInput(_Params):
+    """``agents:add``: a new agent."""
+
+    name: str = Field(min_length=1)
+    mcp_mode: Literal["disabled", "auto", "manual"] = "auto"
+    selected_servers: list[str] = Field(default_factory=list)
+    """Server ids (manual mode)."""
+    selected_tools: dict[str, list[str]] | None = None
+    """Per server id, the tool names allowed; None: every tool."""
+
+
+class AgentRefInput(_Params):
+    """``agents:remove``: one agent by id or name."""
+
+    id: str = Field(min_length=1)
+
+
+class AgentUpdateInput(_Params):
+    """``agents:update``: the fields to change (``name``, ``mcpMode``, ``selectedServers``, ``selectedTools``)."""
+
+    id: str = Field(min_length=1)
+    updates: dict[str, Any]
+
+
+class AgentDuplicateInput(_Params):
+    """``agents:duplicate``: copy an agent under a new name (default ``<name> copy``)."""
+
+    id: str = Field(min_length=1)
+    name: str | None = None
+
+
+class AgentDraftInput(_Params):
+    """``agents:tools`` / ``agents:preview``: an agent as edited in the dialog, saved or not."""
+
+    agent: dict[str, Any]
+    """The agent in the ``Agent`` JSON shape."""
+    strict: bool = False
+    """OpenAI strict mode for the preview."""

@@ -7,12 +7,14 @@ service loop and returns a request id at once. The outcome arrives on the UI thr
 callbacks. Service events are re-emitted as Qt signals.
 
 Where to find a channel: ``bridge/routes/servers.py`` (records, connections, trust, logs),
-``routes/tools.py`` (tool lists, calls, switches), ``routes/dependencies.py`` (runtimes) and
+``routes/tools.py`` (tool lists, calls, switches), ``routes/agents.py`` (agents, their tools,
+payload previews), ``routes/dependencies.py`` (runtimes) and
 ``routes/app_info.py`` (presets, notices). The shared plumbing is ``bridge/plumbing.py``.
 """
 
 from __future__ import annotations
 
+from elftia_desktop.bridge.routes.agents import AgentChannels
 from elftia_desktop.bridge.routes.app_info import AppChannels
 from elftia_desktop.bridge.routes.dependencies import DependencyChannels
 from elftia_desktop.bridge.routes.servers import ServerChannels
@@ -21,7 +23,7 @@ from elftia_desktop.bridge.routes.tools import ToolChannels
 __all__ = ["McpRouter"]
 
 
-class McpRouter(ServerChannels, ToolChannels, DependencyChannels, AppChannels):
+class McpRouter(ServerChannels, ToolChannels, AgentChannels, DependencyChannels, AppChannels):
     """The UI's only way to the services: every channel, over one :class:`RouterCore`.
 
     Signals: see :class:`~elftia_desktop.bridge.plumbing.RouterCore`.

@@ -25,7 +25,7 @@ def _optional_groups() -> list[object]:
     import importlib
 
     groups: list[object] = []
-    for name in ("runtime", "tool_formats", "dependencies", "integrations", "gateway"):
+    for name in ("runtime", "tool_formats", "agents", "dependencies", "integrations", "gateway"):
         try:
             groups.append(importlib.import_module(f"elftia_desktop.cli.{name}"))
         except ModuleNotFoundError as exc:

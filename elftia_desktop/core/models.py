@@ -396,3 +396,40 @@ class Agent(_OpenModel):
         if self.selected_tools is None or server_id not in self.selected_tools:
             return True
         return tool_name in self.selected_tools[server_id]
+
+
+class ProviderPayload(_Model):
+    """One provider's view of a set of tools: the exact ``tools`` payload and what was changed for it."""
+
+    format: str
+    """``openai``, ``openai-responses``, ``anthropic`` or ``gemini``."""
+    label: str
+    """The provider as people name it (``OpenAI Chat`` ...)."""
+    payload: list[dict[str, Any]] = Field(default_factory=list)
+    """The ``tools`` value of the request, exactly as it would be sent."""
+    tool_count: int = 0
+    """Tools in the payload."""
+    limit: int | None = None
+    """The provider's documented maximum number of tools per request, if it has one."""
+    skipped: list[str] = Field(default_factory=list)
+    """Tools left out because the payload would pass the limit."""
+    notes: list[str] = Field(default_factory=list)
+    """What the converter changed or dropped, one line per change."""
+    tokens: int = 0
+    """Tokens of the payload's JSON."""
+    tokens_exact: bool = False
+    """True when a real tokenizer of this provider counted them; otherwise an estimate."""
+    token_method: str = ""
+    """Which tokenizer, or how the estimate was made."""
+
+
+class AgentToolSummary(_Model):
+    """What one agent gets: the count of its tools and the size of their definitions."""
+
+    agent_id: str
+    tool_count: int = 0
+    tokens: int = 0
+    """Tokens of its OpenAI Chat payload."""
+    token_method: str = ""
+    errors: dict[str, str] = Field(default_factory=dict)
+    """Server id -> why its tools are missing."""

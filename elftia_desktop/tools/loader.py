@@ -76,6 +76,18 @@ def select_tools(agent: Agent, tools: Sequence[MCPTool]) -> list[MCPTool]:
     return [tool for tool in tools if agent.allows_tool(tool.server_id, tool.name)]
 
 
+async def fetch_agent_server_tools(service: ToolLister, agent: Agent | None) -> McpToolListing:
+    """The tools of the servers ``agent``'s mode gives it, before its own tool selection.
+
+    What the tool picker offers: every tool the agent could tick.
+    """
+    if agent is None or agent.mcp_mode is McpMode.DISABLED:
+        return McpToolListing()
+    if agent.mcp_mode is McpMode.AUTO:
+        return await service.list_all_active_server_tools()
+    return await _selected_server_tools(service, agent.selected_servers)
+
+
 async def fetch_mcp_tools(service: ToolLister, agent: Agent | None) -> McpToolListing:
     """The MCP tools ``agent`` may use, and the servers that failed (server id -> reason).
 
@@ -84,12 +96,9 @@ async def fetch_mcp_tools(service: ToolLister, agent: Agent | None) -> McpToolLi
     named in ``errors`` and the others still count. Tools the server disables are never listed;
     then the agent's own tool selection applies.
     """
-    if agent is None or agent.mcp_mode is McpMode.DISABLED:
-        return McpToolListing()
-    if agent.mcp_mode is McpMode.AUTO:
-        listing = await service.list_all_active_server_tools()
-    else:
-        listing = await _selected_server_tools(service, agent.selected_servers)
+    listing = await fetch_agent_server_tools(service, agent)
+    if agent is None:
+        return listing
     listing.tools = select_tools(agent, listing.tools)
     for server_id, reason in listing.errors.items():
         logger.warning("MCP server %s left out: %s", server_id, reason)

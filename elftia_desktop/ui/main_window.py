@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.ui.dialogs.elicitation_dialog import ElicitationDialog
+from elftia_desktop.ui.pages.agents_page import AgentsPage
 from elftia_desktop.ui.pages.placeholder_page import PlaceholderPage
 from elftia_desktop.ui.pages.servers_page import McpServersPage
 from elftia_desktop.ui.server_flows import ServerFlows
@@ -35,11 +36,6 @@ PAGES = [
 ]
 
 PLACEHOLDERS = {
-    "agents": (
-        "Agents",
-        "Choose, per agent, whether MCP is off, uses every active server, or a hand-picked set of servers "
-        "and tools. This page arrives with the agent-association dialog and tool picker.",
-    ),
     "dependencies": (
         "Dependencies",
         "See whether npx, uvx, node, Python, Docker and friends are installed, and install what the app "
@@ -79,8 +75,9 @@ class MainWindow(QMainWindow):
 
         self.servers_page = McpServersPage(router)
         self.flows = ServerFlows(router, self.servers_page, self)
-        self.pages: dict[str, QWidget] = {"servers": self.servers_page}
-        for key, _, _ in PAGES[1:]:
+        self.agents_page = AgentsPage(router)
+        self.pages: dict[str, QWidget] = {"servers": self.servers_page, "agents": self.agents_page}
+        for key, _, _ in PAGES[2:]:
             title, text = PLACEHOLDERS[key]
             self.pages[key] = PlaceholderPage(title, text)
         for key, _, _ in PAGES:

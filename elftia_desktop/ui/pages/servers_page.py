@@ -320,14 +320,14 @@ class McpServersPage(QWidget):
         answer = QMessageBox.question(
             self,
             "Remove server",
-            f"Remove “{record.name}”? Its settings and stored secrets are deleted.",
+            f"Remove “{record.name}”? Its settings and stored secrets are deleted, and agents that use it lose it.",
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
             QMessageBox.StandardButton.Cancel,
         )
         if answer == QMessageBox.StandardButton.Yes:
             self.router.remove(
                 record.id,
-                on_done=lambda _: self.notice.show_message(f"Removed <b>{record.name}</b>.", "info"),
+                on_done=lambda result: self.notice.show_message(html_escape(result.message or ""), "info"),
                 on_error=self.show_error,
             )
 

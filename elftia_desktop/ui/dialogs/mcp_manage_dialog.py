@@ -1,0 +1,275 @@
+"""``McpManageDialog``: which MCP servers and tools one agent gets (the original's association dialog).
+
+The mode as three choices with a line each on what it means; in manual mode a checklist of the
+servers with their live state, transport and tool count (servers that are off or failing are
+shown as such, a selected server that no longer exists as a gap to untick); and the tool picker
+with the payload preview. Every edit is a draft until Save.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QColor, QIcon, QPixmap
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QRadioButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from elftia_desktop.core.models import Agent, McpMode
+from elftia_desktop.ui.theme import STATE_COLORS
+from elftia_desktop.ui.widgets.notice_bar import NoticeBar
+from elftia_desktop.ui.widgets.state_badge import STATE_LABELS
+from elftia_desktop.ui.widgets.tool_picker import ToolPicker
+
+if TYPE_CHECKING:
+    from elftia_desktop.bridge.errors import BridgeError
+    from elftia_desktop.bridge.router import McpRouter
+    from elftia_desktop.core.models import McpServerRecord, McpToolListing, ProviderPayload
+
+MODES = [
+    (McpMode.DISABLED, "Off", "This agent gets no MCP tools."),
+    (McpMode.AUTO, "Automatic", "The tools of every active server, including servers added later."),
+    (McpMode.MANUAL, "Manual", "Only the servers ticked below."),
+]
+TRANSPORTS = {"stdio": "stdio", "sse": "SSE", "http": "HTTP"}
+_SERVER_ID = Qt.ItemDataRole.UserRole
+
+
+def _dot(color: str) -> QIcon:
+    pixmap = QPixmap(12, 12)
+    pixmap.fill(QColor(color))
+    return QIcon(pixmap)
+
+
+class McpManageDialog(QDialog):
+    """Edit one agent's MCP mode, servers and tools; Save writes them through the router."""
+
+    def __init__(
+        self,
+        router: McpRouter,
+        agent: Agent,
+        servers: list[McpServerRecord],
+        states: dict[str, tuple[str, str]],
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.router, self.agent, self.servers, self.states = router, agent, servers, states
+        self.saved: Agent | None = None
+        self.counts: dict[str, int] = {}
+        self.failures: dict[str, str] = {}
+        self._tools_generation = self._preview_generation = 0
+        self.setWindowTitle(f"MCP tools — {agent.name}")
+        self.resize(1120, 720)
+        layout = QVBoxLayout(self)
+        self.notice = NoticeBar()
+        layout.addWidget(self.notice)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self._build_left())
+        self.picker = ToolPicker()
+        split.addWidget(self.picker)
+        split.setStretchFactor(1, 1)
+        split.setSizes([340, 780])
+        layout.addWidget(split, 1)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.save)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self._preview_timer = QTimer(self, singleShot=True, interval=150)
+        self._preview_timer.timeout.connect(self.request_preview)
+        self.picker.checksChanged.connect(self._preview_timer.start)
+        self._fill_servers()
+        self._sync_enabled()
+        self.router.agent_tools({"name": "all", "mcpMode": "auto"}, on_done=self._set_counts)
+        self.request_tools()
+
+    def _build_left(self) -> QWidget:
+        box = QWidget()
+        column = QVBoxLayout(box)
+        column.setContentsMargins(0, 0, 8, 0)
+        title = QLabel(f"<b>{escape(self.agent.name)}</b> uses MCP tools:")
+        column.addWidget(title)
+        self.mode_group = QButtonGroup(self)
+        self.mode_buttons: dict[McpMode, QRadioButton] = {}
+        for mode, label, text in MODES:
+            button = QRadioButton(label)
+            button.setChecked(mode == self.agent.mcp_mode)
+            button.setToolTip(text)
+            self.mode_group.addButton(button)
+            self.mode_buttons[mode] = button
+            column.addWidget(button)
+            line = QLabel(text)
+            line.setObjectName("Muted")
+            line.setWordWrap(True)
+            line.setContentsMargins(24, 0, 0, 4)
+            column.addWidget(line)
+        self.mode_group.buttonToggled.connect(self._on_mode)
+        column.addSpacing(6)
+        column.addWidget(QLabel("<b>Servers</b> (manual mode)"))
+        self.server_list = QListWidget()
+        self.server_list.setAccessibleName("Servers for manual mode")
+        self.server_list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.server_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.server_list.itemChanged.connect(self._on_server_ticked)
+        column.addWidget(self.server_list, 1)
+        return box
+
+    # -- the draft ----------------------------------------------------------------------------
+
+    def mode(self) -> McpMode:
+        """The mode chosen now."""
+        return next(m for m, b in self.mode_buttons.items() if b.isChecked())
+
+    def selected_servers(self) -> list[str]:
+        """The ticked server ids, in list order (a removed server stays until unticked)."""
+        items = (self.server_list.item(i) for i in range(self.server_list.count()))
+        return [item.data(_SERVER_ID) for item in items if item.checkState() == Qt.CheckState.Checked]
+
+    def draft(self) -> Agent:
+        """The agent as edited (not saved)."""
+        return self.agent.model_copy(
+            update={
+                "mcp_mode": self.mode(),
+                "selected_servers": self.selected_servers(),
+                "selected_tools": self.picker.model.selection(self.agent.selected_tools),
+            }
+        )
+
+    def _draft_json(self) -> dict[str, Any]:
+        return self.draft().model_dump(mode="json", by_alias=True)
+
+    # -- servers ------------------------------------------------------------------------------
+
+    def _fill_servers(self) -> None:
+        self.server_list.blockSignals(True)
+        self.server_list.clear()
+        known = {record.id for record in self.servers}
+        for record in self.servers:
+            item = QListWidgetItem()
+            item.setData(_SERVER_ID, record.id)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(
+                Qt.CheckState.Checked if record.id in self.agent.selected_servers else Qt.CheckState.Unchecked
+            )
+            self.server_list.addItem(item)
+            self._describe(item, record)
+        for server_id in self.agent.selected_servers:
+            if server_id not in known:
+                item = QListWidgetItem(
+                    _dot(STATE_COLORS["error"]), "Removed server\nno longer configured · untick to drop"
+                )
+                item.setToolTip(f"The server {server_id} was removed outside this window. Untick it to drop it.")
+                item.setData(_SERVER_ID, server_id)
+                item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+                item.setCheckState(Qt.CheckState.Checked)
+                self.server_list.addItem(item)
+        self.server_list.blockSignals(False)
+
+    def _describe(self, item: QListWidgetItem, record: McpServerRecord) -> None:
+        state, error = self.states.get(record.id, ("disconnected", ""))
+        count = self.counts.get(record.id)
+        parts = [TRANSPORTS.get(record.type.value, record.type.value)]
+        parts.append(f"{count} tools" if count is not None else "tools unknown")
+        if not record.is_active:
+            parts.append("turned off")
+            color = STATE_COLORS["disconnected"]
+        elif record.id in self.failures or state == "error":
+            parts.append("failing")
+            color = STATE_COLORS["error"]
+            error = self.failures.get(record.id, error)
+        else:
+            parts.append(STATE_LABELS.get(state, state))
+            color = STATE_COLORS.get(state, STATE_COLORS["disconnected"])
+        item.setIcon(_dot(color))
+        item.setText(f"{record.name}\n{' · '.join(parts)}")
+        item.setToolTip(error or f"{record.name}: {parts[-1]}")
+
+    def _set_counts(self, listing: McpToolListing) -> None:
+        self.counts = {}
+        for tool in listing.tools:
+            self.counts[tool.server_id] = self.counts.get(tool.server_id, 0) + 1
+        self.failures = dict(listing.errors)
+        self.server_list.blockSignals(True)
+        for i in range(self.server_list.count()):
+            item = self.server_list.item(i)
+            record = next((r for r in self.servers if r.id == item.data(_SERVER_ID)), None)
+            if record is not None:
+                self._describe(item, record)
+        self.server_list.blockSignals(False)
+
+    # -- reacting -----------------------------------------------------------------------------
+
+    def _sync_enabled(self) -> None:
+        manual = self.mode() is McpMode.MANUAL
+        self.server_list.setEnabled(manual)
+        self.picker.setEnabled(self.mode() is not McpMode.DISABLED)
+
+    def _on_mode(self, _button: QRadioButton, checked: bool) -> None:
+        if checked:
+            self._sync_enabled()
+            self.request_tools()
+
+    def _on_server_ticked(self, _item: QListWidgetItem) -> None:
+        self.request_tools()
+
+    def request_tools(self) -> None:
+        """Ask for the tools the draft's mode and servers offer; the picker shows them when they arrive."""
+        self.agent = self.agent.model_copy(update={"selected_tools": self.draft().selected_tools})
+        self._tools_generation += 1
+        generation, draft = self._tools_generation, self.draft()
+        self.router.agent_tools(
+            self._draft_json(),
+            on_done=lambda listing: self._set_tools(generation, draft, listing),
+            on_error=self._failed,
+        )
+
+    def _set_tools(self, generation: int, draft: Agent, listing: McpToolListing) -> None:
+        if generation != self._tools_generation:
+            return
+        names = {r.id: r.name for r in self.servers}
+        problems = {}
+        for server_id, reason in listing.errors.items():
+            name = names.get(server_id, "a removed server")
+            problems[name] = reason.removeprefix(f"{name}: ")
+        self.picker.set_tools(listing.tools, draft, problems)
+        self.request_preview()
+
+    def request_preview(self) -> None:
+        """Ask for the payload per provider of the ticked tools."""
+        self._preview_generation += 1
+        generation = self._preview_generation
+        self.router.preview_payload(
+            self._draft_json(), on_done=lambda payloads: self._set_preview(generation, payloads), on_error=self._failed
+        )
+
+    def _set_preview(self, generation: int, payloads: list[ProviderPayload]) -> None:
+        if generation == self._preview_generation:
+            self.picker.set_preview(payloads)
+
+    def _failed(self, error: BridgeError) -> None:
+        self.notice.show_message(escape(error.message, quote=False), "error", error.details or error.message)
+
+    def save(self) -> None:
+        """Write the draft; the dialog closes when it is saved, or shows why not."""
+        draft = self.draft()
+        updates = {
+            "mcpMode": draft.mcp_mode.value,
+            "selectedServers": draft.selected_servers,
+            "selectedTools": draft.selected_tools,
+        }
+
+        def done(agent: Agent) -> None:
+            self.saved = agent
+            self.accept()
+
+        self.router.update_agent(self.agent.id, updates, on_done=done, on_error=self._failed)

@@ -1,0 +1,280 @@
+"""``AgentsPage``: the agents, each with its MCP mode, servers, tools and the size of their definitions.
+
+Create, rename, duplicate and delete (confirmed) agents; "Servers & tools…" opens the
+association dialog with the tool picker. A selected server that no longer exists is shown
+as a gap, never hidden.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, QTimer, Slot
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QInputDialog,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from elftia_desktop.ui.dialogs.mcp_manage_dialog import McpManageDialog
+from elftia_desktop.ui.widgets.notice_bar import NoticeBar
+
+if TYPE_CHECKING:
+    from elftia_desktop.bridge.errors import BridgeError
+    from elftia_desktop.bridge.router import McpRouter
+    from elftia_desktop.core.models import Agent, AgentToolSummary, McpServerRecord
+
+COLUMNS = ["Agent", "MCP", "Servers", "Tools", "Tool definitions (OpenAI)"]
+MODE_LABELS = {"disabled": "Off", "auto": "Automatic", "manual": "Manual"}
+
+
+class AgentsPage(QWidget):
+    """The agents and what each may use."""
+
+    def __init__(self, router: McpRouter, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("Page")
+        self.router = router
+        self.agents: list[Agent] = []
+        self.servers: list[McpServerRecord] = []
+        self.states: dict[str, tuple[str, str]] = {}
+        self.summaries: dict[str, AgentToolSummary] = {}
+        self._started = False
+        self._build()
+        router.serversChanged.connect(self.reload)
+        router.toolsChanged.connect(lambda _sid: self._fetch_summaries())
+        router.connectionStateChanged.connect(self._on_state)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """Load once the page is first shown."""
+        super().showEvent(event)
+        if not self._started:
+            self._started = True
+            QTimer.singleShot(0, self.reload)
+
+    def _build(self) -> None:
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(24, 20, 24, 16)
+        layout.setSpacing(12)
+        header = QHBoxLayout()
+        titles = QVBoxLayout()
+        title = QLabel("Agents")
+        title.setObjectName("PageTitle")
+        titles.addWidget(title)
+        self.summary = QLabel("Loading…")
+        self.summary.setObjectName("Muted")
+        titles.addWidget(self.summary)
+        header.addLayout(titles)
+        header.addStretch(1)
+        self.buttons: dict[str, QPushButton] = {}
+        for key, label, tip in (
+            ("manage", "&Servers && tools…", "Choose the MCP mode, servers and tools of the selected agent"),
+            ("rename", "&Rename…", "Give the selected agent a new name"),
+            ("duplicate", "D&uplicate", "Copy the selected agent with its servers and tools"),
+            ("delete", "&Delete…", "Delete the selected agent (asks first)"),
+            ("new", "&New agent", "Create an agent (automatic mode: every active server)"),
+        ):
+            button = QPushButton(label)
+            button.setToolTip(tip)
+            if key == "new":
+                button.setObjectName("Primary")
+            header.addWidget(button)
+            self.buttons[key] = button
+        self.buttons["new"].clicked.connect(self.create_agent)
+        self.buttons["manage"].clicked.connect(self.manage_selected)
+        self.buttons["rename"].clicked.connect(self.rename_selected)
+        self.buttons["duplicate"].clicked.connect(self.duplicate_selected)
+        self.buttons["delete"].clicked.connect(self.delete_selected)
+        layout.addLayout(header)
+        self.notice = NoticeBar()
+        layout.addWidget(self.notice)
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.verticalHeader().hide()
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setAlternatingRowColors(True)
+        self.table.setWordWrap(False)
+        self.table.setStyleSheet("QTableWidget::item { padding: 0 10px; }")
+        self.table.verticalHeader().setDefaultSectionSize(34)
+        header_view = self.table.horizontalHeader()
+        header_view.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header_view.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.table.itemSelectionChanged.connect(self._sync_buttons)
+        self.table.cellDoubleClicked.connect(lambda _r, _c: self.manage_selected())
+        layout.addWidget(self.table, 1)
+        self._sync_buttons()
+
+    # -- data ----------------------------------------------------------------------------------
+
+    @Slot()
+    def reload(self) -> None:
+        """Fetch the agents, the servers and their states, then the tool summaries."""
+        self.router.list_servers(on_done=self._set_servers, on_error=self.show_error)
+        self.router.states(on_done=self._set_states)
+        self.router.list_agents(on_done=self._set_agents, on_error=self.show_error)
+
+    def _set_servers(self, servers: list[McpServerRecord]) -> None:
+        self.servers = list(servers)
+        self._fill()
+
+    def _set_states(self, states: dict[str, tuple[str, str]]) -> None:
+        self.states = dict(states)
+
+    @Slot(str, str, str)
+    def _on_state(self, server_id: str, state: str, error: str) -> None:
+        self.states[server_id] = (state, error)
+
+    def _set_agents(self, agents: list[Agent]) -> None:
+        self.agents = list(agents)
+        self._fill()
+        self._fetch_summaries()
+
+    def _fetch_summaries(self) -> None:
+        self.router.agent_summaries(on_done=self._set_summaries)
+
+    def _set_summaries(self, summaries: list[AgentToolSummary]) -> None:
+        self.summaries = {s.agent_id: s for s in summaries}
+        self._fill()
+
+    def _servers_text(self, agent: Agent) -> tuple[str, str]:
+        """What the Servers cell says, and its tooltip."""
+        names = {r.id: r.name for r in self.servers}
+        if agent.mcp_mode.value == "disabled":
+            return "—", "MCP is off for this agent"
+        if agent.mcp_mode.value == "auto":
+            active = sum(1 for r in self.servers if r.is_active)
+            return f"All active ({active})", "Every active server, including servers added later"
+        shown = [names.get(s, "⚠ removed server") for s in agent.selected_servers]
+        missing = [s for s in agent.selected_servers if s not in names]
+        tip = f"{len(missing)} selected server(s) no longer exist: open Servers & tools to drop them" if missing else ""
+        return ", ".join(shown) or "None selected", tip
+
+    def _fill(self) -> None:
+        selected = self.selected_agent()
+        self.table.setRowCount(len(self.agents))
+        for row, agent in enumerate(self.agents):
+            servers, tip = self._servers_text(agent)
+            summary = self.summaries.get(agent.id)
+            tools = "…" if summary is None else f"{summary.tool_count}"
+            if agent.selected_tools is not None and summary is not None:
+                tools += " (picked)"
+            size = "…" if summary is None else (f"≈{summary.tokens:,} tokens" if summary.tool_count else "—")
+            cells = [agent.name, MODE_LABELS[agent.mcp_mode.value], servers, tools, size]
+            for column, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setData(Qt.ItemDataRole.UserRole, agent.id)
+                if column == 2 and tip:
+                    item.setToolTip(tip)
+                if column == 4 and summary is not None:
+                    failing = "; ".join(summary.errors.values())
+                    item.setToolTip(
+                        f"OpenAI Chat payload, {summary.token_method}" + (f"\nMissing: {failing}" if failing else "")
+                    )
+                self.table.setItem(row, column, item)
+            if selected is not None and agent.id == selected.id:
+                self.table.selectRow(row)
+        count = len(self.agents)
+        self.summary.setText(
+            f"{count} agent{'s' if count != 1 else ''} · double-click one to pick its servers and tools"
+        )
+        self._sync_buttons()
+
+    def selected_agent(self) -> Agent | None:
+        """The agent of the selected row."""
+        rows = self.table.selectionModel().selectedRows()
+        if not rows:
+            return None
+        item = self.table.item(rows[0].row(), 0)
+        agent_id = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+        return next((a for a in self.agents if a.id == agent_id), None)
+
+    def _sync_buttons(self) -> None:
+        chosen = self.selected_agent() is not None
+        for key in ("manage", "rename", "duplicate", "delete"):
+            self.buttons[key].setEnabled(chosen)
+
+    # -- actions -------------------------------------------------------------------------------
+
+    def _changed(self, text: str) -> None:
+        self.notice.show_message(text, "success")
+        self.router.list_agents(on_done=self._set_agents, on_error=self.show_error)
+
+    def create_agent(self) -> None:
+        """Ask for a name and add an agent in automatic mode."""
+        name, ok = QInputDialog.getText(self, "New agent", "Name of the new agent:")
+        if ok and name.strip():
+            self.router.add_agent(
+                {"name": name},
+                on_done=lambda a: self._changed(f"Added <b>{escape(a.name)}</b>."),
+                on_error=self.show_error,
+            )
+
+    def rename_selected(self) -> None:
+        """Ask for a new name for the selected agent."""
+        agent = self.selected_agent()
+        if agent is None:
+            return
+        name, ok = QInputDialog.getText(self, "Rename agent", f"New name for “{agent.name}”:", text=agent.name)
+        if ok and name.strip() and name.strip() != agent.name:
+            self.router.update_agent(
+                agent.id,
+                {"name": name},
+                on_done=lambda a: self._changed(f"Renamed to <b>{escape(a.name)}</b>."),
+                on_error=self.show_error,
+            )
+
+    def duplicate_selected(self) -> None:
+        """Copy the selected agent."""
+        agent = self.selected_agent()
+        if agent is not None:
+            self.router.duplicate_agent(
+                agent.id, on_done=lambda a: self._changed(f"Added <b>{escape(a.name)}</b>."), on_error=self.show_error
+            )
+
+    def delete_selected(self) -> None:
+        """Delete the selected agent after asking."""
+        agent = self.selected_agent()
+        if agent is None:
+            return
+        answer = QMessageBox.question(
+            self,
+            "Delete agent",
+            f"Delete the agent “{agent.name}”? Its server and tool choices are lost.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel,
+        )
+        if answer == QMessageBox.StandardButton.Yes:
+            self.router.remove_agent(
+                agent.id, on_done=lambda a: self._changed(f"Deleted <b>{escape(a.name)}</b>."), on_error=self.show_error
+            )
+
+    def manage_selected(self) -> McpManageDialog | None:
+        """Open the association dialog for the selected agent (returns it, open)."""
+        agent = self.selected_agent()
+        if agent is None:
+            return None
+        dialog = McpManageDialog(self.router, agent, self.servers, self.states, self)
+
+        def closed(code: int) -> None:
+            if code == McpManageDialog.DialogCode.Accepted and dialog.saved is not None:
+                self._changed(f"Saved the MCP choices of <b>{escape(dialog.saved.name)}</b>.")
+
+        dialog.finished.connect(closed)
+        dialog.open()
+        return dialog
+
+    def show_error(self, error: BridgeError) -> None:
+        """Show a failed request with its reason."""
+        self.notice.show_message(escape(error.message, quote=False), "error", error.details or error.message)
