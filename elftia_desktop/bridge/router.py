@@ -8,7 +8,8 @@ callbacks. Service events are re-emitted as Qt signals.
 
 Where to find a channel: ``bridge/routes/servers.py`` (records, connections, trust, logs),
 ``routes/tools.py`` (tool lists, calls, switches), ``routes/agents.py`` (agents, their tools,
-payload previews), ``routes/dependencies.py`` (runtimes) and
+payload previews), ``routes/dependencies.py`` (runtimes), ``routes/gateway.py`` (the entry other
+apps run, its install and the HTTP token) and
 ``routes/app_info.py`` (presets, notices). The shared plumbing is ``bridge/plumbing.py``.
 """
 
@@ -17,13 +18,14 @@ from __future__ import annotations
 from elftia_desktop.bridge.routes.agents import AgentChannels
 from elftia_desktop.bridge.routes.app_info import AppChannels
 from elftia_desktop.bridge.routes.dependencies import DependencyChannels
+from elftia_desktop.bridge.routes.gateway import GatewayChannels
 from elftia_desktop.bridge.routes.servers import ServerChannels
 from elftia_desktop.bridge.routes.tools import ToolChannels
 
 __all__ = ["McpRouter"]
 
 
-class McpRouter(ServerChannels, ToolChannels, AgentChannels, DependencyChannels, AppChannels):
+class McpRouter(ServerChannels, ToolChannels, AgentChannels, DependencyChannels, GatewayChannels, AppChannels):
     """The UI's only way to the services: every channel, over one :class:`RouterCore`.
 
     Signals: see :class:`~elftia_desktop.bridge.plumbing.RouterCore`.
