@@ -100,6 +100,9 @@ class Gateway:
         return record.name if record is not None else server_id
 
     def _changed(self, server_id: str, kind: str) -> None:
+        record = self.service.cached_record(server_id)
+        if record is None or not self.scope().servers([record]):
+            return  # not a server this gateway serves
         kinds = ("resources", "templates") if kind == "resources" else (kind,)
         self.catalog.drop(*kinds)
         self._spawn(self.upstreams.broadcast(("resources",) if kind == "resources" else (kind,)))
@@ -111,7 +114,9 @@ class Gateway:
 
     async def _release(self) -> None:
         log.info("the last client disconnected; stopping the servers")
-        self._spawn(self.service.cleanup())
+        records = await self.service.current_records()
+        for record in records:  # one by one in the background: a client that comes back meanwhile reconnects
+            self._spawn(self.service.disconnect(record.id))
 
     async def config_changed(self) -> None:
         """The config or the agent changed in a way that changes what is served: tell every client."""

@@ -25,7 +25,12 @@ async def watch(
 ) -> None:
     """Run until cancelled: send ``list_changed`` whenever the served set changes."""
     scope = await refresh_scope()
-    last = scope.signature(await gateway.service.current_records())
+    records = await gateway.service.current_records()
+    last = scope.signature(records)
+    for record in scope.untrusted(records):
+        log.warning(
+            "%s is not trusted yet, so it is not served (trust it in the app or: elftia-mcp trust)", record.name
+        )
     while True:
         await asyncio.sleep(interval)
         try:

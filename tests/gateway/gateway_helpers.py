@@ -180,14 +180,16 @@ def http_gateway(data_dir: Path, *args: str) -> Iterator[tuple[str, subprocess.P
 
 
 @asynccontextmanager
-async def http_session(url: str, token: str | None) -> AsyncIterator[tuple[ClientSession, Inbox]]:
+async def http_session(url: str, token: str | None, **callbacks: Any) -> AsyncIterator[tuple[ClientSession, Inbox]]:
     """An initialized client session over Streamable HTTP with ``Authorization: Bearer token``."""
     inbox = Inbox()
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     async with (
         httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=300)) as client,
         streamable_http_client(url, http_client=client) as streams,
-        ClientSession(streams[0], streams[1], message_handler=inbox.on_message, logging_callback=inbox.on_log) as s,
+        ClientSession(
+            streams[0], streams[1], message_handler=inbox.on_message, logging_callback=inbox.on_log, **callbacks
+        ) as s,
     ):
         await s.initialize()
         yield s, inbox

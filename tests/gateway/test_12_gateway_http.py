@@ -7,6 +7,7 @@ from pathlib import Path
 import httpx2
 import mcp_types as types
 import pytest
+from mcp.client.session import ClientRequestContext
 
 from tests.gateway.gateway_helpers import (
     add_stdio,
@@ -72,6 +73,25 @@ async def test_tools_calls_and_list_changed_over_http(data_dir: Path) -> None:
         assert await poll(lambda: not process_alive(pid))
         async with http_session(url, token) as (session, _):
             assert text_of(await session.call_tool("alpha__echo", {"text": "again"})) == "again"
+
+
+async def test_progress_and_elicitation_over_http(data_dir: Path) -> None:
+    add_stdio(open_catalog(data_dir), "gamma", "features")
+    token = gateway_token_of(data_dir)
+    seen: list[float] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        seen.append(progress)
+
+    async def elicit(context: ClientRequestContext, params: types.ElicitRequestParams) -> types.ElicitResult:
+        return types.ElicitResult(action="accept", content={"name": "Ada", "age": 36})
+
+    with http_gateway(data_dir) as (url, _):
+        async with http_session(url, token, elicitation_callback=elicit) as (session, _):
+            result = await session.call_tool("gamma__count", {"steps": 2}, progress_callback=on_progress)
+            assert text_of(result) == "counted 2"
+            assert seen == [1, 2]
+            assert text_of(await session.call_tool("alpha__ask_name", {})) == "hello Ada (36)"
 
 
 async def test_hub_over_http(data_dir: Path) -> None:

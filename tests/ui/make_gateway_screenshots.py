@@ -57,8 +57,8 @@ def shoot(app: QApplication, router: object, suffix: str) -> None:
     router.gateway_preview({"app": "claude-code", "agent": "Coder"}, on_done=plans.append)  # type: ignore[attr-defined]
     settle(app, lambda: bool(plans))
     plan = plans[0]
-    diff = DiffDialog("Install in Claude Code", f"Write the entry “elftia-coder” in Claude Code's config {plan['path']}. "
-                      "The file is backed up first.", str(plan["diff"]), "Install")  # fmt: skip
+    summary = f"Write the entry “elftia-coder” in Claude Code's config {plan['path']}. The file is backed up first."
+    diff = DiffDialog("Install in Claude Code", summary, str(plan["diff"]), "Install")
     diff.show()
     save(app, diff, f"gateway-diff{suffix}")
     diff.close()
