@@ -125,6 +125,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         except OSError as exc:
             return fail(args, f"--http: cannot listen on {address.host}:{address.port}: {exc.strerror or exc}")
         address = Address(address.host, sock.getsockname()[1])
+        if address.host not in ("127.0.0.1", "localhost", "::1"):
+            warn(f"--http: listening on {address.host}, not only on this computer; the token is all that protects it")
 
     async def main() -> None:
         service = McpService(catalog)

@@ -125,7 +125,7 @@ class Gateway:
 
     # -- requests -----------------------------------------------------------------------------
 
-    async def _route(self, listing: Listing[Any], name: str, what: str) -> ToolRef:
+    def _route(self, listing: Listing[Any], name: str, what: str) -> ToolRef:
         ref = listing.routes.get(name)
         if ref is None:
             known = ", ".join(list(listing.routes)[:20]) or "none"
@@ -151,7 +151,7 @@ class Gateway:
 
     async def call_tool(self, ctx: Context, name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
         """Call the tool behind a gateway name; a failing server is reported in the result."""
-        ref = await self._route(await self.catalog.tools(), name, "tool")
+        ref = self._route(await self.catalog.tools(), name, "tool")
         return await self.call_ref(ctx, ref, arguments or {})
 
     async def call_ref(self, ctx: Context, ref: ToolRef, arguments: dict[str, Any]) -> types.CallToolResult:
@@ -176,7 +176,7 @@ class Gateway:
 
     async def get_prompt(self, name: str, arguments: dict[str, str] | None) -> types.GetPromptResult:
         """The prompt behind a gateway name."""
-        ref = await self._route(await self.catalog.prompts(), name, "prompt")
+        ref = self._route(await self.catalog.prompts(), name, "prompt")
         return await self._ask(ref.server_id, self.service.get_prompt(ref.server_id, ref.tool_name, arguments))
 
     async def _resource_server(self, uri: str) -> str:
@@ -200,12 +200,12 @@ class Gateway:
         argument = {"name": params.argument.name, "value": params.argument.value}
         context = params.context.arguments if params.context is not None else None
         if isinstance(ref, types.PromptReference):
-            route = await self._route(await self.catalog.prompts(), ref.name, "prompt")
+            route = self._route(await self.catalog.prompts(), ref.name, "prompt")
             target: types.PromptReference | types.ResourceTemplateReference = ref.model_copy(
                 update={"name": route.tool_name}
             )
         else:
-            route = await self._route(await self.catalog.templates(), str(ref.uri), "resource template")
+            route = self._route(await self.catalog.templates(), str(ref.uri), "resource template")
             target = ref
         return await self._ask(route.server_id, self.service.complete(route.server_id, target, argument, context))
 

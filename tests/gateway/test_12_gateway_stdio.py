@@ -108,6 +108,12 @@ async def test_prompts_resources_templates_completions_and_logs(data_dir: Path) 
         entry = next(log for log in inbox.logs if log.data == "hear me")
         assert entry.level == "warning"
         assert entry.logger == "gamma/loud"
+        level = types.SetLevelRequest(params=types.SetLevelRequestParams(level="error"))
+        await session.send_request(level, types.EmptyResult)
+        await session.call_tool("gamma__shout", {"message": "below the level"})
+        await session.call_tool("gamma__shout", {"message": "last"})
+        await anyio.sleep(0.5)  # a log message that got through would have arrived by now
+        assert not [log for log in inbox.logs if log.data in ("below the level", "last")]
 
 
 async def test_elicitation_and_sampling_are_forwarded_to_the_client(data_dir: Path) -> None:
