@@ -38,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The full argument parser."""
     parser = argparse.ArgumentParser(prog="elftia-mcp", description="Manage MCP servers for Elftia.")
     parser.add_argument("--version", action="version", version=f"elftia-mcp {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show the full traceback of an unexpected error")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for group in [*COMMAND_GROUPS, *_optional_groups()]:
         group.register(sub)  # type: ignore[attr-defined]
@@ -52,7 +53,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if "--" in argv:  # argparse mishandles "--" after a sub-command: split it off here
         split = argv.index("--")
         argv, tail = argv[:split], argv[split + 1 :]
-    args = parser.parse_args(argv)
+    debug = "--debug" in argv  # accepted before or after the command
+    args = parser.parse_args([a for a in argv if a != "--debug"])
     if tail:
         if not hasattr(args, "cmdline"):
             parser.error(f"'{args.command}' takes no command line after --")
@@ -67,6 +69,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(args, str(exc), EXIT_FAILED)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        raise  # run() ends quietly on a closed pipe (| head)
+    except Exception as exc:  # the last line of defence: one line and a log, never a traceback
+        from elftia_desktop.cli.crash import report_crash
+
+        return report_crash(args, exc, debug)
     return code
 
 

@@ -12,7 +12,7 @@ import argparse
 import asyncio
 from typing import Any
 
-from elftia_desktop.cli.context import open_agents, open_catalog
+from elftia_desktop.cli.context import open_catalog
 from elftia_desktop.cli.output import EXIT_OK, add_json_flag, print_json, print_table, warn
 from elftia_desktop.core.agent_store import AgentStore
 from elftia_desktop.core.catalog import ServerCatalog
@@ -96,7 +96,8 @@ def _tools_text(agent: Agent, names: dict[str, str]) -> str:
 
 def cmd_list(args: argparse.Namespace) -> int:
     """``agents list``."""
-    agents, names = open_agents().list(), _names(open_catalog())
+    catalog = open_catalog()
+    agents, names = _agents(catalog).list(), _names(catalog)
     if args.json:
         print_json({"agents": [a.to_json_dict() for a in agents]})
     elif not agents:

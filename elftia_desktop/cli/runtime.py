@@ -21,6 +21,7 @@ from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, add_
 from elftia_desktop.connections.callbacks import ElicitationHandler
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.errors import JsonInputError
+from elftia_desktop.core.json_input import parse_json_text
 from elftia_desktop.core.models import McpServerRecord
 
 T = TypeVar("T")
@@ -110,10 +111,7 @@ def cmd_discover(args: argparse.Namespace) -> int:
 
 def parse_args_json(text: str) -> dict[str, Any]:
     """The ``--args`` object; ``JsonInputError`` with line and column when malformed."""
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise JsonInputError(f"--args: not valid JSON: {exc.msg}", exc.lineno, exc.colno) from exc
+    value = parse_json_text(text, "--args")
     if not isinstance(value, dict):
         raise JsonInputError(f'--args: expected a JSON object like {{"key": "value"}}, got {type(value).__name__}')
     return value

@@ -23,8 +23,10 @@ from elftia_desktop.cli.output import (
 from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.config_store import describe_validation_error
 from elftia_desktop.core.errors import ElftiaError, JsonInputError
+from elftia_desktop.core.json_input import read_input_text
 from elftia_desktop.core.models import McpServerInput, McpServerRecord
 from elftia_desktop.core.server_json import parse_servers_json
+from elftia_desktop.core.text_rules import display_name
 from elftia_desktop.core.trust import describe_launch, launch_changes
 
 
@@ -182,18 +184,8 @@ def cmd_add(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _read_input(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except OSError as exc:
-        raise JsonInputError(f"{path}: cannot be read ({exc.strerror})") from exc
-
-
 def cmd_add_json(args: argparse.Namespace) -> int:
-    parsed = parse_servers_json(_read_input(args.file))
+    parsed = parse_servers_json(*read_input_text(args.file))
     catalog = open_catalog()
     results: list[dict[str, Any]] = []
     for entry in parsed:
@@ -204,7 +196,7 @@ def cmd_add_json(args: argparse.Namespace) -> int:
         try:
             record = catalog.add(entry.server, on_conflict=args.on_conflict)
         except ElftiaError as exc:
-            results.append({"name": entry.name, "success": False, "error": f"{entry.name}: {exc}"})
+            results.append({"name": entry.name, "success": False, "error": f"{display_name(entry.name)}: {exc}"})
             continue
         if record is None:
             results.append({"name": entry.name, "success": False, "skipped": True, "error": "name taken; skipped"})

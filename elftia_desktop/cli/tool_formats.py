@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
-import sys
-from pathlib import Path
 from typing import Any
 
 from elftia_desktop.cli.context import open_catalog
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, add_json_flag, print_json, print_table, warn
 from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.errors import JsonInputError
+from elftia_desktop.core.json_input import parse_json_text, read_input_text
 from elftia_desktop.core.models import MCPTool
 from elftia_desktop.tools.convert import Conversion, ToolInput
 from elftia_desktop.tools.loader import FORMATS, convert_tools, select_tools
@@ -48,10 +46,7 @@ def _format_flags(p: argparse.ArgumentParser, default: str | None) -> None:
 
 def load_tool_list(text: str, source: str) -> list[dict[str, Any]]:
     """The tools of a saved ``tools/list`` result; ``JsonInputError`` with line and column if malformed."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise JsonInputError(f"{source}: not valid JSON: {exc.msg}", exc.lineno, exc.colno) from exc
+    data = parse_json_text(text, source)
     tools = data.get("tools") if isinstance(data, dict) else data
     if not isinstance(tools, list):
         raise JsonInputError(f'{source}: expected {{"tools": [...]}} or a list of tools')
@@ -63,13 +58,7 @@ def load_tool_list(text: str, source: str) -> list[dict[str, Any]]:
 
 def cmd_convert(args: argparse.Namespace) -> int:
     """Convert a saved tool list."""
-    if args.file == "-":
-        text, source = sys.stdin.read(), "stdin"
-    else:
-        try:
-            text, source = Path(args.file).read_text(encoding="utf-8"), args.file
-        except OSError as exc:
-            raise JsonInputError(f"{args.file}: cannot be read ({exc.strerror})") from exc
+    text, source = read_input_text(args.file)
     tools: list[ToolInput] = list(load_tool_list(text, source))
     return _print(args, convert_tools(tools, args.format, strict=args.strict), tools)
 

@@ -12,6 +12,7 @@ from elftia_desktop.core.catalog import ConflictPolicy
 from elftia_desktop.core.errors import ElftiaError, JsonInputError
 from elftia_desktop.core.models import McpActionResult, McpServerInput, McpServerJsonInput, McpServerRecord
 from elftia_desktop.core.server_json import parse_servers_json
+from elftia_desktop.core.text_rules import display_name
 from elftia_desktop.core.trust import launch_of, needs_confirmation
 
 if TYPE_CHECKING:
@@ -65,7 +66,8 @@ class CrudMixin:
         for entry in parsed:
             if entry.server is None:
                 error = entry.error or "not a server definition"
-                prefixed = error if error.startswith(f"{entry.name}:") else f"{entry.name}: {error}"
+                label = display_name(entry.name)
+                prefixed = error if error.startswith(f"{label}:") else f"{label}: {error}"
                 results.append(McpActionResult(success=False, error=prefixed))
                 continue
             entry.server.is_trusted = data.trust

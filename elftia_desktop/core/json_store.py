@@ -22,7 +22,8 @@ from typing import Any, ClassVar, Generic, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from elftia_desktop.core.atomic_file import FileLock, atomic_write_text
-from elftia_desktop.core.errors import ConfigCorrupt, ConfigError, ConfigTooNew
+from elftia_desktop.core.errors import ConfigCorrupt, ConfigError, ConfigTooNew, JsonInputError
+from elftia_desktop.core.json_input import MAX_APP_CONFIG_CHARS, parse_json_text
 
 M = TypeVar("M", bound=BaseModel)
 T = TypeVar("T")
@@ -142,9 +143,9 @@ class JsonListStore(Generic[M]):
 
     def _parse(self, text: str) -> _Snapshot[M]:
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ConfigCorrupt(f"{self.path.name} is not valid JSON (line {exc.lineno}, column {exc.colno})") from exc
+            data = parse_json_text(text, self.path.name, max_chars=MAX_APP_CONFIG_CHARS)
+        except JsonInputError as exc:
+            raise ConfigCorrupt(str(exc)) from exc
         snapshot: _Snapshot[M] = _Snapshot()
         for index, entry in enumerate(self._entries(data)):
             try:

@@ -17,8 +17,19 @@ from urllib.parse import urlparse
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
-ENV_KEY_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-HEADER_NAME_PATTERN = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")
+from elftia_desktop.core.text_rules import (
+    MAX_TIMEOUT_SECONDS,
+    check_args,
+    check_command,
+    check_env_values,
+    check_header_values,
+    check_name,
+    check_no_control,
+    check_url_text,
+)
+
+ENV_KEY_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
+HEADER_NAME_PATTERN = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+\Z")
 
 
 class _Model(BaseModel):
@@ -75,11 +86,11 @@ InstallSource = Literal["builtin", "manual", "protocol", "unknown"]
 class McpTimeouts(_OpenModel):
     """Per-phase timeouts in seconds; unset phases use the service defaults."""
 
-    connect: float | None = Field(default=None, gt=0)
+    connect: float | None = Field(default=None, gt=0, le=MAX_TIMEOUT_SECONDS)
     """Starting the server and the initialize handshake (default 30 s)."""
-    list_: float | None = Field(default=None, gt=0, alias="list")
+    list_: float | None = Field(default=None, gt=0, le=MAX_TIMEOUT_SECONDS, alias="list")
     """Each list call: tools, prompts, resources (default 30 s)."""
-    call: float | None = Field(default=None, gt=0)
+    call: float | None = Field(default=None, gt=0, le=MAX_TIMEOUT_SECONDS)
     """One tool call (default 120 s)."""
 
 
@@ -110,6 +121,26 @@ class McpServerConfig(_OpenModel):
             return {"call": value}
         return value
 
+    @field_validator("command")
+    @classmethod
+    def _command_runs(cls, command: str | None) -> str | None:
+        return check_command(command)
+
+    @field_validator("args")
+    @classmethod
+    def _args_pass_execve(cls, args: list[str]) -> list[str]:
+        return check_args(args)
+
+    @field_validator("cwd")
+    @classmethod
+    def _cwd_is_a_path(cls, cwd: str | None) -> str | None:
+        return None if cwd is None else check_no_control(cwd)
+
+    @field_validator("url")
+    @classmethod
+    def _url_is_one_token(cls, url: str | None) -> str | None:
+        return check_url_text(url)
+
     @field_validator("env")
     @classmethod
     def _env_keys_are_names(cls, env: dict[str, str]) -> dict[str, str]:
@@ -119,15 +150,15 @@ class McpServerConfig(_OpenModel):
                     f"environment variable name {key!r} is not valid: use letters, digits and _, "
                     "not starting with a digit"
                 )
-        return env
+        return check_env_values(env)
 
     @field_validator("headers")
     @classmethod
     def _header_names_are_tokens(cls, headers: dict[str, str]) -> dict[str, str]:
         for key in headers:
             if not HEADER_NAME_PATTERN.match(key):
-                raise ValueError(f"HTTP header name {key!r} is not valid")
-        return headers
+                raise ValueError(f"HTTP header name {key!r} is not valid: use letters, digits and !#$%&'*+-.^_`|~ only")
+        return check_header_values(headers)
 
 
 def new_server_id() -> str:
@@ -195,7 +226,7 @@ class McpServerRecord(_OpenModel):
     @field_validator("name")
     @classmethod
     def _name_trimmed(cls, name: str) -> str:
-        return name.strip()
+        return check_name(name.strip())
 
     @model_validator(mode="after")
     def _fields_fit_transport(self) -> McpServerRecord:
@@ -222,7 +253,7 @@ class McpServerInput(_Model):
     @field_validator("name")
     @classmethod
     def _name_trimmed(cls, name: str) -> str:
-        return name.strip()
+        return check_name(name.strip())
 
     @model_validator(mode="after")
     def _fields_fit_transport(self) -> McpServerInput:
@@ -379,7 +410,7 @@ class Agent(_OpenModel):
     def _name_trimmed(cls, name: str) -> str:
         if not name.strip():
             raise ValueError("name: an agent needs a name")
-        return name.strip()
+        return check_name(name.strip())
 
     @field_validator("selected_servers")
     @classmethod

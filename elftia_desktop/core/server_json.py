@@ -9,7 +9,6 @@ or ``url``/``headers`` and an optional ``type`` (``stdio``, ``sse``, ``http``, C
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +16,9 @@ from pydantic import ValidationError
 
 from elftia_desktop.core.config_store import describe_validation_error
 from elftia_desktop.core.errors import JsonInputError
+from elftia_desktop.core.json_input import MAX_JSON_CHARS, parse_json_text
 from elftia_desktop.core.models import McpServerConfig, McpServerInput, McpServerTransport
+from elftia_desktop.core.text_rules import display_name
 
 _TRANSPORT_ALIASES = {
     "stdio": McpServerTransport.STDIO,
@@ -52,22 +53,17 @@ class ParsedServer:
     error: str | None = None
 
 
-def load_json_text(text: str, what: str = "The JSON") -> Any:
-    """``json.loads`` that reports a syntax error with its line and column."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise JsonInputError(
-            f"{what} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}",
-            line=exc.lineno,
-            column=exc.colno,
-        ) from exc
+def load_json_text(text: str, what: str = "The JSON", *, max_chars: int = MAX_JSON_CHARS) -> Any:
+    """Parse JSON text through the shared input layer (size, depth, line and column of errors)."""
+    return parse_json_text(text, what, max_chars=max_chars)
 
 
-def parse_servers_json(text: str) -> list[ParsedServer]:
+def parse_servers_json(text: str, source: str = "The JSON") -> list[ParsedServer]:
     """Parse pasted JSON into one result per server entry (see the module docstring)."""
-    data = load_json_text(text)
-    return [parse_entry(name, entry) for name, entry in server_entries(data)]
+    pairs = server_entries(load_json_text(text, source))
+    if not pairs:
+        raise JsonInputError(f"{source} has no servers in it")
+    return [parse_entry(name, entry) for name, entry in pairs]
 
 
 def server_entries(data: Any) -> list[tuple[str, Any]]:
@@ -103,11 +99,11 @@ def server_entries(data: Any) -> list[tuple[str, Any]]:
 def parse_entry(name: str, entry: Any) -> ParsedServer:
     """One entry to an ``McpServerInput``, or the reason it cannot be one."""
     if not isinstance(entry, dict):
-        return ParsedServer(name, error=f"{name}: expected an object with 'command' or 'url'")
+        return ParsedServer(name, error=f"{display_name(name)}: expected an object with 'command' or 'url'")
     try:
         return ParsedServer(name, server=entry_to_input(name, entry))
     except ValueError as exc:
-        return ParsedServer(name, error=f"{name}: {exc}")
+        return ParsedServer(name, error=f"{display_name(name)}: {exc}")
 
 
 def entry_to_input(name: str, entry: dict[str, Any]) -> McpServerInput:

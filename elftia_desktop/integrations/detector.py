@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from elftia_desktop.core.errors import JsonInputError
+from elftia_desktop.core.json_input import MAX_APP_CONFIG_CHARS, decode_json_bytes, read_bytes
 from elftia_desktop.core.server_json import load_json_text
 from elftia_desktop.integrations.app_formats import APPS, AppFormat, app_format
 
@@ -244,7 +245,17 @@ def _drop_trailing_commas(text: str) -> str:
 
 def parse_config_text(text: str, fmt: AppFormat, where: str) -> Any:
     """Parse a config file's text; ``JsonInputError`` names the file, line and column."""
-    return load_json_text(strip_jsonc(text) if fmt.jsonc else text, where)
+    return load_json_text(strip_jsonc(text) if fmt.jsonc else text, where, max_chars=MAX_APP_CONFIG_CHARS)
+
+
+def read_config_text(path: Path) -> str:
+    """Another app's config file as text: UTF-8 (BOM accepted), bounded; ``JsonInputError`` otherwise.
+
+    ``FileNotFoundError`` / ``NotADirectoryError`` pass through: no file is not an error here.
+    """
+    if not path.exists():
+        raise FileNotFoundError(str(path))
+    return decode_json_bytes(read_bytes(path, str(path), MAX_APP_CONFIG_CHARS * 4), str(path))
 
 
 def server_sections(fmt: AppFormat, data: Any, location: ConfigLocation) -> list[ServerSection]:
@@ -281,11 +292,11 @@ def read_config(location: ConfigLocation) -> ConfigFile | None:
     fmt = app_format(location.app)
     result = ConfigFile(location)
     try:
-        text = location.path.read_text(encoding="utf-8-sig")
+        text = read_config_text(location.path)
     except (FileNotFoundError, NotADirectoryError):
         return None
-    except (OSError, UnicodeDecodeError) as exc:
-        result.error = f"{location.path}: cannot be read ({exc})"
+    except JsonInputError as exc:
+        result.error, result.line, result.column = str(exc), exc.line, exc.column
         return result
     try:
         result.data = parse_config_text(text, fmt, str(location.path))
@@ -298,8 +309,9 @@ def read_config(location: ConfigLocation) -> ConfigFile | None:
 def claude_code_projects(machine: Environment) -> list[Path]:
     """Project folders Claude Code knows (the keys of ``projects`` in ``~/.claude.json``)."""
     try:
-        data = json.loads(claude_code_user_file(machine).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        path = claude_code_user_file(machine)
+        data = parse_config_text(read_config_text(path), app_format("claude-code"), str(path))
+    except (OSError, JsonInputError):
         return []
     projects = data.get("projects") if isinstance(data, dict) else None
     return [Path(p) for p in projects] if isinstance(projects, dict) else []

@@ -22,7 +22,7 @@ from elftia_desktop.core.errors import JsonInputError
 from elftia_desktop.core.models import McpServerRecord, McpServerTransport
 from elftia_desktop.core.secrets import SecretVault, is_secret_ref
 from elftia_desktop.integrations.app_formats import AppFormat, app_format
-from elftia_desktop.integrations.detector import parse_config_text
+from elftia_desktop.integrations.detector import parse_config_text, read_config_text
 
 
 @dataclass
@@ -193,7 +193,7 @@ def write_export(result: ExportResult, path: Path) -> list[str]:
     data: dict[str, Any] = result.data
     replaced: list[str] = []
     if path.exists():
-        existing = parse_config_text(path.read_text(encoding="utf-8-sig"), app_format(result.format), str(path))
+        existing = parse_config_text(read_config_text(path), app_format(result.format), str(path))
         data, replaced = merge_into(existing, result, str(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QInputDialog, QMessageBox
 from pytestqt.qtbot import QtBot
 
+from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.agent_store import AgentStore
 from elftia_desktop.core.first_run import seed_default_agent
@@ -13,7 +17,7 @@ from elftia_desktop.core.models import Agent, McpMode, McpServerInput
 from elftia_desktop.ui.dialogs.mcp_manage_dialog import McpManageDialog
 from elftia_desktop.ui.pages.agents_page import AgentsPage
 from elftia_desktop.ui.pages.servers_page import McpServersPage
-from tests.helpers.live_router import add_servers, server_input
+from tests.helpers.live_router import add_servers, live_router, server_input
 from tests.helpers.modal import when_modal
 
 WAIT = 30_000
@@ -96,6 +100,9 @@ def test_new_agent_manual_one_of_two_servers_and_untick_a_tool(qtbot: QtBot, rou
     qtbot.waitUntil(lambda: previewed(dialog) and dialog.picker.payloads[-1].tool_count == 24, timeout=WAIT)
     assert "mcp__beta__tool_03" not in gemini_names(dialog)
     assert all("tool_03" not in repr(p.payload) for p in dialog.picker.payloads)
+    dialog.picker.copy_payload()
+    copied = json.loads(QGuiApplication.clipboard().text())
+    assert copied == dialog.picker.payloads[dialog.picker.provider.currentIndex()].payload
     dialog.save()
     qtbot.waitUntil(lambda: dialog.saved is not None, timeout=WAIT)
     saved = AgentStore().get("coder")
@@ -130,7 +137,9 @@ def test_deleting_a_used_server_updates_the_agent_and_says_so(qtbot: QtBot, rout
     servers.cards[alpha.id].buttons["remove"].click()
     qtbot.waitUntil(lambda: "Taken out of agents: Coder" in servers.notice.label.text(), timeout=WAIT)
     assert AgentStore().get("coder").selected_servers == [beta.id]
-    qtbot.waitUntil(lambda: page.table.item(1, 2) is not None and page.table.item(1, 2).text() == "beta", timeout=WAIT)
+    qtbot.waitUntil(
+        lambda: page.table.item(1, 2) is not None and page.table.item(1, 2).text() == "1: beta", timeout=WAIT
+    )
 
 
 def test_a_server_removed_outside_the_app_shows_as_a_gap(qtbot: QtBot, router: McpRouter) -> None:
@@ -138,7 +147,7 @@ def test_a_server_removed_outside_the_app_shows_as_a_gap(qtbot: QtBot, router: M
     add_agents(Agent(name="Coder", mcp_mode=McpMode.MANUAL, selected_servers=[alpha.id, "mcp_1_gone"]))
     page = open_page(qtbot, router, 2)
     row = next(i for i, a in enumerate(page.agents) if a.name == "Coder")
-    assert page.table.item(row, 2).text() == "alpha, ⚠ removed server"
+    assert page.table.item(row, 2).text() == "2: alpha, ⚠ removed server"
     dialog = open_dialog(qtbot, page, "Coder")
     gap = dialog.server_list.item(dialog.server_list.count() - 1)
     assert gap.text().startswith("Removed server") and gap.checkState() == Qt.CheckState.Checked
@@ -192,3 +201,28 @@ def test_rename_duplicate_and_confirmed_delete(qtbot: QtBot, router: McpRouter) 
     page.create_agent()
     qtbot.waitUntil(lambda: page.notice.kind == "error", timeout=WAIT)
     assert "an agent named 'Helper' exists already" in page.notice.label.text()
+
+
+def test_a_corrupt_agents_file_is_recovered_and_the_user_told(qtbot: QtBot) -> None:
+    add_agents(Agent(name="Kept"))
+    AgentStore().add(Agent(name="Lost in the crash"))  # .bak now holds Assistant and Kept
+    store = AgentStore()
+    store.path.write_text('{"version": 1, "agents": [ {"name": ')
+    with live_router() as (router, _loop):
+        notices: list[list[str]] = []
+        router.notices(on_done=notices.append)
+        qtbot.waitUntil(lambda: bool(notices), timeout=WAIT)
+        assert any("agents.json is not valid JSON" in n and ".bak" in n for n in notices[0])
+        page = open_page(qtbot, router, 2)
+        assert [a.name for a in page.agents] == ["Assistant", "Kept"]
+
+
+def test_channels_refuse_bad_parameters_and_name_the_field(qtbot: QtBot, router: McpRouter) -> None:
+    errors: list[BridgeError] = []
+    router.add_agent({"name": "", "mcpMode": "auto"}, on_error=errors.append)
+    router.add_agent({"name": "X", "mcpMode": "sometimes"}, on_error=errors.append)
+    router.update_agent("nobody", {"name": "Y"}, on_error=errors.append)
+    qtbot.waitUntil(lambda: len(errors) == 3, timeout=WAIT)
+    texts = sorted(e.message for e in errors)
+    assert any("name" in t for t in texts) and any("mcpMode" in t for t in texts)
+    assert any("No agent named 'nobody' (agents: Assistant)" in t for t in texts)

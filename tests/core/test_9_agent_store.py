@@ -91,7 +91,8 @@ def test_corrupt_file_is_moved_aside_and_backup_loaded(tmp_path: Path) -> None:
     agents.path.write_text('{"version": 1, "agents": [ {"name": ')
     reopened = store(tmp_path)
     assert [a.name for a in reopened.list()] == ["one"]
-    assert "not valid JSON (line 1" in reopened.notices[0] and ".bak" in reopened.notices[0]
+    assert "not valid JSON: Expecting value at line 1, column" in reopened.notices[0]
+    assert ".bak" in reopened.notices[0]
     assert len(list(tmp_path.glob("agents.json.corrupt-*"))) == 1
 
 

@@ -80,7 +80,7 @@ def test_corrupt_file_is_moved_aside_and_backup_loaded(tmp_path: Path) -> None:
     reopened = ConfigStore(store.path)
     assert [r.name for r in reopened.records()] == ["one"]
     assert len(reopened.notices) == 1
-    assert "not valid JSON (line 1, column" in reopened.notices[0]
+    assert "not valid JSON: Expecting value at line 1, column 41" in reopened.notices[0]
     assert "last good copy (.bak) was loaded" in reopened.notices[0]
     moved = list(tmp_path.glob("mcp-config.json.corrupt-*"))
     assert len(moved) == 1 and moved[0].read_text().startswith('{"version": 1, "mcpServers": [ {"name": ')

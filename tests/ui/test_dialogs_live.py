@@ -152,7 +152,7 @@ def test_paste_json_with_syntax_error_then_conflicts(qtbot: QtBot, router: McpRo
     assert outcome["gamma"][0] == "added"
     assert outcome["delta"][0] == "failed" and "URL" in outcome["delta"][1]
     assert dialog.stack.currentIndex() == 1
-    assert dialog.result_title.text() == "Added 2 of 4 servers — 1 failed"
+    assert dialog.result_page.result_title.text() == "Added 2 of 4 servers — 1 failed"
     stored = [r.name for r in catalog().all()]
     assert sorted(stored) == ["alpha", "alpha (2)", "beta", "gamma"]
     assert all(not r.is_trusted for r in catalog().all() if r.name not in ("alpha", "beta"))

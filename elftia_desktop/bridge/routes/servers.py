@@ -117,3 +117,20 @@ class ServerChannels(RouterCore):
             return {r.id: (str(s.mcp.connection_state(r.id)), s.mcp.connection_error(r.id) or "") for r in records}
 
         return self._submit("mcp:states", work, on_done, on_error)
+
+    def read_json_file(self, path: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
+        """``mcp:read-json-file``: a JSON file's text, decoded as UTF-8 and bounded in size.
+
+        Fails with a ``JsonInputError`` naming the byte offset of undecodable bytes, or why the
+        file cannot be read. The text is parsed by the caller (the paste-JSON preview).
+        """
+
+        async def work(_s: AppServices) -> str:
+            from pathlib import Path
+
+            from elftia_desktop.core.json_input import decode_json_bytes, read_bytes
+
+            data = await asyncio.to_thread(read_bytes, Path(path), path)
+            return decode_json_bytes(data, Path(path).name)
+
+        return self._submit("mcp:read-json-file", work, on_done, on_error)

@@ -11,10 +11,6 @@ groups, one ``add_json`` call per chosen policy, each group as a JSON list of na
 from __future__ import annotations
 
 import html
-import json
-import shlex
-from dataclasses import dataclass
-from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QKeySequence, QShortcut, QTextCursor, QTextFormat
@@ -22,6 +18,7 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
+    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -39,70 +36,22 @@ from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.errors import JsonInputError
 from elftia_desktop.core.models import McpActionResult
-from elftia_desktop.core.server_json import load_json_text, parse_entry, server_entries
+from elftia_desktop.core.text_rules import display_name
+from elftia_desktop.ui.dialogs.json_import_results import ImportResultsPage
+from elftia_desktop.ui.dialogs.json_preview import (
+    ACTIONS_NEW,
+    ACTIONS_TAKEN,
+    POLICY_OF_ACTION,
+    PreviewRow,
+    group_json,
+    preview_rows,
+    submission_groups,
+    utf16_offset,
+)
 from elftia_desktop.ui.theme import STATE_COLORS, is_dark
 
 PARSE_DELAY_MS = 250
 EXAMPLE = '{\n  "mcpServers": {\n    "time": { "command": "uvx", "args": ["mcp-server-time"] }\n  }\n}'
-ACTIONS_NEW = (("add", "Add"), ("skip", "Skip"))
-ACTIONS_TAKEN = (("rename", "Rename (keep both)"), ("skip", "Skip"), ("replace", "Replace the existing one"))
-POLICY_OF_ACTION = {"add": "fail", "rename": "rename", "replace": "replace"}
-
-
-@dataclass
-class PreviewRow:
-    """One server of the pasted JSON as the preview shows it."""
-
-    name: str
-    entry: Any
-    transport: str = ""
-    runs: str = ""
-    error: str = ""
-    taken: bool = False
-    action: str = "add"
-
-
-def preview_rows(text: str, existing_names: set[str]) -> list[PreviewRow]:
-    """The servers of ``text``; raises ``JsonInputError`` when it is no usable JSON."""
-    pairs = server_entries(load_json_text(text))
-    seen = {n.lower() for n in existing_names}
-    rows = []
-    for name, entry in pairs:
-        parsed = parse_entry(name, entry)
-        row = PreviewRow(name=name, entry=entry)
-        if parsed.server is None:
-            row.error = (parsed.error or "not a server").removeprefix(f"{name}: ")
-            row.action = "invalid"
-        else:
-            config = parsed.server.config
-            row.transport = {"stdio": "stdio", "sse": "SSE", "http": "Streamable HTTP"}[parsed.server.type.value]
-            row.runs = shlex.join([config.command or "", *config.args]) if config.command else config.url or ""
-            row.taken = name.strip().lower() in seen
-            row.action = "rename" if row.taken else "add"
-            seen.add(name.strip().lower())
-        rows.append(row)
-    return rows
-
-
-def submission_groups(rows: list[PreviewRow]) -> list[tuple[str, list[PreviewRow]]]:
-    """``(onConflict, rows)`` per ``add_json`` call, in the order new, replace, rename."""
-    groups = []
-    for action in ("add", "replace", "rename"):
-        chosen = [r for r in rows if r.action == action]
-        if chosen:
-            groups.append((POLICY_OF_ACTION[action], chosen))
-    return groups
-
-
-def group_json(rows: list[PreviewRow]) -> str:
-    """The rows as a JSON list of named entries (names may repeat in a list, not in a map)."""
-    return json.dumps([{**row.entry, "name": row.name} for row in rows], indent=2)
-
-
-def utf16_offset(line_text: str, column: int) -> int:
-    """The Qt (UTF-16) offset of a 1-based code-point ``column`` in ``line_text``."""
-    prefix = line_text[: max(column - 1, 0)]
-    return len(prefix.encode("utf-16-le")) // 2
 
 
 class JsonImportDialog(QDialog):
@@ -140,7 +89,9 @@ class JsonImportDialog(QDialog):
     def _build(self) -> None:
         self.stack = QStackedWidget(self)
         self.stack.addWidget(self._edit_page())
-        self.stack.addWidget(self._result_page())
+        self.result_page = ImportResultsPage(self)
+        self.result_page.done.connect(self.accept)
+        self.stack.addWidget(self.result_page)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(16, 14, 16, 14)
         layout.addWidget(self.stack)
@@ -189,6 +140,11 @@ class JsonImportDialog(QDialog):
         self.trust.setToolTip(
             "Unchecked: before a server's first start, Elftia shows exactly what it runs and asks you"
         )
+        self.open_button = QPushButton("&Open file…", page)
+        self.open_button.setToolTip("Load the JSON from a file (an app's config, a README snippet saved as .json)")
+        self.open_button.setAutoDefault(False)
+        self.open_button.setEnabled(self._router is not None)
+        self.open_button.clicked.connect(self._choose_file)
         self.cancel = QPushButton("Cancel", page)
         self.cancel.setToolTip("Close without adding anything (Escape)")
         self.cancel.setAutoDefault(False)
@@ -199,6 +155,7 @@ class JsonImportDialog(QDialog):
         self.submit.clicked.connect(self.start_import)
         QShortcut(QKeySequence("Ctrl+Return"), self, self.start_import)
         buttons = QHBoxLayout()
+        buttons.addWidget(self.open_button)
         buttons.addWidget(self.trust, 1)
         buttons.addWidget(self.cancel)
         buttons.addWidget(self.submit)
@@ -214,37 +171,38 @@ class JsonImportDialog(QDialog):
         layout.addLayout(buttons)
         return page
 
-    def _result_page(self) -> QWidget:
-        page = QWidget(self)
-        self.result_title = QLabel(page)
-        self.result_title.setObjectName("CardTitle")
-        self.result_table = QTableWidget(0, 2, page)
-        self.result_table.setHorizontalHeaderLabels(["Server", "Outcome"])
-        self.result_table.verticalHeader().hide()
-        self.result_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        self.result_table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        self.result_table.horizontalHeader().setStretchLastSection(True)
-        self.result_table.setWordWrap(True)
-        self.done_button = QPushButton("&Done", page)
-        self.done_button.setObjectName("Primary")
-        self.done_button.setToolTip("Close this dialog")
-        self.done_button.clicked.connect(self.accept)
-        buttons = QHBoxLayout()
-        buttons.addStretch(1)
-        buttons.addWidget(self.done_button)
-        layout = QVBoxLayout(page)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.result_title)
-        layout.addWidget(self.result_table, 1)
-        layout.addLayout(buttons)
-        return page
-
     # -- parsing and preview ---------------------------------------------------------------
 
     def set_text(self, text: str) -> None:
         """Replace the text as a paste would (the cursor jumps to a syntax error)."""
         self.editor.setPlainText(text)
         self.parse_now()
+
+    def _choose_file(self) -> None:
+        path, _filter = QFileDialog.getOpenFileName(
+            self, "Open server JSON", "", "JSON files (*.json *.jsonc);;All files (*)"
+        )
+        if path:
+            self.open_file(path)
+
+    def open_file(self, path: str) -> None:
+        """Load ``path`` through the service loop (decoded as UTF-8, bounded); errors show above the preview."""
+        if self._router is None:
+            return
+        self.open_button.setEnabled(False)
+        self._router.read_json_file(path, on_done=self._file_loaded, on_error=self._file_failed)
+
+    def _file_loaded(self, text: str) -> None:
+        self.open_button.setEnabled(True)
+        self._move_cursor = True
+        self.set_text(text)
+
+    def _file_failed(self, error: BridgeError) -> None:
+        self.open_button.setEnabled(True)
+        self.error = JsonInputError(error.message)
+        self.rows = []
+        self._show_error()
+        self._fill_preview()
 
     def _edited(self, _position: int, _removed: int, added: int) -> None:
         self._move_cursor = self._move_cursor or added > 1
@@ -329,7 +287,7 @@ class JsonImportDialog(QDialog):
         for index, row in enumerate(self.rows):
             cells = [row.name, row.transport, row.runs, self._status(row)]
             for column, text in enumerate(cells):
-                item = QTableWidgetItem(text)
+                item = QTableWidgetItem(display_name(text, 60) if column == 0 else text)
                 item.setToolTip(text)
                 if column == 3 and (row.error or row.taken):
                     item.setForeground(QColor(STATE_COLORS["error" if row.error else "connecting"]))
@@ -433,22 +391,6 @@ class JsonImportDialog(QDialog):
     def _show_results(self) -> None:
         order = {r.name: i for i, r in enumerate(self.rows)}
         self.results.sort(key=lambda item: order.get(item[0], 0))
-        added = sum(kind == "added" for _n, kind, _t in self.results)
-        failed = sum(kind == "failed" for _n, kind, _t in self.results)
-        title = f"Added {added} of {len(self.results)} server{'s' * (len(self.results) != 1)}"
-        self.result_title.setText(title + (f" — {failed} failed" if failed else ""))
-        marks = {"added": ("✓", "connected"), "failed": ("✗", "error"), "skipped": ("–", "disconnected")}
-        self.result_table.setRowCount(len(self.results))
-        for index, (name, kind, text) in enumerate(self.results):
-            mark, color = marks[kind]
-            name_item = QTableWidgetItem(f"{mark}  {name}")
-            name_item.setForeground(QColor(STATE_COLORS[color]))
-            self.result_table.setItem(index, 0, name_item)
-            item = QTableWidgetItem(text)
-            item.setToolTip(text)
-            self.result_table.setItem(index, 1, item)
-        self.result_table.resizeRowsToContents()
+        self.result_page.show_results(self.results)
         self.stack.setCurrentIndex(1)
-        self.done_button.setDefault(True)
-        self.done_button.setFocus()
         self.imported.emit(list(self.results))

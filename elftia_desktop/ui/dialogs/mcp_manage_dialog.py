@@ -64,7 +64,7 @@ class McpManageDialog(QDialog):
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
-        self.router, self.agent, self.servers, self.states = router, agent, servers, states
+        self.router, self.agent, self.servers, self.states = router, agent, servers, dict(states)
         self.saved: Agent | None = None
         self.counts: dict[str, int] = {}
         self.failures: dict[str, str] = {}
@@ -90,6 +90,7 @@ class McpManageDialog(QDialog):
         self.picker.checksChanged.connect(self._preview_timer.start)
         self._fill_servers()
         self._sync_enabled()
+        router.connectionStateChanged.connect(self._on_state)
         self.router.agent_tools({"name": "all", "mcpMode": "auto"}, on_done=self._set_counts)
         self.request_tools()
 
@@ -194,11 +195,12 @@ class McpManageDialog(QDialog):
         item.setText(f"{record.name}\n{' · '.join(parts)}")
         item.setToolTip(error or f"{record.name}: {parts[-1]}")
 
-    def _set_counts(self, listing: McpToolListing) -> None:
-        self.counts = {}
-        for tool in listing.tools:
-            self.counts[tool.server_id] = self.counts.get(tool.server_id, 0) + 1
-        self.failures = dict(listing.errors)
+    def _on_state(self, server_id: str, state: str, error: str) -> None:
+        """A server's live state changed: update its badge in the checklist."""
+        self.states[server_id] = (state, error)
+        self._redescribe()
+
+    def _redescribe(self) -> None:
         self.server_list.blockSignals(True)
         for i in range(self.server_list.count()):
             item = self.server_list.item(i)
@@ -206,6 +208,13 @@ class McpManageDialog(QDialog):
             if record is not None:
                 self._describe(item, record)
         self.server_list.blockSignals(False)
+
+    def _set_counts(self, listing: McpToolListing) -> None:
+        self.counts = {}
+        for tool in listing.tools:
+            self.counts[tool.server_id] = self.counts.get(tool.server_id, 0) + 1
+        self.failures = dict(listing.errors)
+        self._redescribe()
 
     # -- reacting -----------------------------------------------------------------------------
 

@@ -67,6 +67,13 @@ class AgentsPage(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(24, 20, 24, 16)
         layout.setSpacing(12)
+        layout.addLayout(self._build_header())
+        self.notice = NoticeBar()
+        layout.addWidget(self.notice)
+        layout.addWidget(self._build_table(), 1)
+        self._sync_buttons()
+
+    def _build_header(self) -> QHBoxLayout:
         header = QHBoxLayout()
         titles = QVBoxLayout()
         title = QLabel("Agents")
@@ -98,9 +105,9 @@ class AgentsPage(QWidget):
         self.buttons["rename"].clicked.connect(self.rename_selected)
         self.buttons["duplicate"].clicked.connect(self.duplicate_selected)
         self.buttons["delete"].clicked.connect(self.delete_selected)
-        layout.addLayout(header)
-        self.notice = NoticeBar()
-        layout.addWidget(self.notice)
+        return header
+
+    def _build_table(self) -> QTableWidget:
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.verticalHeader().hide()
@@ -116,8 +123,7 @@ class AgentsPage(QWidget):
         header_view.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         self.table.itemSelectionChanged.connect(self._sync_buttons)
         self.table.cellDoubleClicked.connect(lambda _r, _c: self.manage_selected())
-        layout.addWidget(self.table, 1)
-        self._sync_buttons()
+        return self.table
 
     # -- data ----------------------------------------------------------------------------------
 
@@ -162,7 +168,9 @@ class AgentsPage(QWidget):
         shown = [names.get(s, "⚠ removed server") for s in agent.selected_servers]
         missing = [s for s in agent.selected_servers if s not in names]
         tip = f"{len(missing)} selected server(s) no longer exist: open Servers & tools to drop them" if missing else ""
-        return ", ".join(shown) or "None selected", tip
+        if not shown:
+            return "None selected", tip
+        return f"{len(shown)}: {', '.join(shown)}", tip
 
     def _fill(self) -> None:
         selected = self.selected_agent()

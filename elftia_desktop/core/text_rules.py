@@ -1,0 +1,110 @@
+"""Rules for the text fields of a server definition: what can never work is refused up front.
+
+A NUL cannot pass through ``execve`` or an environment block; a CR or LF in an HTTP header
+would split the request; a 5,000-character name breaks every list it appears in. Each check
+raises ``ValueError`` with a message that names the offending item and says what is allowed;
+the pydantic location adds the field (``config.args``, ``name`` ...).
+"""
+
+from __future__ import annotations
+
+import re
+
+MAX_NAME_LENGTH = 100
+"""Longest server (and agent) name, in characters."""
+MAX_COMMAND_LENGTH = 4096
+"""Longest command, working folder or argument list entry count a server may have."""
+MAX_URL_LENGTH = 8192
+"""Longest endpoint URL."""
+MAX_TIMEOUT_SECONDS = 24 * 60 * 60
+"""Longest timeout of any phase (a day)."""
+
+_ANY_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_CONTROL_BUT_WHITESPACE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_HEADER_VALUE_FORBIDDEN = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+_NAMES = {"\x00": "a NUL character", "\n": "a line break (LF)", "\r": "a carriage return (CR)", "\t": "a tab"}
+
+
+def describe_char(char: str) -> str:
+    """``a NUL character`` / ``the control character U+001B``."""
+    return _NAMES.get(char, f"the control character U+{ord(char):04X}")
+
+
+def check_no_control(value: str, what: str = "", *, allow_whitespace: bool = False) -> str:
+    """Refuse control characters (tab, LF and CR are allowed with ``allow_whitespace``).
+
+    ``what`` names the part when it is not the whole field (``argument #2``); the field itself
+    is named by the validation error's location.
+    """
+    pattern = _CONTROL_BUT_WHITESPACE if allow_whitespace else _ANY_CONTROL
+    match = pattern.search(value)
+    if match:
+        subject = f"{what} contains" if what else "contains"
+        raise ValueError(f"{subject} {describe_char(match.group())} at position {match.start() + 1}")
+    return value
+
+
+def check_name(name: str) -> str:
+    """A server or agent name: bounded, on one line, no control characters."""
+    if len(name) > MAX_NAME_LENGTH:
+        raise ValueError(f"{len(name)} characters is too long; at most {MAX_NAME_LENGTH} are allowed")
+    return check_no_control(name)
+
+
+def check_command(command: str | None) -> str | None:
+    """The program of a stdio server: one line of at most :data:`MAX_COMMAND_LENGTH` characters."""
+    if command is None:
+        return None
+    if len(command) > MAX_COMMAND_LENGTH:
+        raise ValueError(f"{len(command)} characters is too long; at most {MAX_COMMAND_LENGTH} are allowed")
+    return check_no_control(command)
+
+
+def check_args(args: list[str]) -> list[str]:
+    """Arguments may hold tabs and line breaks (scripts for ``sh -c``), never NUL or other controls."""
+    if len(args) > MAX_COMMAND_LENGTH:
+        raise ValueError(f"{len(args)} arguments; at most {MAX_COMMAND_LENGTH} are allowed")
+    for index, arg in enumerate(args):
+        check_no_control(arg, f"argument #{index + 1} ({_preview(arg)})", allow_whitespace=True)
+    return args
+
+
+def check_env_values(env: dict[str, str]) -> dict[str, str]:
+    """Environment values: no NUL or control characters other than tab and line breaks."""
+    for key, value in env.items():
+        check_no_control(value, f"the value of {key}", allow_whitespace=True)
+    return env
+
+
+def check_header_values(headers: dict[str, str]) -> dict[str, str]:
+    """Header values: no CR, LF, NUL or other controls (a tab is allowed), so nothing is ever injected."""
+    for key, value in headers.items():
+        match = _HEADER_VALUE_FORBIDDEN.search(value)
+        if match:
+            raise ValueError(
+                f"the value of header {key!r} contains {describe_char(match.group())}; "
+                "header values must be a single line"
+            )
+    return headers
+
+
+def check_url_text(url: str | None) -> str | None:
+    """An endpoint: bounded, without spaces or control characters."""
+    if url is None:
+        return None
+    if len(url) > MAX_URL_LENGTH:
+        raise ValueError(f"{len(url)} characters is too long; at most {MAX_URL_LENGTH} are allowed")
+    check_no_control(url)
+    if " " in url.strip():
+        raise ValueError("contains a space; encode it as %20")
+    return url
+
+
+def display_name(name: str, limit: int = 40) -> str:
+    """A name short enough to quote in a message."""
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
+def _preview(text: str) -> str:
+    shown = text if len(text) <= 24 else text[:21] + "..."
+    return repr(shown)
