@@ -23,7 +23,12 @@ from elftia_desktop.core.errors import ElftiaError, JsonInputError
 from elftia_desktop.core.models import McpServerTransport
 from elftia_desktop.gateway.command import gateway_command, gateway_env
 from elftia_desktop.integrations.app_formats import AppFormat, app_format
-from elftia_desktop.integrations.detector import Environment, candidate_locations, parse_config_text
+from elftia_desktop.integrations.detector import (
+    Environment,
+    candidate_locations,
+    parse_config_text,
+    read_config_text,
+)
 
 INSTALL_APPS = ("claude-desktop", "claude-code", "cursor", "vscode", "windsurf", "lmstudio")
 DEFAULT_ENTRY_NAME = "elftia"
@@ -136,8 +141,8 @@ def installed_entry(fmt: AppFormat, path: Path, name: str) -> bool:
 
 def _read(fmt: AppFormat, path: Path) -> tuple[str | None, dict[str, Any]]:
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
+        text = read_config_text(path)
+    except (FileNotFoundError, NotADirectoryError):
         return None, {}
     if not text.strip():
         return text, {}
