@@ -121,3 +121,15 @@ async def test_the_installed_entry_runs_this_gateway(
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         assert "alpha__echo" in [t.name for t in (await session.list_tools()).tools]
+
+
+def test_entry_and_token_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["gateway", "entry", "vscode", "--hub"]) == 0
+    entry = json.loads(capsys.readouterr().out)["servers"]["elftia"]
+    assert entry["type"] == "stdio"
+    assert entry["args"][-2:] == ["serve", "--hub"]
+    assert main(["gateway", "token", "--json"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert first["header"] == f"Authorization: Bearer {first['token']}"
+    assert main(["gateway", "token", "--reset"]) == 0
+    assert capsys.readouterr().out.strip() not in ("", first["token"])
