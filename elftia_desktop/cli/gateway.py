@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import signal
+import socket
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +20,7 @@ from pathlib import Path
 from elftia_desktop.cli.context import open_agents, open_catalog
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_OK, add_json_flag, fail, print_json, warn
 from elftia_desktop.connections.service import McpService
+from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.errors import AgentNotFound, JsonInputError
 from elftia_desktop.core.secrets import SecretVault
 from elftia_desktop.gateway.core import Gateway
@@ -56,7 +58,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
     p.set_defaults(handler=cmd_serve)
+    _register_gateway(sub)
 
+
+def _register_gateway(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     gateway = sub.add_parser("gateway", help="the gateway's token, and its entry in other apps' configs")
     gsub = gateway.add_subparsers(dest="gateway_command", metavar="ACTION", required=True)
     p = gsub.add_parser("token", help="print the bearer token of 'serve --http' (created on first use)")
@@ -105,52 +110,60 @@ def scope_source(agent: str | None) -> ScopeSource:
     return ScopeSource(lambda: store.get(agent_id), store.path)
 
 
+def _listen(address: Address) -> tuple[socket.socket, Address]:
+    """A listening socket on ``address`` and where it really listens (port 0: the free port picked)."""
+    sock = bind(address)
+    address = Address(address.host, sock.getsockname()[1])
+    if address.host not in ("127.0.0.1", "localhost", "::1"):
+        warn(f"--http: listening on {address.host}, not only on this computer; the token is all that protects it")
+    return sock, address
+
+
+async def _serve(
+    args: argparse.Namespace, catalog: ServerCatalog, source: ScopeSource, http: tuple[socket.socket, Address] | None
+) -> None:
+    """Run the gateway until its client leaves (stdio), or until interrupted (HTTP); always clean up."""
+    service = McpService(catalog)
+    gateway = Gateway(service, source.current, call_timeout=args.timeout, release_when_idle=http is not None)
+    loop = asyncio.get_running_loop()
+    watcher = loop.create_task(watch(gateway, source.refresh))
+    main_task = asyncio.current_task()
+    with contextlib.suppress(NotImplementedError, RuntimeError):  # no signal handlers on Windows
+        loop.add_signal_handler(signal.SIGTERM, main_task.cancel if main_task else watcher.cancel)
+    try:
+        if http is None:
+            await serve_stdio(gateway, hub_mode=args.hub)
+        else:
+            sock, address = http
+            token = await asyncio.to_thread(gateway_token, catalog.vault)
+            print(f"Elftia gateway ({source.current().label}) at {address.url}", flush=True)
+            await serve_http(http_app(gateway, token, address, hub_mode=args.hub), sock)
+    finally:
+        watcher.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await watcher
+        await gateway.close()
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(), format="elftia gateway: %(message)s")
     if args.timeout is not None and args.timeout <= 0:
         return fail(args, "--timeout: expected a number of seconds greater than 0", EXIT_BAD_INPUT)
     try:
         source = scope_source(args.agent)
+        address = parse_address(args.http) if args.http is not None else None
     except AgentNotFound as exc:
         return fail(args, f"--agent: {exc}", EXIT_BAD_INPUT)
-    try:
-        address = parse_address(args.http) if args.http is not None else None
     except ValueError as exc:
         return fail(args, str(exc), EXIT_BAD_INPUT)
     catalog = open_catalog()
-    sock = None
-    if address is not None:
-        try:
-            sock = bind(address)
-        except OSError as exc:
-            return fail(args, f"--http: cannot listen on {address.host}:{address.port}: {exc.strerror or exc}")
-        address = Address(address.host, sock.getsockname()[1])
-        if address.host not in ("127.0.0.1", "localhost", "::1"):
-            warn(f"--http: listening on {address.host}, not only on this computer; the token is all that protects it")
-
-    async def main() -> None:
-        service = McpService(catalog)
-        gateway = Gateway(service, source.current, call_timeout=args.timeout, release_when_idle=sock is not None)
-        loop = asyncio.get_running_loop()
-        watcher = loop.create_task(watch(gateway, source.refresh))
-        main_task = asyncio.current_task()
-        with contextlib.suppress(NotImplementedError, RuntimeError):  # no signal handlers on Windows
-            loop.add_signal_handler(signal.SIGTERM, main_task.cancel if main_task else watcher.cancel)
-        try:
-            if sock is None or address is None:
-                await serve_stdio(gateway, hub_mode=args.hub)
-            else:
-                token = await asyncio.to_thread(gateway_token, catalog.vault)
-                print(f"Elftia gateway ({source.current().label}) at {address.url}", flush=True)
-                await serve_http(http_app(gateway, token, address, hub_mode=args.hub), sock)
-        finally:
-            watcher.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await watcher
-            await gateway.close()
-
+    try:
+        http = _listen(address) if address is not None else None
+    except OSError as exc:
+        assert address is not None
+        return fail(args, f"--http: cannot listen on {address.host}:{address.port}: {exc.strerror or exc}")
     with contextlib.suppress(asyncio.CancelledError):  # SIGTERM: the servers were stopped on the way out
-        asyncio.run(main())
+        asyncio.run(_serve(args, catalog, source, http))
     return EXIT_OK
 
 

@@ -89,74 +89,94 @@ class WarmLists:
         return result
 
 
-def build_server(gateway: Gateway, *, hub_mode: bool = False) -> Server[Any]:
-    """The low-level server whose handlers route every request through ``gateway``."""
+class Handlers:
+    """The request handlers: each one notes its client, then asks the gateway."""
 
-    async def list_tools(ctx: Context, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
-        gateway.upstreams.track(ctx)
-        if hub_mode:
+    def __init__(self, gateway: Gateway, hub_mode: bool) -> None:
+        self.gateway = gateway
+        self.hub_mode = hub_mode
+
+    async def list_tools(self, ctx: Context, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+        """``tools/list``: every tool in scope, or the hub's two."""
+        self.gateway.upstreams.track(ctx)
+        if self.hub_mode:
             return types.ListToolsResult(tools=hub.HUB_TOOLS)
-        return types.ListToolsResult(tools=(await gateway.catalog.tools()).items)
+        return types.ListToolsResult(tools=(await self.gateway.catalog.tools()).items)
 
-    async def call_tool(ctx: Context, params: types.CallToolRequestParams) -> types.CallToolResult:
-        gateway.upstreams.track(ctx)
+    async def call_tool(self, ctx: Context, params: types.CallToolRequestParams) -> types.CallToolResult:
+        """``tools/call``."""
+        self.gateway.upstreams.track(ctx)
         arguments = dict(params.arguments or {})
-        if hub_mode and params.name == hub.FIND_TOOLS.name:
-            return await hub.find_tools(gateway, arguments)
-        if hub_mode and params.name == hub.CALL_TOOL.name:
-            return await hub.call_tool(gateway, ctx, arguments)
-        return await gateway.call_tool(ctx, params.name, arguments)
+        if self.hub_mode and params.name == hub.FIND_TOOLS.name:
+            return await hub.find_tools(self.gateway, arguments)
+        if self.hub_mode and params.name == hub.CALL_TOOL.name:
+            return await hub.call_tool(self.gateway, ctx, arguments)
+        return await self.gateway.call_tool(ctx, params.name, arguments)
 
-    async def list_prompts(ctx: Context, params: types.PaginatedRequestParams | None) -> types.ListPromptsResult:
-        gateway.upstreams.track(ctx)
-        return types.ListPromptsResult(prompts=(await gateway.catalog.prompts()).items)
+    async def list_prompts(self, ctx: Context, params: types.PaginatedRequestParams | None) -> types.ListPromptsResult:
+        """``prompts/list``."""
+        self.gateway.upstreams.track(ctx)
+        return types.ListPromptsResult(prompts=(await self.gateway.catalog.prompts()).items)
 
-    async def get_prompt(ctx: Context, params: types.GetPromptRequestParams) -> types.GetPromptResult:
-        gateway.upstreams.track(ctx)
-        return await gateway.get_prompt(params.name, params.arguments)
+    async def get_prompt(self, ctx: Context, params: types.GetPromptRequestParams) -> types.GetPromptResult:
+        """``prompts/get``."""
+        self.gateway.upstreams.track(ctx)
+        return await self.gateway.get_prompt(params.name, params.arguments)
 
-    async def list_resources(ctx: Context, params: types.PaginatedRequestParams | None) -> types.ListResourcesResult:
-        gateway.upstreams.track(ctx)
-        return types.ListResourcesResult(resources=(await gateway.catalog.resources()).items)
+    async def list_resources(
+        self, ctx: Context, params: types.PaginatedRequestParams | None
+    ) -> types.ListResourcesResult:
+        """``resources/list``."""
+        self.gateway.upstreams.track(ctx)
+        return types.ListResourcesResult(resources=(await self.gateway.catalog.resources()).items)
 
     async def list_templates(
-        ctx: Context, params: types.PaginatedRequestParams | None
+        self, ctx: Context, params: types.PaginatedRequestParams | None
     ) -> types.ListResourceTemplatesResult:
-        gateway.upstreams.track(ctx)
-        return types.ListResourceTemplatesResult(resource_templates=(await gateway.catalog.templates()).items)
+        """``resources/templates/list``."""
+        self.gateway.upstreams.track(ctx)
+        return types.ListResourceTemplatesResult(resource_templates=(await self.gateway.catalog.templates()).items)
 
-    async def read_resource(ctx: Context, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
-        gateway.upstreams.track(ctx)
-        return await gateway.read_resource(str(params.uri))
+    async def read_resource(self, ctx: Context, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
+        """``resources/read``."""
+        self.gateway.upstreams.track(ctx)
+        return await self.gateway.read_resource(str(params.uri))
 
-    async def complete(ctx: Context, params: types.CompleteRequestParams) -> types.CompleteResult:
-        gateway.upstreams.track(ctx)
-        return await gateway.complete(params)
+    async def complete(self, ctx: Context, params: types.CompleteRequestParams) -> types.CompleteResult:
+        """``completion/complete``."""
+        self.gateway.upstreams.track(ctx)
+        return await self.gateway.complete(params)
 
-    async def set_level(ctx: Context, params: types.SetLevelRequestParams) -> types.EmptyResult:
-        await gateway.set_level(ctx, params.level)
+    async def set_level(self, ctx: Context, params: types.SetLevelRequestParams) -> types.EmptyResult:
+        """``logging/setLevel``."""
+        await self.gateway.set_level(ctx, params.level)
         return types.EmptyResult()
 
-    async def initialized(ctx: Context, params: types.NotificationParams) -> None:
-        gateway.upstreams.track(ctx)
+    async def initialized(self, ctx: Context, params: types.NotificationParams) -> None:
+        """``notifications/initialized``: the client is remembered from now on."""
+        self.gateway.upstreams.track(ctx)
 
+
+def build_server(gateway: Gateway, *, hub_mode: bool = False) -> Server[Any]:
+    """The low-level server whose handlers route every request through ``gateway``."""
+    handlers = Handlers(gateway, hub_mode)
     server = GatewayServer(
         SERVER_NAME,
         version=__version__,
         instructions=HUB_INSTRUCTIONS if hub_mode else INSTRUCTIONS,
-        on_list_tools=list_tools,
-        on_call_tool=call_tool,
-        on_list_prompts=list_prompts,
-        on_get_prompt=get_prompt,
-        on_list_resources=list_resources,
-        on_list_resource_templates=list_templates,
-        on_read_resource=read_resource,
-        on_completion=complete,
+        on_list_tools=handlers.list_tools,
+        on_call_tool=handlers.call_tool,
+        on_list_prompts=handlers.list_prompts,
+        on_get_prompt=handlers.get_prompt,
+        on_list_resources=handlers.list_resources,
+        on_list_resource_templates=handlers.list_templates,
+        on_read_resource=handlers.read_resource,
+        on_completion=handlers.complete,
     )
     # Registered directly: the constructor's on_set_logging_level warns that 2026-07-28 dropped logging,
     # but the handshake protocol the apps speak today still has it.
-    server.add_request_handler("logging/setLevel", types.SetLevelRequestParams, set_level)
-    server.add_notification_handler("notifications/initialized", types.NotificationParams, initialized)
+    server.add_request_handler("logging/setLevel", types.SetLevelRequestParams, handlers.set_level)
+    server.add_notification_handler("notifications/initialized", types.NotificationParams, handlers.initialized)
     # Without the SDK's OpenTelemetry middleware (a no-op span per message unless an exporter is set up).
     server.middleware = [WarmLists(gateway, hub_mode)]
     return server
