@@ -201,3 +201,19 @@ class AgentDraftInput(_Params):
     """The agent in the ``Agent`` JSON shape."""
     strict: bool = False
     """OpenAI strict mode for the preview."""
+
+
+# -- gateway ------------------------------------------------------------------------------------
+
+
+class GatewayTargetInput(_Params):
+    """``gateway:*``: which app's config, for which agent, and how the entry serves."""
+
+    app: str | None = Field(default=None, max_length=64)
+    """The app (``claude-desktop``, ``claude-code``, ``cursor``, ``vscode``, ``windsurf``, ``lmstudio``)."""
+    agent: str | None = Field(default=None, max_length=256)
+    """The agent's name or id; None: every active server."""
+    hub: bool = False
+    """The entry serves ``find_tools`` and ``call_tool`` instead of every tool."""
+    remove: bool = False
+    """``gateway:preview`` / apply: take the entry out instead of writing it."""

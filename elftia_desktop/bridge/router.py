@@ -12,6 +12,7 @@ Where to find a channel (the shared plumbing is ``bridge/plumbing.py``):
 - ``routes/tools.py``: tool lists, calls, switches
 - ``routes/agents.py``: agents, their tools, payload previews
 - ``routes/dependencies.py``: runtimes
+- ``routes/gateway.py``: the entry other apps run, its install and the HTTP token
 - ``routes/integrations.py``: other apps' configs, the claude CLI
 - ``routes/settings.py``: settings, folders, backup
 - ``routes/app_info.py``: presets, notices
@@ -27,6 +28,7 @@ from elftia_desktop.bridge.routes.app_info import AppChannels
 from elftia_desktop.bridge.routes.auth import AuthChannels
 from elftia_desktop.bridge.routes.dependencies import DependencyChannels
 from elftia_desktop.bridge.routes.explore import ExploreChannels
+from elftia_desktop.bridge.routes.gateway import GatewayChannels
 from elftia_desktop.bridge.routes.integrations import IntegrationChannels
 from elftia_desktop.bridge.routes.links import LinkChannels
 from elftia_desktop.bridge.routes.servers import ServerChannels
@@ -41,6 +43,7 @@ class McpRouter(
     ToolChannels,
     AgentChannels,
     DependencyChannels,
+    GatewayChannels,
     IntegrationChannels,
     SettingsChannels,
     AppChannels,

@@ -142,10 +142,18 @@ def _print(args: argparse.Namespace, conversion: Conversion, tools: list[ToolInp
     return EXIT_OK if tools or not conversion.skipped else EXIT_BAD_INPUT
 
 
+_LOSSES = ("dropped", "cut", "fallback", "skipped", "warning")
+"""Note actions that mean something of the tool did not reach the API as the server declared it."""
+
+
 def _print_lint(conversion: Conversion, count: int) -> None:
     if not conversion.notes:
         print(f"{conversion.format}: {count} tools, sent unchanged.")
         return
-    print(f"{conversion.format}: {count} tools, {len(conversion.notes)} changes")
+    losses = sum(n.action in _LOSSES for n in conversion.notes)
+    mapped = len(conversion.name_map.arguments_json())
+    tools = f"{mapped} tool{'s' * (mapped != 1)}"
+    print(f"{conversion.format}: {count} tools, {len(conversion.notes)} changes, {losses} of them lose something "
+          f"(dropped, cut, fallback, skipped, warning); arguments mapped back for {tools}")  # fmt: skip
     rows = [[n.tool or "*", n.path or "-", n.action, n.detail] for n in conversion.notes]
     print_table(["TOOL", "WHERE", "ACTION", "WHY"], rows)

@@ -9,7 +9,14 @@ from typing import Any
 from urllib.parse import quote
 
 import mcp_types as types
-from mcp.client.session import ClientRequestContext, ElicitationFnT, ListRootsFnT, LoggingFnT, MessageHandlerFnT
+from mcp.client.session import (
+    ClientRequestContext,
+    ElicitationFnT,
+    ListRootsFnT,
+    LoggingFnT,
+    MessageHandlerFnT,
+    SamplingFnT,
+)
 from pydantic import FileUrl
 
 from elftia_desktop.connections.logs import format_log_message
@@ -19,6 +26,13 @@ log = logging.getLogger(__name__)
 ElicitationHandler = Callable[[str, str, dict[str, Any]], Awaitable[tuple[str, dict[str, Any] | None]]]
 """``async handler(server_id, message, requested_schema) -> (action, content)``; action is
 ``accept`` (with content), ``decline`` or ``cancel``."""
+
+SamplingHandler = Callable[
+    [str, types.CreateMessageRequestParams],
+    Awaitable[types.CreateMessageResult | types.CreateMessageResultWithTools | types.ErrorData],
+]
+"""``async handler(server_id, params) -> result``: answers a server's ``sampling/createMessage``
+(the gateway forwards it to its own client)."""
 
 SAMPLING_DECLINED = "Elftia does not let MCP servers sample from its language models (sampling is not supported)."
 
@@ -35,6 +49,7 @@ class ClientCallbacks:
     def __init__(self) -> None:
         self.roots: list[str] = []
         self.elicitation_handler: ElicitationHandler | None = None
+        self.sampling_handler: SamplingHandler | None = None
 
     def list_roots(self) -> ListRootsFnT:
         """The roots callback: the folders set with ``set_roots``."""
@@ -66,30 +81,54 @@ class ClientCallbacks:
 
         return callback
 
-    @staticmethod
-    async def decline_sampling(
-        context: ClientRequestContext, params: types.CreateMessageRequestParams
-    ) -> types.ErrorData:
-        """The sampling callback: always declined, with a clear message."""
-        return types.ErrorData(code=types.INVALID_REQUEST, message=SAMPLING_DECLINED)
+    def sample(self, server_id: str) -> SamplingFnT:
+        """The sampling callback: the sampling handler when set, else declined with a clear message."""
+
+        async def callback(
+            context: ClientRequestContext, params: types.CreateMessageRequestParams
+        ) -> types.CreateMessageResult | types.CreateMessageResultWithTools | types.ErrorData:
+            handler = self.sampling_handler
+            if handler is None:
+                return types.ErrorData(code=types.INVALID_REQUEST, message=SAMPLING_DECLINED)
+            return await handler(server_id, params)
+
+        return callback
 
 
-def logging_callback(add_line: Callable[[str], None]) -> LoggingFnT:
-    """A logging callback that writes ``notifications/message`` into the server log."""
+def logging_callback(
+    add_line: Callable[[str], None],
+    on_message: Callable[[types.LoggingMessageNotificationParams], None] | None = None,
+) -> LoggingFnT:
+    """A logging callback that writes ``notifications/message`` into the server log (and to ``on_message``)."""
 
     async def callback(params: types.LoggingMessageNotificationParams) -> None:
         add_line(format_log_message(str(params.level), params.logger, params.data))
+        if on_message is not None:
+            on_message(params)
 
     return callback
 
 
-def message_handler(on_tools_changed: Callable[[], None], add_line: Callable[[str], None]) -> MessageHandlerFnT:
-    """A message handler: tool list changes and transport errors."""
+_OTHER_LIST_CHANGES: dict[type[Any], str] = {
+    types.PromptListChangedNotification: "prompts",
+    types.ResourceListChangedNotification: "resources",
+}
+
+
+def message_handler(
+    on_tools_changed: Callable[[], None],
+    add_line: Callable[[str], None],
+    on_list_changed: Callable[[str], None] | None = None,
+) -> MessageHandlerFnT:
+    """A message handler: tool list changes, prompt or resource list changes (``on_list_changed(kind)``),
+    transport errors."""
 
     async def handler(message: types.ServerNotification | Exception) -> None:
         if isinstance(message, types.ToolListChangedNotification):
             on_tools_changed()
         elif isinstance(message, Exception):
             add_line(f"[transport] {type(message).__name__}: {message}")
+        elif on_list_changed is not None and type(message) in _OTHER_LIST_CHANGES:
+            on_list_changed(_OTHER_LIST_CHANGES[type(message)])
 
     return handler

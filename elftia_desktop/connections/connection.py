@@ -44,6 +44,10 @@ class ConnectionHooks:
     """The connection died after it was up; the argument says why."""
     on_spawn: Callable[[StdioProcess], None]
     on_exit: Callable[[StdioProcess], None]
+    on_list_changed: Callable[[str], None] | None = None
+    """The server's prompt or resource list changed (``prompts`` | ``resources``)."""
+    on_log_message: Callable[[types.LoggingMessageNotificationParams], None] | None = None
+    """The server sent a ``notifications/message``."""
 
 
 class ServerConnection:
@@ -159,11 +163,13 @@ class ServerConnection:
                 ClientSession(
                     transport.read,
                     transport.write,
-                    sampling_callback=ClientCallbacks.decline_sampling,
+                    sampling_callback=self._callbacks.sample(self.record.id),
                     elicitation_callback=self._callbacks.elicit(self.record.id),
                     list_roots_callback=self._callbacks.list_roots(),
-                    logging_callback=logging_callback(self.log.add),
-                    message_handler=message_handler(self._hooks.on_tools_changed, self.log.add),
+                    logging_callback=logging_callback(self.log.add, self._hooks.on_log_message),
+                    message_handler=message_handler(
+                        self._hooks.on_tools_changed, self.log.add, self._hooks.on_list_changed
+                    ),
                     client_info=CLIENT_INFO,
                 ) as session,
             ):

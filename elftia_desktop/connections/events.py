@@ -9,6 +9,8 @@ Events (name -> payload)::
     "tool:progress"     {serverId, toolName, callId, progress, total, message}
     "tools:changed"     {serverId}
     "log"               {serverId, line}
+    "lists:changed"     {serverId, kind}                 kind: prompts | resources
+    "log:message"       {serverId, level, logger, data}  a server's notifications/message
 
 Callbacks run synchronously on the service loop and must not block; the bridge re-emits
 them as Qt signals. A callback that raises is logged and does not stop the others.
@@ -32,6 +34,8 @@ EVENT_NAMES = frozenset(
         "tool:progress",
         "tools:changed",
         "log",
+        "lists:changed",
+        "log:message",
     }
 )
 

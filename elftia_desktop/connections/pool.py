@@ -70,6 +70,8 @@ class PoolEntry:
     attempt: asyncio.Task[ServerConnection] | None = None
     last_used: float = 0.0
     tools: list[MCPTool] | None = None
+    tool_defs: dict[str, types.Tool] = field(default_factory=dict)
+    """The cached tools as the server defined them (title, annotations, output schema), by name."""
     tool_names: frozenset[str] = field(default_factory=frozenset)
     tools_at: float = 0.0
     tools_key: str = ""
@@ -254,7 +256,14 @@ class ConnectionPool:
         def on_exit(process: StdioProcess) -> None:
             self.tracker.remove(process.pid)
 
-        return ConnectionHooks(on_tools_changed, on_lost, on_spawn, on_exit)
+        def on_list_changed(kind: str) -> None:
+            self.events.emit("lists:changed", {"serverId": server_id, "kind": kind})
+
+        def on_log_message(params: types.LoggingMessageNotificationParams) -> None:
+            payload = {"serverId": server_id, "level": params.level, "logger": params.logger, "data": params.data}
+            self.events.emit("log:message", payload)
+
+        return ConnectionHooks(on_tools_changed, on_lost, on_spawn, on_exit, on_list_changed, on_log_message)
 
     async def _drop(self, server_id: str, connection: ServerConnection) -> None:
         entry = self.entries.get(server_id)

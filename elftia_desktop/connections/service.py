@@ -13,10 +13,12 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import mcp_types as types
 from mcp.client.session import ClientSession
+from mcp.shared.dispatcher import ProgressFnT
 
 from elftia_desktop.connections import listing
-from elftia_desktop.connections.callbacks import ElicitationHandler
+from elftia_desktop.connections.callbacks import ElicitationHandler, SamplingHandler
 from elftia_desktop.connections.events import ServiceEvents
 from elftia_desktop.connections.live_calls import LiveCalls
 from elftia_desktop.connections.pool import ConnectionPool, PoolDefaults, PoolEntry
@@ -82,6 +84,14 @@ class McpService(CrudMixin, ExploreMixin, AuthMixin):
             self._records_stamp = stamp
         return self._records
 
+    async def current_records(self) -> list[McpServerRecord]:
+        """The records in file order, re-read only when the config file changed (cheap when it did not)."""
+        return list((await self._current_records()).values())
+
+    def cached_record(self, server_id: str) -> McpServerRecord | None:
+        """The record as last read, without touching the file (sync; for messages)."""
+        return self._records.get(server_id)
+
     async def _record(self, server_id: str) -> McpServerRecord:
         record = (await self._current_records()).get(server_id)
         return record if record is not None else await asyncio.to_thread(self.catalog.get, server_id)
@@ -129,6 +139,10 @@ class McpService(CrudMixin, ExploreMixin, AuthMixin):
     def set_elicitation_handler(self, handler: ElicitationHandler | None) -> None:
         """Let the UI answer servers' questions; None declines them (the default)."""
         self._pool.callbacks.elicitation_handler = handler
+
+    def set_sampling_handler(self, handler: SamplingHandler | None) -> None:
+        """Answer servers' sampling requests (the gateway forwards them); None declines them (the default)."""
+        self._pool.callbacks.sampling_handler = handler
 
     def set_roots(self, folders: list[str]) -> None:
         """The folders servers see as roots (the agent's or project's); open sessions are told (sync).
@@ -262,6 +276,7 @@ class McpService(CrudMixin, ExploreMixin, AuthMixin):
         entry = self._pool.entry(record.id)
         tools = await self._pool.use(record, "list", self._pool.timeouts(record)[1], listing.list_tools)
         entry.tools = [listing.to_mcp_tool(record, tool) for tool in tools]
+        entry.tool_defs = {tool.name: tool for tool in tools}
         entry.tool_names = frozenset(t.name for t in entry.tools)
         entry.tools_at, entry.tools_key = time.monotonic(), record.name
         return entry.tools
@@ -322,17 +337,34 @@ class McpService(CrudMixin, ExploreMixin, AuthMixin):
         args: dict[str, Any],
         call_id: str | None = None,
         timeout: float | None = None,  # noqa: ASYNC109 - the API's name; it bounds the call on the server too
+        progress_callback: ProgressFnT | None = None,
     ) -> MCPCallToolResponse:
         """Call one tool (never replayed); raises ToolCallError, ServerConnectionError or ServerTimeout.
 
         With a ``call_id``, progress notifications become ``tool:progress`` events and :meth:`cancel_call`
         can stop the call (``ToolCallCancelled``). A ``tool:called`` event ends every call; its ``outcome``
-        is ``ok``, ``error`` (an ``isError`` result), ``failed`` or ``cancelled``.
+        is ``ok``, ``error`` (an ``isError`` result), ``failed`` or ``cancelled``. ``progress_callback``
+        also receives the server's progress notifications for this call.
         """
+        result = await self.call_tool_raw(server_id, tool_name, args, call_id, timeout, progress_callback)
+        return listing.to_call_response(result)
+
+    async def call_tool_raw(
+        self,
+        server_id: str,
+        tool_name: str,
+        args: dict[str, Any],
+        call_id: str | None = None,
+        timeout: float | None = None,  # noqa: ASYNC109 - as in call_tool
+        progress_callback: ProgressFnT | None = None,
+    ) -> types.CallToolResult:
+        """``call_tool`` with the SDK's result as the server sent it (the gateway passes it on unchanged)."""
         record = await self._record(server_id)
         await self._callable(record, tool_name)
         call_timeout = timeout if timeout is not None else self._pool.timeouts(record)[2]
-        progress = self._live.progress_callback(server_id, tool_name, call_id) if call_id else None
+        progress = _both(
+            self._live.progress_callback(server_id, tool_name, call_id) if call_id else None, progress_callback
+        )
         started, outcome = time.perf_counter(), "failed"
         try:
             call = self._pool.use(
@@ -344,9 +376,8 @@ class McpService(CrudMixin, ExploreMixin, AuthMixin):
                 ),
             )
             result = await (self._live.run(call_id, f"{record.name}: {tool_name}", call) if call_id else call)
-            response = listing.to_call_response(result)
-            outcome = "error" if response.is_error else "ok"
-            return response
+            outcome = "error" if result.is_error else "ok"
+            return result
         except ToolCallCancelled:
             outcome = "cancelled"
             raise
@@ -356,3 +387,15 @@ class McpService(CrudMixin, ExploreMixin, AuthMixin):
             self.events.emit(
                 "tool:called", called | {"duration": duration, "success": outcome == "ok", "at": time.time()}
             )
+
+
+def _both(first: ProgressFnT | None, second: ProgressFnT | None) -> ProgressFnT | None:
+    """One progress callback that feeds both (either may be None)."""
+    if first is None or second is None:
+        return first or second
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        await first(progress, total, message)
+        await second(progress, total, message)
+
+    return on_progress

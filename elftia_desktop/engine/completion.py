@@ -26,6 +26,7 @@ from elftia_desktop.engine.provider_calls import (
     tool_result_item,
     tool_results_messages,
 )
+from elftia_desktop.tools.arguments import ArgumentError
 from elftia_desktop.tools.formats.openai_strict import strip_strict_nulls
 from elftia_desktop.tools.loader import ToolLister, convert_tools, fetch_mcp_tools
 from elftia_desktop.tools.names import NameMap
@@ -147,7 +148,9 @@ class CompletionService:
     async def run_tool_call(self, prepared: PreparedRequest, call: ToolCall) -> dict[str, Any]:
         """Route one call by name to ``McpService.call_tool``; the provider's tool-result item.
 
-        An unknown name, unreadable arguments or a failed call give an error result the model can read.
+        The arguments are mapped back to the form the server declared first (strict-mode nulls
+        removed, renamed parameters restored, a wrapped input unwrapped). An unknown name, unreadable
+        arguments or a failed call give an error result the model can read.
         """
         ref = prepared.name_map.resolve(call.name)
         if ref is None:
@@ -159,6 +162,10 @@ class CompletionService:
         arguments = call.arguments
         if prepared.strict:
             arguments = strip_strict_nulls(arguments, prepared.original_schema(ref.server_id, ref.tool_name))
+        try:
+            arguments = prepared.name_map.restore_arguments(call.name, arguments)  # Gemini renames, a wrapped input
+        except ArgumentError as exc:
+            return tool_result_item(call, f"Error: tool {call.name}: {exc}", True)
         text, failed = await call_service_tool(
             self.service, ref.server_id, ref.tool_name, arguments, label=call.name, timeout=self.call_timeout
         )

@@ -12,10 +12,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from elftia_desktop.core.models import MCPTool
+from elftia_desktop.tools.arguments import ArgumentMap
 from elftia_desktop.tools.names import MAX_NAME_LENGTH, NameMap, NameRule, ToolRef, assign_names, sanitize_name
 from elftia_desktop.tools.notes import Note, NoteLog
 from elftia_desktop.tools.refs import Placeholder, RefInliner
-from elftia_desktop.tools.schema import has_ref, root_object
+from elftia_desktop.tools.schema import has_ref, root_object, root_ref
 
 ToolInput = MCPTool | Mapping[str, Any]
 
@@ -48,10 +49,15 @@ class Conversion:
         return [n for n in self.notes if n.action in ("fallback", "skipped", "warning")]
 
     def to_json(self) -> dict[str, Any]:
-        """``{"payload", "nameMap", "skipped", "notes"}`` (``elftia-mcp convert --json``)."""
+        """``{"payload", "nameMap", "argumentMap", "skipped", "notes"}`` (``elftia-mcp convert --json``).
+
+        ``argumentMap`` lists the tools whose arguments must be mapped back before the MCP call
+        (renamed parameters, a wrapped input): see :class:`~elftia_desktop.tools.arguments.ArgumentMap`.
+        """
         return {
             "payload": self.payload,
             "nameMap": self.name_map.to_json(),
+            "argumentMap": self.name_map.arguments_json(),
             "skipped": dict(self.skipped),
             "notes": [str(n) for n in self.notes],
         }
@@ -76,9 +82,13 @@ def prepare_schema(
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The root object schema with references inlined, and the ``$defs`` kept for recursion."""
     root = root_object(schema, log)
-    if not has_ref(root):
+    if "$defs" in root or "definitions" in root:
+        body = {k: v for k, v in root.items() if k not in ("$defs", "definitions")}
+        if not has_ref(body):
+            return body, {}  # nothing refers to the definitions (a resolved root $ref): they are not sent
+    elif not has_ref(root):
         return root, {}  # shares subtrees with the input: the provider passes build new trees
-    inliner = RefInliner(root, log, placeholder)
+    inliner = RefInliner(root, log, placeholder, within=root_ref(schema))
     out = inliner.run(root)
     return out, inliner.defs
 
@@ -94,6 +104,7 @@ def convert_all(
     names = assign_names(((s.name, s.ref) for s in sources), rule)
     conversion = Conversion(fmt, [], NameMap())
     entries: dict[str, ToolRef] = {}
+    arguments: dict[str, ArgumentMap] = {}
     for index, (source, name) in enumerate(zip(sources, names, strict=True)):
         if limit is not None and index >= limit:
             conversion.skipped[source.ref.tool_name] = f"over the limit of {limit} tools per request"
@@ -104,7 +115,9 @@ def convert_all(
         conversion.payload.append(one(source, name, log))
         conversion.notes.extend(log.notes)
         entries[name] = source.ref
-    conversion.name_map = NameMap(entries)
+        if log.arguments is not None:
+            arguments[name] = log.arguments
+    conversion.name_map = NameMap(entries, arguments)
     if conversion.skipped:
         left_out = ", ".join(conversion.skipped)
         conversion.notes.append(

@@ -9,6 +9,14 @@ Rules relied on (checked against the providers' current API references):
   at most 64 characters (ai.google.dev/api/caching#FunctionDeclaration; the google-genai 3.x
   docstring already allows 128, we keep the stricter 64).
 
+* Gemini parameter names (``FunctionDeclaration.parameters``: "Parameter names must start with a
+  letter or an underscore and must only contain chars a-z, A-Z, 0-9, or underscores with a
+  maximum length of 64", google-genai ``types.FunctionDeclaration`` and the Vertex AI reference).
+  The same names are used for ``parametersJsonSchema``, whose root properties "are the
+  parameters to the function". :func:`parameter_names` renames the others; the
+  :class:`NameMap` keeps each tool's :class:`~elftia_desktop.tools.arguments.ArgumentMap` so that
+  the model's call reaches the server under the names it declared.
+
 MCP allows 128 characters and dots, spaces or any unicode in names. A name is sanitised
 (unicode folded to ASCII, other characters as ``_``); a name that had to be cut, or that collides
 with another tool's name, gets a short stable hash of its identity (server id + tool name) so that
@@ -22,7 +30,9 @@ import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
+
+from elftia_desktop.tools.arguments import ArgumentMap
 
 NameRule = Literal["openai", "anthropic", "gemini"]
 
@@ -31,6 +41,8 @@ HASH_LENGTH = 8
 OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 ANTHROPIC_NAME = OPENAI_NAME
 GEMINI_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$")
+GEMINI_PARAMETER_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]{0,63}$")
+_INVALID_PARAMETER = re.compile(r"[^a-zA-Z0-9_]")
 _INVALID = {
     "openai": re.compile(r"[^a-zA-Z0-9_-]"),
     "anthropic": re.compile(r"[^a-zA-Z0-9_-]"),
@@ -74,11 +86,39 @@ def is_valid_name(name: str, rule: NameRule) -> bool:
     return bool(_VALID[rule].match(name))
 
 
-class NameMap(Mapping[str, ToolRef]):
-    """Provider tool name -> :class:`ToolRef`; read-only once built."""
+def parameter_names(names: Iterable[str]) -> dict[str, str]:
+    """Gemini-safe names for parameters: ``{original: new}`` for the names that must change.
 
-    def __init__(self, entries: Mapping[str, ToolRef] | None = None) -> None:
+    A name is folded to ASCII, other characters become ``_``, a leading digit gets a ``_`` in
+    front, and it is cut to 64 characters; a name that then collides with another parameter's
+    gets ``_2``, ``_3`` ... The new names are unique and never equal a name that stays.
+    """
+    originals = list(dict.fromkeys(names))
+    taken = {n for n in originals if GEMINI_PARAMETER_NAME.match(n)}
+    renamed: dict[str, str] = {}
+    for name in originals:
+        if name in taken:
+            continue
+        folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+        base = _INVALID_PARAMETER.sub("_", folded) or "_"
+        base = (base if base[0].isalpha() or base[0] == "_" else "_" + base)[:MAX_NAME_LENGTH]
+        candidate, n = base, 2
+        while candidate in taken:
+            suffix = f"_{n}"
+            candidate, n = base[: MAX_NAME_LENGTH - len(suffix)] + suffix, n + 1
+        taken.add(candidate)
+        renamed[name] = candidate
+    return renamed
+
+
+class NameMap(Mapping[str, ToolRef]):
+    """Provider tool name -> :class:`ToolRef`, and each tool's :class:`ArgumentMap`; read-only once built."""
+
+    def __init__(
+        self, entries: Mapping[str, ToolRef] | None = None, arguments: Mapping[str, ArgumentMap] | None = None
+    ) -> None:
         self._entries: dict[str, ToolRef] = dict(entries or {})
+        self._arguments: dict[str, ArgumentMap] = {k: v for k, v in (arguments or {}).items() if v}
 
     def __getitem__(self, name: str) -> ToolRef:
         return self._entries[name]
@@ -92,6 +132,18 @@ class NameMap(Mapping[str, ToolRef]):
     def resolve(self, provider_name: str) -> ToolRef | None:
         """The tool behind a name the model called, or None for an unknown name."""
         return self._entries.get(provider_name)
+
+    def argument_map(self, provider_name: str) -> ArgumentMap:
+        """How the arguments of a call to ``provider_name`` map back (empty: unchanged)."""
+        return self._arguments.get(provider_name) or ArgumentMap()
+
+    def restore_arguments(self, provider_name: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        """The model's arguments for ``provider_name`` as the server declared them (``ArgumentError``)."""
+        return self.argument_map(provider_name).restore(arguments)
+
+    def arguments_json(self) -> dict[str, dict[str, Any]]:
+        """``{providerName: {"renamed", "wrapped"}}`` for the tools whose arguments change."""
+        return {name: arguments.to_json() for name, arguments in self._arguments.items()}
 
     def to_json(self) -> dict[str, str]:
         """``{providerName: originalToolName}`` (the ``convert --json`` shape)."""

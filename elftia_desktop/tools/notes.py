@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from elftia_desktop.tools.arguments import ArgumentMap
+
 Action = Literal["changed", "dropped", "renamed", "cut", "fallback", "skipped", "warning"]
 
 
@@ -42,6 +44,14 @@ class NoteLog:
     tool: str
     provider: str
     notes: list[Note] = field(default_factory=list)
+    arguments: ArgumentMap | None = None
+    """How the provider's arguments map back to the server's (None: unchanged); see :meth:`argument_map`."""
+
+    def argument_map(self) -> ArgumentMap:
+        """The tool's :class:`ArgumentMap`, created for the passes that wrap or rename arguments."""
+        if self.arguments is None:
+            self.arguments = ArgumentMap()
+        return self.arguments
 
     def add(self, path: str, action: Action, detail: str) -> None:
         """Record one change at ``path``."""

@@ -4,7 +4,9 @@ Local references only (``#``, ``#/$defs/X``, ``#/definitions/X`` or any JSON poi
 root); a reference that cannot be resolved (remote, broken) becomes an unconstrained schema and is
 noted. A reference that leads back into itself (a recursive model) is either kept as a
 ``#/$defs/...`` reference beside a ``$defs`` entry (for providers that take real JSON Schema),
-or cut off with a placeholder (for Gemini's OpenAPI-subset ``parameters``).
+or, for Gemini's OpenAPI-subset ``parameters`` (no references), unrolled to
+:data:`RECURSION_DEPTH` levels of the recursive model and cut off below with a placeholder; one
+note per reference says at which depth and where.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ MAX_INLINED_NODES = 5000
 """Inlining budget per tool: a schema that would grow beyond it keeps references instead."""
 MAX_DEPTH = 48
 """Deeper nesting than this is cut off (keeps recursion in Python bounded for any input)."""
+RECURSION_DEPTH = 3
+"""Without references, a recursive model is inlined this many levels deep (the root model counts)."""
 
 _VALUE_KEYS = frozenset({"default", "enum", "const", "examples", "example"})
 _CONTAINERS = (dict, list)
@@ -65,22 +69,29 @@ def def_name(ref: str) -> str:
 class RefInliner:
     """Inlines the references of one root schema; see the module docstring.
 
-    ``keep_recursive``: keep recursive references in ``self.defs`` (JSON Schema providers);
-    otherwise ``placeholder(target)`` replaces them (Gemini ``parameters``).
+    Without ``placeholder`` recursive references are kept, their targets in ``self.defs`` (JSON
+    Schema providers); with one, ``placeholder(target)`` stands in for the level below
+    :data:`RECURSION_DEPTH` (Gemini ``parameters``). ``within`` names the reference the root
+    itself was resolved from (a root ``$ref``), so that its recursion counts from the root.
     """
 
-    def __init__(self, root: dict[str, Any], log: NoteLog, placeholder: Placeholder | None = None) -> None:
+    def __init__(
+        self, root: dict[str, Any], log: NoteLog, placeholder: Placeholder | None = None, within: str | None = None
+    ) -> None:
         self.root = root
         self.log = log
         self.placeholder = placeholder
         self.defs: dict[str, Any] = {}
         self._def_names: dict[str, str] = {}
         self._budget = MAX_INLINED_NODES
+        self._start: tuple[str, ...] = (within,) if within else ()
+        self._cuts: dict[str, list[str]] = {}
 
     def run(self, node: Any) -> Any:
         """``node`` with every resolvable reference inlined (a new tree)."""
-        result = self._walk(node, "", (), 0)
+        result = self._walk(node, "", self._start, 0)
         self._fill_defs()
+        self._note_cuts()
         return result
 
     def _walk(self, node: Any, path: str, stack: tuple[str, ...], depth: int) -> Any:
@@ -130,7 +141,7 @@ class RefInliner:
             return self._walk(siblings, path, stack, depth)
         if isinstance(target, bool):
             target = {}
-        if ref in stack or self._budget <= 0:
+        if self._budget <= 0 or (ref in stack and (self.placeholder is None or stack.count(ref) >= RECURSION_DEPTH)):
             return self._recursive(ref, target, siblings, path, stack, depth)
         inlined = self._walk(target, path, (*stack, ref), depth + 1)
         if not siblings:
@@ -143,7 +154,11 @@ class RefInliner:
         self, ref: str, target: dict[str, Any], siblings: dict[str, Any], path: str, stack: tuple[str, ...], depth: int
     ) -> Any:
         if self.placeholder is not None:
-            self.log.add(path, "cut", f"recursive reference {ref!r} cut off here (the API takes no references)")
+            if ref in stack:
+                self._cuts.setdefault(ref, []).append(path)
+            else:
+                self.log.add(path, "cut", f"reference {ref!r} not inlined: the schema would grow beyond "
+                             f"{MAX_INLINED_NODES} nodes; sent as an object without properties")  # fmt: skip
             stub = self.placeholder(target)
             kept = {k: v for k, v in siblings.items() if k in ("description", "title")}
             return {**stub, **kept}
@@ -153,6 +168,13 @@ class RefInliner:
             if key in siblings:
                 out[key] = siblings[key]
         return out
+
+    def _note_cuts(self) -> None:
+        for ref, paths in self._cuts.items():
+            others = f" and at {len(paths) - 1} other places" if len(paths) > 1 else ""
+            self.log.add(paths[0], "cut", f"recursive reference {ref!r} inlined {RECURSION_DEPTH} levels deep (the "
+                         f"API takes no references), cut here{others}: level {RECURSION_DEPTH + 1} is sent as an "
+                         "object without properties, so a deeper value cannot be described")  # fmt: skip
 
     def _free_def_name(self, base: str) -> str:
         used = set(self._def_names.values())

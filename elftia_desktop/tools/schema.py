@@ -3,10 +3,20 @@
 ``process_json_schema`` follows the original ToolsLoader: an empty or non-object input becomes
 an empty object schema; an object schema keeps its ``properties``, ``required`` and
 ``description`` (and its ``$defs``/``definitions``, which its references need); anything else is
-wrapped as an object. One addition: a root ``anyOf``/``oneOf``/``allOf`` whose branches are all
-objects (a zod or pydantic union at the root) is merged into one object with every property and
-only the common required ones, so the arguments keep their shape and no API sees a root
-combinator (OpenAI and Anthropic both reject one).
+wrapped as an object. Additions:
+
+* a root ``$ref`` (pydantic's ``model_json_schema()`` of one model: ``{"$ref": "#/$defs/Tree",
+  "$defs": {...}}``, with or without ``type: object``), or a root ``allOf`` of one ``$ref``, is
+  resolved to the object it names: its properties are the tool's parameters, at the top level;
+  the root's own keys (its description) win over the target's;
+* a root ``anyOf``/``oneOf``/``allOf`` whose branches are all objects (a zod or pydantic union at
+  the root) is merged into one object with every property and only the common required ones, so
+  the arguments keep their shape and no API sees a root combinator (OpenAI and Anthropic both
+  reject one); ``null`` branches (and ``null`` in a root type list) are dropped: the arguments
+  of a call are always an object.
+
+Only a schema that really is not an object is wrapped as the property ``value``; the name map
+then unwraps the model's call (see :mod:`elftia_desktop.tools.arguments`).
 """
 
 from __future__ import annotations
@@ -26,6 +36,7 @@ _CONTAINERS = (dict, list)
 _DATA_KEYS = frozenset({"default", "enum", "const", "examples", "example"})
 _ROOT_KEPT = ("required", "description", "$defs", "definitions", "additionalProperties")
 _ROOT_NOT_NOTED = frozenset({*_ROOT_KEPT, "type", "properties"})
+_SPECIAL_ROOT = frozenset({"$ref", *COMBINATORS})
 
 
 def empty_object() -> dict[str, Any]:
@@ -73,29 +84,142 @@ def root_object(schema: Any, log: NoteLog | None = None) -> dict[str, Any]:
     """
     if not isinstance(schema, dict) or not schema:
         return empty_object()
-    if is_object_schema(schema):
-        out: dict[str, Any] = {"type": "object"}
-        props = schema.get("properties")
-        out["properties"] = props if isinstance(props, dict) else {}
-        for key in _ROOT_KEPT:
-            if key in schema:
-                out[key] = schema[key]
-        if log is not None:
-            for key in schema:
-                if key not in _ROOT_NOT_NOTED:
-                    log.dropped("", key, "the root keeps only properties, required and description")
-        return out
-    merged = _merge_root_union(schema, log)
-    if merged is not None:
-        return merged
+    kind, root = _classify(schema, log)
+    if kind == "merged":
+        return root
+    if kind == "object":
+        return _object_root(root, log)
     if log is not None:
-        log.add("", "changed", f"the input schema is not an object; wrapped as the property {WRAPPED_PROPERTY!r}")
-    wrapped = {k: v for k, v in schema.items() if k not in ("$defs", "definitions", "$schema")}
+        log.add("", "changed", f"the input schema is not an object; wrapped as the property {WRAPPED_PROPERTY!r}, "
+                "which is unwrapped again before the call reaches the server")  # fmt: skip
+        if not may_be_object(root, root):
+            log.add("", "warning", "MCP passes a tool's arguments as a JSON object and this input schema allows no "
+                    "object: no call can reach the server in a valid form")  # fmt: skip
+        log.argument_map().wrapped = WRAPPED_PROPERTY
+    wrapped = {k: v for k, v in root.items() if k not in ("$defs", "definitions", "$schema")}
     out = {"type": "object", "properties": {WRAPPED_PROPERTY: wrapped}, "required": [WRAPPED_PROPERTY]}
     for key in ("$defs", "definitions"):
+        if key in root:
+            out[key] = root[key]
+    return out
+
+
+def _object_root(schema: dict[str, Any], log: NoteLog | None) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "object"}
+    props = schema.get("properties")
+    out["properties"] = props if isinstance(props, dict) else {}
+    for key in _ROOT_KEPT:
         if key in schema:
             out[key] = schema[key]
+    if log is not None:
+        if "properties" in schema and not isinstance(props, dict):
+            log.dropped("", "properties", "not an object of property schemas: the tool is sent without parameters")
+        for key in schema:
+            if key == "$ref":
+                log.dropped("", key, f"the root reference {schema[key]!r} cannot be resolved to an object")
+            elif key not in _ROOT_NOT_NOTED:
+                log.dropped("", key, "the root keeps only properties, required and description")
     return out
+
+
+def _classify(schema: dict[str, Any], log: NoteLog | None) -> tuple[str, dict[str, Any]]:
+    """``("object" | "merged" | "wrap", schema)``: how :func:`root_object` treats a non-empty root."""
+    if schema.get("type") == "object" and _SPECIAL_ROOT.isdisjoint(schema):
+        return "object", schema  # the common case, without a call per rule
+    schema = _resolve_root_ref(_without_root_null(schema, log), log)
+    if _is_root_union(schema) or not is_object_schema(schema):
+        merged = _merge_root_union(schema, log)
+        if merged is not None:
+            return "merged", merged
+    return ("object" if is_object_schema(schema) else "wrap"), schema
+
+
+def is_wrapped(schema: Any) -> bool:
+    """Whether :func:`root_object` wraps ``schema`` as the single property ``value``."""
+    return isinstance(schema, dict) and bool(schema) and _classify(schema, None)[0] == "wrap"
+
+
+def may_be_object(node: Any, root: dict[str, Any], depth: int = 0) -> bool:
+    """Whether a JSON object can be valid against ``node`` (types and combinators only; bounded)."""
+    node = deref(root, node)
+    if node is True or node == {} or depth > 16:
+        return True
+    if not isinstance(node, dict):
+        return False
+    types = schema_types(node)
+    if types and "object" not in types:
+        return False
+    if "const" in node or "enum" in node:
+        values = node["enum"] if isinstance(node.get("enum"), list) else [node.get("const")]
+        return any(isinstance(v, dict) for v in values)
+    for key in ("anyOf", "oneOf"):
+        if isinstance(node.get(key), list) and not any(may_be_object(b, root, depth + 1) for b in node[key]):
+            return False
+    branches = node.get("allOf")
+    return not isinstance(branches, list) or all(may_be_object(b, root, depth + 1) for b in branches)
+
+
+def _root_target(schema: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    """The reference a root names (``$ref``, or ``allOf`` of one ``$ref``) and its target, or None."""
+    ref = schema.get("$ref")
+    if not isinstance(ref, str):
+        branches = schema.get("allOf")
+        if not (isinstance(branches, list) and len(branches) == 1 and isinstance(branches[0], dict)):
+            return None
+        ref = branches[0].get("$ref")
+        if not isinstance(ref, str):
+            return None
+    target = deref(schema, {"$ref": ref})
+    return (ref, target) if isinstance(target, dict) and "$ref" not in target else None
+
+
+def root_ref(schema: Any) -> str | None:
+    """The reference a root ``$ref`` (or ``allOf`` of one) names, when :func:`root_object` resolves it."""
+    found = _root_target(_without_root_null(schema, None)) if isinstance(schema, dict) else None
+    return found[0] if found is not None else None
+
+
+def _resolve_root_ref(schema: dict[str, Any], log: NoteLog | None) -> dict[str, Any]:
+    found = _root_target(schema)
+    if found is None:
+        return schema
+    ref, target = found
+    own = {k: v for k, v in schema.items() if k not in ("$ref", "allOf")}
+    resolved = {**{k: v for k, v in target.items() if k not in ("$defs", "definitions")}, **own}
+    if isinstance(own.get("properties"), dict) and isinstance(target.get("properties"), dict):
+        resolved["properties"] = {**target["properties"], **own["properties"]}  # $ref beside properties: both apply
+        resolved["required"] = [*string_list(target.get("required")), *string_list(own.get("required"))]
+    if log is not None:
+        log.add("", "changed", f"root reference {ref!r} resolved to the object it names; its properties are the "
+                "parameters, at the top level")  # fmt: skip
+    return resolved
+
+
+def _without_root_null(schema: dict[str, Any], log: NoteLog | None) -> dict[str, Any]:
+    types = schema.get("type")
+    if isinstance(types, list) and "null" in types and len(types) > 1:
+        if log is not None:
+            log.add("type", "changed", "null dropped from the root type list (the arguments are always an object)")
+        rest = [t for t in types if t != "null"]
+        return {**schema, "type": rest[0] if len(rest) == 1 else rest}
+    for key in ("anyOf", "oneOf"):
+        branches = schema.get(key)
+        if not isinstance(branches, list):
+            continue
+        kept = [b for b in branches if not is_null_schema(b)]
+        if not kept or len(kept) == len(branches):
+            continue
+        if log is not None:
+            log.add(key, "changed", f"the null branch of the root {key} dropped (the arguments are always an object)")
+        if len(kept) == 1 and isinstance(kept[0], dict):  # one branch left: it is the root
+            return {**{k: v for k, v in schema.items() if k != key}, **kept[0]}
+        return {**schema, key: kept}
+    return schema
+
+
+def _is_root_union(schema: dict[str, Any]) -> bool:
+    """An object root that declares no properties of its own but a combinator (``type: object`` + ``anyOf``)."""
+    return not isinstance(schema.get("properties"), dict) and any(isinstance(schema.get(k), list) for k in COMBINATORS)
 
 
 def _merge_root_union(schema: dict[str, Any], log: NoteLog | None) -> dict[str, Any] | None:

@@ -23,6 +23,7 @@ from elftia_desktop.tools.formats.openai_strict import STRICT_FORMATS
 OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 GEMINI_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$")
 MCP_ONLY = {"outputSchema", "annotations", "title", "_meta", "icons", "execution", "inputSchema"}
+_NAME_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
 _CHAT = TypeAdapter(ChatCompletionFunctionToolParam)
 _RESPONSES = TypeAdapter(FunctionToolParam)
 _ANTHROPIC = TypeAdapter(ToolParam)
@@ -103,7 +104,10 @@ def check_refs_resolve(node: Any, root: dict[str, Any], *, bare: bool = False) -
             if bare:
                 assert set(node) <= {"$ref", "description", "default"}, node
         for key, value in node.items():
-            if key not in ("enum", "const", "default", "examples"):
+            if key in _NAME_MAPS and isinstance(value, dict):  # keys are names (a property may be called "$ref")
+                for sub in value.values():
+                    check_refs_resolve(sub, root, bare=bare)
+            elif key not in ("enum", "const", "default", "examples"):
                 check_refs_resolve(value, root, bare=bare)
 
 

@@ -17,7 +17,7 @@ def test_convert_json_output(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["convert", "--format", "openai", "--strict", str(DATA / "pydantic_hard_cases.json"), "--json"])
     assert code == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"payload", "nameMap", "skipped", "notes"}
+    assert set(out) == {"payload", "nameMap", "argumentMap", "skipped", "notes"}
     check_openai(out["payload"])
     assert out["nameMap"]["files_read_v2"] == "files.read v2"
     assert any("fallback" in n and "shapes" in n for n in out["notes"])

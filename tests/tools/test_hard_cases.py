@@ -13,6 +13,7 @@ from elftia_desktop.tools.formats.openai import convert_mcp_tools_to_openai
 from elftia_desktop.tools.formats.openai_strict import strip_strict_nulls
 from elftia_desktop.tools.loader import FORMATS, convert_tools
 from elftia_desktop.tools.names import ToolRef, assign_names, short_hash
+from elftia_desktop.tools.refs import RECURSION_DEPTH
 from elftia_desktop.tools.schema import cut_text, process_json_schema
 from tests.tools.provider_checks import check_all
 
@@ -32,9 +33,12 @@ def gemini_params(tool: dict[str, Any]) -> dict[str, Any]:
 def test_recursive_model_is_cut_for_gemini_and_kept_as_defs_elsewhere() -> None:
     tree = hard_tools()["tree"]
     params = gemini_params(tree)
-    children = params["properties"]["root"]["properties"]["children"]
-    assert children["type"] == "ARRAY"
-    assert children["items"]["type"] == "OBJECT" and "further nesting omitted" in children["items"]["description"]
+    node = params["properties"]["root"]
+    for _ in range(RECURSION_DEPTH):  # the model inlined RECURSION_DEPTH levels deep, then a stub
+        assert node["type"] == "OBJECT" and set(node["properties"]) == {"label", "children"}
+        assert node["properties"]["children"]["type"] == "ARRAY"
+        node = node["properties"]["children"]["items"]
+    assert node["type"] == "OBJECT" and "further nesting omitted" in node["description"] and not node["properties"]
     schema = convert_tools([tree], "anthropic").payload[0]["input_schema"]
     assert schema["properties"]["root"]["properties"]["children"]["items"] == {"$ref": "#/$defs/TreeNode"}
     assert schema["$defs"]["TreeNode"]["properties"]["children"]["items"] == {"$ref": "#/$defs/TreeNode"}

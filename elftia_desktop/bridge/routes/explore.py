@@ -85,7 +85,7 @@ class ExploreChannels(RouterCore):
             return refused
         ask = data
         return self._submit(
-            "mcp:get-prompt", lambda s: s.mcp.get_prompt(ask.server_id, ask.name, ask.arguments), on_done, on_error
+            "mcp:get-prompt", lambda s: s.mcp.prompt_json(ask.server_id, ask.name, ask.arguments), on_done, on_error
         )
 
     def read_resource(self, params: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None) -> int:
@@ -95,5 +95,5 @@ class ExploreChannels(RouterCore):
             return refused
         read = data
         return self._submit(
-            "mcp:read-resource", lambda s: s.mcp.read_resource(read.server_id, read.uri), on_done, on_error
+            "mcp:read-resource", lambda s: s.mcp.resource_json(read.server_id, read.uri), on_done, on_error
         )

@@ -1,7 +1,8 @@
 """JSON Schema -> Gemini's OpenAPI-subset ``Schema`` (the ``parameters`` of a function declaration).
 
 Rules (see :mod:`elftia_desktop.tools.formats.gemini` for the sources): references are inlined
-before this pass and recursion is cut off (:func:`recursion_stub`); ``const`` -> a one-value
+before this pass, a recursive model :data:`~elftia_desktop.tools.refs.RECURSION_DEPTH` levels deep,
+and the level below is a :func:`recursion_stub` (noted with the depth); ``const`` -> a one-value
 ``enum``; ``oneOf`` -> ``anyOf``; ``allOf`` merged; a type list with ``null`` -> ``nullable``,
 several types -> ``anyOf``; ``enum`` only with strings on ``STRING`` (other enums are described
 in the description instead); every schema gets a type (inferred, else ``anyOf`` of all types);
@@ -86,6 +87,7 @@ class GeminiSchemaWriter:
         """The root: always an ``OBJECT``."""
         out = self.node(node, "", 0)
         if out.get("type") != "OBJECT":
+            self.log.add("", "dropped", "the root did not convert to an OBJECT: the tool is sent without parameters")
             return {"type": "OBJECT", "properties": {}}
         out.pop("nullable", None)
         return out

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from elftia_desktop.ui.dialogs.gateway_dialog import GatewayDialog
 from elftia_desktop.ui.dialogs.mcp_manage_dialog import McpManageDialog
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 
@@ -86,6 +87,7 @@ class AgentsPage(QWidget):
         self.buttons: dict[str, QPushButton] = {}
         for key, label, tip in (
             ("manage", "&Servers && tools…", "Choose the MCP mode, servers and tools of the selected agent"),
+            ("apps", "Use in other &apps…", "Serve the selected agent to Claude, Cursor, VS Code … through Elftia"),
             ("rename", "&Rename…", "Give the selected agent a new name"),
             ("duplicate", "D&uplicate", "Copy the selected agent with its servers and tools"),
             ("delete", "&Delete…", "Delete the selected agent (asks first)"),
@@ -99,6 +101,7 @@ class AgentsPage(QWidget):
             self.buttons[key] = button
         self.buttons["new"].clicked.connect(self.create_agent)
         self.buttons["manage"].clicked.connect(self.manage_selected)
+        self.buttons["apps"].clicked.connect(self.use_in_other_apps)
         self.buttons["rename"].clicked.connect(self.rename_selected)
         self.buttons["duplicate"].clicked.connect(self.duplicate_selected)
         self.buttons["delete"].clicked.connect(self.delete_selected)
@@ -210,7 +213,7 @@ class AgentsPage(QWidget):
 
     def _sync_buttons(self) -> None:
         chosen = self.selected_agent() is not None
-        for key in ("manage", "rename", "duplicate", "delete"):
+        for key in ("manage", "apps", "rename", "duplicate", "delete"):
             self.buttons[key].setEnabled(chosen)
 
     # -- actions -------------------------------------------------------------------------------
@@ -267,6 +270,15 @@ class AgentsPage(QWidget):
             self.router.remove_agent(
                 agent.id, on_done=lambda a: self._changed(f"Deleted <b>{escape(a.name)}</b>."), on_error=self.show_error
             )
+
+    def use_in_other_apps(self) -> GatewayDialog | None:
+        """Open "Use in other apps" (the gateway's entry and its install) for the selected agent."""
+        agent = self.selected_agent()
+        if agent is None:
+            return None
+        dialog = GatewayDialog(self.router, agent.name, self)
+        dialog.open()
+        return dialog
 
     def manage_selected(self) -> McpManageDialog | None:
         """Open the association dialog for the selected agent (returns it, open)."""

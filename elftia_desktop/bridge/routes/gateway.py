@@ -1,0 +1,131 @@
+"""Gateway channels: the entry other apps run, installing and removing it, and the HTTP token.
+
+Every channel touches files or the keyring, so the work runs in a worker thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import TYPE_CHECKING, Any
+
+from elftia_desktop.bridge.plumbing import Done, Failed, RouterCore
+
+if TYPE_CHECKING:
+    from elftia_desktop.bridge.channels import GatewayTargetInput
+    from elftia_desktop.bridge.services import AppServices
+    from elftia_desktop.gateway.install import InstallPlan
+
+
+def _agent_name(services: AppServices, agent: str | None) -> str | None:
+    return services.agents.get(agent).name if agent else None
+
+
+def _info(services: AppServices, target: GatewayTargetInput) -> dict[str, Any]:
+    from elftia_desktop.gateway.command import gateway_command
+    from elftia_desktop.gateway.install import (
+        INSTALL_APPS,
+        config_path,
+        entry_name,
+        gateway_entry,
+        install_app,
+        installed_entry,
+    )
+    from elftia_desktop.gateway.token import gateway_token
+
+    agent = _agent_name(services, target.agent)
+    name = entry_name(agent)
+    apps = []
+    for app_id in INSTALL_APPS:
+        fmt = install_app(app_id)
+        path = config_path(fmt)
+        entry = {fmt.root_key: {name: gateway_entry(fmt, agent, target.hub)}}
+        apps.append(
+            {
+                "id": fmt.id,
+                "label": fmt.label,
+                "path": str(path),
+                "installed": installed_entry(fmt, path, name),
+                "entry": json.dumps(entry, indent=2, ensure_ascii=False),
+            }
+        )
+    command, args = gateway_command(agent, target.hub)
+    return {
+        "name": name,
+        "apps": apps,
+        "command": [command, *args],
+        "httpCommand": [command, *args, "--http", "8765"],
+        "httpUrl": "http://127.0.0.1:8765/mcp",
+        "token": gateway_token(services.catalog.vault),
+    }
+
+
+class GatewayChannels(RouterCore):
+    """``gateway:info``, ``gateway:preview``, ``gateway:install``, ``gateway:uninstall``, ``gateway:reset-token``."""
+
+    def _gateway(
+        self,
+        channel: str,
+        params: dict[str, Any],
+        work: Any,
+        on_done: Done | None,
+        on_error: Failed | None,
+    ) -> int:
+        data, refused = self._validated(channel, "GatewayTargetInput", params, on_error)
+        if data is None:
+            return refused
+        target = data
+
+        async def run(services: AppServices) -> Any:
+            return await asyncio.to_thread(work, services, target)
+
+        return self._submit(channel, run, on_done, on_error)
+
+    def gateway_info(self, params: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None) -> int:
+        """``gateway:info`` ``{agent?, hub?}``: per app its entry JSON, config path and whether it is installed;
+        the stdio and HTTP command lines and the HTTP token."""
+        return self._gateway("gateway:info", params, _info, on_done, on_error)
+
+    def gateway_preview(
+        self, params: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None
+    ) -> int:
+        """``gateway:preview`` ``{app, agent?, hub?, remove?}``: the change as a diff; nothing is written."""
+
+        def work(services: AppServices, target: GatewayTargetInput) -> dict[str, Any]:
+            return _plan(services, target).to_json_dict()
+
+        return self._gateway("gateway:preview", params, work, on_done, on_error)
+
+    def gateway_apply(self, params: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None) -> int:
+        """``gateway:install`` / ``gateway:uninstall`` (``remove: true``): back up, then write the change."""
+
+        def work(services: AppServices, target: GatewayTargetInput) -> dict[str, Any]:
+            from elftia_desktop.gateway.install import apply_plan
+
+            plan = _plan(services, target)
+            backup = apply_plan(plan)
+            return plan.to_json_dict() | {"backup": str(backup) if backup else None}
+
+        channel = "gateway:uninstall" if params.get("remove") else "gateway:install"
+        return self._gateway(channel, params, work, on_done, on_error)
+
+    def gateway_reset_token(self, on_done: Done | None = None, on_error: Failed | None = None) -> int:
+        """``gateway:reset-token``: a new HTTP token (clients with the old one get 401)."""
+
+        async def run(services: AppServices) -> str:
+            from elftia_desktop.gateway.token import reset_token
+
+            return await asyncio.to_thread(reset_token, services.catalog.vault)
+
+        return self._submit("gateway:reset-token", run, on_done, on_error)
+
+
+def _plan(services: AppServices, target: GatewayTargetInput) -> InstallPlan:
+    from elftia_desktop.gateway.install import InstallError, plan_install, plan_uninstall
+
+    if not target.app:
+        raise InstallError("app: choose the app to change")
+    agent = _agent_name(services, target.agent)
+    if target.remove:
+        return plan_uninstall(target.app, agent)
+    return plan_install(target.app, agent, target.hub)

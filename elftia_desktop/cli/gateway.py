@@ -1,0 +1,237 @@
+"""``elftia-mcp serve``: the gateway, and ``elftia-mcp gateway token|install|uninstall``.
+
+``serve`` runs one MCP server over stdio (or Streamable HTTP with ``--http``) that serves an
+agent's servers, or every active server, through this process's own pool. Nothing but the
+protocol is written to stdout; logs go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import signal
+import socket
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from elftia_desktop.cli.context import open_agents, open_catalog
+from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_OK, add_json_flag, fail, print_json, warn
+from elftia_desktop.connections.service import McpService
+from elftia_desktop.core.catalog import ServerCatalog
+from elftia_desktop.core.errors import AgentNotFound, JsonInputError
+from elftia_desktop.core.secrets import SecretVault
+from elftia_desktop.gateway.core import Gateway
+from elftia_desktop.gateway.http import Address, bind, http_app, parse_address, serve_http
+from elftia_desktop.gateway.install import (
+    INSTALL_APPS,
+    InstallError,
+    InstallPlan,
+    apply_plan,
+    entry_name,
+    gateway_entry,
+    install_app,
+    plan_install,
+    plan_uninstall,
+)
+from elftia_desktop.gateway.scope import ScopeSource
+from elftia_desktop.gateway.server import serve_stdio
+from elftia_desktop.gateway.token import gateway_token, reset_token
+from elftia_desktop.gateway.watch import watch
+
+log = logging.getLogger(__name__)
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``serve`` and ``gateway``."""
+    p = sub.add_parser("serve", help="run the gateway: one MCP server with the tools of Elftia's servers")
+    p.add_argument("--agent", metavar="NAME", help="serve this agent's servers and tools (default: all active)")
+    p.add_argument("--hub", action="store_true", help="serve find_tools and call_tool instead of every tool")
+    p.add_argument("--timeout", type=float, metavar="SECONDS", help="per-call timeout (default: each server's)")
+    p.add_argument(
+        "--http",
+        metavar="[HOST:]PORT",
+        help="serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (host 127.0.0.1 unless given); "
+        "every request needs the bearer token of 'elftia-mcp gateway token'",
+    )
+    p.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
+    p.set_defaults(handler=cmd_serve)
+    _register_gateway(sub)
+
+
+def _register_gateway(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    gateway = sub.add_parser("gateway", help="the gateway's token, and its entry in other apps' configs")
+    gsub = gateway.add_subparsers(dest="gateway_command", metavar="ACTION", required=True)
+    p = gsub.add_parser("token", help="print the bearer token of 'serve --http' (created on first use)")
+    p.add_argument("--reset", action="store_true", help="make a new token (clients with the old one get 401)")
+    add_json_flag(p)
+    p.set_defaults(handler=cmd_token)
+
+    apps = ", ".join(INSTALL_APPS)
+    p = gsub.add_parser("install", help="add the gateway to another app's MCP config", epilog=f"Apps: {apps}")
+    _target_args(p)
+    p.add_argument("--hub", action="store_true", help="the entry serves find_tools and call_tool")
+    p.add_argument("--dry-run", action="store_true", help="show the diff, write nothing")
+    p.set_defaults(handler=cmd_install)
+
+    p = gsub.add_parser(
+        "uninstall", help="remove the gateway's entry from another app's config", epilog=f"Apps: {apps}"
+    )
+    _target_args(p)
+    p.add_argument("--dry-run", action="store_true", help="show the diff, write nothing")
+    p.set_defaults(handler=cmd_uninstall)
+
+    p = gsub.add_parser("entry", help="print the entry that runs the gateway, in an app's format")
+    p.add_argument("app", help=f"one of {apps}")
+    p.add_argument("--agent", metavar="NAME", help="serve this agent (default: all active servers)")
+    p.add_argument("--hub", action="store_true", help="the entry serves find_tools and call_tool")
+    p.set_defaults(handler=cmd_entry)
+
+
+def _target_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("app", help=f"one of {', '.join(INSTALL_APPS)}")
+    p.add_argument("--agent", metavar="NAME", help="serve this agent (default: all active servers)")
+    p.add_argument("--name", help="the entry's name (default: elftia, or elftia-AGENT)")
+    p.add_argument("--file", type=Path, help="change this config file instead of the app's own")
+    add_json_flag(p)
+
+
+def scope_source(agent: str | None) -> ScopeSource:
+    """The scope of ``--agent NAME`` (re-read when the agents file changes), or every active server.
+
+    ``AgentNotFound`` (naming the agents there are) for an unknown name.
+    """
+    if agent is None:
+        return ScopeSource()
+    store = open_agents()
+    agent_id = store.get(agent).id
+    return ScopeSource(lambda: store.get(agent_id), store.path)
+
+
+def _listen(address: Address) -> tuple[socket.socket, Address]:
+    """A listening socket on ``address`` and where it really listens (port 0: the free port picked)."""
+    sock = bind(address)
+    address = Address(address.host, sock.getsockname()[1])
+    if address.host not in ("127.0.0.1", "localhost", "::1"):
+        warn(f"--http: listening on {address.host}, not only on this computer; the token is all that protects it")
+    return sock, address
+
+
+async def _serve(
+    args: argparse.Namespace, catalog: ServerCatalog, source: ScopeSource, http: tuple[socket.socket, Address] | None
+) -> None:
+    """Run the gateway until its client leaves (stdio), or until interrupted (HTTP); always clean up."""
+    service = McpService(catalog)
+    gateway = Gateway(service, source.current, call_timeout=args.timeout, release_when_idle=http is not None)
+    loop = asyncio.get_running_loop()
+    watcher = loop.create_task(watch(gateway, source.refresh))
+    main_task = asyncio.current_task()
+    with contextlib.suppress(NotImplementedError, RuntimeError):  # no signal handlers on Windows
+        loop.add_signal_handler(signal.SIGTERM, main_task.cancel if main_task else watcher.cancel)
+    try:
+        if http is None:
+            await serve_stdio(gateway, hub_mode=args.hub)
+        else:
+            sock, address = http
+            token = await asyncio.to_thread(gateway_token, catalog.vault)
+            print(f"Elftia gateway ({source.current().label}) at {address.url}", flush=True)
+            await serve_http(http_app(gateway, token, address, hub_mode=args.hub), sock)
+    finally:
+        watcher.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await watcher
+        await gateway.close()
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(), format="elftia gateway: %(message)s")
+    if args.timeout is not None and args.timeout <= 0:
+        return fail(args, "--timeout: expected a number of seconds greater than 0", EXIT_BAD_INPUT)
+    try:
+        source = scope_source(args.agent)
+        address = parse_address(args.http) if args.http is not None else None
+    except AgentNotFound as exc:
+        return fail(args, f"--agent: {exc}", EXIT_BAD_INPUT)
+    except ValueError as exc:
+        return fail(args, str(exc), EXIT_BAD_INPUT)
+    catalog = open_catalog()
+    try:
+        http = _listen(address) if address is not None else None
+    except OSError as exc:
+        assert address is not None
+        return fail(args, f"--http: cannot listen on {address.host}:{address.port}: {exc.strerror or exc}")
+    with contextlib.suppress(asyncio.CancelledError):  # SIGTERM: the servers were stopped on the way out
+        asyncio.run(_serve(args, catalog, source, http))
+    return EXIT_OK
+
+
+def cmd_token(args: argparse.Namespace) -> int:
+    vault = SecretVault()
+    token = reset_token(vault) if args.reset else gateway_token(vault)
+    if args.json:
+        print_json({"token": token, "header": f"Authorization: Bearer {token}", "keyring": vault.uses_keyring})
+    else:
+        print(token)
+        if vault.warning:
+            warn(vault.warning)
+    return EXIT_OK
+
+
+def _agent_name(agent: str | None) -> str | None:
+    """The agent's name as stored; ``AgentNotFound`` naming the agents there are."""
+    return open_agents().get(agent).name if agent else None
+
+
+def _show(args: argparse.Namespace, plan: InstallPlan, backup: Path | None, verb: str) -> None:
+    if args.json:
+        print_json(plan.to_json_dict() | {"backup": str(backup) if backup else None, "written": not args.dry_run})
+        return
+    print(plan.diff or f"{plan.path}: nothing to change", end="" if plan.diff else "\n")
+    for warning in plan.warnings:
+        warn(warning)
+    if args.dry_run:
+        print(f"(dry run: {plan.path} was not changed)")
+    elif plan.changed:
+        print(f"{verb} {plan.name!r} {'in' if verb == 'Wrote' else 'from'} {plan.app.label}'s config {plan.path}")
+        if backup is not None:
+            print(f"Backup of the previous file: {backup}")
+
+
+def _run_plan(args: argparse.Namespace, make: Callable[[], InstallPlan], verb: str) -> int:
+    try:
+        plan = make()
+    except AgentNotFound as exc:
+        return fail(args, f"--agent: {exc}", EXIT_BAD_INPUT)
+    except (InstallError, JsonInputError) as exc:
+        return fail(args, str(exc), EXIT_BAD_INPUT)
+    backup = None if args.dry_run else apply_plan(plan)
+    _show(args, plan, backup, verb)
+    return EXIT_OK
+
+
+def cmd_install(args: argparse.Namespace) -> int:
+    return _run_plan(
+        args,
+        lambda: plan_install(args.app, _agent_name(args.agent), args.hub, path=args.file, name=args.name),
+        "Wrote",
+    )
+
+
+def cmd_uninstall(args: argparse.Namespace) -> int:
+    return _run_plan(
+        args, lambda: plan_uninstall(args.app, _agent_name(args.agent), path=args.file, name=args.name), "Removed"
+    )
+
+
+def cmd_entry(args: argparse.Namespace) -> int:
+    try:
+        fmt = install_app(args.app)
+        agent = _agent_name(args.agent)
+    except AgentNotFound as exc:
+        return fail(args, f"--agent: {exc}", EXIT_BAD_INPUT)
+    except InstallError as exc:
+        return fail(args, str(exc), EXIT_BAD_INPUT)
+    print_json({fmt.root_key: {entry_name(agent): gateway_entry(fmt, agent, args.hub)}})
+    return EXIT_OK

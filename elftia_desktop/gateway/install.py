@@ -1,0 +1,215 @@
+"""Writing the gateway's one entry into another app's MCP config, and taking it out again.
+
+Apps: Claude Desktop, Claude Code (``~/.claude.json``, user scope), Cursor, VS Code (user
+``mcp.json``), Windsurf and LM Studio; paths and formats come from ``integrations`` (the
+detector's locations, the apps' format table). A plan shows the diff before anything is written;
+applying it copies the file to a timestamped backup first, then replaces it atomically, keeping
+every other key and server. ``uninstall`` removes only an entry that runs this gateway.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from elftia_desktop.core.atomic_file import atomic_write_text
+from elftia_desktop.core.errors import ElftiaError, JsonInputError
+from elftia_desktop.core.models import McpServerTransport
+from elftia_desktop.gateway.command import gateway_command, gateway_env
+from elftia_desktop.integrations.app_formats import AppFormat, app_format
+from elftia_desktop.integrations.detector import (
+    Environment,
+    candidate_locations,
+    parse_config_text,
+    read_config_text,
+)
+
+INSTALL_APPS = ("claude-desktop", "claude-code", "cursor", "vscode", "windsurf", "lmstudio")
+DEFAULT_ENTRY_NAME = "elftia"
+
+
+class InstallError(ElftiaError):
+    """The entry cannot be written or removed; the message says why and what to do."""
+
+
+@dataclass
+class InstallPlan:
+    """One change to one app's config file, shown before it is applied."""
+
+    app: AppFormat
+    path: Path
+    name: str
+    """The entry's name in the app's server list."""
+    entry: dict[str, Any] | None
+    """The entry written (None: the entry is removed)."""
+    before: str | None
+    """The file's text now (None: there is no file yet)."""
+    after: str
+    warnings: list[str]
+
+    @property
+    def diff(self) -> str:
+        """A unified diff of the change."""
+        old = (self.before or "").splitlines(keepends=True)
+        lines = difflib.unified_diff(old, self.after.splitlines(keepends=True), str(self.path), str(self.path))
+        return "".join(lines)
+
+    @property
+    def changed(self) -> bool:
+        """Whether applying the plan changes the file."""
+        return self.before != self.after
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """A summary for ``--json`` and the window."""
+        return {
+            "app": self.app.id,
+            "label": self.app.label,
+            "path": str(self.path),
+            "name": self.name,
+            "entry": self.entry,
+            "diff": self.diff,
+            "changed": self.changed,
+            "warnings": self.warnings,
+        }
+
+
+def install_app(app_id: str) -> AppFormat:
+    """The format of an app the gateway can be installed into; ``InstallError`` naming them otherwise."""
+    try:
+        fmt = app_format(app_id)
+    except KeyError:
+        fmt = None
+    if fmt is None or fmt.id not in INSTALL_APPS:
+        raise InstallError(f"cannot install the gateway into {app_id!r}: choose one of {', '.join(INSTALL_APPS)}")
+    return fmt
+
+
+def entry_name(agent: str | None = None) -> str:
+    """``elftia``, or ``elftia-<agent>`` so several agents can sit side by side."""
+    if not agent:
+        return DEFAULT_ENTRY_NAME
+    slug = re.sub(r"[^a-z0-9]+", "-", agent.lower()).strip("-")
+    return f"{DEFAULT_ENTRY_NAME}-{slug or 'agent'}"
+
+
+def gateway_entry(fmt: AppFormat, agent: str | None = None, hub: bool = False) -> dict[str, Any]:
+    """The app's stdio entry that runs this installation's gateway."""
+    command, args = gateway_command(agent, hub)
+    entry: dict[str, Any] = {}
+    type_name = fmt.type_names.get(McpServerTransport.STDIO) if fmt.exportable else None
+    if type_name:
+        entry["type"] = type_name
+    entry |= {"command": command, "args": args}
+    env = gateway_env()
+    if env:
+        entry["env"] = env
+    return entry
+
+
+def is_gateway_entry(entry: Any) -> bool:
+    """Whether an app's entry runs an Elftia gateway (``... serve`` of ``elftia_desktop.cli`` or ``elftia-mcp``)."""
+    if not isinstance(entry, dict):
+        return False
+    command = str(entry.get("command") or "")
+    args = [str(a) for a in entry.get("args") or []]
+    runs_cli = "elftia_desktop.cli" in args or Path(command).stem == "elftia-mcp"
+    return runs_cli and "serve" in args
+
+
+def config_path(fmt: AppFormat, machine: Environment | None = None) -> Path:
+    """The app's user-level config file: the first that exists, else where the app looks first."""
+    locations = [loc for loc in candidate_locations(fmt.id, machine or Environment.current()) if loc.scope == "user"]
+    existing = [loc.path for loc in locations if loc.path.is_file()]
+    return existing[0] if existing else locations[0].path
+
+
+def installed_entry(fmt: AppFormat, path: Path, name: str) -> bool:
+    """Whether ``path`` holds the gateway's entry ``name`` (a missing or broken file: no)."""
+    try:
+        _, data = _read(fmt, path)
+    except (OSError, JsonInputError):
+        return False
+    servers = data.get(fmt.root_key)
+    return isinstance(servers, dict) and is_gateway_entry(servers.get(name))
+
+
+def _read(fmt: AppFormat, path: Path) -> tuple[str | None, dict[str, Any]]:
+    try:
+        text = read_config_text(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None, {}
+    if not text.strip():
+        return text, {}
+    data = parse_config_text(text, fmt, str(path))
+    if not isinstance(data, dict):
+        raise JsonInputError(f"{path}: expected a JSON object at the top")
+    servers = data.get(fmt.root_key, {})
+    if not isinstance(servers, dict):
+        raise JsonInputError(f"{path}: '{fmt.root_key}' must be an object of name: server entries")
+    return text, data
+
+
+def _dump(data: dict[str, Any]) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def plan_install(
+    app_id: str, agent: str | None = None, hub: bool = False, *, path: Path | None = None, name: str | None = None
+) -> InstallPlan:
+    """What installing the gateway into ``app_id`` would change (nothing is written)."""
+    fmt = install_app(app_id)
+    path = path or config_path(fmt)
+    name = name or entry_name(agent)
+    before, data = _read(fmt, path)
+    servers = dict(data.get(fmt.root_key) or {})
+    if name in servers and not is_gateway_entry(servers[name]):
+        raise InstallError(f"{path}: the entry {name!r} is not Elftia's gateway; choose another name with --name")
+    entry = gateway_entry(fmt, agent, hub)
+    servers[name] = entry
+    warnings = []
+    if fmt.jsonc and before and re.search(r"//|/\*", before):
+        warnings.append(f"{path}: its comments are not kept when the file is written (a backup keeps them)")
+    return InstallPlan(fmt, path, name, entry, before, _dump(data | {fmt.root_key: servers}), warnings)
+
+
+def plan_uninstall(
+    app_id: str, agent: str | None = None, *, path: Path | None = None, name: str | None = None
+) -> InstallPlan:
+    """What removing the gateway's entry from ``app_id`` would change; ``InstallError`` when there is none."""
+    fmt = install_app(app_id)
+    path = path or config_path(fmt)
+    name = name or entry_name(agent)
+    before, data = _read(fmt, path)
+    servers = dict(data.get(fmt.root_key) or {})
+    if name not in servers:
+        raise InstallError(f"{path}: there is no entry {name!r} to remove")
+    if not is_gateway_entry(servers[name]):
+        raise InstallError(f"{path}: the entry {name!r} is not Elftia's gateway; it was left alone")
+    del servers[name]
+    return InstallPlan(fmt, path, name, None, before, _dump(data | {fmt.root_key: servers}), [])
+
+
+def backup_path(path: Path) -> Path:
+    """Where the file is copied before it is changed: ``<name>.elftia-<time>.bak``."""
+    return path.with_name(f"{path.name}.elftia-{time.strftime('%Y%m%d-%H%M%S')}.bak")
+
+
+def apply_plan(plan: InstallPlan) -> Path | None:
+    """Back the file up, then write the change atomically (same permissions); returns the backup's path."""
+    if not plan.changed:
+        return None
+    backup = None
+    mode = 0o600
+    if plan.path.exists():
+        backup = backup_path(plan.path)
+        shutil.copy2(plan.path, backup)
+        mode = plan.path.stat().st_mode & 0o777
+    plan.path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(plan.path, plan.after, mode=mode)
+    return backup

@@ -1,0 +1,163 @@
+"""The gateway's clients ("upstream"): who is connected, who asked what, and talking back to them.
+
+Each upstream connection is remembered from its first message until it closes (the SDK unwinds
+the connection's exit stack, where a callback removes it). Notifications (``list_changed``,
+log messages) go to every connection. A downstream server's elicitation or sampling request is
+sent to the client whose tool call is running on that server (on that call's stream), or to any
+client that supports it; without one it is declined.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import mcp_types as types
+from mcp.server.context import ServerRequestContext
+from mcp.server.session import ServerSession
+from mcp.shared.message import ServerMessageMetadata
+
+log = logging.getLogger(__name__)
+
+LOG_LEVELS: tuple[types.LoggingLevel, ...] = (
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+)
+ELICITATION = types.ClientCapabilities(elicitation=types.ElicitationCapability())
+SAMPLING = types.ClientCapabilities(sampling=types.SamplingCapability())
+
+
+@dataclass
+class Upstream:
+    """One connected client."""
+
+    session: ServerSession
+    """A session of one of its requests: its standalone channel reaches the client at any time."""
+    log_level: types.LoggingLevel = "debug"
+    """Log messages below this level are not sent (``logging/setLevel``)."""
+
+
+@dataclass(frozen=True)
+class _Call:
+    session: ServerSession
+    request_id: types.RequestId | None
+
+
+def _connection_of(session: ServerSession) -> Any:
+    # The SDK has no public accessor from a handler's session to its Connection (the object whose
+    # exit stack runs when the client goes away); ServerSession keeps it as ``_connection``.
+    return session._connection
+
+
+class Upstreams:
+    """The connected clients of one gateway."""
+
+    def __init__(self, on_last_closed: Callable[[], Awaitable[None]] | None = None) -> None:
+        self._by_connection: dict[int, Upstream] = {}
+        self._calls: dict[str, list[_Call]] = {}
+        self._on_last_closed = on_last_closed
+
+    def __len__(self) -> int:
+        return len(self._by_connection)
+
+    def track(self, ctx: ServerRequestContext[Any, Any]) -> Upstream:
+        """The upstream of this request, remembered on first sight."""
+        connection = _connection_of(ctx.session)
+        key = id(connection)
+        upstream = self._by_connection.get(key)
+        if upstream is None:
+            upstream = self._by_connection[key] = Upstream(ctx.session)
+
+            async def forget() -> None:
+                self._by_connection.pop(key, None)
+                if not self._by_connection and self._on_last_closed is not None:
+                    await self._on_last_closed()
+
+            connection.exit_stack.push_async_callback(forget)
+        return upstream
+
+    @contextlib.contextmanager
+    def calling(self, server_id: str, ctx: ServerRequestContext[Any, Any]) -> Iterator[None]:
+        """While a request runs on ``server_id``: that server's questions go to this request's client."""
+        call = _Call(ctx.session, ctx.request_id)
+        calls = self._calls.setdefault(server_id, [])
+        calls.append(call)
+        try:
+            yield
+        finally:
+            calls.remove(call)
+            if not calls:
+                self._calls.pop(server_id, None)
+
+    def _target(self, server_id: str, capability: types.ClientCapabilities) -> _Call | None:
+        for call in reversed(self._calls.get(server_id, [])):
+            if call.session.check_client_capability(capability):
+                return call
+        for upstream in self._by_connection.values():
+            if upstream.session.check_client_capability(capability):
+                return _Call(upstream.session, None)
+        return None
+
+    async def broadcast(self, kinds: tuple[str, ...]) -> None:
+        """Send ``notifications/{kind}/list_changed`` for each kind to every client."""
+        for upstream in list(self._by_connection.values()):
+            for kind in kinds:
+                try:
+                    if kind == "tools":
+                        await upstream.session.send_tool_list_changed()
+                    elif kind == "prompts":
+                        await upstream.session.send_prompt_list_changed()
+                    else:
+                        await upstream.session.send_resource_list_changed()
+                except Exception as exc:  # a client that went away meanwhile
+                    log.debug("list_changed not delivered: %r", exc)
+
+    async def log_message(self, level: types.LoggingLevel, logger: str, data: Any) -> None:
+        """Pass a downstream server's log message to every client that wants that level."""
+        rank = LOG_LEVELS.index(level) if level in LOG_LEVELS else 0
+        for upstream in list(self._by_connection.values()):
+            if rank < LOG_LEVELS.index(upstream.log_level):
+                continue
+            notification = types.LoggingMessageNotification(
+                params=types.LoggingMessageNotificationParams(level=level, logger=logger, data=data)
+            )
+            try:
+                await upstream.session.send_notification(notification)
+            except Exception as exc:
+                log.debug("log message not delivered: %r", exc)
+
+    async def elicit(self, server_id: str, message: str, schema: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
+        """Ask the client behind ``server_id``'s running call (form mode); declined when no client can."""
+        call = self._target(server_id, ELICITATION)
+        if call is None:
+            return "decline", None
+        result = await call.session.elicit_form(message, schema, related_request_id=call.request_id)
+        return result.action, dict(result.content) if result.content is not None else None
+
+    async def sample(
+        self, server_id: str, params: types.CreateMessageRequestParams
+    ) -> types.CreateMessageResult | types.CreateMessageResultWithTools | types.ErrorData:
+        """Forward a downstream ``sampling/createMessage`` to a client that supports sampling."""
+        call = self._target(server_id, SAMPLING)
+        if call is None:
+            return types.ErrorData(
+                code=types.INVALID_REQUEST, message="The app connected to Elftia's gateway does not support sampling."
+            )
+        with_tools = bool(params.tools) or params.tool_choice is not None
+        result_type: type[types.CreateMessageResult] | type[types.CreateMessageResultWithTools] = (
+            types.CreateMessageResultWithTools if with_tools else types.CreateMessageResult
+        )
+        return await call.session.send_request(
+            types.CreateMessageRequest(params=params),
+            result_type,
+            metadata=ServerMessageMetadata(related_request_id=call.request_id),
+        )
