@@ -18,12 +18,14 @@ Where to find a channel (the shared plumbing is ``bridge/plumbing.py``):
 - ``routes/app_info.py``: presets, notices
 - ``routes/explore.py``: trying tools, prompts, resources; the activity log
 - ``routes/links.py``: install links
+- ``routes/auth.py``: OAuth sign-in, sign-out, sign-in status
 """
 
 from __future__ import annotations
 
 from elftia_desktop.bridge.routes.agents import AgentChannels
 from elftia_desktop.bridge.routes.app_info import AppChannels
+from elftia_desktop.bridge.routes.auth import AuthChannels
 from elftia_desktop.bridge.routes.dependencies import DependencyChannels
 from elftia_desktop.bridge.routes.explore import ExploreChannels
 from elftia_desktop.bridge.routes.gateway import GatewayChannels
@@ -47,6 +49,7 @@ class McpRouter(
     AppChannels,
     ExploreChannels,
     LinkChannels,
+    AuthChannels,
 ):
     """The UI's only way to the services: every channel, over one :class:`RouterCore`.
 

@@ -16,6 +16,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from elftia_desktop.cli.auth import prepare, sign_in_flag
 from elftia_desktop.cli.context import apply_saved_settings, open_catalog
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, add_json_flag, fail, print_json
 from elftia_desktop.core.errors import JsonInputError
@@ -36,11 +37,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("test", help="start a server and list its tools")
     p.add_argument("server", help="name or id")
     add_json_flag(p)
+    sign_in_flag(p)
     p.set_defaults(handler=cmd_test)
 
     p = sub.add_parser("discover", help="list a server's tools, prompts, resources and resource templates")
     p.add_argument("server", help="name or id")
     add_json_flag(p)
+    sign_in_flag(p)
     p.set_defaults(handler=cmd_discover)
 
     p = sub.add_parser("call", help="call one tool of a server")
@@ -54,16 +57,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="answer a server's questions without asking (default: ask on a terminal, else decline)",
     )
     add_json_flag(p)
+    sign_in_flag(p)
     p.set_defaults(handler=cmd_call)
 
     p = sub.add_parser("logs", help="start a server and show what it logged (stderr and log messages)")
     p.add_argument("server", help="name or id")
     add_json_flag(p)
+    sign_in_flag(p)
     p.set_defaults(handler=cmd_logs)
 
 
-def _run(work: Callable[[McpService, McpServerRecord], Awaitable[T]], server: str) -> T:
-    """Open the store, run ``work`` on a service, and always clean up its servers.
+def _run(work: Callable[[McpService, McpServerRecord], Awaitable[T]], server: str, args: argparse.Namespace) -> T:
+    """Open the store, run ``work`` on a service (signing in in place), and always clean up its servers.
 
     The SDK is imported here, without the server side its package ``__init__`` pulls in
     (``sdk_light``); and the terminal's environment is the login environment already, so no
@@ -82,8 +87,9 @@ def _run(work: Callable[[McpService, McpServerRecord], Awaitable[T]], server: st
     async def main() -> T:
         service = McpService(catalog)
         apply_saved_settings(service)
+        prepare(service, args)
         try:
-            return await work(service, record)
+            return await service.signed_in(record.id, lambda: work(service, record))
         finally:
             await service.cleanup()
 
@@ -91,7 +97,7 @@ def _run(work: Callable[[McpService, McpServerRecord], Awaitable[T]], server: st
 
 
 def cmd_test(args: argparse.Namespace) -> int:
-    result = _run(lambda service, record: service.test(record.id), args.server)
+    result = _run(lambda service, record: service.test(record.id), args.server, args)
     if args.json:
         print_json(result.to_json_dict())
     elif result.success:
@@ -104,7 +110,7 @@ def cmd_test(args: argparse.Namespace) -> int:
 
 
 def cmd_discover(args: argparse.Namespace) -> int:
-    result = _run(lambda service, record: service.discover(record.id), args.server)
+    result = _run(lambda service, record: service.discover(record.id), args.server, args)
     if args.json:
         print_json(result.to_json_dict())
         return EXIT_OK if result.success else EXIT_FAILED
@@ -202,7 +208,7 @@ def cmd_call(args: argparse.Namespace) -> int:
         service.set_elicitation_handler(elicitation_handler(args.elicit))
         return await service.call_tool(record.id, args.tool, arguments, timeout=args.timeout)
 
-    response = _run(work, args.server)
+    response = _run(work, args.server, args)
     if args.json:
         print_json(response.to_json_dict())
     else:
@@ -222,7 +228,7 @@ def cmd_logs(args: argparse.Namespace) -> int:
         await asyncio.sleep(0.2)  # let the last stderr lines arrive before the server is stopped
         return service.server_log(record.id), result.error
 
-    lines, error = _run(work, args.server)
+    lines, error = _run(work, args.server, args)
     if args.json:
         print_json({"success": error is None, "lines": lines, "error": error})
     else:

@@ -12,10 +12,11 @@ import argparse
 import asyncio
 from typing import Any
 
+from elftia_desktop.cli.auth import sign_in_flag
 from elftia_desktop.cli.context import apply_saved_settings, open_catalog
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, add_json_flag, print_json, print_table, warn
 from elftia_desktop.core.catalog import ServerCatalog
-from elftia_desktop.core.errors import JsonInputError
+from elftia_desktop.core.errors import ElftiaError, JsonInputError
 from elftia_desktop.core.json_input import parse_json_text, read_input_text
 from elftia_desktop.core.models import MCPTool
 from elftia_desktop.tools.convert import Conversion, ToolInput
@@ -28,6 +29,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--server", help="only this server (name or id)")
     p.add_argument("--agent", help="the tools of this agent (its MCP mode, servers and tool selection)")
     _format_flags(p, default="table")
+    sign_in_flag(p)
     p.set_defaults(handler=cmd_tools)
 
     p = sub.add_parser("convert", help="convert a saved tools/list result (offline)")
@@ -65,7 +67,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
 def cmd_tools(args: argparse.Namespace) -> int:
     """List tools from live servers."""
-    tools, errors = asyncio.run(_live_tools(args.server, args.agent))
+    tools, errors = asyncio.run(_live_tools(args.server, args.agent, args))
     for server, reason in errors.items():
         warn(f"{server}: {reason}")
     if args.format == "table":
@@ -74,7 +76,10 @@ def cmd_tools(args: argparse.Namespace) -> int:
     return EXIT_FAILED if errors and not tools else code
 
 
-async def _live_tools(server: str | None, agent_name: str | None) -> tuple[list[MCPTool], dict[str, str]]:
+async def _live_tools(
+    server: str | None, agent_name: str | None, args: argparse.Namespace
+) -> tuple[list[MCPTool], dict[str, str]]:
+    from elftia_desktop.cli.auth import prepare
     from elftia_desktop.connections.service import McpService
     from elftia_desktop.tools.loader import fetch_mcp_tools
 
@@ -82,17 +87,30 @@ async def _live_tools(server: str | None, agent_name: str | None) -> tuple[list[
     agent = catalog.agents.get(agent_name) if catalog.agents is not None and agent_name is not None else None
     service = McpService(catalog)
     apply_saved_settings(service)
+    prepare(service, args)
     try:
         if server is not None:
-            tools = await service.list_server_tools(catalog.find(server).id)
+            sid = catalog.find(server).id
+            tools = await _signed_in_tools(service, sid)
             return (select_tools(agent, tools) if agent is not None else tools), {}
         if agent is not None:
             listing = await fetch_mcp_tools(service, agent)
         else:
             listing = await service.list_all_active_server_tools()
+        for sid in [sid for sid in listing.errors if service.connection_state(sid).value == "auth_required"]:
+            try:  # sign in to each server that asks, one after the other
+                listing.tools.extend(await _signed_in_tools(service, sid))
+                del listing.errors[sid]
+            except ElftiaError as exc:
+                listing.errors[sid] = str(exc)
         return listing.tools, _named_errors(catalog, listing.errors)
     finally:
         await service.cleanup()
+
+
+async def _signed_in_tools(service: Any, server_id: str) -> list[MCPTool]:
+    tools: list[MCPTool] = await service.signed_in(server_id, lambda: service.list_server_tools(server_id))
+    return tools
 
 
 def _named_errors(catalog: ServerCatalog, errors: dict[str, str]) -> dict[str, str]:

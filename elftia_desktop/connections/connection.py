@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import anyio
+import httpx2
 import mcp_types as types
 from mcp.client.session import ClientSession
 
@@ -60,8 +61,13 @@ class ServerConnection:
         callbacks: ClientCallbacks,
         server_log: ServerLog,
         hooks: ConnectionHooks,
+        auth: httpx2.Auth | None = None,
+        person_time: Callable[[], float] | None = None,
     ) -> None:
         self.record = record
+        self._auth = auth
+        self._person_time = person_time or (lambda: 0.0)
+        """Seconds spent waiting on a person signing in: the connect timeout does not count them."""
         self._env = env
         self._headers = headers
         self._callbacks = callbacks
@@ -121,7 +127,7 @@ class ServerConnection:
         self._ready.add_done_callback(lambda f: f.cancelled() or f.exception())
         self._owner = loop.create_task(self._run(), name=f"mcp-owner-{self.record.name}")
         try:
-            await asyncio.wait_for(asyncio.shield(self._ready), limit)
+            await self._wait_ready(loop, limit)
         except TimeoutError as exc:
             context = self.failure_context("start", limit)  # before the close kills the process
             await self.close()
@@ -133,13 +139,27 @@ class ServerConnection:
             await asyncio.shield(self.close())
             raise
 
+    async def _wait_ready(self, loop: asyncio.AbstractEventLoop, limit: float) -> None:
+        """Wait for the session, up to ``limit`` seconds plus the time a person spent signing in."""
+        assert self._ready is not None
+        start = loop.time()
+        while True:
+            remaining = start + limit + self._person_time() - loop.time()
+            if remaining <= 0:
+                raise TimeoutError
+            try:
+                await asyncio.wait_for(asyncio.shield(self._ready), remaining)
+                return
+            except TimeoutError:
+                continue
+
     async def _run(self) -> None:
         assert self._ready is not None
         hooks = TransportHooks(on_stderr=self.log.add, on_spawn=self._on_spawn, on_http_status=self._on_status)
         connect_timeout = self._connect_timeout
         try:
             async with (
-                open_transport(self.record, self._env, self._headers, connect_timeout, hooks) as transport,
+                open_transport(self.record, self._env, self._headers, connect_timeout, hooks, self._auth) as transport,
                 ClientSession(
                     transport.read,
                     transport.write,

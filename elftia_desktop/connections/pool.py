@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 import anyio
+import httpx2
 import mcp_types as types
 from mcp.client.session import ClientSession
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
@@ -29,11 +30,19 @@ from elftia_desktop.connections.connection import ConnectionHooks, ServerConnect
 from elftia_desktop.connections.errors import is_connection_lost, is_timeout, leaf_exception, translate
 from elftia_desktop.connections.events import ServiceEvents
 from elftia_desktop.connections.logs import LOG_LINES, ServerLog
+from elftia_desktop.connections.oauth_provider import SignInGate, SignInPrompt, build_auth
+from elftia_desktop.connections.oauth_storage import VaultTokenStorage
 from elftia_desktop.connections.placeholders import expand_record
 from elftia_desktop.connections.process_tracker import ProcessTracker
 from elftia_desktop.connections.shell_env import login_env
 from elftia_desktop.connections.stdio_process import StdioProcess
-from elftia_desktop.core.errors import ElftiaError, ServerNotTrusted, ToolCallError
+from elftia_desktop.core.errors import (
+    ElftiaError,
+    ServerAuthRequired,
+    ServerConnectionError,
+    ServerNotTrusted,
+    ToolCallError,
+)
 from elftia_desktop.core.models import ConnectionState, McpServerRecord, MCPTool
 from elftia_desktop.core.secrets import SecretVault
 from elftia_desktop.core.trust import needs_confirmation
@@ -66,6 +75,8 @@ class PoolEntry:
     tool_names: frozenset[str] = field(default_factory=frozenset)
     tools_at: float = 0.0
     tools_key: str = ""
+    gate: SignInGate = field(default_factory=SignInGate)
+    """OAuth: whether a sign-in may happen now, and why the last flow failed."""
 
 
 @dataclass(frozen=True)
@@ -94,6 +105,8 @@ class ConnectionPool:
         self.tracker = tracker
         self.callbacks = ClientCallbacks()
         self.entries: dict[str, PoolEntry] = {}
+        self.sign_in_prompt: SignInPrompt | None = None
+        """Shows a person the authorization URL during foreground actions (None: nobody can sign in)."""
         self._notices: set[asyncio.Task[None]] = set()
         self.defaults = PoolDefaults()
 
@@ -117,6 +130,19 @@ class ConnectionPool:
 
             entry = self.entries[server_id] = PoolEntry(server_id, ServerLog(emit_line, self.defaults.log_lines))
         return entry
+
+    def foreground(self, server_id: str) -> contextlib.AbstractContextManager[None]:
+        """Let a sign-in happen (in place) while the block runs: a person is waiting on this action."""
+        gate = self.entry(server_id).gate
+        gate.prompt = self.sign_in_prompt
+        return gate.open()
+
+    def _failed(self, entry: PoolEntry, record: McpServerRecord, error: ElftiaError, status: int | None) -> ElftiaError:
+        """Set the state a failure leads to (``auth required`` for sign-in problems); returns the error to raise."""
+        error = entry.gate.explain(error, record, status)
+        auth = isinstance(error, ServerAuthRequired)
+        self.set_state(entry, ConnectionState.AUTH_REQUIRED if auth else ConnectionState.ERROR, str(error))
+        return error
 
     def set_state(self, entry: PoolEntry, state: ConnectionState, error: str | None = None) -> None:
         """Change a state and emit ``connection:state``."""
@@ -143,6 +169,8 @@ class ConnectionPool:
             entry.last_used = time.monotonic()
             return connection
         if entry.attempt is None or entry.attempt.done():
+            if entry.state is ConnectionState.AUTH_REQUIRED and not entry.gate.interactive:
+                raise ServerAuthRequired(entry.error or f"{record.name}: sign-in required", record.id)
             entry.attempt = asyncio.get_running_loop().create_task(self._connect(record, entry))
         attempt = entry.attempt
         try:
@@ -183,14 +211,18 @@ class ConnectionPool:
             self.set_state(entry, ConnectionState.ERROR, str(error))
             raise error
         self.set_state(entry, ConnectionState.CONNECTING)
+        entry.gate.failure = None
+        connection: ServerConnection | None = None
         try:
             launch = expand_record(record, os.environ | await login_env())
             env, headers = await asyncio.to_thread(self.vault.resolve, launch)
-            connection = ServerConnection(launch, env, headers, self.callbacks, entry.log, self._hooks(record))
+            auth = await asyncio.to_thread(self._auth_of, launch, entry) if launch.config.oauth else None
+            connection = ServerConnection(
+                launch, env, headers, self.callbacks, entry.log, self._hooks(record), auth, entry.gate.person_time
+            )
             await connection.open(self.timeouts(record)[0])
         except ElftiaError as exc:
-            self.set_state(entry, ConnectionState.ERROR, str(exc))
-            raise
+            raise self._failed(entry, record, exc, connection.http_status if connection else None) from exc
         except asyncio.CancelledError:
             self.set_state(entry, ConnectionState.DISCONNECTED)
             raise
@@ -199,6 +231,11 @@ class ConnectionPool:
         self.set_state(entry, ConnectionState.CONNECTED)
         self.events.emit("server:connected", {"serverId": record.id})
         return connection
+
+    def _auth_of(self, record: McpServerRecord, entry: PoolEntry) -> httpx2.Auth:
+        """The OAuth provider of a record (reads the keyring: run in a worker thread)."""
+        storage = VaultTokenStorage(self.vault, record.id)
+        return build_auth(record, storage, self.vault.resolve_oauth(record), entry.gate)
 
     def _hooks(self, record: McpServerRecord) -> ConnectionHooks:
         server_id = record.id
@@ -211,7 +248,7 @@ class ConnectionPool:
             if entry is not None and entry.connection is connection:
                 entry.connection = None
                 self.invalidate_tools(server_id)
-                self.set_state(entry, ConnectionState.ERROR, reason)
+                self._failed(entry, record, ServerConnectionError(reason, server_id), connection.http_status)
 
         def on_spawn(process: StdioProcess) -> None:
             self.tracker.add(server_id, process.pid, process.argv)
@@ -256,12 +293,12 @@ class ConnectionPool:
             leaf = leaf_exception(exc)
             if phase == "call" and isinstance(leaf, MCPError) and not is_timeout(leaf) and not is_connection_lost(leaf):
                 raise ToolCallError(f"{record.name}: the tool call failed: {leaf.message} (code {leaf.code})") from exc
-            error = translate(exc, connection.failure_context(phase, limit))
+            error: ElftiaError = translate(exc, connection.failure_context(phase, limit))
             if is_connection_lost(exc) or not connection.alive:
                 entry = self.entry(record.id)
                 await self._drop(record.id, connection)
                 self.invalidate_tools(record.id)
-                self.set_state(entry, ConnectionState.ERROR, str(error))
+                error = self._failed(entry, record, error, connection.http_status)
             raise error from exc
 
     async def disconnect(self, server_id: str) -> None:

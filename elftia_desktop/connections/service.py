@@ -23,6 +23,7 @@ from elftia_desktop.connections.events import ServiceEvents
 from elftia_desktop.connections.live_calls import LiveCalls
 from elftia_desktop.connections.pool import ConnectionPool, PoolDefaults, PoolEntry
 from elftia_desktop.connections.process_tracker import ProcessTracker, TrackedProcess, kill_leftovers
+from elftia_desktop.connections.service_auth import AuthMixin, retry_signed_in
 from elftia_desktop.connections.service_crud import CrudMixin
 from elftia_desktop.connections.service_explore import ExploreMixin
 from elftia_desktop.core.catalog import ServerCatalog
@@ -44,7 +45,7 @@ TOOL_CACHE_TTL = 300.0
 """Seconds a server's tool list is reused."""
 
 
-class McpService(CrudMixin, ExploreMixin):
+class McpService(CrudMixin, ExploreMixin, AuthMixin):
     """The MCP connection pool and server list.
 
     Events (``events.on(name, callback)``): ``server:connected``, ``connection:state``,
@@ -191,19 +192,26 @@ class McpService(CrudMixin, ExploreMixin):
             server_info=listing.server_info(connection.init_result if connection else None),
         )
 
-    async def test_config(self, server: McpServerInput, server_id: str | None = None) -> McpTestResult:
+    async def test_config(
+        self, server: McpServerInput, server_id: str | None = None, *, sign_in: bool = False
+    ) -> McpTestResult:
         """Try a server that is not saved (the form's Test): connect, list tools, disconnect.
 
         With ``server_id`` (editing a saved server), ``${secret:NAME}`` values resolve from that
-        server's stored secrets. The user is looking at what runs, so no trust prompt applies.
+        server's stored secrets and a sign-in is kept for it. The user is looking at what runs,
+        so no trust prompt applies. ``sign_in``: sign in in place when the server asks.
         """
         record = server.to_record()
         if server_id is not None:
             record.id = server_id
         mark_trusted(record)
         started = time.perf_counter()
+
+        async def attempt() -> list[Any]:
+            return await self._trial_pool.use(record, "list", self._trial_pool.timeouts(record)[1], listing.list_tools)
+
         try:
-            tools = await self._trial_pool.use(record, "list", self._trial_pool.timeouts(record)[1], listing.list_tools)
+            tools = await (retry_signed_in(self._trial_pool, record.id, attempt) if sign_in else attempt())
             connection = self._trial_pool.entry(record.id).connection
             info = listing.server_info(connection.init_result if connection else None)
         except ElftiaError as exc:
@@ -211,6 +219,8 @@ class McpService(CrudMixin, ExploreMixin):
         finally:
             await self._trial_pool.disconnect(record.id)
             self._trial_pool.entries.pop(record.id, None)
+            if server_id is None and record.config.oauth is not None:  # a throwaway id: its tokens go too
+                await asyncio.to_thread(self.catalog.vault.forget_session, record.id)
         return McpTestResult(
             success=True,
             tools=[t.name for t in tools],

@@ -84,9 +84,12 @@ def stdio_env(path: str, inherited: dict[str, str], user_env: dict[str, str]) ->
 
 
 def http_client(
-    headers: dict[str, str], connect_timeout: float, on_status: Callable[[int], None]
+    headers: dict[str, str],
+    connect_timeout: float,
+    on_status: Callable[[int], None],
+    auth: httpx2.Auth | None = None,
 ) -> httpx2.AsyncClient:
-    """An HTTP client carrying the server's headers and our timeouts; reports each response status."""
+    """An HTTP client carrying the server's headers, our timeouts and its OAuth; reports each response status."""
     import httpx2
 
     async def record_status(response: httpx2.Response) -> None:
@@ -96,6 +99,7 @@ def http_client(
         headers=headers,
         timeout=httpx2.Timeout(connect_timeout, read=HTTP_READ_TIMEOUT),
         event_hooks={"response": [record_status]},
+        auth=auth,
     )
 
 
@@ -106,8 +110,9 @@ async def open_transport(
     headers: dict[str, str],
     connect_timeout: float,
     hooks: TransportHooks,
+    auth: httpx2.Auth | None = None,
 ) -> AsyncIterator[Transport]:
-    """Open the record's transport; must be entered and exited in the same task."""
+    """Open the record's transport (``auth``: the OAuth provider); must be entered and exited in the same task."""
     async with AsyncExitStack() as stack:
         if record.type is McpServerTransport.STDIO:
             argv, path, inherited = await stdio_argv(record)
@@ -127,7 +132,7 @@ async def open_transport(
                 timeout: httpx2.Timeout | None = None,
                 auth: httpx2.Auth | None = None,
             ) -> httpx2.AsyncClient:
-                client = http_client(headers or {}, connect_timeout, hooks.on_http_status)
+                client = http_client(headers or {}, connect_timeout, hooks.on_http_status, auth)
                 if timeout is not None:
                     client.timeout = timeout
                 return client
@@ -139,9 +144,10 @@ async def open_transport(
                     timeout=connect_timeout,
                     sse_read_timeout=HTTP_READ_TIMEOUT,
                     httpx_client_factory=factory,
+                    auth=auth,
                 )
             )
         else:
-            client = await stack.enter_async_context(http_client(headers, connect_timeout, hooks.on_http_status))
+            client = await stack.enter_async_context(http_client(headers, connect_timeout, hooks.on_http_status, auth))
             streams = await stack.enter_async_context(streamable_http_client(url, http_client=client))
         yield Transport(streams[0], streams[1])

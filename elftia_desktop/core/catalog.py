@@ -153,7 +153,22 @@ class ServerCatalog:
         kept = McpServerRecord.model_validate(before.to_json_dict())
         kept.config.env = {k: v for k, v in before.config.env.items() if after.config.env.get(k) != v}
         kept.config.headers = {k: v for k, v in before.config.headers.items() if after.config.headers.get(k) != v}
-        self.vault.forget(kept)
+        if kept.config.oauth is not None:
+            still = after.config.oauth
+            kept.config.oauth.client_secret = None if still and still.client_secret else kept.config.oauth.client_secret
+            kept.config.oauth.private_key = None if still and still.private_key else kept.config.oauth.private_key
+        self.vault.forget(kept, session=_sign_in_changed(before, after))
+
+
+def _sign_in_changed(before: McpServerRecord, after: McpServerRecord) -> bool:
+    """True when the URL or the OAuth client changed, so tokens of the old sign-in must go."""
+    secrets = {"client_secret", "private_key"}
+
+    def client(record: McpServerRecord) -> dict[str, Any] | None:
+        oauth = record.config.oauth
+        return oauth.model_dump(exclude=secrets) if oauth is not None else None
+
+    return before.config.url != after.config.url or client(before) != client(after)
 
 
 def _camel_keys(values: dict[str, Any]) -> dict[str, Any]:

@@ -13,7 +13,8 @@
     ├── ServerConnectionError       a server could not be reached or used
     │   ├── ServerStartFailed       command missing, exited with code N, HTTP status N ...
     │   ├── ServerTimeout           a phase took longer than its timeout
-    │   └── ServerNotTrusted        an untrusted server was asked to start
+    │   ├── ServerNotTrusted        an untrusted server was asked to start
+    │   └── ServerAuthRequired      the server wants an OAuth sign-in (or the sign-in failed)
     ├── ToolCallError               a tool call failed or was refused
     │   └── ToolCallCancelled       the user cancelled a running call
     └── DependencyMissing           a runtime a server needs is not installed
@@ -96,6 +97,10 @@ class ServerTimeout(ServerConnectionError):
 
 class ServerNotTrusted(ServerConnectionError):
     """The server came from an import or pasted JSON and was not confirmed yet."""
+
+
+class ServerAuthRequired(ServerConnectionError):
+    """The server wants an OAuth sign-in, or a sign-in did not succeed."""
 
 
 class ToolCallError(ElftiaError):

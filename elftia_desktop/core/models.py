@@ -17,6 +17,8 @@ from urllib.parse import urlparse
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
+from elftia_desktop.core.oauth_config import McpOAuthConfig as McpOAuthConfig  # re-exported: ui imports core.models
+from elftia_desktop.core.oauth_config import OAuthGrantType as OAuthGrantType
 from elftia_desktop.core.text_rules import (
     MAX_TIMEOUT_SECONDS,
     check_args,
@@ -70,6 +72,8 @@ class ConnectionState(StrEnum):
     CONNECTING = "connecting"
     CONNECTED = "connected"
     ERROR = "error"
+    AUTH_REQUIRED = "auth_required"
+    """The server wants an OAuth sign-in; nothing retries until the user signs in."""
 
 
 class McpMode(StrEnum):
@@ -111,6 +115,8 @@ class McpServerConfig(_OpenModel):
     """sse/http: extra request headers; secret values are ``${secret:NAME}`` references."""
     timeout: McpTimeouts | None = None
     """Per-phase timeouts. A bare number is taken as the tool-call timeout in seconds."""
+    oauth: McpOAuthConfig | None = None
+    """sse/http: sign in with OAuth 2.1; tokens live in the keyring, never here."""
 
     @field_validator("timeout", mode="before")
     @classmethod
@@ -189,6 +195,8 @@ def check_server_fields(
     if transport is McpServerTransport.STDIO:
         if not (config.command or "").strip():
             raise ValueError("config.command: a stdio server needs a command to run")
+        if config.oauth is not None:
+            raise ValueError("config.oauth: OAuth sign-in works only for SSE and Streamable HTTP servers")
     else:
         _check_url(config.url, transport)
     if scope is McpServerScope.LOCAL and not (project_path or "").strip():
@@ -464,3 +472,21 @@ class AgentToolSummary(_Model):
     token_method: str = ""
     errors: dict[str, str] = Field(default_factory=dict)
     """Server id -> why its tools are missing."""
+
+
+class McpAuthStatus(_Model):
+    """A server's OAuth sign-in as the servers page shows it (``mcp:auth-status``)."""
+
+    server_id: str
+    oauth: bool = False
+    """The server is set up for OAuth."""
+    grant_type: OAuthGrantType | None = None
+    signed_in: bool = False
+    """Tokens are stored (they may be expired; a refresh needs no user action)."""
+    expires_at: int | None = None
+    """Milliseconds since the epoch when the access token expires."""
+    scopes: list[str] = Field(default_factory=list)
+    subject: str | None = None
+    """Who the token is for, where the server says (the token's email, username or subject)."""
+    state: ConnectionState = ConnectionState.DISCONNECTED
+    error: str | None = None

@@ -1,7 +1,9 @@
 """Secrets of server records: env and header values that must not sit in the JSON.
 
 A secret value goes to the OS keyring (service ``elftia``, account
-``{serverId}:{env|header}:{NAME}``) and the record keeps ``${secret:NAME}`` in its place.
+``{serverId}:{env|header|oauth}:{NAME}``) and the record keeps ``${secret:NAME}`` in its place.
+OAuth uses kind ``oauth``: the configured ``clientSecret`` and ``privateKey``, and the sign-in
+session (``tokens``, the registered ``client``) written by the token storage.
 Values are resolved only when a server starts. Where no keyring works, secrets go to a
 0600 file in the user config folder and ``warning`` says so, for the UI to show.
 """
@@ -32,7 +34,11 @@ SECRET_NAME_PATTERN = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|AUTH|CREDENT
 SECRET_REF_PATTERN = re.compile(r"^\$\{secret:([^}]+)\}$")
 PLACEHOLDER_PATTERN = re.compile(r"\$\{[^}]+\}|^\$[A-Za-z_][A-Za-z0-9_]*$")
 
-SecretKind = Literal["env", "header"]
+SecretKind = Literal["env", "header", "oauth"]
+OAUTH_SECRET_FIELDS = (("client_secret", "clientSecret"), ("private_key", "privateKey"))
+"""(attribute, secret name) of the OAuth settings that go to the keyring."""
+OAUTH_SESSION_NAMES = ("tokens", "client")
+"""What a sign-in leaves in the vault: the tokens and the dynamically registered client."""
 
 
 def looks_secret(name: str) -> bool:
@@ -186,6 +192,12 @@ class SecretVault:
                 if name in marked or looks_secret(name):
                     self.store(out.id, kind, name, value)  # type: ignore[arg-type]
                     values[name] = secret_ref(name)
+        oauth = out.config.oauth
+        for attribute, name in OAUTH_SECRET_FIELDS if oauth is not None else ():
+            value = getattr(oauth, attribute)
+            if value and not is_secret_ref(value):
+                self.store(out.id, "oauth", name, value)
+                setattr(oauth, attribute, secret_ref(name))
         return out
 
     def resolve(self, record: McpServerRecord) -> tuple[dict[str, str], dict[str, str]]:
@@ -208,10 +220,36 @@ class SecretVault:
             resolved[name] = value
         return resolved
 
-    def forget(self, record: McpServerRecord) -> None:
-        """Delete every secret the record refers to."""
+    def resolve_oauth(self, record: McpServerRecord) -> dict[str, str]:
+        """The record's OAuth ``clientSecret`` and ``privateKey`` values (the ones that are set)."""
+        oauth = record.config.oauth
+        resolved: dict[str, str] = {}
+        for attribute, name in OAUTH_SECRET_FIELDS if oauth is not None else ():
+            value = getattr(oauth, attribute)
+            match = SECRET_REF_PATTERN.match(value or "")
+            if match:
+                value = self.load(record.id, "oauth", match.group(1))
+                if value is None:
+                    raise SecretStoreError(f"The OAuth {name} of {record.name} is missing; enter it again.")
+            if value:
+                resolved[name] = value
+        return resolved
+
+    def forget_session(self, server_id: str) -> None:
+        """Delete a server's OAuth tokens and registered client (sign out)."""
+        for name in OAUTH_SESSION_NAMES:
+            self.delete(server_id, "oauth", name)
+
+    def forget(self, record: McpServerRecord, session: bool = True) -> None:
+        """Delete every secret the record refers to, and its OAuth sign-in unless ``session`` is False."""
         for kind, values in (("env", record.config.env), ("header", record.config.headers)):
             for value in values.values():
                 match = SECRET_REF_PATTERN.match(value)
                 if match:
                     self.delete(record.id, kind, match.group(1))  # type: ignore[arg-type]
+        oauth = record.config.oauth
+        for attribute, name in OAUTH_SECRET_FIELDS if oauth is not None else ():
+            if is_secret_ref(getattr(oauth, attribute) or ""):
+                self.delete(record.id, "oauth", name)
+        if session:
+            self.forget_session(record.id)

@@ -142,6 +142,11 @@ class _Writer:
             self.result.warnings.append(f"{record.name}: {self.fmt.label} has no timeout setting; {call:g} s left out")
         if not record.is_active:
             self.result.warnings.append(f"{record.name}: disabled here, but {self.fmt.label} has no off switch")
+        if record.config.oauth is not None:
+            self.result.warnings.append(
+                f"{record.name}: its OAuth sign-in is not exported (tokens never leave the keyring); "
+                f"sign in again in {self.fmt.label}"
+            )
 
 
 def export_servers(

@@ -34,6 +34,7 @@ from elftia_desktop.integrations.detector import ConfigFile, ServerSection
 
 _STR_LIST = "a list of strings"
 _STR_MAP = "an object of string values"
+_OBJECT = "an object"
 _FIELD_TYPES: dict[str, str] = {
     "command": "a string",
     "cwd": "a string",
@@ -52,6 +53,7 @@ _FIELD_TYPES: dict[str, str] = {
     "disabled": "true or false",
     "active": "true or false",
     "timeout": "a number",
+    "oauth": _OBJECT,
 }
 _KNOWN_KEYS = {*_FIELD_TYPES, "name", "transport", "isActive", "inputs"}
 
@@ -97,6 +99,7 @@ def _type_problem(key: str, value: Any) -> str | None:
         "a string": isinstance(value, str),
         _STR_LIST: isinstance(value, list) and all(isinstance(v, str) for v in value),
         _STR_MAP: isinstance(value, dict),
+        _OBJECT: isinstance(value, dict),
         "true or false": isinstance(value, bool),
         "a number": isinstance(value, int | float) and not isinstance(value, bool),
     }[expected]

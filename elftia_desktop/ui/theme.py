@@ -10,6 +10,7 @@ STATE_COLORS = {
     "connecting": "#d08b16",
     "disconnected": "#8a8f98",
     "error": "#d64545",
+    "auth_required": "#c0622a",
 }
 ACCENT = "#4f6bed"
 

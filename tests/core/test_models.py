@@ -163,6 +163,7 @@ def test_every_model_round_trips_through_camel_case_json(model: object) -> None:
 
 
 def test_enums_have_the_original_values() -> None:
-    assert [s.value for s in ConnectionState] == ["disconnected", "connecting", "connected", "error"]
+    original = ["disconnected", "connecting", "connected", "error"]
+    assert [s.value for s in ConnectionState] == [*original, "auth_required"]  # + issue 16's OAuth state
     assert [m.value for m in McpMode] == ["disabled", "auto", "manual"]
     assert MCPTool(id="a", server_id="b", server_name="c", name="d").to_json_dict()["type"] == "mcp"

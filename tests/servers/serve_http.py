@@ -10,7 +10,7 @@
 
 The server runs as a real subprocess on 127.0.0.1 on a free port (it binds port 0 and
 reports the port); it is stopped (SIGTERM, then SIGKILL) when the block ends.
-Servers: basic, paginated, list_changed, hang_init, exit3, auth (see each module's docstring).
+Servers: basic, paginated, list_changed, hang_init, exit3, auth, oauth (see each module's docstring).
 """
 
 from __future__ import annotations
@@ -50,11 +50,18 @@ def _wait_for_port(process: subprocess.Popen[str], timeout: float) -> int:
 
 @contextmanager
 def serve_http(
-    name: str, transport: HttpTransport = "streamable-http", timeout: float = 60.0, port: int = 0
+    name: str,
+    transport: HttpTransport = "streamable-http",
+    timeout: float = 60.0,
+    port: int = 0,
+    extra: tuple[str, ...] = (),
 ) -> Iterator[str]:
-    """Serve test server ``name`` over SSE or Streamable HTTP (on ``port``, 0: a free one); yields its URL."""
+    """Serve test server ``name`` over SSE or Streamable HTTP (on ``port``, 0: a free one); yields its URL.
+
+    ``extra``: more arguments for the server (``oauth`` takes ``--mode``, ``--token-lifetime`` ...).
+    """
     process = subprocess.Popen(
-        server_command(name, "--transport", transport, "--port", str(port)),
+        server_command(name, "--transport", transport, "--port", str(port), *extra),
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,

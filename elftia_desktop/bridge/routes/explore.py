@@ -59,7 +59,9 @@ class ExploreChannels(RouterCore):
 
         async def work(s: AppServices) -> TimedCall:
             started = time.perf_counter()
-            response = await s.mcp.call_tool(call.server_id, call.tool_name, call.args, call.call_id)
+            response = await s.mcp.signed_in(  # an OAuth server may ask to sign in first (in place)
+                call.server_id, lambda: s.mcp.call_tool(call.server_id, call.tool_name, call.args, call.call_id)
+            )
             return TimedCall(response, (time.perf_counter() - started) * 1000)
 
         return self._submit("mcp:try-tool", work, on_done, on_error)

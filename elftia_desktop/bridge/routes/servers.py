@@ -49,8 +49,10 @@ class ServerChannels(RouterCore):
         return self._submit("mcp:update", lambda s: s.mcp.update(update.id, update.updates), on_done, on_error)
 
     def test(self, server_id: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
-        """``mcp:test``: connect and list tools."""
-        return self._by_id("mcp:test", server_id, lambda s, i: s.mcp.test(i), on_done, on_error)
+        """``mcp:test``: connect and list tools (signing in in place when an OAuth server asks)."""
+        return self._by_id(
+            "mcp:test", server_id, lambda s, i: s.mcp.signed_in(i, lambda: s.mcp.test(i)), on_done, on_error
+        )
 
     def test_config(
         self,
@@ -66,11 +68,15 @@ class ServerChannels(RouterCore):
         server, refused = self._validated("mcp:test-config", "McpServerInput", params, on_error)
         if server is None:
             return refused
-        return self._submit("mcp:test-config", lambda s: s.mcp.test_config(server, server_id), on_done, on_error)
+        return self._submit(
+            "mcp:test-config", lambda s: s.mcp.test_config(server, server_id, sign_in=True), on_done, on_error
+        )
 
     def discover(self, server_id: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
-        """``mcp:discover``: tools, prompts, resources."""
-        return self._by_id("mcp:discover", server_id, lambda s, i: s.mcp.discover(i), on_done, on_error)
+        """``mcp:discover``: tools, prompts, resources (signing in in place when an OAuth server asks)."""
+        return self._by_id(
+            "mcp:discover", server_id, lambda s, i: s.mcp.signed_in(i, lambda: s.mcp.discover(i)), on_done, on_error
+        )
 
     def trust(self, server_id: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
         """``mcp:trust``: the user confirmed what the server runs."""

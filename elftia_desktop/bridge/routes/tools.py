@@ -25,14 +25,16 @@ class ToolChannels(RouterCore):
         return self._submit("mcp:list-all-tools", lambda s: s.mcp.list_all_active_server_tools(), on_done, on_error)
 
     def call_tool(self, params: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None) -> int:
-        """``mcp:call-tool``: ``{serverId, toolName, args, callId}``."""
+        """``mcp:call-tool``: ``{serverId, toolName, args, callId}``; an OAuth server may ask to sign in first."""
         data, refused = self._validated("mcp:call-tool", "CallToolInput", params, on_error)
         if data is None:
             return refused
         call = data
         return self._submit(
             "mcp:call-tool",
-            lambda s: s.mcp.call_tool(call.server_id, call.tool_name, call.args, call.call_id),
+            lambda s: s.mcp.signed_in(
+                call.server_id, lambda: s.mcp.call_tool(call.server_id, call.tool_name, call.args, call.call_id)
+            ),
             on_done,
             on_error,
         )

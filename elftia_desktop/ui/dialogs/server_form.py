@@ -39,6 +39,7 @@ FIELD_OF_PATH = {
     "config.cwd": "cwd",
     "config.url": "url",
     "config.headers": "headers",
+    "config.oauth": "auth",
     "config.timeout": "timeout",
     "scope": "scope",
     "projectPath": "project",
@@ -122,6 +123,7 @@ class McpServerForm(QDialog):
             "cwd": ui.cwd.changed,
             "url": ui.url.textChanged,
             "headers": ui.headers.changed,
+            "auth": ui.auth.changed,
             "timeout": ui.call_timeout.valueChanged,
             "scope": ui.scope.currentIndexChanged,
             "project": ui.project.changed,
@@ -163,6 +165,12 @@ class McpServerForm(QDialog):
         else:
             config = {"url": ui.url.text().strip(), "headers": ui.headers.mapping()}
             secret = ui.headers.secret_keys()
+            header, oauth = ui.auth.header(), ui.auth.oauth()
+            if header is not None:
+                config["headers"][header[0]] = header[1]
+                secret.append(header[0])
+            if oauth is not None:
+                config["oauth"] = oauth
         timeout = self._timeouts()
         if timeout:
             config["timeout"] = timeout
@@ -189,6 +197,7 @@ class McpServerForm(QDialog):
             "url": None,
             "headers": {},
             "timeout": None,
+            "oauth": None,
         }
         updates = {k: v for k, v in params.items() if k not in ("config", "secretKeys", "isTrusted")}
         updates["config"] = cleared | params["config"]
@@ -287,7 +296,8 @@ class McpServerForm(QDialog):
         ui.env.set_mapping(dict(config.env))
         ui.cwd.set_text(config.cwd or "")
         ui.url.setText(config.url or "")
-        ui.headers.set_mapping(dict(config.headers))
+        oauth = config.oauth.to_json_dict() if config.oauth is not None else None
+        ui.headers.set_mapping(ui.auth.set_config(dict(config.headers), oauth))
         if config.timeout is not None:
             ui.connect_timeout.setValue(config.timeout.connect or 0)
             ui.call_timeout.setValue(config.timeout.call or 0)

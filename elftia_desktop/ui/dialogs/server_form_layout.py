@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.models import ENV_KEY_PATTERN, HEADER_NAME_PATTERN
+from elftia_desktop.ui.dialogs.server_form_auth import AuthSection
 from elftia_desktop.ui.dialogs.server_form_parts import (
     DependencyStatus,
     FolderPicker,
@@ -36,7 +37,7 @@ from elftia_desktop.ui.widgets.list_editor import ListEditor
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 
 STDIO_FIELDS = ("command", "args", "env", "cwd")
-HTTP_FIELDS = ("url", "headers")
+HTTP_FIELDS = ("url", "auth", "headers")
 
 
 def local_style(dialog: QWidget) -> str:
@@ -109,6 +110,7 @@ class FormLayout:
         self.url.setPlaceholderText("https://example.com/mcp")
         self.url.setToolTip("The server's endpoint (http or https)")
         self.headers = KeyValueEditor("header", HEADER_NAME_PATTERN, "Add hea&der", "Header-Name", dialog)
+        self.auth = AuthSection(dialog)
         self.connect_timeout = _spin("Starting and the initialize handshake; Default is 30 s")
         self.call_timeout = _spin("One tool call; Default is 120 s")
         self.scope = QComboBox(dialog)
@@ -200,6 +202,7 @@ class FormLayout:
             form,
             [
                 ("&URL", "url", self._field("url", self.url)),
+                ("Au&thentication", "auth", self._field("auth", self.auth)),
                 ("Headers", "headers", self._field("headers", self.headers)),
             ],
         )

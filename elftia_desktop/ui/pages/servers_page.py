@@ -24,6 +24,7 @@ from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.ui.dialogs.logs_dialog import LogsDialog
 from elftia_desktop.ui.dialogs.trust_dialog import TrustDialog
+from elftia_desktop.ui.pages.servers_auth import ServerAuthActions
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 from elftia_desktop.ui.widgets.server_card import ServerCard
 
@@ -58,6 +59,7 @@ class McpServersPage(QWidget):
         self.tool_counts: dict[str, int] = {}
         self.loaded = False
         self._build()
+        self.auth = ServerAuthActions(self)
         router.serversChanged.connect(self.reload)
         router.connectionStateChanged.connect(self._on_state)
         router.toolsChanged.connect(self._fetch_tool_count)
@@ -194,6 +196,7 @@ class McpServersPage(QWidget):
             card.set_state(state, error)
             card.set_tool_count(self.tool_counts.get(record.id))
             card.set_activity(self.router.activity.calls(record.id))
+            self.auth.refresh(record)
         for server_id in list(self.cards):
             if server_id not in seen:
                 self.cards.pop(server_id).deleteLater()
@@ -212,6 +215,9 @@ class McpServersPage(QWidget):
             card.set_state(state, error)
         if state == "connected" and server_id not in self.tool_counts:
             self._fetch_tool_count(server_id)
+        record = self.record(server_id)
+        if record is not None and state != "connecting":
+            self.auth.refresh(record)
         self._update_summary()
 
     @Slot(str)
@@ -274,6 +280,10 @@ class McpServersPage(QWidget):
             self._confirm_remove(record)
         elif action == "trust":
             self.run_trusted(record, lambda: self._test(record), always_ask=True)
+        elif action == "sign-in":
+            self.run_trusted(record, lambda: self.auth.sign_in(record))
+        elif action == "sign-out":
+            self.auth.sign_out(record)
         elif action == "activity":
             from elftia_desktop.ui.dialogs.discover_activity import ActivityDialog
 

@@ -22,9 +22,13 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from elftia_desktop.bridge.activity import CallRecord
-    from elftia_desktop.core.models import McpServerRecord
+    from elftia_desktop.core.models import McpAuthStatus, McpServerRecord
 
 TRANSPORT_LABELS = {"stdio": "stdio", "sse": "SSE", "http": "Streamable HTTP"}
+AUTH_ACTIONS = [
+    ("sign-in", "Sign in", "Sign in to this server in the browser (OAuth); the tokens go to the keyring"),
+    ("sign-out", "Sign out", "Forget this server's sign-in: its tokens are deleted from the keyring"),
+]
 ACTIONS = [
     ("test", "Test", "Connect and list the server's tools"),
     ("discover", "Discover", "Browse tools, prompts and resources; switch tools on or off"),
@@ -38,7 +42,8 @@ class ServerCard(QFrame):
     """A card for one record.
 
     Signals:
-        actionRequested(str, str): action name (test, discover, edit, logs, remove, trust, activity), server id.
+        actionRequested(str, str): action name (test, discover, edit, logs, remove, trust, activity, sign-in,
+            sign-out), server id.
         activeToggled(str, bool): server id, new ``isActive``.
     """
 
@@ -77,12 +82,23 @@ class ServerCard(QFrame):
         self.subtitle.setObjectName("CardSubtitle")
         self.subtitle.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         outer.addWidget(self.subtitle)
+        self.auth_label = QLabel()
+        self.auth_label.setObjectName("Muted")
+        self.auth_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        outer.addWidget(self.auth_label)
 
         row = QHBoxLayout()
         row.setSpacing(6)
         self.buttons: dict[str, QPushButton] = {}
         for name, label, tip in ACTIONS:
             button = QPushButton(label)
+            button.setToolTip(tip)
+            button.clicked.connect(lambda _=False, n=name: self.actionRequested.emit(n, self.record.id))
+            row.addWidget(button)
+            self.buttons[name] = button
+        for name, label, tip in AUTH_ACTIONS:
+            button = QPushButton(label)
+            button.setObjectName("Primary" if name == "sign-in" else "")
             button.setToolTip(tip)
             button.clicked.connect(lambda _=False, n=name: self.actionRequested.emit(n, self.record.id))
             row.addWidget(button)
@@ -124,6 +140,30 @@ class ServerCard(QFrame):
         self.switch.setToolTip("Disable this server" if record.is_active else "Enable this server")
         self.switch.setAccessibleName(f"{record.name} enabled")
         self._update_subtitle()
+        self.set_auth(None)
+
+    def set_auth(self, status: McpAuthStatus | None) -> None:
+        """Show the OAuth sign-in (None: not known yet); hidden for servers without OAuth."""
+        oauth = self.record.config.oauth
+        machine = oauth is not None and oauth.grant_type == "client_credentials"
+        signed_in = status is not None and status.signed_in
+        self.auth_label.setVisible(oauth is not None)
+        self.buttons["sign-in"].setVisible(oauth is not None and not machine and not signed_in)
+        self.buttons["sign-out"].setVisible(oauth is not None and signed_in)
+        if oauth is None:
+            return
+        if status is None:
+            text = "sign-in"
+        elif machine:
+            text = "machine to machine (client credentials)" + (" · token stored" if signed_in else "")
+        elif signed_in:
+            text = "signed in" + (f" as {status.subject}" if status.subject else "")
+            if status.scopes:
+                text += f" · scopes: {' '.join(status.scopes)}"
+        else:
+            text = "not signed in"
+        self.auth_label.setText(f"OAuth · {text}")
+        self.auth_label.setToolTip("Tokens are kept in the system keyring, never in the config file")
 
     def set_state(self, state: str, error: str = "") -> None:
         """Show the live connection state."""

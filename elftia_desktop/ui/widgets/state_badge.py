@@ -11,6 +11,7 @@ STATE_LABELS = {
     "connecting": "Connecting…",
     "disconnected": "Not connected",
     "error": "Error",
+    "auth_required": "Auth required",
 }
 
 
@@ -23,10 +24,10 @@ class StateBadge(QLabel):
         self.set_state("disconnected")
 
     def set_state(self, state: str, error: str = "") -> None:
-        """Show ``state``; ``error`` becomes the tooltip when the state is error."""
+        """Show ``state``; ``error`` becomes the tooltip when the state is error or auth required."""
         self.state = state
         color = STATE_COLORS.get(state, STATE_COLORS["disconnected"])
         label = STATE_LABELS.get(state, state)
         self.setText(f'<span style="color:{color}; font-size:13pt">●</span>&nbsp;{label}')
-        self.setToolTip(error if state == "error" and error else f"Connection: {label}")
+        self.setToolTip(error if state in ("error", "auth_required") and error else f"Connection: {label}")
         self.setAccessibleName(f"Connection state: {label}")

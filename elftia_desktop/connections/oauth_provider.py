@@ -1,0 +1,321 @@
+"""The SDK's OAuth providers for a server record, and the gate that decides who may sign in.
+
+``build_auth`` makes the ``httpx2.Auth`` of an SSE/HTTP record with an ``oauth`` object: the
+SDK's ``OAuthClientProvider`` (authorization code + PKCE, discovery, registration, refresh,
+step-up), or its ``ClientCredentialsOAuthProvider`` / ``PrivateKeyJWTOAuthProvider`` for the
+``client_credentials`` grant. The flow is the SDK's; ours are the storage, the redirect and
+callback handlers, and three small hooks (``_AppHooks``): the stored expiry is honoured after a
+restart, configured scopes are added to the ones the SDK selects, and a failure inside the flow
+is recorded on the gate (the transports only log it).
+
+The gate (``SignInGate``, one per server) is open only while a foreground action runs (the
+CLI, the window's Test/Call/Sign in). A closed gate makes the redirect handler refuse: a
+background reconnect never opens a browser, the server goes to ``auth required`` instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+import warnings
+from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator
+from typing import Any, Literal
+from urllib.parse import parse_qs, urlsplit
+
+import httpx2
+from mcp.client.auth import OAuthClientProvider, OAuthFlowError
+from mcp.client.auth.extensions.client_credentials import (
+    ClientCredentialsOAuthProvider,
+    PrivateKeyJWTOAuthProvider,
+    SignedJWTParameters,
+)
+from mcp.client.auth.utils import union_scopes
+from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthClientMetadata
+from mcp.shared.exceptions import MCPDeprecationWarning
+from pydantic import AnyUrl
+
+from elftia_desktop.connections.errors import leaf_exception
+from elftia_desktop.connections.oauth_callback import APP_TITLE, CallbackServer, free_port, redirect_uri
+from elftia_desktop.connections.oauth_storage import VaultTokenStorage
+from elftia_desktop.core.errors import ElftiaError, ServerAuthRequired, ServerConnectionError, ServerStartFailed
+from elftia_desktop.core.models import McpOAuthConfig, McpServerRecord
+
+log = logging.getLogger(__name__)
+
+
+class _QuietRefusal(logging.Filter):
+    """Drops the SDK's tracebacks of our own "sign-in required" refusal (a background connect met a 401)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        return exc is None or not isinstance(leaf_exception(exc), ServerAuthRequired)
+
+
+for _logger in ("mcp.client.auth.oauth2", "mcp.client.streamable_http", "mcp.client.sse"):
+    logging.getLogger(_logger).addFilter(_QuietRefusal())
+
+MAX_SIGN_IN_ATTEMPTS = 3
+"""Browser sign-ins one foreground action may start before it gives up."""
+SignInPrompt = Callable[[McpServerRecord, str], Awaitable[None]]
+"""Shows a person the authorization URL (prints it, opens the browser ...)."""
+
+
+class SignInGate:
+    """One server's sign-in state: foreground actions in progress, attempts, the last flow failure."""
+
+    def __init__(self) -> None:
+        self.prompt: SignInPrompt | None = None
+        self.foreground = 0
+        self.attempts = 0
+        self.failure: BaseException | None = None
+        self._waited = 0.0
+        self._since: float | None = None
+
+    def person_time(self) -> float:
+        """Seconds spent waiting on a person at the browser so far (connect timeouts do not count them)."""
+        ongoing = time.monotonic() - self._since if self._since is not None else 0.0
+        return self._waited + ongoing
+
+    def begin_wait(self) -> None:
+        """A person is now signing in in the browser."""
+        self._since = time.monotonic()
+
+    def end_wait(self) -> None:
+        """The browser came back (or the sign-in ended)."""
+        if self._since is not None:
+            self._waited += time.monotonic() - self._since
+            self._since = None
+
+    @property
+    def interactive(self) -> bool:
+        """True while a person is waiting on an action and can sign in."""
+        return self.foreground > 0 and self.prompt is not None
+
+    @contextlib.contextmanager
+    def open(self) -> Iterator[None]:
+        """Let sign-ins happen for the duration of one foreground action."""
+        if self.foreground == 0:
+            self.attempts = 0
+        self.foreground += 1
+        try:
+            yield
+        finally:
+            self.foreground -= 1
+
+    def record(self, exc: BaseException) -> None:
+        """Remember why the OAuth flow failed (the transport swallows it)."""
+        self.failure = exc
+
+    def explain(self, error: ElftiaError, record: McpServerRecord, http_status: int | None) -> ElftiaError:
+        """The error to report: a sign-in problem when the flow failed or the server still says 401/403."""
+        failure, self.failure = self.failure, None
+        if record.config.oauth is None:
+            return error
+        if failure is not None:
+            return describe_flow_failure(failure, record)
+        if http_status in (401, 403) and not isinstance(error, ServerAuthRequired):
+            return ServerAuthRequired(
+                f"{record.name}: the server refused the sign-in (HTTP status {http_status}); sign in again", record.id
+            )
+        return error
+
+
+def describe_flow_failure(exc: BaseException, record: McpServerRecord) -> ElftiaError:
+    """A failure inside the OAuth flow, in words: a refused resource, or a sign-in that did not work."""
+    exc = leaf_exception(exc)
+    if isinstance(exc, ServerConnectionError):
+        return exc
+    text = str(exc) or type(exc).__name__
+    if isinstance(exc, OAuthFlowError) and text.startswith("Protected resource "):
+        return ServerStartFailed(
+            f"{record.name}: refused to sign in: the server's OAuth metadata names a different resource than its "
+            f"URL ({text.removeprefix('Protected resource ')}); check the URL",
+            record.id,
+        )
+    if isinstance(exc, OAuthFlowError):
+        return ServerAuthRequired(f"{record.name}: sign-in failed: {text}", record.id)
+    if isinstance(exc, httpx2.TransportError):
+        return ServerStartFailed(f"{record.name}: the authorization server could not be reached: {text}", record.id)
+    return ServerAuthRequired(f"{record.name}: sign-in failed: {type(exc).__name__}: {text}", record.id)
+
+
+class _AppHooks:
+    """Mixed into the SDK providers: honour the stored expiry, add configured scopes, record failures."""
+
+    context: Any
+    _gate: SignInGate
+    _extra_scopes: str | None
+
+    async def _initialize(self) -> None:
+        await super()._initialize()  # type: ignore[misc]
+        tokens = self.context.current_tokens
+        if tokens is not None and tokens.expires_in is not None:
+            self.context.update_token_expiry(tokens)  # so an expired token is refreshed, not sent
+
+    async def _perform_authorization(self) -> httpx2.Request:
+        if self._extra_scopes:
+            self.context.client_metadata.scope = union_scopes(self.context.client_metadata.scope, self._extra_scopes)
+        request: httpx2.Request = await super()._perform_authorization()  # type: ignore[misc]
+        return request
+
+    async def _auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+        flow = super()._auth_flow(request)  # type: ignore[misc]
+        try:
+            outgoing = await flow.__anext__()
+            while True:
+                response = yield outgoing
+                outgoing = await flow.asend(response)
+        except StopAsyncIteration:
+            return
+        except Exception as exc:
+            self._gate.record(exc)
+            raise
+        finally:
+            await flow.aclose()
+
+
+class AppOAuthProvider(_AppHooks, OAuthClientProvider):
+    """The authorization-code provider with our hooks."""
+
+
+class AppClientCredentialsProvider(_AppHooks, ClientCredentialsOAuthProvider):
+    """``client_credentials`` with a client secret, with our hooks."""
+
+
+class AppPrivateKeyJWTProvider(_AppHooks, PrivateKeyJWTOAuthProvider):
+    """``client_credentials`` with a ``private_key_jwt`` assertion, with our hooks."""
+
+
+class SignInHandlers:
+    """The redirect and callback handlers of one provider."""
+
+    def __init__(self, record: McpServerRecord, gate: SignInGate, port: int, storage: VaultTokenStorage) -> None:
+        self.record = record
+        self.gate = gate
+        self.port = port
+        self.storage = storage
+        self._server: CallbackServer | None = None
+
+    async def redirect(self, authorization_url: str) -> None:
+        """Start the callback server and show the URL, or refuse when nobody can sign in now."""
+        name = self.record.name
+        if not self.gate.interactive:
+            raise ServerAuthRequired(f"{name}: sign-in required (press Sign in, or run: elftia-mcp login {name!r})")
+        self.gate.attempts += 1
+        if self.gate.attempts > MAX_SIGN_IN_ATTEMPTS:
+            raise ServerAuthRequired(f"{name}: sign-in did not succeed after {MAX_SIGN_IN_ATTEMPTS} attempts")
+        state = parse_qs(urlsplit(authorization_url).query).get("state", [None])[0]
+        server = CallbackServer(name, self.port, state)
+        try:
+            await server.start()
+        except ServerAuthRequired:
+            if (
+                self.storage.fixed_client is None
+                and self.record.config.oauth
+                and not self.record.config.oauth.redirect_port
+            ):
+                self.storage.forget_client()  # the next attempt registers again on a free port
+            raise
+        self._server = server
+        assert self.gate.prompt is not None
+        self.gate.begin_wait()
+        try:
+            await self.gate.prompt(self.record, authorization_url)
+        except BaseException:
+            self.gate.end_wait()
+            await server.close()
+            raise
+
+    async def callback(self) -> AuthorizationCodeResult:
+        """Wait (up to 5 minutes) for the browser to come back."""
+        server, self._server = self._server, None
+        if server is None:
+            raise ServerAuthRequired(f"{self.record.name}: the sign-in did not start")
+        try:
+            return await server.wait()
+        finally:
+            self.gate.end_wait()
+
+
+def _callback_port(oauth: McpOAuthConfig, storage: VaultTokenStorage) -> int:
+    """The configured port, else the one the stored registration names, else a free one."""
+    if oauth.redirect_port:
+        return oauth.redirect_port
+    client = storage.load_client() if storage.fixed_client is None else None
+    registered = client.redirect_uris or [] if client is not None else []
+    for uri in registered:
+        if uri.host == "127.0.0.1" and uri.port:
+            return int(uri.port)
+    return free_port()
+
+
+def _scope(oauth: McpOAuthConfig) -> str | None:
+    return " ".join(oauth.scopes) if oauth.scopes else None
+
+
+def _client_credentials(
+    record: McpServerRecord, storage: VaultTokenStorage, secrets: dict[str, str]
+) -> AppClientCredentialsProvider | AppPrivateKeyJWTProvider:
+    oauth = record.config.oauth
+    assert oauth is not None and oauth.client_id
+    url = record.config.url or ""
+    with warnings.catch_warnings():  # no issuer configured: the SDK warns that 3.0 will need one
+        warnings.simplefilter("ignore", MCPDeprecationWarning)
+        if oauth.token_endpoint_auth_method == "private_key_jwt":
+            signer = SignedJWTParameters(
+                issuer=oauth.client_id,
+                subject=oauth.client_id,
+                signing_key=secrets["privateKey"],
+                signing_algorithm=oauth.signing_algorithm,
+            )
+            return AppPrivateKeyJWTProvider(
+                url, storage, oauth.client_id, signer.create_assertion_provider(), _scope(oauth), oauth.issuer
+            )
+        method: Literal["client_secret_basic", "client_secret_post"] = (
+            "client_secret_post" if oauth.token_endpoint_auth_method == "client_secret_post" else "client_secret_basic"
+        )
+        return AppClientCredentialsProvider(
+            url, storage, oauth.client_id, secrets.get("clientSecret", ""), method, _scope(oauth), oauth.issuer
+        )
+
+
+def build_auth(
+    record: McpServerRecord, storage: VaultTokenStorage, secrets: dict[str, str], gate: SignInGate
+) -> httpx2.Auth:
+    """The SDK provider for ``record`` (which has an ``oauth`` object), wired to the gate."""
+    oauth = record.config.oauth
+    assert oauth is not None
+    provider: AppOAuthProvider | AppClientCredentialsProvider | AppPrivateKeyJWTProvider
+    if oauth.grant_type == "client_credentials":
+        provider = _client_credentials(record, storage, secrets)
+    else:
+        method = oauth.token_endpoint_auth_method or ("client_secret_basic" if secrets.get("clientSecret") else "none")
+        port = _callback_port(oauth, storage)
+        redirect = [AnyUrl(redirect_uri(port))]
+        if oauth.client_id:
+            storage.fixed_client = OAuthClientInformationFull(
+                client_id=oauth.client_id,
+                client_secret=secrets.get("clientSecret"),
+                redirect_uris=redirect,
+                token_endpoint_auth_method=method,
+                grant_types=["authorization_code", "refresh_token"],
+            )
+        metadata = OAuthClientMetadata(
+            redirect_uris=redirect,
+            client_name=APP_TITLE,
+            grant_types=["authorization_code", "refresh_token"],
+            token_endpoint_auth_method=method,
+        )
+        handlers = SignInHandlers(record, gate, port, storage)
+        provider = AppOAuthProvider(
+            record.config.url or "",
+            metadata,
+            storage,
+            handlers.redirect,
+            handlers.callback,
+            client_metadata_url=oauth.client_metadata_url,
+        )
+    provider._gate = gate
+    provider._extra_scopes = _scope(oauth)
+    return provider
