@@ -1,30 +1,21 @@
 """``elftia-mcp serve``: the gateway, and ``elftia-mcp gateway token|install|uninstall``.
 
 ``serve`` runs one MCP server over stdio (or Streamable HTTP with ``--http``) that serves an
-agent's servers, or every active server, through this process's own pool. Nothing but the
-protocol is written to stdout; logs go to stderr.
+agent's servers, or every active server, through this process's own pool (``cli/gateway_serve.py``,
+imported only for ``serve``, so other commands never load the SDK). Nothing but the protocol is
+written to stdout; logs go to stderr.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
-import contextlib
-import logging
-import signal
-import socket
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from elftia_desktop.cli.context import open_agents, open_catalog
+from elftia_desktop.cli.context import open_agents
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_OK, add_json_flag, fail, print_json, warn
-from elftia_desktop.connections.service import McpService
-from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.errors import AgentNotFound, JsonInputError
 from elftia_desktop.core.secrets import SecretVault
-from elftia_desktop.gateway.core import Gateway
-from elftia_desktop.gateway.http import Address, bind, http_app, parse_address, serve_http
 from elftia_desktop.gateway.install import (
     INSTALL_APPS,
     InstallError,
@@ -36,12 +27,7 @@ from elftia_desktop.gateway.install import (
     plan_install,
     plan_uninstall,
 )
-from elftia_desktop.gateway.scope import ScopeSource
-from elftia_desktop.gateway.server import serve_stdio
 from elftia_desktop.gateway.token import gateway_token, reset_token
-from elftia_desktop.gateway.watch import watch
-
-log = logging.getLogger(__name__)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -98,73 +84,11 @@ def _target_args(p: argparse.ArgumentParser) -> None:
     add_json_flag(p)
 
 
-def scope_source(agent: str | None) -> ScopeSource:
-    """The scope of ``--agent NAME`` (re-read when the agents file changes), or every active server.
-
-    ``AgentNotFound`` (naming the agents there are) for an unknown name.
-    """
-    if agent is None:
-        return ScopeSource()
-    store = open_agents()
-    agent_id = store.get(agent).id
-    return ScopeSource(lambda: store.get(agent_id), store.path)
-
-
-def _listen(address: Address) -> tuple[socket.socket, Address]:
-    """A listening socket on ``address`` and where it really listens (port 0: the free port picked)."""
-    sock = bind(address)
-    address = Address(address.host, sock.getsockname()[1])
-    if address.host not in ("127.0.0.1", "localhost", "::1"):
-        warn(f"--http: listening on {address.host}, not only on this computer; the token is all that protects it")
-    return sock, address
-
-
-async def _serve(
-    args: argparse.Namespace, catalog: ServerCatalog, source: ScopeSource, http: tuple[socket.socket, Address] | None
-) -> None:
-    """Run the gateway until its client leaves (stdio), or until interrupted (HTTP); always clean up."""
-    service = McpService(catalog)
-    gateway = Gateway(service, source.current, call_timeout=args.timeout, release_when_idle=http is not None)
-    loop = asyncio.get_running_loop()
-    watcher = loop.create_task(watch(gateway, source.refresh))
-    main_task = asyncio.current_task()
-    with contextlib.suppress(NotImplementedError, RuntimeError):  # no signal handlers on Windows
-        loop.add_signal_handler(signal.SIGTERM, main_task.cancel if main_task else watcher.cancel)
-    try:
-        if http is None:
-            await serve_stdio(gateway, hub_mode=args.hub)
-        else:
-            sock, address = http
-            token = await asyncio.to_thread(gateway_token, catalog.vault)
-            print(f"Elftia gateway ({source.current().label}) at {address.url}", flush=True)
-            await serve_http(http_app(gateway, token, address, hub_mode=args.hub), sock)
-    finally:
-        watcher.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await watcher
-        await gateway.close()
-
-
 def cmd_serve(args: argparse.Namespace) -> int:
-    logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(), format="elftia gateway: %(message)s")
-    if args.timeout is not None and args.timeout <= 0:
-        return fail(args, "--timeout: expected a number of seconds greater than 0", EXIT_BAD_INPUT)
-    try:
-        source = scope_source(args.agent)
-        address = parse_address(args.http) if args.http is not None else None
-    except AgentNotFound as exc:
-        return fail(args, f"--agent: {exc}", EXIT_BAD_INPUT)
-    except ValueError as exc:
-        return fail(args, str(exc), EXIT_BAD_INPUT)
-    catalog = open_catalog()
-    try:
-        http = _listen(address) if address is not None else None
-    except OSError as exc:
-        assert address is not None
-        return fail(args, f"--http: cannot listen on {address.host}:{address.port}: {exc.strerror or exc}")
-    with contextlib.suppress(asyncio.CancelledError):  # SIGTERM: the servers were stopped on the way out
-        asyncio.run(_serve(args, catalog, source, http))
-    return EXIT_OK
+    """``serve``: the server side of the SDK and the pool load only for this command."""
+    from elftia_desktop.cli.gateway_serve import serve_command
+
+    return serve_command(args)
 
 
 def cmd_token(args: argparse.Namespace) -> int:
