@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QPlainTextEdit
+from PySide6.QtWidgets import QPlainTextEdit, QTableWidgetItem
 from pytestqt.qtbot import QtBot
 
 from elftia_desktop.bridge.router import McpRouter
@@ -37,3 +37,12 @@ def test_try_from_the_picker_calls_the_selected_tool(qtbot: QtBot, router: McpRo
     texts = [b.toPlainText() for b in trial.result_view.blocks if isinstance(b, QPlainTextEdit)]
     assert texts == ["from the picker"]
     trial.close()
+
+
+def test_the_agents_table_marks_only_estimates_as_approximate(qtbot: QtBot, router: McpRouter) -> None:
+    add_servers(server_input("alpha"))
+    page = open_page(qtbot, router, 1)
+    qtbot.waitUntil(lambda: (page.table.item(0, 4) or QTableWidgetItem("…")).text() != "…", timeout=WAIT)
+    cell = page.table.item(0, 4)
+    assert cell is not None and "cl100k_base tokenizer" in cell.toolTip()
+    assert cell.text().endswith(" tokens") and not cell.text().startswith("≈"), "an exact count is not marked ≈"

@@ -73,8 +73,10 @@ class AgentsPage(QWidget):
         layout.addWidget(self._build_table(), 1)
         self._sync_buttons()
 
-    def _build_header(self) -> QHBoxLayout:
-        header = QHBoxLayout()
+    def _build_header(self) -> QVBoxLayout:
+        """Title and New agent on top; the selected agent's actions on their own row below, so
+        nothing is clipped at the window's smallest width."""
+        top = QHBoxLayout()
         titles = QVBoxLayout()
         title = QLabel("Agents")
         title.setObjectName("PageTitle")
@@ -82,8 +84,8 @@ class AgentsPage(QWidget):
         self.summary = QLabel("Loading…")
         self.summary.setObjectName("Muted")
         titles.addWidget(self.summary)
-        header.addLayout(titles)
-        header.addStretch(1)
+        top.addLayout(titles, 1)
+        actions = QHBoxLayout()
         self.buttons: dict[str, QPushButton] = {}
         for key, label, tip in (
             ("manage", "&Servers && tools…", "Choose the MCP mode, servers and tools of the selected agent"),
@@ -97,8 +99,15 @@ class AgentsPage(QWidget):
             button.setToolTip(tip)
             if key == "new":
                 button.setObjectName("Primary")
-            header.addWidget(button)
+                top.addWidget(button, 0, Qt.AlignmentFlag.AlignTop)
+            else:
+                actions.addWidget(button)
             self.buttons[key] = button
+        actions.addStretch(1)
+        header = QVBoxLayout()
+        header.setSpacing(10)
+        header.addLayout(top)
+        header.addLayout(actions)
         self.buttons["new"].clicked.connect(self.create_agent)
         self.buttons["manage"].clicked.connect(self.manage_selected)
         self.buttons["apps"].clicked.connect(self.use_in_other_apps)
@@ -181,7 +190,7 @@ class AgentsPage(QWidget):
             tools = "…" if summary is None else f"{summary.tool_count}"
             if agent.selected_tools is not None and summary is not None:
                 tools += " (picked)"
-            size = "…" if summary is None else (f"≈{summary.tokens:,} tokens" if summary.tool_count else "—")
+            size = "…" if summary is None else (_size_text(summary) if summary.tool_count else "—")
             cells = [agent.name, MODE_LABELS[agent.mcp_mode.value], servers, tools, size]
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
@@ -298,3 +307,9 @@ class AgentsPage(QWidget):
     def show_error(self, error: BridgeError) -> None:
         """Show a failed request with its reason."""
         self.notice.show_message(escape(error.message, quote=False), "error", error.details or error.message)
+
+
+def _size_text(summary: AgentToolSummary) -> str:
+    """``1,356 tokens`` when counted by the tokenizer, ``≈1,356 tokens`` for an estimate."""
+    approx = "≈" if "estimate" in summary.token_method else ""
+    return f"{approx}{summary.tokens:,} tokens"
