@@ -87,10 +87,12 @@ def _run_auth(args: argparse.Namespace, login: bool) -> McpAuthStatus:
 
 
 def cmd_login(args: argparse.Namespace) -> int:
+    """``login NAME``: sign in to an OAuth server now (prints the address; ``--no-browser`` for headless use)."""
     _run_auth(args, login=True)
     return EXIT_OK
 
 
 def cmd_logout(args: argparse.Namespace) -> int:
+    """``logout NAME``: sign out, deleting the server's tokens and registered client from the keyring."""
     _run_auth(args, login=False)
     return EXIT_OK

@@ -84,6 +84,7 @@ def _row(result: DependencyCheckResult) -> list[Any]:
 
 
 def cmd_deps(args: argparse.Namespace) -> int:
+    """``deps``: every runtime of the table, found or not, with version, path and why it is needed."""
     checker = DependencyChecker()
     if args.target:
         result = asyncio.run(checker.check(args.target))
@@ -111,6 +112,7 @@ def _progress(line: str) -> None:
 
 
 def cmd_install_dep(args: argparse.Namespace) -> int:
+    """``install-dep COMMAND``: install the runtime of a command into the app's tools folder."""
     if runtime_for(args.target) is None:
         return fail(args, f"'{args.target}' is not a runtime the app knows (see 'elftia-mcp deps')", EXIT_BAD_INPUT)
     result = asyncio.run(DependencyInstaller().install(args.target, _progress))
@@ -126,6 +128,7 @@ def cmd_install_dep(args: argparse.Namespace) -> int:
 
 
 def cmd_uninstall_dep(args: argparse.Namespace) -> int:
+    """``uninstall-dep COMMAND``: remove a runtime the app installed."""
     if runtime_for(args.target) is None:
         return fail(args, f"'{args.target}' is not a runtime the app knows (see 'elftia-mcp deps')", EXIT_BAD_INPUT)
     result = asyncio.run(DependencyInstaller().uninstall(args.target))
@@ -139,6 +142,7 @@ def cmd_uninstall_dep(args: argparse.Namespace) -> int:
 
 
 def cmd_presets(args: argparse.Namespace) -> int:
+    """``presets``: the built-in and official server presets."""
     presets = load_presets()
     if args.json:
         print_json([p.model_dump(mode="json", by_alias=True, exclude_none=True) for p in presets])
@@ -178,6 +182,7 @@ def _ask_missing(preset: McpPreset, values: dict[str, str], env: dict[str, str])
 
 
 def cmd_add_preset(args: argparse.Namespace) -> int:
+    """``add-preset ID``: add a server from a preset, with the values it needs."""
     preset = find_preset(load_presets(), args.preset)
     values = _pairs(args.value, "--value")
     env = _pairs(args.env, "--env")

@@ -92,6 +92,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_token(args: argparse.Namespace) -> int:
+    """``gateway token``: print (or ``--reset``) the bearer token of ``serve --http``."""
     vault = SecretVault()
     token = reset_token(vault) if args.reset else gateway_token(vault)
     if args.json:
@@ -136,6 +137,7 @@ def _run_plan(args: argparse.Namespace, make: Callable[[], InstallPlan], verb: s
 
 
 def cmd_install(args: argparse.Namespace) -> int:
+    """``gateway install APP``: write the gateway's entry into another app's config (diff, backup)."""
     return _run_plan(
         args,
         lambda: plan_install(args.app, _agent_name(args.agent), args.hub, path=args.file, name=args.name),
@@ -144,12 +146,14 @@ def cmd_install(args: argparse.Namespace) -> int:
 
 
 def cmd_uninstall(args: argparse.Namespace) -> int:
+    """``gateway uninstall APP``: remove only the gateway's entry from another app's config."""
     return _run_plan(
         args, lambda: plan_uninstall(args.app, _agent_name(args.agent), path=args.file, name=args.name), "Removed"
     )
 
 
 def cmd_entry(args: argparse.Namespace) -> int:
+    """``gateway entry APP``: print the entry that runs the gateway, in that app's format."""
     try:
         fmt = install_app(args.app)
         agent = _agent_name(args.agent)

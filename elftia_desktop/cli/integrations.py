@@ -103,6 +103,7 @@ def _projects(args: argparse.Namespace) -> list[Path]:
 
 
 def cmd_detect(args: argparse.Namespace) -> int:
+    """``detect``: the MCP configs of other apps found on this machine, with their servers."""
     found = detect(Environment.current(), _projects(args))
     if args.json:
         print_json({"success": True, "configs": [f.to_json_dict() for f in found]})
@@ -128,6 +129,7 @@ def _source_files(args: argparse.Namespace) -> list[ConfigFile]:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    """``import APP``: import servers from another app's config (untrusted, secrets to the keyring)."""
     try:
         fmt = app_format(args.app)
     except KeyError as exc:
@@ -204,6 +206,7 @@ def _report_outcomes(
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    """``export FORMAT [NAME…]``: servers in another app's format (secrets as placeholders by default)."""
     catalog = open_catalog()
     records = [catalog.find(n) for n in args.names] if args.names else catalog.all()
     result = export_servers(records, args.format, catalog.vault, args.with_secrets)
@@ -228,6 +231,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_claude_list(args: argparse.Namespace) -> int:
+    """``claude list``: the servers the ``claude`` CLI knows."""
     cli = ClaudeCli()
 
     async def run() -> tuple[str | None, list[dict[str, Any]]]:
@@ -253,6 +257,7 @@ def cmd_claude_list(args: argparse.Namespace) -> int:
 
 
 def cmd_claude_push(args: argparse.Namespace) -> int:
+    """``claude push NAME``: add one of our servers to Claude Code through the ``claude`` CLI."""
     catalog = open_catalog()
     record = catalog.find(args.server)
     result = asyncio.run(ClaudeCli().add(record, catalog.vault, args.scope, args.with_secrets, args.new_name))
@@ -270,6 +275,7 @@ def cmd_claude_push(args: argparse.Namespace) -> int:
 
 
 def cmd_claude_pull(args: argparse.Namespace) -> int:
+    """``claude pull``: import the ``claude`` CLI's servers (untrusted)."""
     catalog = open_catalog()
     cli = ClaudeCli()
     preview = asyncio.run(cli.preview_pull(catalog, args.names or None))
@@ -284,6 +290,7 @@ def cmd_claude_pull(args: argparse.Namespace) -> int:
 
 
 def cmd_claude_remove(args: argparse.Namespace) -> int:
+    """``claude remove NAME``: remove a server from the ``claude`` CLI."""
     asyncio.run(ClaudeCli().remove(args.name, args.scope))
     if args.json:
         print_json({"success": True, "name": args.name})

@@ -97,6 +97,7 @@ def _run(work: Callable[[McpService, McpServerRecord], Awaitable[T]], server: st
 
 
 def cmd_test(args: argparse.Namespace) -> int:
+    """``test NAME``: connect and list the server's tools."""
     result = _run(lambda service, record: service.test(record.id), args.server, args)
     if args.json:
         print_json(result.to_json_dict())
@@ -110,6 +111,7 @@ def cmd_test(args: argparse.Namespace) -> int:
 
 
 def cmd_discover(args: argparse.Namespace) -> int:
+    """``discover NAME``: the server's tools, prompts, resources and resource templates."""
     result = _run(lambda service, record: service.discover(record.id), args.server, args)
     if args.json:
         print_json(result.to_json_dict())
@@ -197,6 +199,7 @@ def elicitation_handler(mode: str | None) -> ElicitationHandler:
 
 
 def cmd_call(args: argparse.Namespace) -> int:
+    """``call NAME TOOL --args JSON``: call one tool and print its result."""
     try:
         arguments = parse_args_json(args.args)
     except JsonInputError as exc:
@@ -223,6 +226,8 @@ def cmd_call(args: argparse.Namespace) -> int:
 
 
 def cmd_logs(args: argparse.Namespace) -> int:
+    """``logs NAME``: connect and print the server's recent log lines."""
+
     async def work(service: McpService, record: McpServerRecord) -> tuple[list[str], str | None]:
         result = await service.test(record.id)
         await asyncio.sleep(0.2)  # let the last stderr lines arrive before the server is stopped

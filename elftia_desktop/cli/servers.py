@@ -122,6 +122,7 @@ def record_row(record: McpServerRecord) -> list[Any]:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    """``list``: every server (``--json`` for scripts)."""
     records = open_catalog().all()
     if args.json:
         print_json([r.to_json_dict() for r in records])
@@ -145,6 +146,7 @@ def _pairs(values: list[str] | None, flag: str) -> dict[str, str] | None:
 
 
 def cmd_add(args: argparse.Namespace) -> int:
+    """``add NAME -- COMMAND ARGS…`` or ``add NAME --url URL``: add one server."""
     if args.cmdline:
         args.command, args.args = args.cmdline[0], args.cmdline[1:] + args.args
     transport = args.type or ("http" if args.url and not args.command else "stdio")
@@ -185,6 +187,7 @@ def cmd_add(args: argparse.Namespace) -> int:
 
 
 def cmd_add_json(args: argparse.Namespace) -> int:
+    """``add-json FILE|-``: add the servers of a JSON file or standard input."""
     parsed = parse_servers_json(*read_input_text(args.file))
     catalog = open_catalog()
     results: list[dict[str, Any]] = []
@@ -216,6 +219,7 @@ def cmd_add_json(args: argparse.Namespace) -> int:
 
 
 def cmd_update(args: argparse.Namespace) -> int:
+    """``update NAME``: change a server's name, command, arguments, env, URL or headers."""
     catalog = open_catalog()
     record = catalog.find(args.server)
     updates: dict[str, Any] = {}
@@ -249,6 +253,7 @@ def cmd_update(args: argparse.Namespace) -> int:
 
 
 def cmd_remove(args: argparse.Namespace) -> int:
+    """``remove NAME``: remove a server (and its secrets; agents that used it are told)."""
     catalog = open_catalog()
     removed, lost = catalog.remove(catalog.find(args.server).id)
     if args.json:
@@ -260,6 +265,7 @@ def cmd_remove(args: argparse.Namespace) -> int:
 
 
 def cmd_set_active(args: argparse.Namespace) -> int:
+    """``enable NAME`` / ``disable NAME``."""
     catalog = open_catalog()
     _, after = catalog.update(catalog.find(args.server).id, {"isActive": args.active})
     if args.json:
@@ -270,6 +276,7 @@ def cmd_set_active(args: argparse.Namespace) -> int:
 
 
 def cmd_trust(args: argparse.Namespace) -> int:
+    """``trust NAME``: show what the server runs, then mark it trusted."""
     catalog = open_catalog()
     record = catalog.find(args.server)
     if not args.json:

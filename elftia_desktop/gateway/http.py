@@ -61,6 +61,7 @@ class BearerGuard:
         self._expected = f"Bearer {token}".encode()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The ASGI entry: requests without the right bearer token get 401."""
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return

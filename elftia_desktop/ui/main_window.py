@@ -180,6 +180,7 @@ class MainWindow(QMainWindow):
             self.resize(1040, 700)
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        """Remember the window's geometry, then close."""
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.sync()
         super().closeEvent(event)

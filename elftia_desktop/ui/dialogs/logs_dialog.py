@@ -96,5 +96,6 @@ class LogsDialog(QDialog):
         QGuiApplication.clipboard().setText("\n".join(self.shown_lines()))
 
     def done(self, result: int) -> None:
+        """Stop following the server's log when the dialog closes."""
         self.router.logLine.disconnect(self._on_line)
         super().done(result)

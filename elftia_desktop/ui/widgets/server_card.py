@@ -212,6 +212,7 @@ class ServerCard(QFrame):
         self.subtitle.setText(metrics.elidedText(self._subtitle_text, Qt.TextElideMode.ElideMiddle, width))
 
     def resizeEvent(self, event: QResizeEvent) -> None:
+        """Re-elide the subtitle to the card's new width."""
         super().resizeEvent(event)
         self._elide_subtitle()
 

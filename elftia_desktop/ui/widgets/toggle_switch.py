@@ -19,9 +19,11 @@ class ToggleSwitch(QAbstractButton):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
 
     def sizeHint(self) -> QSize:
+        """A compact switch: 38 × 22 pixels."""
         return QSize(38, 22)
 
     def paintEvent(self, event: QPaintEvent) -> None:
+        """Draw the track and the knob (dimmed when disabled, ringed when focused)."""
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         rect = QRectF(1, 1, self.width() - 2, self.height() - 2)
