@@ -2,7 +2,10 @@
 
 Python attributes are snake_case; the JSON field names are the original camelCase ones
 (``isActive``, ``disabledTools`` ...), so files written by the Electron app load unchanged.
-Records keep unknown fields written by a newer version (``extra="allow"``).
+Records keep unknown fields written by a newer version (``extra="allow"``). The agents' models
+(``core/agent_models.py``), the OAuth config (``core/oauth_config.py``) and the base classes
+(``core/model_base.py``) live in their own modules and are re-exported here, the one module of
+``core`` the UI imports.
 """
 
 from __future__ import annotations
@@ -14,9 +17,16 @@ from enum import StrEnum
 from typing import Any, Literal
 from urllib.parse import urlparse
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
-from pydantic.alias_generators import to_camel
+from pydantic import Field, field_validator, model_validator
 
+from elftia_desktop.core.agent_models import Agent as Agent  # re-exported: ui imports core.models
+from elftia_desktop.core.agent_models import AgentToolSummary as AgentToolSummary
+from elftia_desktop.core.agent_models import McpMode as McpMode
+from elftia_desktop.core.agent_models import ProviderPayload as ProviderPayload
+from elftia_desktop.core.agent_models import new_agent_id as new_agent_id
+from elftia_desktop.core.model_base import CamelModel as _Model
+from elftia_desktop.core.model_base import OpenCamelModel as _OpenModel
+from elftia_desktop.core.model_base import now_ms as now_ms
 from elftia_desktop.core.oauth_config import McpOAuthConfig as McpOAuthConfig  # re-exported: ui imports core.models
 from elftia_desktop.core.oauth_config import OAuthGrantType as OAuthGrantType
 from elftia_desktop.core.text_rules import (
@@ -32,22 +42,6 @@ from elftia_desktop.core.text_rules import (
 
 ENV_KEY_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
 HEADER_NAME_PATTERN = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+\Z")
-
-
-class _Model(BaseModel):
-    """Base: camelCase JSON names, snake_case attributes, either accepted on input."""
-
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, validate_assignment=False)
-
-    def to_json_dict(self) -> dict[str, Any]:
-        """The JSON shape of the original app: camelCase keys, unset optionals left out."""
-        return self.model_dump(mode="json", by_alias=True, exclude_none=True)
-
-
-class _OpenModel(_Model):
-    """A model that keeps fields it does not know (written by a newer version)."""
-
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="allow")
 
 
 class McpServerTransport(StrEnum):
@@ -74,14 +68,6 @@ class ConnectionState(StrEnum):
     ERROR = "error"
     AUTH_REQUIRED = "auth_required"
     """The server wants an OAuth sign-in; nothing retries until the user signs in."""
-
-
-class McpMode(StrEnum):
-    """How an agent picks its MCP servers."""
-
-    DISABLED = "disabled"
-    AUTO = "auto"
-    MANUAL = "manual"
 
 
 InstallSource = Literal["builtin", "manual", "protocol", "unknown"]
@@ -170,16 +156,6 @@ class McpServerConfig(_OpenModel):
 def new_server_id() -> str:
     """A fresh id in the original shape ``mcp_{timestamp}_{random}``."""
     return f"mcp_{int(time.time() * 1000)}_{secrets.token_hex(4)}"
-
-
-def new_agent_id() -> str:
-    """A fresh agent id ``agent_{timestamp}_{random}``."""
-    return f"agent_{int(time.time() * 1000)}_{secrets.token_hex(3)}"
-
-
-def now_ms() -> int:
-    """Milliseconds since the epoch, the original timestamps' unit."""
-    return int(time.time() * 1000)
 
 
 def check_server_fields(
@@ -389,89 +365,6 @@ class DependencyInstallResult(_Model):
     log: list[str] = Field(default_factory=list)
     error: str | None = None
     instructions: str | None = None
-
-
-class Agent(_OpenModel):
-    """An agent and the MCP servers and tools it may use (one entry of ``agents.json``).
-
-    Servers are referenced by id (shown by name), so renaming a server never breaks an agent.
-    """
-
-    id: str = Field(default_factory=new_agent_id)
-    """Stable id ``agent_{timestamp}_{random}``; never changes."""
-    name: str = Field(min_length=1)
-    """Unique among agents, case-insensitive; surrounding spaces are trimmed."""
-    mcp_mode: McpMode = McpMode.AUTO
-    """``disabled``: no MCP tools; ``auto``: every active server; ``manual``: the selected servers."""
-    selected_servers: list[str] = Field(default_factory=list)
-    """Server ids used in manual mode, in the order they were picked."""
-    selected_tools: dict[str, list[str]] | None = None
-    """Per server id, the names of the tools the agent may use. A server not listed gives every
-    tool it has; None: every tool of every server. Tools the server disables never count."""
-    created_at: int = Field(default_factory=now_ms)
-    """When the agent was created (ms since the epoch)."""
-    updated_at: int | None = None
-    """When it was last changed (ms since the epoch)."""
-
-    @field_validator("name")
-    @classmethod
-    def _name_trimmed(cls, name: str) -> str:
-        if not name.strip():
-            raise ValueError("name: an agent needs a name")
-        return check_name(name.strip())
-
-    @field_validator("selected_servers")
-    @classmethod
-    def _servers_once(cls, servers: list[str]) -> list[str]:
-        return list(dict.fromkeys(servers))
-
-    @field_validator("selected_tools")
-    @classmethod
-    def _tools_once(cls, tools: dict[str, list[str]] | None) -> dict[str, list[str]] | None:
-        return None if tools is None else {server: list(dict.fromkeys(names)) for server, names in tools.items()}
-
-    def allows_tool(self, server_id: str, tool_name: str) -> bool:
-        """Whether the agent's own tool selection lets this tool through (the mode is not checked)."""
-        if self.selected_tools is None or server_id not in self.selected_tools:
-            return True
-        return tool_name in self.selected_tools[server_id]
-
-
-class ProviderPayload(_Model):
-    """One provider's view of a set of tools: the exact ``tools`` payload and what was changed for it."""
-
-    format: str
-    """``openai``, ``openai-responses``, ``anthropic`` or ``gemini``."""
-    label: str
-    """The provider as people name it (``OpenAI Chat`` ...)."""
-    payload: list[dict[str, Any]] = Field(default_factory=list)
-    """The ``tools`` value of the request, exactly as it would be sent."""
-    tool_count: int = 0
-    """Tools in the payload."""
-    limit: int | None = None
-    """The provider's documented maximum number of tools per request, if it has one."""
-    skipped: list[str] = Field(default_factory=list)
-    """Tools left out because the payload would pass the limit."""
-    notes: list[str] = Field(default_factory=list)
-    """What the converter changed or dropped, one line per change."""
-    tokens: int = 0
-    """Tokens of the payload's JSON."""
-    tokens_exact: bool = False
-    """True when a real tokenizer of this provider counted them; otherwise an estimate."""
-    token_method: str = ""
-    """Which tokenizer, or how the estimate was made."""
-
-
-class AgentToolSummary(_Model):
-    """What one agent gets: the count of its tools and the size of their definitions."""
-
-    agent_id: str
-    tool_count: int = 0
-    tokens: int = 0
-    """Tokens of its OpenAI Chat payload."""
-    token_method: str = ""
-    errors: dict[str, str] = Field(default_factory=dict)
-    """Server id -> why its tools are missing."""
 
 
 class McpAuthStatus(_Model):
