@@ -95,9 +95,12 @@ async def build_services() -> AppServices:
     notices = list(catalog.store.notices) + list(agents.notices) + list(settings_store.notices)
     if catalog.vault.warning:
         notices.append(catalog.vault.warning)
+    # McpService stops an earlier run's leftover servers as it is built (a /proc scan, `ps` on
+    # macOS): a worker thread does that, not the service loop.
+    mcp = await asyncio.to_thread(McpService, catalog)
     services = AppServices(
         catalog=catalog,
-        mcp=McpService(catalog),
+        mcp=mcp,
         deps=DependencyChecker(),
         installer=DependencyInstaller(),
         agents=agents,

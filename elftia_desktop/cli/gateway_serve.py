@@ -48,7 +48,7 @@ async def _serve(
     args: argparse.Namespace, catalog: ServerCatalog, source: ScopeSource, http: tuple[socket.socket, Address] | None
 ) -> None:
     """Run the gateway until its client leaves (stdio), or until interrupted (HTTP); always clean up."""
-    service = McpService(catalog)
+    service = await asyncio.to_thread(McpService, catalog)  # stopping leftovers scans /proc: not on the loop
     gateway = Gateway(service, source.current, call_timeout=args.timeout, release_when_idle=http is not None)
     loop = asyncio.get_running_loop()
     watcher = loop.create_task(watch(gateway, source.refresh))

@@ -134,8 +134,14 @@ def digest(text: str | None) -> str:
 
 
 def _read_text(path: Path) -> str | None:
+    """The app's config file through the shared JSON door (UTF-8, bounded); None when there is none.
+
+    A file that is not UTF-8 is a ``JsonInputError`` naming the byte, as everywhere else.
+    """
+    from elftia_desktop.integrations.detector import read_config_text
+
     try:
-        return path.read_text(encoding="utf-8-sig")
+        return read_config_text(path)
     except FileNotFoundError:
         return None
 
