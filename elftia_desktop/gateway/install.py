@@ -12,20 +12,17 @@ from __future__ import annotations
 import difflib
 import json
 import re
-import shutil
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from elftia_desktop.core.atomic_file import atomic_write_text
 from elftia_desktop.core.errors import ElftiaError, JsonInputError
 from elftia_desktop.core.models import McpServerTransport
 from elftia_desktop.gateway.command import gateway_command, gateway_env
+from elftia_desktop.integrations.app_config_file import digest, user_config_path, write_with_backup
 from elftia_desktop.integrations.app_formats import AppFormat, app_format
 from elftia_desktop.integrations.detector import (
     Environment,
-    candidate_locations,
     parse_config_text,
     read_config_text,
 )
@@ -124,9 +121,7 @@ def is_gateway_entry(entry: Any) -> bool:
 
 def config_path(fmt: AppFormat, machine: Environment | None = None) -> Path:
     """The app's user-level config file: the first that exists, else where the app looks first."""
-    locations = [loc for loc in candidate_locations(fmt.id, machine or Environment.current()) if loc.scope == "user"]
-    existing = [loc.path for loc in locations if loc.path.is_file()]
-    return existing[0] if existing else locations[0].path
+    return user_config_path(fmt.id, machine)
 
 
 def installed_entry(fmt: AppFormat, path: Path, name: str) -> bool:
@@ -195,21 +190,11 @@ def plan_uninstall(
     return InstallPlan(fmt, path, name, None, before, _dump(data | {fmt.root_key: servers}), [])
 
 
-def backup_path(path: Path) -> Path:
-    """Where the file is copied before it is changed: ``<name>.elftia-<time>.bak``."""
-    return path.with_name(f"{path.name}.elftia-{time.strftime('%Y%m%d-%H%M%S')}.bak")
-
-
 def apply_plan(plan: InstallPlan) -> Path | None:
-    """Back the file up, then write the change atomically (same permissions); returns the backup's path."""
+    """Back the file up, then write the change atomically (same permissions); returns the backup's path.
+
+    Refused (``ConfigError``) when the file changed since the plan was made.
+    """
     if not plan.changed:
         return None
-    backup = None
-    mode = 0o600
-    if plan.path.exists():
-        backup = backup_path(plan.path)
-        shutil.copy2(plan.path, backup)
-        mode = plan.path.stat().st_mode & 0o777
-    plan.path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(plan.path, plan.after, mode=mode)
-    return backup
+    return write_with_backup(plan.path, plan.after, digest(plan.before))

@@ -12,26 +12,21 @@
 from __future__ import annotations
 
 import difflib
-import hashlib
 import json
-import stat
-import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from elftia_desktop.core.atomic_file import atomic_write_text
 from elftia_desktop.core.catalog import ConflictPolicy, ServerCatalog
-from elftia_desktop.core.errors import ConfigError
 from elftia_desktop.core.models import McpServerRecord
 from elftia_desktop.core.secrets import is_placeholder, is_secret_ref, looks_secret
+from elftia_desktop.integrations.app_config_file import digest, read_existing, user_config_path, write_with_backup
 from elftia_desktop.integrations.app_formats import app_format
 from elftia_desktop.integrations.detector import (
     ConfigFile,
     ConfigLocation,
     Environment,
-    candidate_locations,
     read_config,
 )
 from elftia_desktop.integrations.exporter import ExportResult, export_servers, merge_into
@@ -125,32 +120,14 @@ def export_text(records: Iterable[McpServerRecord], fmt_id: str) -> ExportResult
 
 def app_config_path(fmt_id: str, machine: Environment | None = None) -> Path:
     """The user config file of the app that reads ``fmt_id`` (``~/.cursor/mcp.json`` ...)."""
-    return candidate_locations(app_format(fmt_id).id, machine or Environment.current())[0].path
-
-
-def digest(text: str | None) -> str:
-    """A fingerprint of a file's text (``None``: no file), to notice a change between plan and write."""
-    return hashlib.sha256((text if text is not None else "\0missing").encode()).hexdigest()
-
-
-def _read_text(path: Path) -> str | None:
-    """The app's config file through the shared JSON door (UTF-8, bounded); None when there is none.
-
-    A file that is not UTF-8 is a ``JsonInputError`` naming the byte, as everywhere else.
-    """
-    from elftia_desktop.integrations.detector import read_config_text
-
-    try:
-        return read_config_text(path)
-    except FileNotFoundError:
-        return None
+    return user_config_path(app_format(fmt_id).id, machine)
 
 
 def plan_app_write(result: ExportResult, path: Path) -> dict[str, Any]:
     """The file at ``path`` now and after merging ``result`` in, the unified diff, the names replaced."""
     from elftia_desktop.integrations.detector import parse_config_text, strip_jsonc
 
-    before = _read_text(path)
+    before = read_existing(path)
     warnings = list(result.warnings)
     if before is not None and app_format(result.format).jsonc and strip_jsonc(before) != before:
         warnings.append(f"{path.name} has comments or trailing commas; they are not kept (see the diff)")
@@ -177,15 +154,5 @@ def plan_app_write(result: ExportResult, path: Path) -> dict[str, Any]:
 
 def write_app_config(path: Path, after: str, expected: str) -> dict[str, Any]:
     """Back the file up, then write ``after`` atomically; refused when the file changed since the plan."""
-    before = _read_text(path)
-    if digest(before) != expected:
-        raise ConfigError(f"{path} changed since the diff was shown; nothing was written. Look at the new diff.")
-    backup = None
-    mode = 0o644
-    if before is not None:
-        mode = stat.S_IMODE(path.stat().st_mode)
-        backup = path.with_name(f"{path.name}.elftia-backup-{time.strftime('%Y%m%d-%H%M%S')}")
-        atomic_write_text(backup, before, mode=mode)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(path, after, mode=mode)
+    backup = write_with_backup(path, after, expected)
     return {"path": str(path), "backup": str(backup) if backup else None}

@@ -77,7 +77,7 @@ def test_install_shows_the_diff_writes_the_entry_and_uninstall_removes_it(
     assert set(data["mcpServers"]) == {"memory", "elftia-writer"}
     assert panel.notice.kind == "success"
     assert "Backup:" in panel.notice.label.text()
-    assert list(cursor_file.parent.glob("mcp.json.elftia-*.bak"))
+    assert list(cursor_file.parent.glob("mcp.json.elftia-backup-*"))
 
     when_modal(confirm(diffs))  # type: ignore[arg-type]
     panel.uninstall_button.click()

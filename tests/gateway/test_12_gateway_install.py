@@ -46,7 +46,7 @@ def test_install_backs_up_shows_a_diff_and_keeps_everything_else(
     out = capsys.readouterr().out
     assert '+    "elftia": {' in out  # the diff
     assert "Backup of the previous file:" in out
-    backups = list(path.parent.glob("claude_desktop_config.json.elftia-*.bak"))
+    backups = list(path.parent.glob("claude_desktop_config.json.elftia-backup-*"))
     assert len(backups) == 1
     assert backups[0].read_text(encoding="utf-8") == original
     data = json.loads(path.read_text(encoding="utf-8"))

@@ -159,7 +159,7 @@ class IntegrationChannels(RouterCore):
 
         async def work(s: AppServices) -> dict[str, Any]:
             from elftia_desktop.core.errors import ConfigError
-            from elftia_desktop.integrations.transfer import digest as fingerprint
+            from elftia_desktop.integrations.app_config_file import digest as fingerprint
             from elftia_desktop.integrations.transfer import write_app_config
 
             plan = await _plan(s, spec)
@@ -231,7 +231,8 @@ async def _records(s: AppServices, server_ids: list[str]) -> list[McpServerRecor
 
 
 async def _plan(s: AppServices, spec: ExportInput) -> dict[str, Any]:
-    from elftia_desktop.integrations.transfer import app_config_path, digest, export_text, plan_app_write
+    from elftia_desktop.integrations.app_config_file import digest
+    from elftia_desktop.integrations.transfer import app_config_path, export_text, plan_app_write
 
     result = export_text(await _records(s, spec.server_ids), spec.format)
     plan = await asyncio.to_thread(plan_app_write, result, app_config_path(spec.format))
