@@ -189,7 +189,7 @@ class McpService(CrudMixin, ExploreMixin, AuthMixin):
             success=True,
             tools=[t.name for t in tools],
             duration_ms=(time.perf_counter() - started) * 1000,
-            server_info=listing.server_info(connection.init_result if connection else None),
+            server_info=connection.server_info() if connection else None,
         )
 
     async def test_config(
@@ -213,7 +213,7 @@ class McpService(CrudMixin, ExploreMixin, AuthMixin):
         try:
             tools = await (retry_signed_in(self._trial_pool, record.id, attempt) if sign_in else attempt())
             connection = self._trial_pool.entry(record.id).connection
-            info = listing.server_info(connection.init_result if connection else None)
+            info = connection.server_info() if connection else None
         except ElftiaError as exc:
             return McpTestResult(success=False, error=str(exc), duration_ms=(time.perf_counter() - started) * 1000)
         finally:
@@ -262,7 +262,7 @@ class McpService(CrudMixin, ExploreMixin, AuthMixin):
             resource_templates=found["resourceTemplates"],
             errors=errors,
             error=errors.get("tools"),
-            server_info=listing.server_info(connection.init_result),
+            server_info=connection.server_info(),
         )
 
     def _fresh_tools(self, entry: PoolEntry, record: McpServerRecord) -> list[MCPTool] | None:

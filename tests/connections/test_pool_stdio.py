@@ -118,8 +118,8 @@ async def test_roots_elicitation_and_sampling(service: McpService, tmp_path: Any
     assert asked[0][0] == sid and asked[0][1] == "What is your name?"
     assert asked[0][2]["properties"]["name"]["default"] == "Ada"
 
-    sampled = await service.call_tool(sid, "sample", {})
-    assert "sampling is not supported" in sampled.content[0]["text"]
+    with pytest.raises(ToolCallError, match="sampling is not supported"):  # the refusal ends the call
+        await service.call_tool(sid, "sample", {})
 
 
 async def test_logs_keep_stderr_and_log_messages(service: McpService) -> None:
