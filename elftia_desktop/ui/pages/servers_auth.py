@@ -27,8 +27,8 @@ class ServerAuthActions(QObject):
         page.router.signInStarted.connect(self._on_sign_in_started)
 
     def refresh(self, record: McpServerRecord) -> None:
-        """Fetch the sign-in status of an OAuth server and show it on its card."""
-        if record.config.oauth is not None:
+        """Fetch the sign-in status of a remote server (OAuth configured or discovered) and show it on its card."""
+        if record.config.oauth is not None or record.config.url:
             self.page.router.auth_status(record.id, on_done=self._show)
 
     def _show(self, status: McpAuthStatus) -> None:

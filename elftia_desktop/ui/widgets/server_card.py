@@ -143,14 +143,16 @@ class ServerCard(QFrame):
         self.set_auth(None)
 
     def set_auth(self, status: McpAuthStatus | None) -> None:
-        """Show the OAuth sign-in (None: not known yet); hidden for servers without OAuth."""
+        """Show the OAuth sign-in (None: not known yet): when configured, or discovered (a challenge, tokens)."""
         oauth = self.record.config.oauth
         machine = oauth is not None and oauth.grant_type == "client_credentials"
         signed_in = status is not None and status.signed_in
-        self.auth_label.setVisible(oauth is not None)
-        self.buttons["sign-in"].setVisible(oauth is not None and not machine and not signed_in)
-        self.buttons["sign-out"].setVisible(oauth is not None and signed_in)
-        if oauth is None:
+        asked = status is not None and status.oauth and status.state.value == "auth_required"
+        shown = oauth is not None or signed_in or asked
+        self.auth_label.setVisible(shown)
+        self.buttons["sign-in"].setVisible(shown and not machine and not signed_in)
+        self.buttons["sign-out"].setVisible(shown and signed_in)
+        if not shown:
             return
         if status is None:
             text = "sign-in"
