@@ -24,7 +24,7 @@ from elftia_desktop import APP_NAME, __version__
 from elftia_desktop.connections import listing
 from elftia_desktop.connections.callbacks import ClientCallbacks, logging_callback, message_handler
 from elftia_desktop.connections.era_client import EraSession
-from elftia_desktop.connections.era_info import EraInfo, era_info, mode_of, synthetic_init
+from elftia_desktop.connections.era_info import EraInfo, era_failure, era_info, mode_of, synthetic_init
 from elftia_desktop.connections.era_listen import listen_for_changes
 from elftia_desktop.connections.errors import FailureContext, translate
 from elftia_desktop.connections.logs import ServerLog
@@ -220,7 +220,7 @@ class ServerConnection:
             logging_callback=logging_callback(self.log.add, self._hooks.on_log_message),
             message_handler=evict_then_handle,
             client_info=CLIENT_INFO,
-            log_level="debug",
+            log_level="info",
         )
         return session
 
@@ -254,7 +254,8 @@ class ServerConnection:
             if isinstance(exc, asyncio.CancelledError):
                 self._ready.cancel()
             else:
-                self._ready.set_exception(translate(exc, self.failure_context("start")))
+                era = era_failure(exc, self.record, self.record.config.protocol or "auto")
+                self._ready.set_exception(era or translate(exc, self.failure_context("start")))
         elif isinstance(exc, Exception) and not self._stop.is_set():
             log.info("connection to %s ended: %r", self.record.name, exc)
             self._hooks.on_lost(self, translate(exc, self.failure_context("call")).message)

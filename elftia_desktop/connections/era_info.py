@@ -11,8 +11,11 @@ from typing import Any
 
 import mcp_types as types
 from mcp.client.session import ClientSession
+from mcp.shared.exceptions import MCPError
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 
+from elftia_desktop.connections.errors import leaf_exception
+from elftia_desktop.core.errors import ServerStartFailed
 from elftia_desktop.core.models import McpServerRecord
 
 MODES = ("auto", "legacy", *MODERN_PROTOCOL_VERSIONS)
@@ -87,3 +90,24 @@ def synthetic_init(session: ClientSession, fallback_name: str) -> types.Initiali
         server_info=info,
         instructions=session.instructions,
     )
+
+
+def era_failure(exc: BaseException, record: McpServerRecord, mode: str) -> ServerStartFailed | None:
+    """A failure to agree on an era, in words (what was tried, what came back); None for any other failure."""
+    leaf = leaf_exception(exc)
+    tried = {
+        "auto": "server/discover (2026-07-28), then the initialize handshake",
+        "legacy": "the initialize handshake (protocol 'legacy')",
+    }.get(mode, f"protocol {mode} (pinned)")
+    if isinstance(leaf, MCPError) and leaf.code == types.UNSUPPORTED_PROTOCOL_VERSION:
+        data = leaf.error.data if isinstance(leaf.error.data, dict) else {}
+        named = ", ".join(map(str, data.get("supported") or [])) or "no versions"
+        came = f"the server supports only {named}"
+    elif isinstance(leaf, RuntimeError) and str(leaf).startswith(_VERSION_COMPLAINTS):
+        came = f"the server answered: {str(leaf).rstrip('.')}"
+    else:
+        return None
+    return ServerStartFailed(f"{record.name}: no protocol version in common. Tried {tried}; {came}", record.id)
+
+
+_VERSION_COMPLAINTS = ("Unsupported protocol version from the server", "No mutually supported modern protocol version")

@@ -129,3 +129,20 @@ async def test_a_bad_protocol_field_is_named(service: McpService) -> None:
     assert "use 'legacy'" in (tested.error or "")
     with pytest.raises(ValueError, match="protocol must be 'auto', 'legacy' or a protocol version"):
         stdio_input("pinned", "basic", config={"protocol": "newest"})
+
+
+@pytest.mark.parametrize(
+    ("mode", "expected"),
+    [
+        ("old", "the server answered: Unsupported protocol version from the server: 1999-01-01"),
+        ("future", "the server supports only 2099-01-01"),
+    ],
+)
+async def test_a_server_of_neither_era_is_named_not_hung(service: McpService, mode: str, expected: str) -> None:
+    server = stdio_input("liar", "liar", extra_args=("--mode", mode), is_active=False)
+    tested = await asyncio.wait_for(service.test(await add_server(service, server)), 30)
+    assert not tested.success
+    assert "no protocol version in common. Tried server/discover (2026-07-28), then the initialize handshake" in (
+        tested.error or ""
+    )
+    assert expected in (tested.error or "")
