@@ -104,8 +104,8 @@ class ClaudeStatus:
 
 @dataclass(frozen=True)
 class ExportFileResult:
-    """``mcp:export-file``: the file written, whether an entry was replaced, and the warnings."""
+    """``mcp:export-file``: the file written, the server names replaced there, and the warnings."""
 
     path: str
-    replaced: bool
+    replaced: list[str]
     warnings: list[str]

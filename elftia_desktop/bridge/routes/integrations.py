@@ -155,7 +155,7 @@ class IntegrationRoute(Route):
 
             result = export_text(await records(s.catalog, spec.server_ids), spec.format)
             replaced = await asyncio.to_thread(write_export, result, Path(spec.path))
-            return ExportFileResult(spec.path, bool(replaced), list(result.warnings))
+            return ExportFileResult(spec.path, list(replaced), list(result.warnings))
 
         reply = Reply("mcp:export-file", receiver, on_done, on_error)
         params = {"serverIds": list(server_ids), "format": fmt, "path": path}

@@ -24,12 +24,12 @@ class ServerAuthActions(QObject):
         super().__init__(page)
         self.page = page
         page.notice.label.setOpenExternalLinks(True)
-        page.router.signInStarted.connect(self._on_sign_in_started)
+        page.router.signals.signInStarted.connect(self._on_sign_in_started)
 
     def refresh(self, record: McpServerRecord) -> None:
         """Fetch the sign-in status of an OAuth server and show it on its card."""
         if record.config.oauth is not None:
-            self.page.router.auth_status(record.id, on_done=self._show)
+            self.page.router.auth.status(record.id, receiver=self, on_done=self._show)
 
     def _show(self, status: McpAuthStatus) -> None:
         card = self.page.cards.get(status.server_id)
@@ -52,7 +52,7 @@ class ServerAuthActions(QObject):
             self.refresh(record)
             self.page.show_error(error)
 
-        self.page.router.sign_in(record.id, on_done=done, on_error=failed)
+        self.page.router.auth.sign_in(record.id, receiver=self, on_done=done, on_error=failed)
 
     def sign_out(self, record: McpServerRecord) -> None:
         """Delete the server's tokens."""
@@ -63,7 +63,7 @@ class ServerAuthActions(QObject):
                 f"Signed out of <b>{html_escape(record.name)}</b>; its tokens were deleted.", "info"
             )
 
-        self.page.router.sign_out(record.id, on_done=done, on_error=self.page.show_error)
+        self.page.router.auth.sign_out(record.id, receiver=self, on_done=done, on_error=self.page.show_error)
 
     def _finish(self, server_id: str, status: McpAuthStatus | None) -> None:
         card = self.page.cards.get(server_id)
