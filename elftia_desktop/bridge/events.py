@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 ElicitationOutcome = tuple[str, dict[str, Any] | None]
 
 
-def _call_record(p: Mapping[str, Any]) -> CallRecord:
+def call_record(p: Mapping[str, Any]) -> CallRecord:
+    """A ``tool:called`` event as a :class:`CallRecord` (an event without ``outcome`` says ``success``)."""
     outcome = p.get("outcome") or ("ok" if p.get("success") else "failed")
     return CallRecord(
         server_id=str(p["serverId"]),
@@ -34,7 +35,8 @@ def _call_record(p: Mapping[str, Any]) -> CallRecord:
     )
 
 
-def _progress(p: Mapping[str, Any]) -> ToolProgress:
+def tool_progress(p: Mapping[str, Any]) -> ToolProgress:
+    """A ``tool:progress`` event as a :class:`ToolProgress`."""
     total = p.get("total")
     return ToolProgress(
         server_id=str(p["serverId"]),
@@ -69,8 +71,8 @@ class EventRelay:
         )
         events.on("servers:changed", lambda _p: s.serversChanged.emit())
         events.on("tools:changed", lambda p: s.toolsChanged.emit(p["serverId"]))
-        events.on("tool:called", lambda p: s.toolCalled.emit(_call_record(p)))
-        events.on("tool:progress", lambda p: s.toolProgress.emit(_progress(p)))
+        events.on("tool:called", lambda p: s.toolCalled.emit(call_record(p)))
+        events.on("tool:progress", lambda p: s.toolProgress.emit(tool_progress(p)))
         events.on("log", lambda p: s.logLine.emit(p["serverId"], p["line"]))
         services.mcp.set_elicitation_handler(self._elicit)
         services.mcp.set_sign_in_prompt(self._show_sign_in)

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from elftia_desktop.bridge.errors import BridgeError
     from elftia_desktop.bridge.results import TimedCall
     from elftia_desktop.bridge.router import McpRouter
+    from elftia_desktop.bridge.signals import ToolProgress
     from elftia_desktop.core.models import MCPCallToolResponse, MCPTool
 
 PROGRESS_STEPS = 1000
@@ -242,18 +243,17 @@ class TryToolDialog(QDialog):
         self.progress.setFormat("working…")
 
     @Slot(object)
-    def _on_progress(self, event: dict[str, Any]) -> None:
-        if event.get("callId") != self.call_id or self.call_id is None:
+    def _on_progress(self, event: ToolProgress) -> None:
+        if event.call_id != self.call_id or self.call_id is None:
             return
-        progress, total = float(event.get("progress") or 0), event.get("total")
+        progress, total = event.progress, event.total
         if total:
-            self.progress.setFormat(f"{progress:g} / {float(total):g}")
+            self.progress.setFormat(f"{progress:g} / {total:g}")
             self.progress.setRange(0, PROGRESS_STEPS)
-            self.progress.setValue(round(min(progress / float(total), 1.0) * PROGRESS_STEPS))
+            self.progress.setValue(round(min(progress / total, 1.0) * PROGRESS_STEPS))
         else:
             self.progress.setRange(0, 0)
-        message = event.get("message")
-        self.status.setText(str(message) if message else f"Progress: {progress:g}")
+        self.status.setText(event.message or f"Progress: {progress:g}")
 
     def _done(self, call_id: str | None, timed: TimedCall) -> None:
         if call_id != self.call_id:
