@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Slot
 
+from elftia_desktop.bridge.signals import SignInStarted
+
 if TYPE_CHECKING:
     from elftia_desktop.bridge.errors import BridgeError
     from elftia_desktop.core.models import McpAuthStatus, McpServerRecord
@@ -72,12 +74,12 @@ class ServerAuthActions(QObject):
             if status is not None:
                 card.set_auth(status)
 
-    @Slot(str, str, str, bool)
-    def _on_sign_in_started(self, server_id: str, name: str, url: str, opened: bool) -> None:
-        where = "in the browser window that opened" if opened else "in your browser"
+    @Slot(object)
+    def _on_sign_in_started(self, started: SignInStarted) -> None:
+        where = "in the browser window that opened" if started.browser_opened else "in your browser"
         self.page.notice.show_message(
-            f"Finish signing in to <b>{html_escape(name)}</b> {where}, then come back here. "
-            f'<a href="{html_escape(url, quote=True)}">Open the sign-in page</a>',
+            f"Finish signing in to <b>{html_escape(started.server_name)}</b> {where}, then come back here. "
+            f'<a href="{html_escape(started.url, quote=True)}">Open the sign-in page</a>',
             "info",
-            f"Sign-in address:\n{url}",
+            f"Sign-in address:\n{started.url}",
         )
