@@ -7,7 +7,6 @@ text too (``"The install link could not be opened"``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from html import escape
 
 from elftia_desktop.bridge.errors import BridgeError
@@ -26,16 +25,3 @@ def show_error(notice: NoticeBar, error: BridgeError, context: str = "") -> None
     """
     kind = "warning" if error.cancelled else "error"
     notice.show_message(escape(error_text(error, context), quote=False), kind, error.details or error.message)
-
-
-def error_handler(
-    notice: NoticeBar, context: str = "", before: Callable[[], object] | None = None
-) -> Callable[[BridgeError], None]:
-    """An ``on_error`` callback that shows the error in ``notice`` (after running ``before``, when given)."""
-
-    def handle(error: BridgeError) -> None:
-        if before is not None:
-            before()
-        show_error(notice, error, context)
-
-    return handle
