@@ -26,7 +26,7 @@ def no_display(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_a_challenged_server_offers_sign_in(qtbot: QtBot, router: McpRouter, memory_keyring: MemoryKeyring) -> None:
     browser = ThreadBrowser()
-    router.signInStarted.connect(browser.visit)
+    router.signals.signInStarted.connect(browser.visit)
     with serve_http("oauth") as url:
         plain = McpServerInput.model_validate(
             {"name": "Found", "type": "http", "config": {"url": url}, "isTrusted": True}
@@ -38,7 +38,7 @@ def test_a_challenged_server_offers_sign_in(qtbot: QtBot, router: McpRouter, mem
         page.show()
         qtbot.waitUntil(lambda: record.id in page.cards, timeout=WAIT)
         card = page.cards[record.id]
-        router.reconnect(record.id)  # the background connect meets the challenge
+        router.servers.reconnect(record.id)  # the background connect meets the challenge
         qtbot.waitUntil(lambda: card.badge.state == "auth_required", timeout=WAIT)
         qtbot.waitUntil(lambda: card.buttons["sign-in"].isVisibleTo(card), timeout=WAIT)
         assert "elftia-mcp login" in card.badge.toolTip() and browser.urls == []
