@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +24,7 @@ from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.errors import ToolCallCancelled
 from elftia_desktop.core.models import McpServerInput
 from tests.connections.pool_helpers import add_server, http_input, stdio_input
-from tests.servers.serve_http import serve_http
+from tests.servers.serve_http import serve_http, server_command
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120)]
 ERAS = {"auto": ("modern", "2026-07-28"), "legacy": ("handshake", "2025-11-25")}
@@ -146,3 +150,25 @@ async def test_a_server_of_neither_era_is_named_not_hung(service: McpService, mo
         tested.error or ""
     )
     assert expected in (tested.error or "")
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_cli_answers_input_required_with_elicit(tmp_path: Path, transport: str) -> None:
+    env = os.environ | {"ELFTIA_DATA_DIR": str(tmp_path), "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
+
+    def cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+        argv = [sys.executable, "-m", "elftia_desktop.cli", *args]
+        return subprocess.run(argv, capture_output=True, text=True, env=env, input=stdin, timeout=120)
+
+    with contextlib.ExitStack() as stack:
+        if transport == "stdio":
+            entry = {"command": sys.executable, "args": server_command("basic")[1:]}
+        else:
+            entry = {"type": "http", "url": stack.enter_context(serve_http("basic", "streamable-http"))}
+        assert cli("add-json", "-", "--trust", stdin=json.dumps({"mcpServers": {"asker": entry}})).returncode == 0
+        tested = cli("test", "asker", "--json")
+        assert json.loads(tested.stdout)["serverInfo"]["era"]["era"] == "modern", tested.stderr
+        called = cli("call", "asker", "ask_name", "--elicit", "accept-defaults")
+        assert called.returncode == 0 and "hello Ada (36)" in called.stdout, called.stderr
+        declined = cli("call", "asker", "ask_name", "--elicit", "decline")
+        assert "no name: decline" in declined.stdout, declined.stderr
