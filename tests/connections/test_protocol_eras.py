@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from elftia_desktop.connections.callbacks import URL_SCHEMA
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.errors import ToolCallCancelled
 from elftia_desktop.core.models import McpServerInput
@@ -172,3 +173,17 @@ def test_cli_answers_input_required_with_elicit(tmp_path: Path, transport: str) 
         assert called.returncode == 0 and "hello Ada (36)" in called.stdout, called.stderr
         declined = cli("call", "asker", "ask_name", "--elicit", "decline")
         assert "no name: decline" in declined.stdout, declined.stderr
+
+
+async def test_url_elicitation_shows_the_address(service: McpService) -> None:
+    asked: list[tuple[str, dict[str, Any]]] = []
+
+    async def handler(server_id: str, message: str, schema: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
+        asked.append((message, schema))
+        return "accept", {}
+
+    service.set_elicitation_handler(handler)
+    sid = await add_server(service, stdio_input("linker", "basic"))
+    answer = await service.call_tool(sid, "link_account", {})
+    assert answer.content[0]["text"] == "link: accept"
+    assert asked == [("Link your account\n\nOpen this address to continue: https://example.com/link", URL_SCHEMA)]
