@@ -9,15 +9,17 @@ duplicate agent name, is exit 2 with a message naming the value and what would b
 from __future__ import annotations
 
 import argparse
-import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from elftia_desktop.cli.context import open_catalog
+from elftia_desktop.cli.context import open_catalog, run_services
 from elftia_desktop.cli.output import EXIT_OK, add_json_flag, print_json, print_table, warn
 from elftia_desktop.core.agent_store import AgentStore
 from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.errors import ConfigError, ElftiaError, ServerConnectionError
 from elftia_desktop.core.models import Agent, McpServerRecord, MCPTool
+
+if TYPE_CHECKING:
+    from elftia_desktop.application.services import Services
 
 MODES = ["disabled", "auto", "manual"]
 
@@ -116,7 +118,7 @@ def _selection(args: argparse.Namespace, catalog: ServerCatalog) -> dict[str, An
     if args.server is not None:
         fields["selectedServers"] = [catalog.find(name).id for name in args.server]
     if args.tool is not None:
-        fields["selectedTools"] = resolve_tool_ids(catalog, args.tool)
+        fields["selectedTools"] = resolve_tool_ids(catalog, args.tool, args)
     return fields
 
 
@@ -171,33 +173,36 @@ def _tool_prefix(record: McpServerRecord) -> str:
     return tool_id(record.name, "")
 
 
-def _live_tools(catalog: ServerCatalog, record: McpServerRecord) -> list[MCPTool]:
-    """The enabled tools of one server, fetched now (``ServerConnectionError`` when it cannot be reached)."""
-    from elftia_desktop.connections.service import McpService
+def _live_tools(args: argparse.Namespace, records: list[McpServerRecord]) -> dict[str, list[MCPTool]]:
+    """The enabled tools of these servers, fetched now on one service (signing in where a server asks).
 
-    async def fetch() -> list[MCPTool]:
-        service = McpService(catalog)
-        try:
-            return await service.list_server_tools(record.id)
-        finally:
-            await service.cleanup()
+    Raises the first failure (``ServerConnectionError`` when a server cannot be reached).
+    """
 
-    return asyncio.run(fetch())
+    async def fetch(services: Services) -> dict[str, list[MCPTool]]:
+        service = services.mcp
+
+        async def one(server_id: str) -> list[MCPTool]:
+            return await service.signed_in(server_id, lambda: service.list_server_tools(server_id))
+
+        return {record.id: await one(record.id) for record in records}
+
+    return run_services(args, fetch)
 
 
-def resolve_tool_ids(catalog: ServerCatalog, tool_ids: list[str]) -> dict[str, list[str]]:
+def resolve_tool_ids(catalog: ServerCatalog, tool_ids: list[str], args: argparse.Namespace) -> dict[str, list[str]]:
     """``{server id: [tool name]}`` for tool ids like ``mcp__files__read``, checked on the live servers."""
     records = catalog.all()
-    selection: dict[str, list[str]] = {}
-    listed: dict[str, list[MCPTool]] = {}
+    owners: dict[str, McpServerRecord] = {}
     for wanted in tool_ids:
-        owners = sorted((r for r in records if wanted.startswith(_tool_prefix(r))), key=lambda r: -len(r.name))
-        if not owners:
+        candidates = sorted((r for r in records if wanted.startswith(_tool_prefix(r))), key=lambda r: -len(r.name))
+        if not candidates:
             known = ", ".join(_tool_prefix(r) + "…" for r in records) or "no servers configured"
             raise ConfigError(f"--tool {wanted}: no server has this tool id (tool ids start with: {known})")
-        record = owners[0]
-        if record.id not in listed:
-            listed[record.id] = _live_tools(catalog, record)
+        owners[wanted] = candidates[0]
+    listed = _live_tools(args, list({r.id: r for r in owners.values()}.values()))
+    selection: dict[str, list[str]] = {}
+    for wanted, record in owners.items():
         tool = next((t for t in listed[record.id] if t.id == wanted), None)
         if tool is None:
             valid = ", ".join(t.id for t in listed[record.id]) or "none"
@@ -215,7 +220,7 @@ def cmd_switch(args: argparse.Namespace) -> int:
             disabled = ", ".join(record.disabled_tools) or "none"
             raise ConfigError(f"{record.name}: {args.tool!r} is not disabled (disabled tools: {disabled})")
     else:
-        _check_tool(catalog, record, args.tool)
+        _check_tool(args, record, args.tool)
     field, names = _switched(record, args)
     _, after = catalog.update(record.id, {field: names})
     state = {"disable-tool": "disabled", "enable-tool": "enabled"}.get(args.switch)
@@ -236,12 +241,12 @@ def _switched(record: McpServerRecord, args: argparse.Namespace) -> tuple[str, l
     return field, [*names, args.tool] if off else names
 
 
-def _check_tool(catalog: ServerCatalog, record: McpServerRecord, tool: str) -> None:
+def _check_tool(args: argparse.Namespace, record: McpServerRecord, tool: str) -> None:
     """Exit 2 when the live server has no such tool; a server that cannot be reached only warns."""
     if tool in record.disabled_tools:
         return
     try:
-        names = [t.name for t in _live_tools(catalog, record)]
+        names = [t.name for t in _live_tools(args, [record])[record.id]]
     except ServerConnectionError as exc:
         warn(f"could not check the tool name on {record.name}: {exc}")
         return

@@ -10,16 +10,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import sys
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from elftia_desktop.cli.context import apply_saved_settings, open_catalog
+from elftia_desktop.cli.context import run_services
 from elftia_desktop.cli.output import EXIT_OK, add_json_flag, print_json
 
 if TYPE_CHECKING:  # the SDK is imported only when a command connects (a light CLI start)
-    from elftia_desktop.connections.service import McpService
-    from elftia_desktop.core.models import McpAuthStatus
+    from elftia_desktop.application.services import Services
+    from elftia_desktop.core.models import McpAuthStatus, McpServerRecord
 
 
 def sign_in_flag(parser: argparse.ArgumentParser) -> None:
@@ -27,14 +26,6 @@ def sign_in_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-browser", action="store_true", help="on a sign-in, only print the address (do not open a browser)"
     )
-
-
-def prepare(service: McpService, args: argparse.Namespace, to_stdout: bool = False) -> None:
-    """Let ``service`` sign in in place: URL printed on its own line, browser unless ``--no-browser``."""
-    from elftia_desktop.connections.oauth_prompt import console_prompt
-
-    stream = sys.stdout if to_stdout and not getattr(args, "json", False) else sys.stderr
-    service.set_sign_in_prompt(console_prompt(stream, browser=not getattr(args, "no_browser", False)))
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -64,21 +55,12 @@ def describe(name: str, status: McpAuthStatus) -> str:
 
 
 def _run_auth(args: argparse.Namespace, login: bool) -> McpAuthStatus:
-    from elftia_desktop.connections.service import McpService
+    async def main(services: Services) -> tuple[McpServerRecord, McpAuthStatus]:
+        record = await asyncio.to_thread(services.catalog.find, args.server)
+        service = services.mcp
+        return record, await (service.sign_in(record.id) if login else service.sign_out(record.id))
 
-    catalog = open_catalog()
-    record = catalog.find(args.server)
-
-    async def main() -> McpAuthStatus:
-        service = McpService(catalog)
-        apply_saved_settings(service)
-        prepare(service, args, to_stdout=True)
-        try:
-            return await (service.sign_in(record.id) if login else service.sign_out(record.id))
-        finally:
-            await service.cleanup()
-
-    status = asyncio.run(main())
+    record, status = run_services(args, main, prompt_to_stdout=True)
     if args.json:
         print_json(status.to_json_dict())
     else:

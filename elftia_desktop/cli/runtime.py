@@ -1,10 +1,11 @@
 """Commands that start servers: ``test``, ``discover``, ``call`` and ``logs``.
 
-Each runs on one ``McpService`` over the same store as the other commands and cleans up its
-servers before it exits. An untrusted server is refused with a message that says how to trust
-it. When a server asks for input during ``call`` (elicitation), the CLI asks on the terminal
-field by field, offering the schema's defaults; ``--elicit accept-defaults|decline`` answers
-without a terminal (and without a terminal the default is to decline).
+Each runs on the services of the assembly point (``application.services``: saved settings,
+sign-in in place) and cleans up its servers before it exits. An untrusted server is refused
+with a message that says how to trust it. When a server asks for input during ``call``
+(elicitation), the CLI asks on the terminal field by field, offering the schema's defaults;
+``--elicit accept-defaults|decline`` answers without a terminal (and without a terminal the
+default is to decline).
 """
 
 from __future__ import annotations
@@ -16,13 +17,14 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from elftia_desktop.cli.auth import prepare, sign_in_flag
-from elftia_desktop.cli.context import apply_saved_settings, open_catalog
+from elftia_desktop.cli.auth import sign_in_flag
+from elftia_desktop.cli.context import run_services
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, add_json_flag, fail, print_json
 from elftia_desktop.core.errors import JsonInputError
 from elftia_desktop.core.json_input import parse_json_text
 
 if TYPE_CHECKING:  # imported when a command runs (see _run): the other commands never load the SDK
+    from elftia_desktop.application.services import Services
     from elftia_desktop.connections.callbacks import ElicitationHandler
     from elftia_desktop.connections.service import McpService
     from elftia_desktop.core.models import McpServerRecord
@@ -77,23 +79,16 @@ def _run(work: Callable[[McpService, McpServerRecord], Awaitable[T]], server: st
     from elftia_desktop.connections.sdk_light import defer_sdk_package_inits
 
     defer_sdk_package_inits()
-    from elftia_desktop.connections.service import McpService
     from elftia_desktop.connections.shell_env import use_process_environment
 
     use_process_environment()
-    catalog = open_catalog()
-    record = catalog.find(server)
 
-    async def main() -> T:
-        service = McpService(catalog)
-        apply_saved_settings(service)
-        prepare(service, args)
-        try:
-            return await service.signed_in(record.id, lambda: work(service, record))
-        finally:
-            await service.cleanup()
+    async def main(services: Services) -> T:
+        record = await asyncio.to_thread(services.catalog.find, server)
+        service = services.mcp
+        return await service.signed_in(record.id, lambda: work(service, record))
 
-    return asyncio.run(main())
+    return run_services(args, main)
 
 
 def cmd_test(args: argparse.Namespace) -> int:

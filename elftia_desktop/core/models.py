@@ -285,6 +285,14 @@ class McpActionResult(_Model):
     """For bulk actions (``addJson``): one result per server."""
     agents_updated: list[str] = Field(default_factory=list)
     """Names of the agents the action changed (a removed server taken out of them)."""
+    server_name: str | None = None
+    """The server a failure is about (``error`` names it too; a UI can show ``reason`` beside it)."""
+    reason: str | None = None
+    """Why the action failed, without the server's name."""
+    skipped: bool = False
+    connect_problem: str | None = None
+    """Why a server that was saved did not connect afterwards (``message`` says it too)."""
+    """Nothing was done on purpose (a server of pasted JSON whose name is taken, with ``onConflict: skip``)."""
 
 
 class McpTestResult(_Model):

@@ -19,7 +19,8 @@ from typing import Any, Generic, TypeVar
 
 import mcp_types as types
 
-from elftia_desktop.connections.service import TOOL_CACHE_TTL, McpService
+from elftia_desktop.connections.service import McpService
+from elftia_desktop.connections.tool_cache import TOOL_CACHE_TTL
 from elftia_desktop.core.models import McpServerRecord
 from elftia_desktop.gateway.names import gateway_names
 from elftia_desktop.gateway.scope import Scope

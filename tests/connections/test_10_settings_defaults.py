@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from elftia_desktop.application import servers
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.errors import ServerTimeout
 from elftia_desktop.core.models import ConnectionState
@@ -59,7 +60,7 @@ async def test_connect_active_starts_active_trusted_servers_only(service: McpSer
     stranger = await add_server(service, stdio_input("stranger", "basic", trusted=False))
     off = await add_server(service, stdio_input("off", "basic", is_active=False))
     for sid in (a, b):
-        await service.update(sid, {"isActive": True})
+        await servers.update(service, sid, {"isActive": True})
         await service.disconnect(sid)
     assert service.connection_state(a) is ConnectionState.DISCONNECTED
     problems = await service.connect_active()

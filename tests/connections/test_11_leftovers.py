@@ -7,6 +7,7 @@ into another program is still ours, a group whose leader died is found through i
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -77,6 +78,8 @@ def test_a_leader_that_execd_is_stopped(catalog: ServerCatalog, tmp_path: Path, 
     assert wait_for(lambda: cmdline(leftover.pgid)[:1] == ["sleep"]), cmdline(leftover.pgid)
 
     service = McpService(catalog, runtime_dir=runtime)
+    assert live_members(leftover.pgid)  # building the service does no I/O: the leftover still runs
+    asyncio.run(service.start())  # start() stops it, in a worker thread
 
     assert [e.pid for e in service.leftovers_killed] == [leftover.pgid]
     assert wait_for(lambda: not live_members(leftover.pgid))
@@ -96,6 +99,8 @@ def test_a_dead_leaders_live_group_member_is_stopped(catalog: ServerCatalog, tmp
     assert live_members(leftover.pgid) == [grandchild]
 
     service = McpService(catalog, runtime_dir=runtime)
+
+    asyncio.run(service.start())  # building it does no I/O; start() stops the leftovers
 
     assert [e.pid for e in service.leftovers_killed] == [leftover.pgid]
     assert wait_for(lambda: not alive(grandchild))
@@ -117,6 +122,8 @@ def test_a_recycled_pid_and_its_group_are_not_signalled(catalog: ServerCatalog, 
 
         service = McpService(catalog, runtime_dir=runtime)
 
+        asyncio.run(service.start())  # building it does no I/O; start() stops the leftovers
+
         assert service.leftovers_killed == []
         assert stranger.poll() is None
         assert len(live_members(stranger.pid)) == 2
@@ -137,6 +144,8 @@ def test_a_file_of_an_earlier_boot_signals_nothing(catalog: ServerCatalog, tmp_p
         (runtime / f"{FILE_PREFIX}999998.json").write_text(json.dumps(earlier_boot))
 
         service = McpService(catalog, runtime_dir=runtime)
+
+        asyncio.run(service.start())  # building it does no I/O; start() stops the leftovers
 
         assert service.leftovers_killed == []
         assert bystander.poll() is None

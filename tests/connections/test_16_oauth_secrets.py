@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from elftia_desktop.application import servers
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.config_store import ConfigStore
@@ -48,7 +49,7 @@ async def test_sign_out_and_remove_delete_tokens(keyring_service: McpService, me
     with serve_http("oauth") as url:
         sid = await add_oauth(service, url, clientSecret="pre-shared", clientId="pre-registered")
         assert f"{sid}:oauth:clientSecret" in _oauth_accounts(memory_keyring, sid)
-        await service.update(sid, {"config": {"url": url, "oauth": {}}})  # back to dynamic registration
+        await servers.update(service, sid, {"config": {"url": url, "oauth": {}}})  # back to dynamic registration
         assert f"{sid}:oauth:clientSecret" not in _oauth_accounts(memory_keyring, sid)  # the dropped secret went
         assert (await service.signed_in(sid, lambda: service.test(sid))).success
         assert _oauth_accounts(memory_keyring, sid) == {f"{sid}:oauth:tokens", f"{sid}:oauth:client"}
@@ -61,7 +62,7 @@ async def test_sign_out_and_remove_delete_tokens(keyring_service: McpService, me
 
         assert (await service.signed_in(sid, lambda: service.test(sid))).success
         assert _oauth_accounts(memory_keyring, sid)
-        await service.remove(sid)
+        await servers.remove(service, sid)
         assert _oauth_accounts(memory_keyring, sid) == set()
 
 
@@ -72,8 +73,8 @@ async def test_secrets_never_in_config_logs_or_export(
     caplog.set_level(logging.DEBUG)
     with serve_http("oauth") as url:
         sid = await add_oauth(service, url)
-        await service.update(sid, {"config": {"url": url, "oauth": {"clientSecret": "s3cr3t-value"}}})
-        await service.update(sid, {"config": {"url": url, "oauth": {}}})
+        await servers.update(service, sid, {"config": {"url": url, "oauth": {"clientSecret": "s3cr3t-value"}}})
+        await servers.update(service, sid, {"config": {"url": url, "oauth": {}}})
         sid2 = await add_oauth(service, url, name="with secret", clientId="cid", clientSecret="s3cr3t-value")
         assert (await service.signed_in(sid, lambda: service.call_tool(sid, "whoami", {}))).is_error is False
         tokens = json.loads(memory_keyring.values[(SERVICE_NAME, f"{sid}:oauth:tokens")])

@@ -12,6 +12,7 @@ import json
 
 import pytest
 
+from elftia_desktop.application import servers
 from elftia_desktop.connections.oauth_callback import free_port
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.errors import ServerAuthRequired, ServerStartFailed
@@ -151,7 +152,7 @@ async def test_time_at_the_browser_is_not_a_connect_timeout(service: McpService)
     service.set_sign_in_prompt(browser)
     with serve_http("oauth") as url:
         sid = await add_oauth(service, url)
-        await service.update(sid, {"config": {"url": url, "oauth": {}, "timeout": {"connect": 1.5}}})
+        await servers.update(service, sid, {"config": {"url": url, "oauth": {}, "timeout": {"connect": 1.5}}})
         result = await service.signed_in(sid, lambda: service.test(sid))
         assert result.success, result.error
         assert len(browser.urls) == 1

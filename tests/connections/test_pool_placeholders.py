@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from elftia_desktop.application import servers
 from elftia_desktop.connections import shell_env
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.errors import ServerStartFailed
@@ -41,7 +42,7 @@ async def test_env_placeholders_expand_from_the_environment(service: McpService,
 
 async def test_unset_variable_stops_the_start_with_what_to_set(service: McpService) -> None:
     server = stdio_input("missing", "basic", config={"env": {"KEY": "${env:ELFTIA_T_NEVER_SET}"}})
-    result = await service.add(server)
+    result = await servers.add(service, server)
     assert result.success and result.server is not None  # saved; the connect failure does not block the add
     with pytest.raises(ServerStartFailed, match="ELFTIA_T_NEVER_SET is not set in your environment"):
         await service.init_client(result.server.id)
@@ -50,7 +51,7 @@ async def test_unset_variable_stops_the_start_with_what_to_set(service: McpServi
 
 async def test_vscode_input_placeholder_says_to_fill_it_in(service: McpService) -> None:
     server = stdio_input("prompted", "basic", config={"env": {"API_KEY": "${input:api-key}"}})
-    result = await service.add(server)
+    result = await servers.add(service, server)
     assert result.server is not None
     with pytest.raises(ServerStartFailed, match="asks for the input 'api-key'"):
         await service.init_client(result.server.id)

@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from elftia_desktop.application import servers
 from elftia_desktop.connections import shell_env
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.models import ConnectionState, McpServerInput
@@ -41,7 +42,9 @@ async def test_test_config_resolves_the_edited_servers_secrets(service: McpServi
 
 async def test_update_marks_chosen_keys_secret(service: McpService) -> None:
     server_id = await add_server(service, stdio_input("plain", "basic"))
-    result = await service.update(server_id, {"config": {"env": {"TENANT": "acme-private"}}, "secretKeys": ["TENANT"]})
+    result = await servers.update(
+        service, server_id, {"config": {"env": {"TENANT": "acme-private"}}, "secretKeys": ["TENANT"]}
+    )
     assert result.success and result.server is not None
     assert result.server.config.env == {"TENANT": "${secret:TENANT}"}
     assert "acme-private" not in service.catalog.store.path.read_text()

@@ -21,6 +21,7 @@ from openai.types.chat.chat_completion_message_function_tool_call import Functio
 from openai.types.responses import Response, ResponseFunctionToolCall
 from pydantic import TypeAdapter
 
+from elftia_desktop.application import servers
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.models import McpServerInput
 from elftia_desktop.engine.completion import CompletionService, PreparedRequest
@@ -39,7 +40,7 @@ async def _completion(service: McpService) -> CompletionService:
     server = McpServerInput(
         name="recursive", type="stdio", config={"command": sys.executable, "args": [str(SERVER)]}, is_trusted=True
     )
-    assert (await service.add(server)).success
+    assert (await servers.add(service, server)).success
     return CompletionService(service)
 
 

@@ -20,6 +20,7 @@ from openai.types.responses import Response, ResponseFunctionToolCall
 from openai.types.responses.response_input_param import FunctionCallOutput
 from pydantic import TypeAdapter
 
+from elftia_desktop.application import servers
 from elftia_desktop.builtin_servers.launcher import builtin_command
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.models import Agent, McpMode, McpServerInput
@@ -33,7 +34,7 @@ async def _setup(service: McpService) -> CompletionService:
     command, args = builtin_command("clock")
     for name, argv in (("basic", server_command("basic")), ("clock", [command, *args])):
         server = McpServerInput(name=name, type="stdio", config={"command": argv[0], "args": argv[1:]}, is_trusted=True)
-        assert (await service.add(server)).success
+        assert (await servers.add(service, server)).success
     return CompletionService(service)
 
 

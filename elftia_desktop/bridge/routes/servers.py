@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
+from elftia_desktop.application import servers as actions
 from elftia_desktop.bridge.plumbing import Done, Failed, RouterCore
 
 if TYPE_CHECKING:
@@ -23,18 +24,18 @@ class ServerChannels(RouterCore):
         server, refused = self._validated("mcp:add", "McpServerInput", params, on_error)
         if server is None:
             return refused
-        return self._submit("mcp:add", lambda s: s.mcp.add(server), on_done, on_error)
+        return self._submit("mcp:add", lambda s: actions.add(s.mcp, server), on_done, on_error)
 
     def add_json(self, params: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None) -> int:
         """``mcp:addJson``: ``{json, trust, onConflict}``."""
         data, refused = self._validated("mcp:addJson", "McpServerJsonInput", params, on_error)
         if data is None:
             return refused
-        return self._submit("mcp:addJson", lambda s: s.mcp.add_json(data), on_done, on_error)
+        return self._submit("mcp:addJson", lambda s: actions.add_json(s.mcp, data), on_done, on_error)
 
     def remove(self, server_id: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
         """``mcp:remove``."""
-        return self._by_id("mcp:remove", server_id, lambda s, i: s.mcp.remove(i), on_done, on_error)
+        return self._by_id("mcp:remove", server_id, lambda s, i: actions.remove(s.mcp, i), on_done, on_error)
 
     def update(
         self, server_id: str, updates: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None
@@ -46,7 +47,7 @@ class ServerChannels(RouterCore):
         if data is None:
             return refused
         update = data
-        return self._submit("mcp:update", lambda s: s.mcp.update(update.id, update.updates), on_done, on_error)
+        return self._submit("mcp:update", lambda s: actions.update(s.mcp, update.id, update.updates), on_done, on_error)
 
     def test(self, server_id: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
         """``mcp:test``: connect and list tools (signing in in place when an OAuth server asks)."""
@@ -80,7 +81,7 @@ class ServerChannels(RouterCore):
 
     def trust(self, server_id: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
         """``mcp:trust``: the user confirmed what the server runs."""
-        return self._by_id("mcp:trust", server_id, lambda s, i: s.mcp.trust(i), on_done, on_error)
+        return self._by_id("mcp:trust", server_id, lambda s, i: actions.trust(s.mcp, i), on_done, on_error)
 
     def launch_info(self, server_id: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
         """``mcp:launch-info``: what the server runs, for the trust dialog.

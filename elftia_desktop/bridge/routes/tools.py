@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import TYPE_CHECKING, Any
 
+from elftia_desktop.application.tools import set_tool_flag
 from elftia_desktop.bridge.plumbing import Done, Failed, RouterCore
 
 if TYPE_CHECKING:
@@ -47,12 +47,6 @@ class ToolChannels(RouterCore):
         toggle = data
 
         async def work(s: AppServices) -> Any:
-            record = await asyncio.to_thread(s.catalog.get, toggle.server_id)
-            field = "disabledTools" if toggle.flag == "enabled" else "disabledAutoApproveTools"
-            current = record.disabled_tools if toggle.flag == "enabled" else record.disabled_auto_approve_tools
-            names = [n for n in current if n != toggle.tool_name]
-            if not toggle.value:
-                names.append(toggle.tool_name)
-            return await s.mcp.update(toggle.server_id, {field: names})
+            return await set_tool_flag(s.mcp, toggle.server_id, toggle.tool_name, toggle.flag, toggle.value)
 
         return self._submit("mcp:set-tool", work, on_done, on_error)

@@ -1,4 +1,4 @@
-"""The OAuth half of ``McpService``: sign in, sign out, sign-in status, and actions that sign in in place.
+"""Signing in to OAuth servers: sign in, sign out, sign-in status, and actions that sign in in place.
 
 A foreground action (the CLI's ``test``/``call``/``tools``/``discover``, the window's Test and
 Call) runs through ``signed_in``: while it runs, a 401 or a 403 ``insufficient_scope`` leads to
@@ -10,16 +10,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 from elftia_desktop.connections.oauth_provider import MAX_SIGN_IN_ATTEMPTS, SignInPrompt
 from elftia_desktop.connections.oauth_storage import VaultTokenStorage
+from elftia_desktop.connections.pool import ConnectionPool
+from elftia_desktop.connections.records import ServerRecords
 from elftia_desktop.core.errors import ServerAuthRequired
-from elftia_desktop.core.models import ConnectionState, McpAuthStatus, McpServerRecord
-
-if TYPE_CHECKING:
-    from elftia_desktop.connections.pool import ConnectionPool
-    from elftia_desktop.core.catalog import ServerCatalog
+from elftia_desktop.core.models import ConnectionState, McpAuthStatus
 
 T = TypeVar("T")
 
@@ -49,17 +47,15 @@ def _gave_up(exc: ServerAuthRequired, attempts: int) -> ServerAuthRequired:
     return ServerAuthRequired(text, exc.server_id)
 
 
-class AuthMixin:
-    """sign_in / sign_out / auth_status / signed_in."""
+class SignIn:
+    """sign_in / sign_out / auth_status / signed_in of the saved servers."""
 
-    catalog: ServerCatalog
-    _pool: ConnectionPool
-    _trial_pool: ConnectionPool
+    def __init__(self, records: ServerRecords, pool: ConnectionPool, trial_pool: ConnectionPool) -> None:
+        self._records = records
+        self._pool = pool
+        self._trial_pool = trial_pool
 
-    async def _record(self, server_id: str) -> McpServerRecord:
-        raise NotImplementedError
-
-    def set_sign_in_prompt(self, prompt: SignInPrompt | None) -> None:
+    def set_prompt(self, prompt: SignInPrompt | None) -> None:
         """Who shows the authorization URL during foreground actions (None: nobody; sign-in is refused)."""
         self._pool.sign_in_prompt = prompt
         self._trial_pool.sign_in_prompt = prompt
@@ -70,7 +66,7 @@ class AuthMixin:
 
     async def sign_in(self, server_id: str) -> McpAuthStatus:
         """Connect with sign-in allowed (the browser opens when there are no usable tokens)."""
-        record = await self._record(server_id)
+        record = await self._records.get(server_id)
         if record.config.oauth is None:
             raise ServerAuthRequired(f"{record.name} is not set up for OAuth (add an oauth object first)", server_id)
         if self._pool.entry(server_id).state is not ConnectionState.CONNECTED:
@@ -80,20 +76,20 @@ class AuthMixin:
 
     async def sign_out(self, server_id: str) -> McpAuthStatus:
         """Close the connection and delete the server's tokens and registered client from the keyring."""
-        record = await self._record(server_id)
+        record = await self._records.get(server_id)
         await self._pool.disconnect(server_id)
-        await asyncio.to_thread(self.catalog.vault.forget_session, record.id)
+        await asyncio.to_thread(self._records.catalog.vault.forget_session, record.id)
         return await self.auth_status(server_id)
 
     async def auth_status(self, server_id: str) -> McpAuthStatus:
         """Whether the server is signed in, until when, with which scopes, and for whom."""
-        record = await self._record(server_id)
+        record = await self._records.get(server_id)
         entry = self._pool.entries.get(server_id)
         state = entry.state if entry is not None else ConnectionState.DISCONNECTED
         status = McpAuthStatus(server_id=server_id, state=state, error=entry.error if entry else None)
         if record.config.oauth is None:
             return status
-        found = await asyncio.to_thread(VaultTokenStorage(self.catalog.vault, server_id).status)
+        found = await asyncio.to_thread(VaultTokenStorage(self._records.catalog.vault, server_id).status)
         status.oauth, status.grant_type, status.signed_in = True, record.config.oauth.grant_type, found.signed_in
         status.expires_at = int(found.expires_at * 1000) if found.expires_at is not None else None
         status.scopes, status.subject = found.scopes or [], found.subject

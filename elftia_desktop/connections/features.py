@@ -1,5 +1,7 @@
-"""The protocol half of ``McpService`` beyond tools: full tool definitions, prompts, resources,
-completions and log levels, as the SDK returns them (the gateway passes them on unchanged).
+"""What a server offers beyond tools: prompts, resources, completions and log levels.
+
+The SDK's types come out as the server sent them (the gateway passes them on unchanged); the
+``*_json`` forms are JSON dicts with the protocol's field names, so no SDK type reaches the bridge.
 
 A kind the server does not offer (no capability in its initialize result) lists as empty and is
 never asked for. Failures come out translated, as for tool calls.
@@ -8,47 +10,33 @@ never asked for. Failures come out translated, as for tool calls.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import mcp_types as types
 from mcp.client.session import ClientSession
 
 from elftia_desktop.connections import listing
-from elftia_desktop.connections.pool import timeouts_of
-
-if TYPE_CHECKING:
-    from elftia_desktop.connections.pool import ConnectionPool
-    from elftia_desktop.core.models import McpServerRecord, MCPTool
+from elftia_desktop.connections.pool import ConnectionPool
+from elftia_desktop.connections.records import ServerRecords
 
 T = TypeVar("T")
 
 
-class FeaturesMixin:
-    """Tool definitions, prompts, resources, completions and logging of one server."""
+class ServerFeatures:
+    """Prompts, resources, completions and logging of one saved server."""
 
-    _pool: ConnectionPool
+    def __init__(self, records: ServerRecords, pool: ConnectionPool) -> None:
+        self._records = records
+        self._pool = pool
 
-    async def _record(self, server_id: str) -> McpServerRecord:
-        raise NotImplementedError
-
-    async def _tools_of(self, record: McpServerRecord) -> list[MCPTool]:
-        raise NotImplementedError
-
-    async def _ask(self, server_id: str, op: Callable[[ClientSession], Awaitable[T]], phase: str = "list") -> T:
-        record = await self._record(server_id)
-        return await self._pool.use(record, phase, timeouts_of(record)[1], op)
+    async def _ask(self, server_id: str, op: Callable[[ClientSession], Awaitable[T]]) -> T:
+        record = await self._records.get(server_id)
+        return await self._pool.use(record, "list", self._pool.timeouts(record).list_, op)
 
     async def server_capabilities(self, server_id: str) -> types.ServerCapabilities | None:
         """What the server offers (connects it when needed)."""
-        connection = await self._pool.ensure(await self._record(server_id))
+        connection = await self._pool.ensure(await self._records.get(server_id))
         return connection.init_result.capabilities if connection.init_result else None
-
-    async def list_tool_defs(self, server_id: str) -> list[types.Tool]:
-        """The server's enabled tools with everything the server sent (title, annotations, output schema)."""
-        record = await self._record(server_id)
-        enabled = await self._tools_of(record)
-        defs = self._pool.entry(server_id).tool_defs
-        return [defs[tool.name] for tool in enabled if tool.name in defs]
 
     async def list_prompts(self, server_id: str) -> list[types.Prompt]:
         """The server's prompts (empty when it offers none)."""
@@ -101,6 +89,14 @@ class FeaturesMixin:
             return False
         await self._ask(server_id, lambda session: _set_level(session, level))
         return True
+
+    async def prompt_json(self, server_id: str, name: str, arguments: dict[str, str]) -> dict[str, Any]:
+        """``prompts/get``: ``{description?, messages: [{role, content}]}``."""
+        return listing.as_dict(await self.get_prompt(server_id, name, arguments or None))
+
+    async def resource_json(self, server_id: str, uri: str) -> dict[str, Any]:
+        """``resources/read``: ``{contents: [{uri, mimeType?, text | blob}]}``."""
+        return listing.as_dict(await self.read_resource(server_id, uri))
 
 
 async def _set_level(session: ClientSession, level: types.LoggingLevel) -> Any:
