@@ -6,6 +6,9 @@ reads the result's fields instead.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
+from elftia_desktop.core.models import McpAuthStatus
 from elftia_desktop.core.text_rules import display_name
 
 
@@ -58,3 +61,23 @@ def tool_switched(tool: str, server: str, flag: str, value: bool) -> str:
     if flag == "enabled":
         return f"{tool} of {server} is {'enabled' if value else 'disabled'}."
     return f"Auto-approve of {tool} is {'on' if value else 'off'}."
+
+
+def sign_in_status(name: str, status: McpAuthStatus) -> str:
+    """One line about a server's sign-in: who, which scopes, until when."""
+    if not status.signed_in:
+        return f"{name}: not signed in"
+    who = f" as {status.subject}" if status.subject else ""
+    scopes = f"; scopes: {' '.join(status.scopes)}" if status.scopes else ""
+    until = ""
+    if status.expires_at is not None:
+        until = f"; token valid until {datetime.fromtimestamp(status.expires_at / 1000, UTC):%Y-%m-%d %H:%M} UTC"
+    return f"{name}: signed in{who}{scopes}{until}"
+
+
+def unknown_tool_id(tool_id: str, server_name: str | None, known: list[str]) -> str:
+    """A tool id that names no server (``server_name`` None; ``known``: the id prefixes) or no tool of its server."""
+    if server_name is None:
+        prefixes = ", ".join(known) or "no servers configured"
+        return f"--tool {tool_id}: no server has this tool id (tool ids start with: {prefixes})"
+    return f"--tool {tool_id}: {server_name} has no such tool (its tools: {', '.join(known) or 'none'})"

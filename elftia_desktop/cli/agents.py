@@ -9,17 +9,15 @@ duplicate agent name, is exit 2 with a message naming the value and what would b
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from elftia_desktop.application import agents as agent_actions
 from elftia_desktop.cli.context import open_catalog, run_services
 from elftia_desktop.cli.output import EXIT_OK, add_json_flag, print_json, print_table, warn
 from elftia_desktop.core.agent_store import AgentStore
 from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.errors import ConfigError, ElftiaError, ServerConnectionError
 from elftia_desktop.core.models import Agent, McpServerRecord, MCPTool
-
-if TYPE_CHECKING:
-    from elftia_desktop.application.services import Services
 
 MODES = ["disabled", "auto", "manual"]
 
@@ -167,48 +165,15 @@ def _agents(catalog: ServerCatalog) -> AgentStore:
 # -- tools on live servers -------------------------------------------------------------------
 
 
-def _tool_prefix(record: McpServerRecord) -> str:
-    from elftia_desktop.connections.listing import tool_id
-
-    return tool_id(record.name, "")
-
-
 def _live_tools(args: argparse.Namespace, records: list[McpServerRecord]) -> dict[str, list[MCPTool]]:
-    """The enabled tools of these servers, fetched now on one service (signing in where a server asks).
-
-    Raises the first failure (``ServerConnectionError`` when a server cannot be reached).
-    """
-
-    async def fetch(services: Services) -> dict[str, list[MCPTool]]:
-        service = services.mcp
-
-        async def one(server_id: str) -> list[MCPTool]:
-            return await service.signed_in(server_id, lambda: service.list_server_tools(server_id))
-
-        return {record.id: await one(record.id) for record in records}
-
-    return run_services(args, fetch)
+    """The enabled tools of these servers by id, fetched now on one service (signing in where a server asks)."""
+    return run_services(args, lambda services: agent_actions.live_tools(services.mcp, records))
 
 
 def resolve_tool_ids(catalog: ServerCatalog, tool_ids: list[str], args: argparse.Namespace) -> dict[str, list[str]]:
     """``{server id: [tool name]}`` for tool ids like ``mcp__files__read``, checked on the live servers."""
-    records = catalog.all()
-    owners: dict[str, McpServerRecord] = {}
-    for wanted in tool_ids:
-        candidates = sorted((r for r in records if wanted.startswith(_tool_prefix(r))), key=lambda r: -len(r.name))
-        if not candidates:
-            known = ", ".join(_tool_prefix(r) + "…" for r in records) or "no servers configured"
-            raise ConfigError(f"--tool {wanted}: no server has this tool id (tool ids start with: {known})")
-        owners[wanted] = candidates[0]
-    listed = _live_tools(args, list({r.id: r for r in owners.values()}.values()))
-    selection: dict[str, list[str]] = {}
-    for wanted, record in owners.items():
-        tool = next((t for t in listed[record.id] if t.id == wanted), None)
-        if tool is None:
-            valid = ", ".join(t.id for t in listed[record.id]) or "none"
-            raise ConfigError(f"--tool {wanted}: {record.name} has no such tool (its tools: {valid})")
-        selection.setdefault(record.id, []).append(tool.name)
-    return selection
+    owners = agent_actions.owners_of(catalog.all(), tool_ids)
+    return agent_actions.tool_selection(owners, _live_tools(args, list(owners.values())))
 
 
 def cmd_switch(args: argparse.Namespace) -> int:

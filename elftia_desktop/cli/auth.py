@@ -9,8 +9,6 @@ keyring. ``logout`` deletes them. Commands that connect (``test``, ``call``, ``t
 from __future__ import annotations
 
 import argparse
-import asyncio
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from elftia_desktop.cli.context import run_services
@@ -18,7 +16,7 @@ from elftia_desktop.cli.output import EXIT_OK, add_json_flag, print_json
 
 if TYPE_CHECKING:  # the SDK is imported only when a command connects (a light CLI start)
     from elftia_desktop.application.services import Services
-    from elftia_desktop.core.models import McpAuthStatus, McpServerRecord
+    from elftia_desktop.core.models import McpAuthStatus
 
 
 def sign_in_flag(parser: argparse.ArgumentParser) -> None:
@@ -42,30 +40,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(handler=cmd_logout)
 
 
-def describe(name: str, status: McpAuthStatus) -> str:
-    """One line about a sign-in."""
-    if not status.signed_in:
-        return f"{name}: not signed in"
-    who = f" as {status.subject}" if status.subject else ""
-    scopes = f"; scopes: {' '.join(status.scopes)}" if status.scopes else ""
-    until = ""
-    if status.expires_at is not None:
-        until = f"; token valid until {datetime.fromtimestamp(status.expires_at / 1000, UTC):%Y-%m-%d %H:%M} UTC"
-    return f"{name}: signed in{who}{scopes}{until}"
-
-
 def _run_auth(args: argparse.Namespace, login: bool) -> McpAuthStatus:
-    async def main(services: Services) -> tuple[McpServerRecord, McpAuthStatus]:
-        record = await asyncio.to_thread(services.catalog.find, args.server)
-        service = services.mcp
-        return record, await (service.sign_in(record.id) if login else service.sign_out(record.id))
+    from elftia_desktop.application import sign_in
 
-    record, status = run_services(args, main, prompt_to_stdout=True)
+    async def main(services: Services) -> sign_in.SignInOutcome:
+        return await (sign_in.sign_in if login else sign_in.sign_out)(services.mcp, args.server)
+
+    outcome = run_services(args, main, prompt_to_stdout=True)
     if args.json:
-        print_json(status.to_json_dict())
+        print_json(outcome.status.to_json_dict())
     else:
-        print(describe(record.name, status))
-    return status
+        print(outcome.message)
+    return outcome.status
 
 
 def cmd_login(args: argparse.Namespace) -> int:
