@@ -18,7 +18,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if maybe_run_builtin_server(argv):  # before Qt is imported: the child serves MCP on stdio
         return 0
 
-    from PySide6.QtCore import QEvent, QObject, QSettings
+    from PySide6.QtCore import QSettings
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
@@ -31,7 +31,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from elftia_desktop.ui.main_window import MainWindow
     from elftia_desktop.ui.probe import install_probe
     from elftia_desktop.ui.single_instance import SingleInstance, instance_name
-    from elftia_desktop.ui.theme import apply_theme
+    from elftia_desktop.ui.theme import saved_theme, set_theme_mode
 
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication(argv)
@@ -41,24 +41,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     instance = SingleInstance(instance_name(str(data_dir())), app)
     if instance.hand_over(argv[1:]):  # the running app comes forward and opens the link
         return 0
-    apply_theme(app)
+    settings = QSettings(str(config_dir() / "window.ini"), QSettings.Format.IniFormat)
+    set_theme_mode(app, saved_theme(settings))  # the theme is in force before any widget exists
     app.setWindowIcon(QIcon(str(resource_path("icons/elftia-desktop-256.png"))))
-
-    class PaletteWatcher(QObject):
-        """Re-applies the theme when the system switches between light and dark."""
-
-        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-            if event.type() == QEvent.Type.ApplicationPaletteChange:
-                apply_theme(app)
-            return False
-
-    watcher = PaletteWatcher(app)
-    app.installEventFilter(watcher)
 
     loop: ServiceLoop[AppServices] = ServiceLoop(build_services)
     loop.start()
     router = McpRouter(loop)
-    settings = QSettings(str(config_dir() / "window.ini"), QSettings.Format.IniFormat)
     window = MainWindow(router, settings)
     instance.argumentsReceived.connect(window.handle_arguments)
     instance.listen()

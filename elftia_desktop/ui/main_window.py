@@ -28,6 +28,7 @@ from elftia_desktop.ui.pages.import_export_page import ImportExportPage
 from elftia_desktop.ui.pages.servers_page import McpServersPage
 from elftia_desktop.ui.pages.settings_page import SettingsPage
 from elftia_desktop.ui.server_flows import ServerFlows
+from elftia_desktop.ui.theme import THEME_KEY
 
 LINK_SCHEME = "elftia:"
 """Arguments that start with this are install links (parsed and checked by the service layer)."""
@@ -65,12 +66,14 @@ class MainWindow(QMainWindow):
         self.agents_page = AgentsPage(router)
         self.import_page = ImportExportPage(router)
         self.import_page.navigate.connect(self.show_page)
+        self.settings_page = SettingsPage(router)
+        self.settings_page.themeChanged.connect(lambda mode: self.settings.setValue(THEME_KEY, mode))
         self.pages: dict[str, QWidget] = {
             "servers": self.servers_page,
             "agents": self.agents_page,
             "dependencies": DependenciesPage(router),
             "import": self.import_page,
-            "settings": SettingsPage(router),
+            "settings": self.settings_page,
         }
         for key, _, _ in PAGES:
             self.stack.addWidget(self.pages[key])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QDialog, QMessageBox, QPushButton
+from PySide6.QtWidgets import QDialog, QLabel, QMessageBox, QPushButton
 from pytestqt.qtbot import QtBot
 
 from elftia_desktop.bridge.router import McpRouter
@@ -80,15 +80,16 @@ def test_untrusted_server_asks_before_it_starts(qtbot: QtBot, router: McpRouter)
     (record,) = add_servers(server_input("Imported", trusted=False))
     page = open_page(qtbot, router, 1)
     card = page.cards[record.id]
-    assert card.review.isVisibleTo(page) and card.trust_chip.text() == "not trusted"
+    assert card.review.isVisibleTo(page) and card.review.text() == "Trust…"
+    assert card.badge.state == "untrusted" and "Needs trust" in card.badge.text()  # not a red "Error"
 
     rejected = when_modal(lambda d: d.reject())
     card.buttons["test"].click()
     qtbot.waitUntil(lambda: bool(rejected), timeout=WAIT)
     assert isinstance(rejected[0], TrustDialog)
-    assert "tests.servers.basic" in " ".join(label.text() for label in rejected[0].findChildren(type(card.title)))
+    assert "tests.servers.basic" in " ".join(label.text() for label in rejected[0].findChildren(QLabel))
     qtbot.wait(300)
-    assert card.badge.state == "disconnected" and stored("Imported").is_trusted is False
+    assert card.badge.state == "untrusted" and stored("Imported").is_trusted is False
 
     accepted = when_modal(lambda d: d.accept())
     card.buttons["test"].click()
@@ -96,6 +97,7 @@ def test_untrusted_server_asks_before_it_starts(qtbot: QtBot, router: McpRouter)
     qtbot.waitUntil(lambda: "works" in page.notice.label.text(), timeout=WAIT)
     assert stored("Imported").is_trusted is True
     qtbot.waitUntil(lambda: not card.review.isVisibleTo(page), timeout=WAIT)
+    qtbot.waitUntil(lambda: card.badge.state == "connected", timeout=WAIT)
 
 
 def test_switch_disables_the_server(qtbot: QtBot, router: McpRouter) -> None:
