@@ -43,8 +43,10 @@ class CrudMixin:
             return str(exc)
         return None
 
-    async def add(self, server: McpServerInput, on_conflict: ConflictPolicy = "fail") -> McpActionResult:
-        """Save a server (saved first); then connect it when active. A failed connect keeps the server."""
+    async def add(
+        self, server: McpServerInput, on_conflict: ConflictPolicy = "fail", connect: bool = True
+    ) -> McpActionResult:
+        """Save a server (saved first); then connect it when active and ``connect``. A failed connect keeps it."""
         try:
             record = await asyncio.to_thread(self.catalog.add, server, on_conflict)
         except ElftiaError as exc:
@@ -52,7 +54,7 @@ class CrudMixin:
         if record is None:
             return McpActionResult(success=False, error=f"{server.name}: the name is taken; skipped")
         self._changed()
-        problem = await self._connect_quietly(record)
+        problem = await self._connect_quietly(record) if connect else None
         message = f"Added {record.name}." + (f" It did not connect: {problem}" if problem else "")
         return McpActionResult(success=True, message=message, server=record)
 
@@ -80,8 +82,10 @@ class CrudMixin:
             results=results,
         )
 
-    async def update(self, server_id: str, updates: dict[str, Any]) -> McpActionResult:
+    async def update(self, server_id: str, updates: dict[str, Any], connect: bool = True) -> McpActionResult:
         """Merge ``updates`` into a server; reconnect when what it runs or where it connects changed.
+
+        With ``connect=False`` a changed server is only disconnected (the caller connects it when it wants).
 
         ``updates["secretKeys"]`` (optional) names env/header keys the user marked secret.
         """
@@ -102,7 +106,7 @@ class CrudMixin:
         problem = None
         if relaunch:
             await self._pool.disconnect(server_id)
-            problem = await self._connect_quietly(after)
+            problem = await self._connect_quietly(after) if connect else None
         elif before.name != after.name or before.disabled_tools != after.disabled_tools:
             self._pool.invalidate_tools(server_id, emit=True)
         message = f"Updated {after.name}." + (f" It did not connect: {problem}" if problem else "")

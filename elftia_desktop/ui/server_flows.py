@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from html import escape as html_escape
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, Slot
@@ -9,10 +10,11 @@ from PySide6.QtWidgets import QWidget
 
 from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.core.trust import needs_confirmation
 from elftia_desktop.ui.pages.servers_page import McpServersPage
 
 if TYPE_CHECKING:
-    from elftia_desktop.core.models import McpActionResult
+    from elftia_desktop.core.models import McpActionResult, McpServerRecord
 
 
 class ServerFlows(QObject):
@@ -44,7 +46,28 @@ class ServerFlows(QObject):
 
     def _added(self, result: McpActionResult) -> None:
         if result.success and result.server is not None:
-            self.page.notice.show_message(f"Added <b>{result.server.name}</b>.", "success")
+            self._connect_saved(result.server, f"Added <b>{html_escape(result.server.name)}</b>.")
+
+    def _edited(self, result: McpActionResult) -> None:
+        if result.success and result.server is not None:
+            self._connect_saved(result.server, f"Saved <b>{html_escape(result.server.name)}</b>.")
+
+    def _connect_saved(self, record: McpServerRecord, said: str) -> None:
+        """The form closed at once; connect the saved server now (its card shows connecting, then the outcome)."""
+        if not record.is_active or needs_confirmation(record):
+            self.page.notice.show_message(said, "success")
+            return
+        self.page.notice.show_message(f"{said} Connecting… (its card shows how it goes)", "success")
+        name = html_escape(record.name)
+
+        def failed(error: BridgeError) -> None:
+            self.page.notice.show_message(
+                f"<b>{name}</b> was saved but did not connect: {html_escape(error.message)}",
+                "error",
+                error.details or error.message,
+            )
+
+        self.router.reconnect(record.id, on_error=failed)
 
     @Slot(str)
     def open_link(self, link: str) -> None:
@@ -72,13 +95,7 @@ class ServerFlows(QObject):
         if record is None:
             return
         form = McpServerForm(self.router, record=record, parent=self.window)
-        form.saved.connect(
-            lambda result: (
-                self.page.notice.show_message(f"Saved <b>{result.server.name}</b>.", "success")
-                if result.success and result.server is not None
-                else None
-            )
-        )
+        form.saved.connect(self._edited)
         form.exec()
 
     @Slot()

@@ -112,7 +112,7 @@ def style_sheet(palette: QPalette | None = None) -> str:
         padding: 6px 14px; font-weight: 600; }}
     QPushButton#Primary:hover {{ background: #3f59d6; }}
     QPushButton#Primary:disabled {{ background: #9aa7e6; }}
-    QLabel#FieldError {{ color: {STATE_COLORS["error"]}; }}
+    QLabel#FieldError {{ color: {error_text_color(palette)}; }}
     QTreeWidget#DataTable::item, QListWidget#ServerChecklist::item {{ padding: 3px 4px; }}
     """
 

@@ -148,6 +148,7 @@ def test_edit_reconnects_the_server(qtbot: QtBot, router: McpRouter) -> None:
     from PySide6.QtCore import Qt
 
     from elftia_desktop.ui.dialogs.server_form import McpServerForm
+    from elftia_desktop.ui.server_flows import ServerFlows
 
     (record,) = add_servers(server_input("Editable"))
     page = open_page(qtbot, router, 1)
@@ -164,15 +165,19 @@ def test_edit_reconnects_the_server(qtbot: QtBot, router: McpRouter) -> None:
     states: list[str] = []
     router.connectionStateChanged.connect(lambda sid, state, _e: states.append(state) if sid == record.id else None)
 
-    form = McpServerForm(router, record=page.record(record.id))
-    qtbot.addWidget(form)
-    form.show()
-    qtbot.mouseClick(form.ui.env.add_button, Qt.MouseButton.LeftButton)
-    qtbot.keyClicks(form.ui.env.row(0).key, "MODE")
-    qtbot.keyClicks(form.ui.env.row(0).value, "fast")
-    with qtbot.waitSignal(form.saved, timeout=WAIT) as saved:
+    saved: list[object] = []
+
+    def edit(form: object) -> None:
+        assert isinstance(form, McpServerForm)
+        form.saved.connect(saved.append)
+        qtbot.mouseClick(form.ui.env.add_button, Qt.MouseButton.LeftButton)
+        qtbot.keyClicks(form.ui.env.row(0).key, "MODE")
+        qtbot.keyClicks(form.ui.env.row(0).value, "fast")
         qtbot.mouseClick(form.ui.save, Qt.MouseButton.LeftButton)
-    assert saved.args[0].success
+
+    when_modal(edit)
+    ServerFlows(router, page, page).edit_server(record.id)  # the form closes at once, then the server reconnects
+    assert saved and saved[0].success  # type: ignore[attr-defined]
     qtbot.waitUntil(lambda: states[-2:] == ["connecting", "connected"], timeout=WAIT)
     assert "disconnected" in states
     remember_pid()

@@ -18,12 +18,14 @@ class ServerChannels(RouterCore):
         """``mcp:list``: every server record."""
         return self._submit("mcp:list", lambda s: s.mcp.list_servers(), on_done, on_error)
 
-    def add(self, params: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None) -> int:
-        """``mcp:add``: params in the ``McpServerInput`` shape."""
+    def add(
+        self, params: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None, connect: bool = True
+    ) -> int:
+        """``mcp:add``: params in the ``McpServerInput`` shape; ``connect=False`` saves without connecting."""
         server, refused = self._validated("mcp:add", "McpServerInput", params, on_error)
         if server is None:
             return refused
-        return self._submit("mcp:add", lambda s: s.mcp.add(server), on_done, on_error)
+        return self._submit("mcp:add", lambda s: s.mcp.add(server, connect=connect), on_done, on_error)
 
     def add_json(self, params: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None) -> int:
         """``mcp:addJson``: ``{json, trust, onConflict}``."""
@@ -37,16 +39,21 @@ class ServerChannels(RouterCore):
         return self._by_id("mcp:remove", server_id, lambda s, i: s.mcp.remove(i), on_done, on_error)
 
     def update(
-        self, server_id: str, updates: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None
+        self,
+        server_id: str,
+        updates: dict[str, Any],
+        on_done: Done | None = None,
+        on_error: Failed | None = None,
+        connect: bool = True,
     ) -> int:
-        """``mcp:update``: merge ``updates`` into the record."""
+        """``mcp:update``: merge ``updates`` into the record (``connect=False``: a changed server is not restarted)."""
         data, refused = self._validated(
             "mcp:update", "McpServerUpdateInput", {"id": server_id, "updates": updates}, on_error
         )
         if data is None:
             return refused
         update = data
-        return self._submit("mcp:update", lambda s: s.mcp.update(update.id, update.updates), on_done, on_error)
+        return self._submit("mcp:update", lambda s: s.mcp.update(update.id, update.updates, connect), on_done, on_error)
 
     def test(self, server_id: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
         """``mcp:test``: connect and list tools (signing in in place when an OAuth server asks)."""

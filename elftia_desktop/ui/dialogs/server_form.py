@@ -26,6 +26,7 @@ from PySide6.QtWidgets import QDialog, QWidget
 from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.models import McpActionResult, McpServerInput, McpServerRecord, McpTestResult
+from elftia_desktop.core.trust import needs_confirmation
 from elftia_desktop.ui.dialogs.server_form_layout import FormLayout
 from elftia_desktop.ui.theme import STATE_COLORS
 from elftia_desktop.ui.widgets.key_value_editor import RowSpec
@@ -202,6 +203,8 @@ class McpServerForm(QDialog):
         updates = {k: v for k, v in params.items() if k not in ("config", "secretKeys", "isTrusted")}
         updates["config"] = cleared | params["config"]
         updates.setdefault("projectPath", None)
+        if self.record is not None and not needs_confirmation(self.record):
+            updates["isTrusted"] = True  # the user's own edit in the app keeps a trusted server trusted
         return updates
 
     def _timeouts(self) -> dict[str, float]:
@@ -336,9 +339,11 @@ class McpServerForm(QDialog):
             return
         self._set_saving(True)
         if self.record is not None:
-            self._router.update(self.record.id, self.updates(), on_done=self._saved, on_error=self._save_failed)
-        else:
-            self._router.add(params, on_done=self._saved, on_error=self._save_failed)
+            self._router.update(
+                self.record.id, self.updates(), on_done=self._saved, on_error=self._save_failed, connect=False
+            )
+        else:  # saved at once; the servers page connects it afterwards and shows that on its card
+            self._router.add(params, on_done=self._saved, on_error=self._save_failed, connect=False)
 
     def _set_saving(self, saving: bool) -> None:
         self._saving = saving

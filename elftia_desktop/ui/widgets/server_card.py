@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from elftia_desktop.core.trust import needs_confirmation
 from elftia_desktop.ui.theme import error_text_color, muted_text_color
 from elftia_desktop.ui.widgets.sparkline import Sparkline
 from elftia_desktop.ui.widgets.state_badge import StateBadge
@@ -125,6 +126,10 @@ class ServerCard(QFrame):
         self.subtitle.setObjectName("CardSubtitle")
         self.subtitle.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         outer.addWidget(self.subtitle)
+        self.reason = ElidedLabel(Qt.TextElideMode.ElideRight)
+        self.reason.setObjectName("FieldError")
+        self.reason.hide()
+        outer.addWidget(self.reason)
         self.auth_label = QLabel()
         self.auth_label.setObjectName("Muted")
         self.auth_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -180,7 +185,7 @@ class ServerCard(QFrame):
         self.transport_chip.setText(TRANSPORT_LABELS.get(record.type.value, record.type.value))
         self.scope_chip.setText("project" if record.scope.value == "local" else "user")
         self.scope_chip.setToolTip(record.project_path or "Available everywhere")
-        self.review.setVisible(not record.is_trusted)
+        self.review.setVisible(needs_confirmation(record))
         self.switch.blockSignals(True)
         self.switch.setChecked(record.is_active)
         self.switch.blockSignals(False)
@@ -216,10 +221,15 @@ class ServerCard(QFrame):
     def set_state(self, state: str, error: str = "") -> None:
         """Show the live connection state; an untrusted server shows that it needs trust instead."""
         self._state = (state, error)
-        if self.record.is_trusted:
-            self.badge.set_state(state, error)
-        else:
+        untrusted = needs_confirmation(self.record)
+        if untrusted:
             self.badge.set_state("untrusted", UNTRUSTED_REASON)
+        else:
+            self.badge.set_state(state, error)
+        shown = "" if untrusted or state not in ("error", "auth_required") else error
+        self.reason.set_full_text(shown.removeprefix(f"{self.record.name}: "))
+        self.reason.setToolTip(shown)
+        self.reason.setVisible(bool(shown))
 
     def set_tool_count(self, count: int | None) -> None:
         """Show how many tools the server offers (None: unknown)."""
