@@ -187,7 +187,7 @@ class AgentsPage(QWidget):
         for row, agent in enumerate(self.agents):
             servers, tip = self._servers_text(agent)
             summary = self.summaries.get(agent.id)
-            tools = "…" if summary is None else f"{summary.tool_count}"
+            tools = "…" if summary is None else _tools_text(summary)
             if agent.selected_tools is not None and summary is not None:
                 tools += " (picked)"
             size = "…" if summary is None else (_size_text(summary) if summary.tool_count else "—")
@@ -197,11 +197,11 @@ class AgentsPage(QWidget):
                 item.setData(Qt.ItemDataRole.UserRole, agent.id)
                 if column == 2 and tip:
                     item.setToolTip(tip)
-                if column == 4 and summary is not None:
+                if column in (3, 4) and summary is not None:
                     failing = "; ".join(summary.errors.values())
-                    item.setToolTip(
-                        f"OpenAI Chat payload, {summary.token_method}" + (f"\nMissing: {failing}" if failing else "")
-                    )
+                    what = "Tools of the servers connected now" if column == 3 else "OpenAI Chat payload, "
+                    what += "" if column == 3 else summary.token_method
+                    item.setToolTip(what + (f"\nNot counted: {failing}" if failing else ""))
                 self.table.setItem(row, column, item)
             if selected is not None and agent.id == selected.id:
                 self.table.selectRow(row)
@@ -307,6 +307,13 @@ class AgentsPage(QWidget):
     def show_error(self, error: BridgeError) -> None:
         """Show a failed request with its reason."""
         self.notice.show_message(escape(error.message, quote=False), "error", error.details or error.message)
+
+
+def _tools_text(summary: AgentToolSummary) -> str:
+    """The tool count; ``+`` when servers not counted (not connected yet, failing) may add more."""
+    if summary.errors and not summary.tool_count:
+        return "—"  # the tooltip says which servers and why
+    return f"{summary.tool_count}" + ("+" if summary.errors else "")
 
 
 def _size_text(summary: AgentToolSummary) -> str:
