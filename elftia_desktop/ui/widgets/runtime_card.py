@@ -148,6 +148,12 @@ class RuntimeCard(QFrame):
         users = row.get("neededBy") or []
         needed = escape(", ".join(users)) if users else "no configured server"
         parts.append(f"<b>Needed by:</b> {needed}")
+        own = row.get("ownInterpreter")
+        if own:
+            parts.append(
+                f"{escape(', '.join(own['servers']))} run on Elftia's own Python ({escape(own['path'])}): "
+                "nothing to install"
+            )
         html = " &nbsp;·&nbsp; ".join(parts)
         if row.get("problem"):
             html += f"<br><span style='color:{STATE_COLORS['error']}'>{escape(row['problem'].splitlines()[0])}</span>"
