@@ -167,18 +167,37 @@ def plan_install(
 def plan_uninstall(
     app_id: str, agent: str | None = None, *, path: Path | None = None, name: str | None = None
 ) -> InstallPlan:
-    """What removing the gateway's entry from ``app_id`` would change; ``InstallError`` when there is none."""
+    """What removing the gateway's entry from ``app_id`` would change; ``InstallError`` when there is none.
+
+    Without ``agent`` or ``name`` it removes the one entry Elftia wrote there, whatever its name; when
+    there are several, the error lists them.
+    """
     fmt = install_app(app_id)
     path = path or config_path(fmt)
-    name = name or entry_name(agent)
     before, data = _read(fmt, path)
     servers = dict(data.get(fmt.root_key) or {})
+    name = name or (entry_name(agent) if agent else _the_gateway_entry(path, servers))
     if name not in servers:
         raise InstallError(f"{path}: there is no entry {name!r} to remove")
     if not is_elftia_gateway(servers[name]):
         raise InstallError(f"{path}: the entry {name!r} is not Elftia's gateway; it was left alone")
     del servers[name]
     return InstallPlan(fmt, path, name, None, before, _dump(data | {fmt.root_key: servers}), [])
+
+
+def _the_gateway_entry(path: Path, servers: dict[str, Any]) -> str:
+    """The name of the one entry in ``servers`` that runs Elftia's gateway."""
+    ours = [name for name, entry in servers.items() if is_elftia_gateway(entry)]
+    if not ours and DEFAULT_ENTRY_NAME in servers:
+        raise InstallError(f"{path}: the entry {DEFAULT_ENTRY_NAME!r} is not Elftia's gateway; it was left alone")
+    if not ours:
+        raise InstallError(f"{path}: there is no entry of Elftia's gateway to remove")
+    if len(ours) > 1:
+        raise InstallError(
+            f"{path}: Elftia's gateway has {len(ours)} entries there ({', '.join(ours)}); "
+            "say which with --agent NAME or --name ENTRY"
+        )
+    return ours[0]
 
 
 def apply_plan(plan: InstallPlan) -> Path | None:

@@ -16,11 +16,11 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QFrame, QLabel, QPlainTextEdit, QScrollArea, QTabWidget, QVBoxLayout, QWidget
 
+from elftia_desktop.core.argument_check import FieldIssue, check
 from elftia_desktop.ui.widgets.fixed_space import reserve_lines
 from elftia_desktop.ui.widgets.schema_form.containers import ObjectField, build_field
 from elftia_desktop.ui.widgets.schema_form.fields import FieldWidget
 from elftia_desktop.ui.widgets.schema_form.schema import MISSING, FieldSpec, root_spec
-from elftia_desktop.ui.widgets.schema_form.validation import FieldIssue, check
 
 
 class SchemaForm(QWidget):

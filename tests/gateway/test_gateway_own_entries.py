@@ -1,5 +1,6 @@
-"""After "Use in other apps → Install", the entry Elftia wrote (``elftia-<agent>``) is recognised when
-importing from that app: it is never offered, never counted and never imported."""
+"""After "Use in other apps → Install", the entry Elftia wrote (``elftia-<agent>``) is recognised: importing
+from that app never offers, counts or imports it, and ``gateway uninstall APP`` without ``--agent`` removes it
+(or lists them when there are several)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from elftia_desktop.cli import main
 from elftia_desktop.gateway.install import apply_plan, plan_install
 from elftia_desktop.integrations.detector import Environment, detect, is_elftia_gateway
 from elftia_desktop.integrations.importer import apply_import, preview_import
@@ -46,3 +48,24 @@ def test_what_counts_as_the_gateway() -> None:
     assert not is_elftia_gateway({"command": "elftia-mcp", "args": ["list"]})
     assert not is_elftia_gateway(OTHER)
     assert not is_elftia_gateway(["serve"])
+
+
+def test_uninstall_without_agent_removes_the_entry_elftia_wrote(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "claude_desktop_config.json"
+    path.write_text(json.dumps({"mcpServers": {"memory": OTHER}}), encoding="utf-8")
+    apply_plan(plan_install("claude-desktop", agent="Research", path=path))
+    apply_plan(plan_install("claude-desktop", agent="Writing", path=path))
+
+    assert main(["gateway", "uninstall", "claude-desktop", "--file", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "2 entries there (elftia-research, elftia-writing)" in err and "--agent" in err
+
+    assert main(["gateway", "uninstall", "claude-desktop", "--file", str(path), "--name", "elftia-writing"]) == 0
+    capsys.readouterr()
+    assert main(["gateway", "uninstall", "claude-desktop", "--file", str(path)]) == 0
+    assert "Removed 'elftia-research'" in capsys.readouterr().out
+    assert json.loads(path.read_text(encoding="utf-8"))["mcpServers"] == {"memory": OTHER}
+    assert main(["gateway", "uninstall", "claude-desktop", "--file", str(path)]) == 2
+    assert "there is no entry of Elftia's gateway" in capsys.readouterr().err
