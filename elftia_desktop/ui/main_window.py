@@ -49,7 +49,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.router = router
         self.settings = settings
-        self.setWindowTitle("Elftia — MCP Servers")
+        self.setWindowTitle("Servers — Elftia")
         self.setMinimumSize(860, 560)
 
         central = QWidget()
@@ -101,7 +101,7 @@ class MainWindow(QMainWindow):
             item.setData(Qt.ItemDataRole.UserRole, key)
             item.setToolTip(f"{tip} (Ctrl+{index + 1})")
             self.sidebar.addItem(item)
-        self.sidebar.currentRowChanged.connect(lambda row: self.stack.setCurrentIndex(row))
+        self.sidebar.currentRowChanged.connect(self._page_changed)
         column.addWidget(self.sidebar, 1)
         return sidebar
 
@@ -135,6 +135,13 @@ class MainWindow(QMainWindow):
     def _focus_filter(self) -> None:
         self.show_page("servers")
         self.servers_page.filter.setFocus()
+
+    @Slot(int)
+    def _page_changed(self, row: int) -> None:
+        """Show the page of sidebar row ``row`` and name it in the window title."""
+        self.stack.setCurrentIndex(row)
+        if 0 <= row < len(PAGES):
+            self.setWindowTitle(f"{PAGES[row][1]} — Elftia")
 
     @Slot(str)
     def show_page(self, key: str) -> None:

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from elftia_desktop.ui.dialogs.gateway_dialog import GatewayDialog
 from elftia_desktop.ui.dialogs.mcp_manage_dialog import McpManageDialog
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
+from elftia_desktop.ui.widgets.tool_picker import token_count_text
 
 if TYPE_CHECKING:
     from elftia_desktop.bridge.errors import BridgeError
@@ -51,6 +52,8 @@ class AgentsPage(QWidget):
         self.states: dict[str, tuple[str, str]] = {}
         self.summaries: dict[str, AgentToolSummary] = {}
         self._started = False
+        self._select_next: str | None = None
+        """An agent to select as soon as the table shows it (one just created)."""
         self._build()
         router.serversChanged.connect(self.reload)
         router.toolsChanged.connect(lambda _sid: self._fetch_summaries())
@@ -183,6 +186,9 @@ class AgentsPage(QWidget):
 
     def _fill(self) -> None:
         selected = self.selected_agent()
+        if self._select_next is not None and any(a.id == self._select_next for a in self.agents):
+            selected = next(a for a in self.agents if a.id == self._select_next)
+            self._select_next = None
         self.table.setRowCount(len(self.agents))
         for row, agent in enumerate(self.agents):
             servers, tip = self._servers_text(agent)
@@ -235,11 +241,12 @@ class AgentsPage(QWidget):
         """Ask for a name and add an agent in automatic mode."""
         name, ok = QInputDialog.getText(self, "New agent", "Name of the new agent:")
         if ok and name.strip():
-            self.router.add_agent(
-                {"name": name},
-                on_done=lambda a: self._changed(f"Added <b>{escape(a.name)}</b>."),
-                on_error=self.show_error,
-            )
+            self.router.add_agent({"name": name}, on_done=self._added, on_error=self.show_error)
+
+    def _added(self, agent: Agent) -> None:
+        """Select the new agent once the list shows it, so its actions apply to it at once."""
+        self._select_next = agent.id
+        self._changed(f"Added <b>{escape(agent.name)}</b>.")
 
     def rename_selected(self) -> None:
         """Ask for a new name for the selected agent."""
@@ -318,5 +325,4 @@ def _tools_text(summary: AgentToolSummary) -> str:
 
 def _size_text(summary: AgentToolSummary) -> str:
     """``1,356 tokens`` when counted by the tokenizer, ``≈1,356 tokens`` for an estimate."""
-    approx = "≈" if "estimate" in summary.token_method else ""
-    return f"{approx}{summary.tokens:,} tokens"
+    return token_count_text(summary.tokens, "estimate" not in summary.token_method)

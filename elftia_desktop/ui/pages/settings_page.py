@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from html import escape
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -43,6 +44,7 @@ class SettingsPage(PageFrame):
         self.values.edited.connect(self._update_buttons)
         column.insertWidget(0, self.values)
         self.places = PlacesSection()
+        self.places.openFailed.connect(lambda text: self.notice.show_message(escape(text), "error"))
         column.insertWidget(1, self.places)
         column.insertWidget(2, self._build_secrets())
         column.insertWidget(3, self._build_backup())

@@ -184,6 +184,8 @@ class RuntimeCard(QFrame):
         self.log.clear()
         self.last_line.setText(f"Installing {self.row['title']}…")
         self.progress.setRange(0, 0)
+        self.progress.show()
+        self.cancel_button.show()
         self.progress_panel.show()
         self._update_buttons()
 
@@ -193,10 +195,10 @@ class RuntimeCard(QFrame):
         self.log.appendPlainText(line)
 
     def finish_install(self, message: str) -> None:
-        """The install ended (done, failed or cancelled): stop the bar, keep the log visible."""
+        """The install ended (done, failed or cancelled): the bar and Cancel go, the outcome and the log stay."""
         self.installing = False
-        self.progress.setRange(0, 1)
-        self.progress.setValue(1)
+        self.progress.hide()
+        self.cancel_button.hide()
         self.last_line.setText(message)
         self._update_buttons()
 
