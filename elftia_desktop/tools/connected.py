@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Protocol
 
 from elftia_desktop.core.errors import ElftiaError
-from elftia_desktop.core.models import ConnectionState, McpServerRecord, MCPTool, McpToolListing
-from elftia_desktop.tools.loader import ToolLister
+from elftia_desktop.core.models import Agent, ConnectionState, McpServerRecord, MCPTool, McpToolListing
+from elftia_desktop.tools.loader import ToolLister, fetch_agent_server_tools, select_tools
 
 
 class StatefulToolLister(ToolLister, Protocol):
@@ -54,3 +54,13 @@ class ConnectedTools:
             except ElftiaError as exc:
                 result.errors[record.id] = str(exc)
         return result
+
+
+async def connected_agent_tools(service: StatefulToolLister, agent: Agent) -> McpToolListing:
+    """The tools ``agent`` gets from the servers connected now (its own tool selection applied).
+
+    Servers not connected are named in ``errors``; that is a normal state here, so nothing is logged.
+    """
+    listing = await fetch_agent_server_tools(ConnectedTools(service), agent)
+    listing.tools = select_tools(agent, listing.tools)
+    return listing

@@ -112,14 +112,12 @@ class AgentChannels(RouterCore):
         """``agents:summaries``: per agent, its tool count and the tokens of its definitions (``AgentToolSummary``)."""
 
         async def work(s: AppServices) -> Any:
-            from elftia_desktop.tools.connected import ConnectedTools
-            from elftia_desktop.tools.loader import fetch_mcp_tools
+            from elftia_desktop.tools.connected import connected_agent_tools
             from elftia_desktop.tools.preview import tool_summary
 
             summaries = []
-            connected_only = ConnectedTools(s.mcp)  # counting tools never starts a server
             for agent in await asyncio.to_thread(s.agents.list):
-                listing = await fetch_mcp_tools(connected_only, agent)
+                listing = await connected_agent_tools(s.mcp, agent)  # counting tools never starts a server
                 summaries.append(await asyncio.to_thread(tool_summary, agent.id, listing.tools, listing.errors))
             return summaries
 
