@@ -227,7 +227,8 @@ class ServerCard(QFrame):
         else:
             self.badge.set_state(state, error)
         shown = "" if untrusted or state not in ("error", "auth_required") else error
-        self.reason.set_full_text(shown.removeprefix(f"{self.record.name}: "))
+        first_line = shown.removeprefix(f"{self.record.name}: ").splitlines()[0] if shown else ""
+        self.reason.set_full_text(first_line)  # one line; the whole reason on hover and in Logs
         self.reason.setToolTip(shown)
         self.reason.setVisible(bool(shown))
 
