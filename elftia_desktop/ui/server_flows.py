@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from html import escape as html_escape
+from html import escape
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, Slot
@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QWidget
 from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.trust import needs_confirmation
+from elftia_desktop.ui.error_presenter import show_error
 from elftia_desktop.ui.pages.servers_page import McpServersPage
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ class ServerFlows(QObject):
         page.editRequested.connect(self.edit_server)
         page.pasteJsonRequested.connect(self.paste_json)
         page.discoverRequested.connect(self.discover)
-        router.presets(on_done=self._set_presets)
+        router.app.presets(receiver=self, on_done=self._set_presets)
 
     def _set_presets(self, presets: list[dict[str, Any]]) -> None:
         self.presets = presets
@@ -46,11 +47,11 @@ class ServerFlows(QObject):
 
     def _added(self, result: McpActionResult) -> None:
         if result.success and result.server is not None:
-            self._connect_saved(result.server, f"Added <b>{html_escape(result.server.name)}</b>.")
+            self._connect_saved(result.server, f"Added <b>{escape(result.server.name)}</b>.")
 
     def _edited(self, result: McpActionResult) -> None:
         if result.success and result.server is not None:
-            self._connect_saved(result.server, f"Saved <b>{html_escape(result.server.name)}</b>.")
+            self._connect_saved(result.server, f"Saved <b>{escape(result.server.name)}</b>.")
 
     def _connect_saved(self, record: McpServerRecord, said: str) -> None:
         """The form closed at once; connect the saved server now (its card shows connecting, then the outcome)."""
@@ -58,21 +59,16 @@ class ServerFlows(QObject):
             self.page.notice.show_message(said, "success")
             return
         self.page.notice.show_message(f"{said} Connecting… (its card shows how it goes)", "success")
-        name = html_escape(record.name)
 
         def failed(error: BridgeError) -> None:
-            self.page.notice.show_message(
-                f"<b>{name}</b> was saved but did not connect: {html_escape(error.message)}",
-                "error",
-                error.details or error.message,
-            )
+            show_error(self.page.notice, error, f"{record.name} was saved but did not connect")
 
-        self.router.reconnect(record.id, on_error=failed)
+        self.router.servers.reconnect(record.id, receiver=self, on_error=failed)
 
     @Slot(str)
     def open_link(self, link: str) -> None:
         """Open the add form filled in from an install link; a malformed link is reported on the page."""
-        self.router.parse_link(link, on_done=self._open_link_form, on_error=self._link_failed)
+        self.router.app.parse_link(link, receiver=self, on_done=self._open_link_form, on_error=self._link_failed)
 
     def _open_link_form(self, params: dict[str, Any]) -> None:
         from elftia_desktop.core.models import McpServerInput
@@ -84,7 +80,7 @@ class ServerFlows(QObject):
         form.open()
 
     def _link_failed(self, error: BridgeError) -> None:
-        self.page.notice.show_message(f"The install link could not be opened: {error.message}", "error")
+        show_error(self.page.notice, error, "The install link could not be opened")
 
     @Slot(str)
     def edit_server(self, server_id: str) -> None:

@@ -22,7 +22,7 @@ def test_testing_one_server_starts_no_other(qtbot: QtBot, router: McpRouter, tmp
     everything = Agent(name="Everything", mcp_mode=McpMode.AUTO)
     AgentStore().add(everything)
     states: dict[str, list[str]] = {}
-    router.connectionStateChanged.connect(lambda sid, state, _e: states.setdefault(sid, []).append(state))
+    router.signals.connectionStateChanged.connect(lambda sid, state, _e: states.setdefault(sid, []).append(state))
     window = MainWindow(router, QSettings(str(tmp_path / "window.ini"), QSettings.Format.IniFormat))
     qtbot.addWidget(window)
     window.show()

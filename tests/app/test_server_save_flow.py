@@ -37,7 +37,9 @@ def test_save_closes_at_once_and_the_card_shows_connecting_then_the_error(
     window = open_window(qtbot, router, tmp_path)
     before = set(window.servers_page.cards)
     states: list[str] = []
-    router.connectionStateChanged.connect(lambda sid, state, _e: states.append(state) if sid not in before else None)
+    router.signals.connectionStateChanged.connect(
+        lambda sid, state, _e: states.append(state) if sid not in before else None
+    )
     closed_after: list[float] = []
 
     def fill_and_save(dialog: QWidget) -> None:

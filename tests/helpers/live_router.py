@@ -58,5 +58,5 @@ def connect_servers(qtbot: Any, router: McpRouter, *records: McpServerRecord, ti
     """Connect ``records`` through the router (the window counts tools of connected servers only)."""
     done: list[object] = []
     for record in records:
-        router.test(record.id, on_done=done.append, on_error=done.append)
+        router.servers.test(record.id, receiver=router.signals, on_done=done.append, on_error=done.append)
     qtbot.waitUntil(lambda: len(done) == len(records), timeout=timeout)

@@ -49,8 +49,8 @@ def make_activity(app: QApplication, router: McpRouter, records: list[McpServerR
     done: list[object] = []
     calls = [(records[0], "echo", {"text": "hi"}), (records[1], "fail", {"reason": "no"})]
     for record, tool, args in calls:
-        router.call_tool({"serverId": record.id, "toolName": tool, "args": args}, on_done=done.append)
-    router.test(records[3].id, on_done=done.append, on_error=done.append)
+        router.tools.call(record.id, tool, args, receiver=router.signals, on_done=done.append)
+    router.servers.test(records[3].id, receiver=router.signals, on_done=done.append, on_error=done.append)
     settle(app, lambda: len(done) == 3)
 
 

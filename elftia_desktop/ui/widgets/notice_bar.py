@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QApplication, QFrame, QHBoxLayout, QLabel, QMessageBox, QPushButton, QWidget
 
 from elftia_desktop.ui.theme import notice_colors
@@ -37,7 +37,10 @@ class NoticeBar(QFrame):
         self.hide()
 
     def show_message(self, text: str, kind: str = "info", details: str = "") -> None:
-        """Show ``text``; ``kind`` is info, success, warning or error."""
+        """Show ``text`` (rich text: escape plain text first); ``kind`` is info, success, warning or error.
+
+        Errors of requests go through ``ui.error_presenter.show_error``, which escapes them.
+        """
         self.kind, self.details = kind, details
         self._restyle()
         self.label.setText(text.replace("\n", "<br>"))
@@ -62,6 +65,7 @@ class NoticeBar(QFrame):
         box = QMessageBox(self)
         box.setWindowTitle("Details")
         box.setIcon(QMessageBox.Icon.Critical if self.kind == "error" else QMessageBox.Icon.Information)
+        box.setTextFormat(Qt.TextFormat.RichText)
         box.setText(self.label.text())
         box.setDetailedText(self.details)
         box.exec()
