@@ -146,10 +146,12 @@ def main() -> None:
         f"| start to first paint, median of 5 | {start['dark_s'] * 1000:.0f} ms | {start['light_s'] * 1000:.0f} ms "
         f"| {spread:.1f} % | within 10 %: {'met' if spread <= 10 else '**not met**'} |",
     ]
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     body = (
         "Switch: `set_theme_mode` plus processing events and grabbing the whole window (1040×700, 8 server "
-        "cards, every page built), median of 7; the baseline sets a one-rule style sheet on the same window.\n\n"
-        + "\n".join(lines)
+        "cards, every page built), median of 7; the baseline sets a one-rule style sheet on the same window. "
+        f"Load average at the end: {load} (a shared 2-core machine: absolute times scale with it, the ratio "
+        "does not).\n\n" + "\n".join(lines)
     )
     print(body)
     write_section("Theme", body, "bench/bench_theme.py")
