@@ -48,8 +48,13 @@ def failure(server_name: str, reason: str, *, skipped: bool = False) -> McpActio
     )
 
 
-async def add(target: Target, server: McpServerInput, on_conflict: ConflictPolicy = "fail") -> McpActionResult:
-    """Save a server (saved first); then connect it when active. A failed connect keeps the server."""
+async def add(
+    target: Target, server: McpServerInput, on_conflict: ConflictPolicy = "fail", *, connect: bool = True
+) -> McpActionResult:
+    """Save a server (saved first); then connect it when active and ``connect``. A failed connect keeps it.
+
+    ``connect=False``: the window's form, which closes at once and lets the card show the connecting.
+    """
     catalog, edits = _parts(target)
     try:
         record = await asyncio.to_thread(catalog.add, server, on_conflict)
@@ -57,7 +62,7 @@ async def add(target: Target, server: McpServerInput, on_conflict: ConflictPolic
         return failure(server.name, str(exc))
     if record is None:
         return failure(server.name, messages.NAME_TAKEN_SKIPPED, skipped=True)
-    problem = await edits.added(record) if edits is not None else None
+    problem = await edits.added(record, connect=connect) if edits is not None else None
     return McpActionResult(
         success=True, message=messages.added(record.name, problem), server=record, connect_problem=problem
     )
@@ -93,7 +98,7 @@ async def add_json(target: Target, data: McpServerJsonInput) -> McpActionResult:
 
 
 async def _update(
-    target: Target, server_id: str, updates: dict[str, Any]
+    target: Target, server_id: str, updates: dict[str, Any], connect: bool = True
 ) -> tuple[McpServerRecord, str | None] | McpActionResult:
     """The record after the update and why it did not reconnect, or the failed result."""
     updates = dict(updates)
@@ -103,15 +108,17 @@ async def _update(
         before, after = await asyncio.to_thread(catalog.update, server_id, updates, secret_keys)
     except ElftiaError as exc:
         return McpActionResult(success=False, error=str(exc))
-    return after, (await edits.updated(before, after) if edits is not None else None)
+    return after, (await edits.updated(before, after, connect=connect) if edits is not None else None)
 
 
-async def update(target: Target, server_id: str, updates: dict[str, Any]) -> McpActionResult:
+async def update(target: Target, server_id: str, updates: dict[str, Any], *, connect: bool = True) -> McpActionResult:
     """Merge ``updates`` into a server; it reconnects when what it runs or where it connects changed.
+
+    ``connect=False``: a changed server is only disconnected (the window's form connects it afterwards).
 
     ``updates["secretKeys"]`` (optional) names env/header keys the user marked secret.
     """
-    done = await _update(target, server_id, updates)
+    done = await _update(target, server_id, updates, connect)
     if isinstance(done, McpActionResult):
         return done
     after, problem = done

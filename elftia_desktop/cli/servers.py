@@ -20,6 +20,7 @@ from elftia_desktop.cli.output import (
     fail,
     print_json,
     print_table,
+    shorten_for_terminal,
     warn,
 )
 from elftia_desktop.core.catalog import ServerCatalog
@@ -118,7 +119,7 @@ def record_row(record: McpServerRecord) -> list[Any]:
         record.scope.value,
         "yes" if record.is_active else "no",
         "yes" if record.is_trusted else "no",
-        (target or "")[:60],
+        shorten_for_terminal(target or ""),
     ]
 
 

@@ -58,17 +58,20 @@ class ServerEdits:
         problems = await asyncio.gather(*(self.connect_quietly(r) for r in records))
         return {r.id: p for r, p in zip(records, problems, strict=True) if p}
 
-    async def added(self, record: McpServerRecord) -> str | None:
-        """A server was saved: connect it when active; why it did not connect."""
+    async def added(self, record: McpServerRecord, *, connect: bool = True) -> str | None:
+        """A server was saved: connect it when active and ``connect``; why it did not connect."""
         self.changed()
-        return await self.connect_quietly(record)
+        return await self.connect_quietly(record) if connect else None
 
-    async def updated(self, before: McpServerRecord, after: McpServerRecord) -> str | None:
-        """A server was changed: reconnect when what it runs or where it connects changed; why it did not connect."""
+    async def updated(self, before: McpServerRecord, after: McpServerRecord, *, connect: bool = True) -> str | None:
+        """A server was changed: reconnect when what it runs or where it connects changed; why it did not connect.
+
+        With ``connect=False`` a changed server is only disconnected (the caller connects it when it wants).
+        """
         self.changed()
         if _relaunch(before, after):
             await self._pool.disconnect(after.id)
-            return await self.connect_quietly(after)
+            return await self.connect_quietly(after) if connect else None
         if before.name != after.name or before.disabled_tools != after.disabled_tools:
             self._tools.invalidate(after.id, emit=True)
         return None

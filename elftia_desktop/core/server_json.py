@@ -9,6 +9,7 @@ or ``url``/``headers`` and an optional ``type`` (``stdio``, ``sse``, ``http``, C
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -114,6 +115,9 @@ def entry_to_input(name: str, entry: dict[str, Any]) -> McpServerInput:
     if url:
         config["url"] = url
     extra = {k: v for k, v in entry.items() if k not in _HANDLED_KEYS}
+    for key in ("disabled", "active", "isActive"):
+        if key in entry and not isinstance(entry[key], bool):
+            raise ValueError(f"{key}: expected true or false, got {json.dumps(entry[key])}")
     is_active = entry.get("disabled") is not True
     if "active" in entry or "isActive" in entry:
         is_active = entry.get("active", entry.get("isActive")) is not False

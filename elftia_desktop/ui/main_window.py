@@ -29,6 +29,7 @@ from elftia_desktop.ui.pages.import_export_page import ImportExportPage
 from elftia_desktop.ui.pages.servers_page import McpServersPage
 from elftia_desktop.ui.pages.settings_page import SettingsPage
 from elftia_desktop.ui.server_flows import ServerFlows
+from elftia_desktop.ui.theme import THEME_KEY
 
 LINK_SCHEME = "elftia:"
 """Arguments that start with this are install links (parsed and checked by the service layer)."""
@@ -49,7 +50,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.router = router
         self.settings = settings
-        self.setWindowTitle("Elftia — MCP Servers")
+        self.setWindowTitle("Servers — Elftia")
         self.setMinimumSize(860, 560)
 
         central = QWidget()
@@ -66,12 +67,14 @@ class MainWindow(QMainWindow):
         self.agents_page = AgentsPage(router)
         self.import_page = ImportExportPage(router)
         self.import_page.navigate.connect(self.show_page)
+        self.settings_page = SettingsPage(router)
+        self.settings_page.themeChanged.connect(lambda mode: self.settings.setValue(THEME_KEY, mode))
         self.pages: dict[str, QWidget] = {
             "servers": self.servers_page,
             "agents": self.agents_page,
             "dependencies": DependenciesPage(router),
             "import": self.import_page,
-            "settings": SettingsPage(router),
+            "settings": self.settings_page,
         }
         for key, _, _ in PAGES:
             self.stack.addWidget(self.pages[key])
@@ -99,7 +102,7 @@ class MainWindow(QMainWindow):
             item.setData(Qt.ItemDataRole.UserRole, key)
             item.setToolTip(f"{tip} (Ctrl+{index + 1})")
             self.sidebar.addItem(item)
-        self.sidebar.currentRowChanged.connect(lambda row: self.stack.setCurrentIndex(row))
+        self.sidebar.currentRowChanged.connect(self._page_changed)
         column.addWidget(self.sidebar, 1)
         return sidebar
 
@@ -133,6 +136,13 @@ class MainWindow(QMainWindow):
     def _focus_filter(self) -> None:
         self.show_page("servers")
         self.servers_page.filter.setFocus()
+
+    @Slot(int)
+    def _page_changed(self, row: int) -> None:
+        """Show the page of sidebar row ``row`` and name it in the window title."""
+        self.stack.setCurrentIndex(row)
+        if 0 <= row < len(PAGES):
+            self.setWindowTitle(f"{PAGES[row][1]} — Elftia")
 
     @Slot(str)
     def show_page(self, key: str) -> None:

@@ -89,6 +89,9 @@ def test_real_uv_install_shows_progress_rechecks_and_uninstalls(qtbot: QtBot, ro
     qtbot.waitUntil(lambda: card.log.blockCount() > 3, timeout=INSTALL_WAIT)
     assert card.installing  # progress arrived while the install was still running
     qtbot.waitUntil(lambda: not card.installing, timeout=INSTALL_WAIT)
+    assert not card.progress.isVisibleTo(page) and not card.cancel_button.isVisibleTo(page), (
+        "no full bar, no dead Cancel"
+    )
     log = card.log.toPlainText()
     assert "Successfully installed uv" in log and log.splitlines() == lines
     assert "is installed and ready" in page.notice.label.text(), page.notice.details

@@ -17,7 +17,7 @@ from elftia_desktop.core.models import Agent, McpMode, McpServerInput
 from elftia_desktop.ui.dialogs.mcp_manage_dialog import McpManageDialog
 from elftia_desktop.ui.pages.agents_page import AgentsPage
 from elftia_desktop.ui.pages.servers_page import McpServersPage
-from tests.helpers.live_router import add_servers, live_router, server_input
+from tests.helpers.live_router import add_servers, connect_servers, live_router, server_input
 from tests.helpers.modal import when_modal
 
 WAIT = 30_000
@@ -115,6 +115,7 @@ def test_new_agent_manual_one_of_two_servers_and_untick_a_tool(qtbot: QtBot, rou
 def test_disabling_a_tool_on_the_server_removes_it_from_every_agent(qtbot: QtBot, router: McpRouter) -> None:
     (alpha,) = add_servers(server_input("alpha"))
     add_agents(Agent(name="Manual", mcp_mode=McpMode.MANUAL, selected_servers=[alpha.id]))
+    connect_servers(qtbot, router, alpha)
     page = open_page(qtbot, router, 2)
     assert {s.tool_count for s in page.summaries.values()} == {12}
     router.tools.set_flag(alpha.id, "echo", "enabled", False)

@@ -10,7 +10,7 @@ from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.models import MCPTool
 from elftia_desktop.ui.dialogs.try_tool_dialog import TryToolDialog
 from tests.app.test_9_agents import WAIT, open_dialog, open_page
-from tests.helpers.live_router import add_servers, server_input
+from tests.helpers.live_router import add_servers, connect_servers, server_input
 
 
 def test_try_from_the_picker_calls_the_selected_tool(qtbot: QtBot, router: McpRouter) -> None:
@@ -40,7 +40,7 @@ def test_try_from_the_picker_calls_the_selected_tool(qtbot: QtBot, router: McpRo
 
 
 def test_the_agents_table_marks_only_estimates_as_approximate(qtbot: QtBot, router: McpRouter) -> None:
-    add_servers(server_input("alpha"))
+    connect_servers(qtbot, router, *add_servers(server_input("alpha")))
     page = open_page(qtbot, router, 1)
     qtbot.waitUntil(lambda: (page.table.item(0, 4) or QTableWidgetItem("…")).text() != "…", timeout=WAIT)
     cell = page.table.item(0, 4)

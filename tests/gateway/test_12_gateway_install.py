@@ -61,7 +61,7 @@ def test_install_backs_up_shows_a_diff_and_keeps_everything_else(
     after = json.loads(path.read_text(encoding="utf-8"))
     assert after == {"globalShortcut": "Ctrl+Space", "mcpServers": {"memory": OTHER}}
     assert main(["gateway", "uninstall", "claude-desktop"]) == 2
-    assert "there is no entry 'elftia' to remove" in capsys.readouterr().err
+    assert "there is no entry of Elftia's gateway to remove" in capsys.readouterr().err
 
 
 def test_a_foreign_entry_is_never_touched(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

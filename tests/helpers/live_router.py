@@ -52,3 +52,11 @@ def live_router() -> Iterator[tuple[McpRouter, ServiceLoop[AppServices]]]:
             await services.close()
 
         loop.stop(cleanup=close, timeout=30)
+
+
+def connect_servers(qtbot: Any, router: McpRouter, *records: McpServerRecord, timeout: int = 30_000) -> None:
+    """Connect ``records`` through the router (the window counts tools of connected servers only)."""
+    done: list[object] = []
+    for record in records:
+        router.servers.test(record.id, receiver=router.signals, on_done=done.append, on_error=done.append)
+    qtbot.waitUntil(lambda: len(done) == len(records), timeout=timeout)

@@ -84,8 +84,11 @@ def test_resources_read_with_text_and_image_preview(qtbot: QtBot, dialog: Discov
 
 def test_resource_template_variables_fill_the_uri(qtbot: QtBot, dialog: DiscoverDialog) -> None:
     panel = dialog.resources
+    panel.select("memo://readme")
+    read_at = panel.read_button.mapTo(dialog, panel.read_button.rect().topLeft())
     panel.select("memo://notes/{topic}")
     assert panel.form is not None and list(panel.form.spec.properties) == ["topic"]
+    assert panel.read_button.mapTo(dialog, panel.read_button.rect().topLeft()) == read_at, "Read stays put"
     qtbot.mouseClick(panel.read_button, Qt.MouseButton.LeftButton)
     assert "every variable" in panel.status.text() and panel.result_view.outcome == ""
     qtbot.keyClicks(panel.form.field("topic").editor, "cats & dogs")  # type: ignore[attr-defined]

@@ -7,11 +7,11 @@ import json
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from elftia_desktop.core.argument_check import check
 from elftia_desktop.ui.dialogs.uri_template import expand, template_variables
 from elftia_desktop.ui.widgets.schema_form import SchemaForm
 from elftia_desktop.ui.widgets.schema_form.fields import BooleanField, EnumField, NumberField, RawField, StringField
 from elftia_desktop.ui.widgets.schema_form.schema import MISSING, field_spec, resolve_ref, root_spec
-from elftia_desktop.ui.widgets.schema_form.validation import check
 
 SCHEMA = {
     "$defs": {

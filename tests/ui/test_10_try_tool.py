@@ -248,3 +248,27 @@ def test_closing_the_dialog_cancels_its_running_call(
     qtbot.waitUntil(lambda: router.activity.last(explore[0].id) is not None, timeout=WAIT)
     assert router.activity.last(explore[0].id).outcome == "cancelled"  # type: ignore[union-attr]
     assert dialog.history.calls(explore[0].id, "count") == [], "the closed dialog ignores the late answer"
+
+
+def test_controls_keep_their_places_while_a_call_runs_and_when_a_problem_shows(
+    qtbot: QtBot, router: McpRouter, explore: Any
+) -> None:
+    dialog = open_dialog(qtbot, router, explore, "count")
+
+    def places() -> list[Any]:
+        widgets = (dialog.call_button, dialog.cancel_button, dialog.form.tabs)
+        return [(w.mapTo(dialog, w.rect().topLeft()), w.size()) for w in widgets]
+
+    idle = places()
+    dialog.form.json_edit.setPlainText('{"steps": "many"}')  # not an integer: a problem, nothing sent
+    press_call(qtbot, dialog)
+    assert "problem" in dialog.status.text() and dialog.form.problem.text() and places() == idle
+    dialog.form.tabs.setCurrentIndex(0)
+    type_into(qtbot, dialog.form.field("steps"), "400")
+    type_into(qtbot, dialog.form.field("delay"), "0.05")
+    press_call(qtbot, dialog)
+    qtbot.waitUntil(lambda: dialog.progress.value() > 0, timeout=WAIT)
+    assert places() == idle, "Cancel call must not move to where Call was"
+    qtbot.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.result_view.outcome == "cancelled", timeout=WAIT)
+    assert places() == idle

@@ -40,12 +40,13 @@ class ServerRoute(Route):
         receiver: QObject | None = None,
         on_done: Done[McpActionResult] | None = None,
         on_error: Failed | None = None,
+        connect: bool = True,
     ) -> int:
-        """``mcp:add``: ``server`` in the ``McpServerInput`` JSON shape."""
+        """``mcp:add``: ``server`` in the ``McpServerInput`` JSON shape; ``connect=False`` saves without connecting."""
         from elftia_desktop.core.models import McpServerInput
 
         reply = Reply("mcp:add", receiver, on_done, on_error)
-        return self._core.call(reply, McpServerInput, server, lambda s, data: actions.add(s.mcp, data))
+        return self._core.call(reply, McpServerInput, server, lambda s, data: actions.add(s.mcp, data, connect=connect))
 
     def add_json(
         self,
@@ -85,13 +86,19 @@ class ServerRoute(Route):
         receiver: QObject | None = None,
         on_done: Done[McpActionResult] | None = None,
         on_error: Failed | None = None,
+        connect: bool = True,
     ) -> int:
-        """``mcp:update``: merge ``updates`` (record fields in JSON spelling) into the record."""
+        """``mcp:update``: merge ``updates`` (record fields in JSON spelling) into the record.
+
+        ``connect=False``: a server whose launch changed is stopped, not restarted (the caller connects it).
+        """
         from elftia_desktop.core.models import McpServerUpdateInput
 
         reply = Reply("mcp:update", receiver, on_done, on_error)
         params = {"id": server_id, "updates": dict(updates)}
-        return self._core.call(reply, McpServerUpdateInput, params, lambda s, u: actions.update(s.mcp, u.id, u.updates))
+        return self._core.call(
+            reply, McpServerUpdateInput, params, lambda s, u: actions.update(s.mcp, u.id, u.updates, connect=connect)
+        )
 
     def test(
         self,

@@ -85,10 +85,10 @@ class ResourcesPanel(QWidget):
         self.result_view.clear("The contents appear here.")
         layout = QVBoxLayout(page)
         layout.setContentsMargins(8, 0, 0, 0)
+        layout.addLayout(row)  # first: Read stays put whatever the description, URI and form take
         layout.addWidget(self.description)
         layout.addWidget(self.uri)
         layout.addLayout(self.form_holder, 1)
-        layout.addLayout(row)
         layout.addWidget(self.result_view, 3)
         return page
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import shutil
+import sys
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtCore import QProcess, Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QComboBox,
@@ -140,10 +142,17 @@ class ValuesSection(QWidget):
 
 
 class PlacesSection(QWidget):
-    """Where the config and data live, with Open Folder buttons."""
+    """Where the config and data live, with Open Folder buttons.
+
+    Signals:
+        openFailed(str): a folder could not be shown; the message says which and why.
+    """
+
+    openFailed = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._openers: list[QProcess] = []
         frame, column = card("Where your data lives")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -179,10 +188,35 @@ class PlacesSection(QWidget):
                 button.clicked.connect(lambda _=False, k=key: self.open_folder(self.paths[k].text()))
                 self.grid.addWidget(button, index, 2)
 
-    @staticmethod
-    def open_folder(path: str) -> bool:
-        """Open ``path`` in the desktop's file manager."""
-        return QDesktopServices.openUrl(QUrl.fromLocalFile(path))
+    def open_folder(self, path: str) -> None:
+        """Open ``path`` in the desktop's file manager; ``openFailed`` says so when that does not work.
+
+        On Linux ``xdg-open`` runs as a watched process (Qt would report success as soon as it started it).
+        """
+        opener = shutil.which("xdg-open") if sys.platform.startswith("linux") else None
+        if opener is None:
+            if not QDesktopServices.openUrl(QUrl.fromLocalFile(path)):
+                self.openFailed.emit(f"{path} could not be opened: no file manager answered.")
+            return
+        process = QProcess(self)
+        self._openers.append(process)
+
+        def finished(code: int, _status: QProcess.ExitStatus) -> None:
+            self._openers.remove(process)
+            said = bytes(process.readAllStandardError().data()).decode(errors="replace").strip()
+            if code != 0:
+                detail = f": {said.splitlines()[-1]}" if said else ""
+                self.openFailed.emit(f"{path} could not be opened (xdg-open exited with code {code}{detail}).")
+            process.deleteLater()
+
+        def failed(error: QProcess.ProcessError) -> None:
+            if error == QProcess.ProcessError.FailedToStart:
+                self._openers.remove(process)
+                self.openFailed.emit(f"{path} could not be opened: xdg-open did not start.")
+
+        process.finished.connect(finished)
+        process.errorOccurred.connect(failed)
+        process.start(opener, [path])
 
 
 def secrets_html(secrets: SecretsBackend) -> str:

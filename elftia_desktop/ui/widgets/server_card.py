@@ -7,20 +7,30 @@ the server's Activity.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
+from html import escape
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
-from elftia_desktop.ui.theme import STATE_COLORS
+from elftia_desktop.core.trust import needs_confirmation
+from elftia_desktop.ui.theme import error_text_color, muted_text_color
 from elftia_desktop.ui.widgets.sparkline import Sparkline
 from elftia_desktop.ui.widgets.state_badge import StateBadge
 from elftia_desktop.ui.widgets.toggle_switch import ToggleSwitch
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from elftia_desktop.bridge.activity import CallRecord
     from elftia_desktop.core.models import McpAuthStatus, McpServerRecord
 
@@ -36,6 +46,41 @@ ACTIONS = [
     ("logs", "Logs", "Show the server's output and protocol log"),
     ("remove", "Remove", "Remove the server and its stored secrets"),
 ]
+
+
+UNTRUSTED_REASON = (
+    "Added from an import, pasted JSON, a link, a registry or an edit of the config file outside the app: "
+    "it does not start until you review what it runs and trust it (Trust…)"
+)
+
+
+class ElidedLabel(QLabel):
+    """A one-line label that shortens its text with "…" to the width it gets, instead of widening its parent."""
+
+    def __init__(self, mode: Qt.TextElideMode, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.mode = mode
+        self.full_text = ""
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.setMinimumWidth(60)
+
+    def set_full_text(self, text: str) -> None:
+        """Show ``text``, shortened when it does not fit."""
+        self.full_text = text
+        self._elide()
+
+    def sizeHint(self) -> QSize:
+        """As wide as the whole text."""
+        hint = super().sizeHint()
+        return QSize(self.fontMetrics().horizontalAdvance(self.full_text) + 4, hint.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """Shorten the text to the new width."""
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self) -> None:
+        self.setText(self.fontMetrics().elidedText(self.full_text, self.mode, max(20, self.width() - 4)))
 
 
 class ServerCard(QFrame):
@@ -55,21 +100,20 @@ class ServerCard(QFrame):
         self.setObjectName("Card")
         self.record = record
         self.tool_count: int | None = None
-        self._subtitle_text = ""
+        self._state = ("disconnected", "")
+        self._last_call_color = ""
         outer = QVBoxLayout(self)
         outer.setContentsMargins(16, 12, 16, 12)
         outer.setSpacing(6)
 
         top = QHBoxLayout()
-        self.title = QLabel()
+        self.title = ElidedLabel(Qt.TextElideMode.ElideRight)
         self.title.setObjectName("CardTitle")
-        top.addWidget(self.title)
+        top.addWidget(self.title, 1)
         self.transport_chip = _chip()
         self.scope_chip = _chip()
-        self.trust_chip = _chip()
-        for chip in (self.transport_chip, self.scope_chip, self.trust_chip):
+        for chip in (self.transport_chip, self.scope_chip):
             top.addWidget(chip)
-        top.addStretch(1)
         self.badge = StateBadge()
         top.addWidget(self.badge)
         top.addSpacing(12)
@@ -78,10 +122,14 @@ class ServerCard(QFrame):
         top.addWidget(self.switch)
         outer.addLayout(top)
 
-        self.subtitle = QLabel()
+        self.subtitle = ElidedLabel(Qt.TextElideMode.ElideMiddle)
         self.subtitle.setObjectName("CardSubtitle")
         self.subtitle.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         outer.addWidget(self.subtitle)
+        self.reason = ElidedLabel(Qt.TextElideMode.ElideRight)
+        self.reason.setObjectName("FieldError")
+        self.reason.hide()
+        outer.addWidget(self.reason)
         self.auth_label = QLabel()
         self.auth_label.setObjectName("Muted")
         self.auth_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -104,42 +152,47 @@ class ServerCard(QFrame):
             row.addWidget(button)
             self.buttons[name] = button
         row.addStretch(1)
-        self._build_activity(row)
-        self.review = QPushButton("Review and trust…")
-        self.review.setToolTip("See exactly what this server runs before it starts")
+        self.review = QPushButton("Trust…")
+        self.review.setObjectName("Primary")
+        self.review.setToolTip("See exactly what this server runs, then trust it so it may start")
         self.review.clicked.connect(lambda: self.actionRequested.emit("trust", self.record.id))
         row.addWidget(self.review)
         outer.addLayout(row)
+        outer.addWidget(self._build_activity())
+        self._calls: Sequence[CallRecord] = ()
         self.set_record(record)
 
-    def _build_activity(self, row: QHBoxLayout) -> None:
+    def _build_activity(self) -> QWidget:
+        """The sparkline and the last-call badge, on a line of their own so they never widen the card."""
+        self.activity = QWidget()
+        row = QHBoxLayout(self.activity)
+        row.setContentsMargins(0, 0, 0, 0)
         self.sparkline = Sparkline()
-        self.sparkline.hide()
         self.last_call = QLabel()
-        self.last_call.setObjectName("Muted")
         self.last_call.setToolTip("The latest tool call; click for the server's recent activity")
         self.last_call.linkActivated.connect(lambda _link: self.actionRequested.emit("activity", self.record.id))
-        self.last_call.hide()
+        self.last_call.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         row.addWidget(self.sparkline)
-        row.addWidget(self.last_call)
+        row.addWidget(self.last_call, 1)
+        self.activity.hide()
+        return self.activity
 
     def set_record(self, record: McpServerRecord) -> None:
         """Show ``record``'s current fields."""
         self.record = record
-        self.title.setText(record.name)
+        self.title.set_full_text(record.name)
+        self.title.setToolTip(record.name)
         self.transport_chip.setText(TRANSPORT_LABELS.get(record.type.value, record.type.value))
         self.scope_chip.setText("project" if record.scope.value == "local" else "user")
         self.scope_chip.setToolTip(record.project_path or "Available everywhere")
-        self.trust_chip.setVisible(not record.is_trusted)
-        self.trust_chip.setText("not trusted")
-        self.trust_chip.setToolTip("Added from an import or pasted JSON: it will not start until you confirm it")
-        self.review.setVisible(not record.is_trusted)
+        self.review.setVisible(needs_confirmation(record))
         self.switch.blockSignals(True)
         self.switch.setChecked(record.is_active)
         self.switch.blockSignals(False)
         self.switch.setToolTip("Disable this server" if record.is_active else "Enable this server")
         self.switch.setAccessibleName(f"{record.name} enabled")
         self._update_subtitle()
+        self.set_state(*self._state)
         self.set_auth(None)
 
     def set_auth(self, status: McpAuthStatus | None) -> None:
@@ -166,8 +219,18 @@ class ServerCard(QFrame):
         self.auth_label.setToolTip("Tokens are kept in the system keyring, never in the config file")
 
     def set_state(self, state: str, error: str = "") -> None:
-        """Show the live connection state."""
-        self.badge.set_state(state, error)
+        """Show the live connection state; an untrusted server shows that it needs trust instead."""
+        self._state = (state, error)
+        untrusted = needs_confirmation(self.record)
+        if untrusted:
+            self.badge.set_state("untrusted", UNTRUSTED_REASON)
+        else:
+            self.badge.set_state(state, error)
+        shown = "" if untrusted or state not in ("error", "auth_required") else error
+        first_line = shown.removeprefix(f"{self.record.name}: ").splitlines()[0] if shown else ""
+        self.reason.set_full_text(first_line)  # one line; the whole reason on hover and in Logs
+        self.reason.setToolTip(shown)
+        self.reason.setVisible(bool(shown))
 
     def set_tool_count(self, count: int | None) -> None:
         """Show how many tools the server offers (None: unknown)."""
@@ -176,21 +239,37 @@ class ServerCard(QFrame):
 
     def set_activity(self, calls: Sequence[CallRecord]) -> None:
         """Show the server's recent calls (oldest first): sparkline and last-call badge."""
+        self._calls = calls
         self.sparkline.set_calls(calls)
-        self.sparkline.setVisible(bool(calls))
-        self.last_call.setVisible(bool(calls))
+        self.activity.setVisible(bool(calls))
         if not calls:
             return
-        last = calls[-1]
-        took = f"{last.duration_ms:.0f} ms" if last.duration_ms < 1000 else f"{last.duration_ms / 1000:.1f} s"
-        mark = "" if last.ok else f" <span style='color:{STATE_COLORS['error']}'>{last.outcome}</span>"
-        when = time.strftime("%H:%M", time.localtime(last.at))
-        self.last_call.setText(
-            f"<a href='activity' style='color:inherit; text-decoration:none'>"
-            f"last call: {last.tool_name} · {took}{mark} · {when}</a>"
-        )
+        self._show_last_call()
         bad = sum(1 for c in calls if not c.ok)
         self.sparkline.setToolTip(f"The last {len(calls[-30:])} calls by latency; {bad} of {len(calls)} not OK")
+
+    def _show_last_call(self) -> None:
+        """The last-call badge in the palette's own colours (it follows a theme switch)."""
+        last = self._calls[-1]
+        palette = QApplication.palette()
+        took = f"{last.duration_ms:.0f} ms" if last.duration_ms < 1000 else f"{last.duration_ms / 1000:.1f} s"
+        mark = "" if last.ok else f" <span style='color:{error_text_color(palette)}'>{escape(last.outcome)}</span>"
+        when = time.strftime("%H:%M", time.localtime(last.at))
+        self._last_call_color = muted_text_color(palette).name()
+        self.last_call.setText(
+            f"<a href='activity' style='color:{self._last_call_color}; text-decoration:none'>"
+            f"last call: {escape(last.tool_name)} · {took}{mark} · {when}</a>"
+        )
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Re-colour the last-call badge when the theme switches."""
+        super().changeEvent(event)
+        if (
+            event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange)
+            and self._calls
+            and self._last_call_color != muted_text_color(QApplication.palette()).name()
+        ):
+            self._show_last_call()
 
     def _update_subtitle(self) -> None:
         config = self.record.config
@@ -202,19 +281,8 @@ class ServerCard(QFrame):
             parts.append(f"{self.tool_count} tool{'s' if self.tool_count != 1 else ''}")
         if self.record.disabled_tools:
             parts.append(f"{len(self.record.disabled_tools)} off")
-        self._subtitle_text = "  ·  ".join(parts)
+        self.subtitle.set_full_text("  ·  ".join(parts))
         self.subtitle.setToolTip(target)
-        self._elide_subtitle()
-
-    def _elide_subtitle(self) -> None:
-        width = max(200, self.width() - 40)  # the card's inner width: never wider than the card
-        metrics = self.subtitle.fontMetrics()
-        self.subtitle.setText(metrics.elidedText(self._subtitle_text, Qt.TextElideMode.ElideMiddle, width))
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        """Re-elide the subtitle to the card's new width."""
-        super().resizeEvent(event)
-        self._elide_subtitle()
 
 
 def _chip() -> QLabel:

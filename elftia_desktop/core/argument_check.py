@@ -1,4 +1,7 @@
-"""Checking arguments against the tool's schema with ``jsonschema``, errors by field path."""
+"""Checking tool arguments against the tool's input schema with ``jsonschema``, errors by field path.
+
+Shared by the Try form (each problem under its field) and ``elftia-mcp call`` (exit 2 before sending).
+"""
 
 from __future__ import annotations
 
