@@ -1,0 +1,159 @@
+"""Registries kept on disk and searched in memory.
+
+Each registry's latest entries live in ``{data dir}/registry/<host>-<hash>.json``
+(``{"version": 1, "registry", "syncedAt", "servers": [{server, _meta}]}``, written atomically).
+The first sync reads every page; later syncs ask only for entries ``updated_since`` the last one
+and merge them by name. A :class:`RegistryIndex` holds the entries of every registry (and the
+featured ones shipped with the app) and answers a search keystroke from memory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+from pydantic import ValidationError
+
+from elftia_desktop.core.atomic_file import atomic_write_text
+from elftia_desktop.core.errors import JsonInputError
+from elftia_desktop.core.json_input import parse_json_text
+from elftia_desktop.core.paths import data_dir
+from elftia_desktop.core.resources import read_resource_text
+from elftia_desktop.registry.client import RegistryClient
+from elftia_desktop.registry.entry import RegistryEntry, entry_from_wire
+
+CACHE_VERSION = 1
+FEATURED_RESOURCE = "featured.json"
+FEATURED_SOURCE = "featured"
+_CACHE_LIMIT = 256 * 1024 * 1024
+
+
+def cache_folder() -> Path:
+    """Where registry caches are kept."""
+    return data_dir() / "registry"
+
+
+def utc_stamp(seconds: float | None = None) -> str:
+    """RFC 3339 UTC time, the format of ``updated_since``."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() if seconds is None else seconds))
+
+
+@dataclass
+class SyncResult:
+    """What one sync did."""
+
+    registry: str
+    entries: int
+    changed: int
+    full: bool
+
+
+@dataclass
+class RegistryCache:
+    """One registry's entries on disk."""
+
+    registry: str
+    folder: Path = field(default_factory=cache_folder)
+    synced_at: str | None = None
+    entries: dict[str, RegistryEntry] = field(default_factory=dict)
+
+    @property
+    def path(self) -> Path:
+        """The cache file of this registry."""
+        host = urlparse(self.registry).hostname or "registry"
+        digest = hashlib.sha256(self.registry.encode()).hexdigest()[:10]
+        return self.folder / f"{host}-{digest}.json"
+
+    def load(self) -> RegistryCache:
+        """Read the file if there is one; a broken file is ignored (the next sync is a full one)."""
+        try:
+            data = parse_json_text(self.path.read_text(encoding="utf-8"), str(self.path), max_chars=_CACHE_LIMIT)
+        except (OSError, UnicodeDecodeError, JsonInputError):
+            return self
+        if not isinstance(data, dict) or data.get("version") != CACHE_VERSION:
+            return self
+        entries: dict[str, RegistryEntry] = {}
+        for item in data.get("servers") or []:
+            try:
+                entry = entry_from_wire(item, self.registry)
+            except (ValidationError, AttributeError):
+                continue
+            entries[entry.server.name] = entry
+        self.entries, self.synced_at = entries, data.get("syncedAt")
+        return self
+
+    def save(self) -> None:
+        """Write the file atomically."""
+        payload: dict[str, Any] = {
+            "version": CACHE_VERSION,
+            "registry": self.registry,
+            "syncedAt": self.synced_at,
+            "servers": [entry.to_wire() for entry in self.entries.values()],
+        }
+        self.folder.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(self.path, json.dumps(payload, ensure_ascii=False), keep_backup=False)
+
+    async def sync(self, client: RegistryClient, *, full: bool = False) -> SyncResult:
+        """Fetch what changed since the last sync (every page the first time); then save."""
+        started = utc_stamp()
+        since = None if full or not self.entries else self.synced_at
+        fresh: dict[str, RegistryEntry] = {}
+        async for entry in client.all_entries(updated_since=since):
+            fresh[entry.server.name] = entry
+        self.entries = fresh if since is None else self.entries | fresh
+        self.synced_at = started
+        self.save()
+        return SyncResult(self.registry, len(self.entries), len(fresh), since is None)
+
+
+def featured_entries() -> list[RegistryEntry]:
+    """The entries shipped with the app (``resources/featured.json``), offered without network."""
+    data = json.loads(read_resource_text(FEATURED_RESOURCE))
+    return [entry_from_wire(item, FEATURED_SOURCE) for item in data["servers"]]
+
+
+class RegistryIndex:
+    """Entries of every registry, searchable from memory."""
+
+    def __init__(self, entries: list[RegistryEntry] | None = None) -> None:
+        self._entries: list[RegistryEntry] = []
+        self._haystacks: list[str] = []
+        self.replace(entries or [])
+
+    def replace(self, entries: list[RegistryEntry]) -> None:
+        """Use these entries (featured first, then each registry's, in the order given)."""
+        self._entries = list(entries)
+        self._haystacks = [_haystack(e) for e in self._entries]
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def search(self, query: str, limit: int = 200, *, include_removed: bool = False) -> list[RegistryEntry]:
+        """Entries whose name, title or description contain every word of ``query``; name hits first."""
+        words = query.lower().split()
+        first: list[RegistryEntry] = []
+        rest: list[RegistryEntry] = []
+        for entry, hay in zip(self._entries, self._haystacks, strict=True):
+            if not include_removed and not entry.installable:
+                continue
+            if all(w in hay for w in words):
+                (first if words and words[0] in hay[: hay.index("\n")] else rest).append(entry)
+                if len(first) >= limit:
+                    break
+        return (first + rest)[:limit]
+
+    def find(self, name: str, source: str | None = None) -> RegistryEntry | None:
+        """The entry with that name (from ``source`` if given); registries before featured."""
+        hits = [e for e in self._entries if e.server.name == name and (source is None or e.source == source)]
+        hits.sort(key=lambda e: e.source == FEATURED_SOURCE)
+        return hits[0] if hits else None
+
+
+def _haystack(entry: RegistryEntry) -> str:
+    server = entry.server
+    return f"{server.name} {server.title or ''}\n{server.description}".lower()

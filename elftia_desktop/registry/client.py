@@ -1,0 +1,175 @@
+"""An MCP Registry over HTTP: ``GET /v0.1/servers`` with paging, versions, one version's entry.
+
+Every failure is a specific :class:`RegistryError`: the registry cannot be reached, did not answer
+within the timeout, answered with an HTML page or malformed JSON (line and column), sent a page
+over :data:`MAX_PAGE_BYTES`, or an item that is not a server entry. Both ``nextCursor`` and the
+older mirrors' ``next_cursor`` are followed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+import httpx2
+from pydantic import ValidationError
+
+from elftia_desktop.core.config_store import describe_validation_error
+from elftia_desktop.core.errors import JsonInputError
+from elftia_desktop.core.json_input import parse_json_text
+from elftia_desktop.core.settings_store import OFFICIAL_REGISTRY_URL
+from elftia_desktop.registry.entry import RegistryEntry, entry_from_wire
+from elftia_desktop.registry.errors import RegistryBadAnswer, RegistryUnreachable
+
+OFFICIAL_REGISTRY = OFFICIAL_REGISTRY_URL
+REGISTRY_URL_ENV = "ELFTIA_REGISTRY_URL"
+API_PREFIX = "/v0.1"
+MAX_PAGE_BYTES = 8 * 1024 * 1024
+"""A page larger than this is refused (a registry page of 100 entries is well under 1 MB)."""
+MAX_PAGES = 1000
+"""A sync stops with an error after this many pages (a cursor that never ends)."""
+DEFAULT_TIMEOUT = 15.0
+
+
+def registry_url_from_env(saved: str | None = None) -> str:
+    """``ELFTIA_REGISTRY_URL`` if set, else the saved setting, else the official registry."""
+    return (os.environ.get(REGISTRY_URL_ENV) or saved or OFFICIAL_REGISTRY).rstrip("/")
+
+
+@dataclass(frozen=True)
+class RegistryPage:
+    """One page of ``/servers``: its entries and the cursor of the next page (None at the end)."""
+
+    entries: list[RegistryEntry]
+    next_cursor: str | None
+
+
+class RegistryClient:
+    """Talks to one registry; ``transport`` lets tests and benches plug in their own."""
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        transport: httpx2.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.timeout = timeout
+        self._transport = transport
+
+    async def page(
+        self,
+        *,
+        search: str | None = None,
+        cursor: str | None = None,
+        limit: int = 100,
+        updated_since: str | None = None,
+        latest_only: bool = True,
+    ) -> RegistryPage:
+        """One page of the server list."""
+        params: dict[str, str] = {"limit": str(limit)}
+        if search:
+            params["search"] = search
+        if cursor:
+            params["cursor"] = cursor
+        if updated_since:
+            params["updated_since"] = updated_since
+        if latest_only:
+            params["version"] = "latest"
+        data = await self._get_json("/servers", params)
+        return RegistryPage(self._entries(data), _next_cursor(data))
+
+    async def all_entries(self, *, updated_since: str | None = None, limit: int = 100) -> AsyncIterator[RegistryEntry]:
+        """Every latest entry, page after page."""
+        cursor: str | None = None
+        for _ in range(MAX_PAGES):
+            page = await self.page(cursor=cursor, limit=limit, updated_since=updated_since)
+            for entry in page.entries:
+                yield entry
+            if not page.next_cursor or page.next_cursor == cursor:
+                return
+            cursor = page.next_cursor
+        raise RegistryBadAnswer(f"{self.base_url} sent more than {MAX_PAGES} pages; stopped following its cursor")
+
+    async def search(self, query: str, limit: int = 30) -> list[RegistryEntry]:
+        """The first page of entries matching ``query``."""
+        return (await self.page(search=query, limit=limit)).entries
+
+    async def versions(self, name: str) -> list[RegistryEntry]:
+        """Every published version of one server."""
+        return self._entries(await self._get_json(f"/servers/{quote(name, safe='')}/versions", {}))
+
+    async def entry(self, name: str, version: str = "latest") -> RegistryEntry:
+        """One version (or ``latest``) of one server."""
+        path = f"/servers/{quote(name, safe='')}/versions/{quote(version, safe='')}"
+        data = await self._get_json(path, {})
+        if not isinstance(data, dict) or "server" not in data:
+            raise RegistryBadAnswer(f"{self.base_url}{path}: the answer has no 'server' object")
+        return self._entry(data, f"{path}")
+
+    def _entries(self, data: Any) -> list[RegistryEntry]:
+        servers = data.get("servers") if isinstance(data, dict) else None
+        if not isinstance(servers, list):
+            raise RegistryBadAnswer(f"{self.base_url}: the answer has no 'servers' list")
+        return [self._entry(item, f"servers[{index}]") for index, item in enumerate(servers)]
+
+    def _entry(self, item: Any, where: str) -> RegistryEntry:
+        if not isinstance(item, dict):
+            raise RegistryBadAnswer(f"{self.base_url}: {where} is not an object")
+        try:
+            return entry_from_wire(item, self.base_url)
+        except ValidationError as exc:
+            raise RegistryBadAnswer(f"{self.base_url}: {where}.server: {describe_validation_error(exc)}") from exc
+
+    async def _get_json(self, path: str, params: dict[str, str]) -> Any:
+        url = f"{self.base_url}{API_PREFIX}{path}"
+        body, content_type, status = await self._fetch(url, params)
+        text = body.decode("utf-8", errors="replace")
+        if "html" in content_type or text.lstrip()[:1] == "<":
+            raise RegistryBadAnswer(
+                f"{url} answered with an HTML page (HTTP {status}), not the registry's JSON: "
+                "is the URL the registry's base address?"
+            )
+        if status == 404:
+            raise RegistryBadAnswer(f"{url}: not found (HTTP 404)")
+        if status >= 400:
+            raise RegistryBadAnswer(f"{url} answered HTTP {status}: {text[:200].strip()}")
+        try:
+            return parse_json_text(text, f"The answer of {url}", max_chars=MAX_PAGE_BYTES)
+        except JsonInputError as exc:
+            raise RegistryBadAnswer(str(exc)) from exc
+
+    async def _fetch(self, url: str, params: dict[str, str]) -> tuple[bytes, str, int]:
+        try:
+            async with (
+                httpx2.AsyncClient(timeout=self.timeout, transport=self._transport, follow_redirects=True) as http,
+                http.stream("GET", url, params=params, headers={"Accept": "application/json"}) as response,
+            ):
+                return await _read_capped(response, url), response.headers.get("content-type", ""), response.status_code
+        except httpx2.TimeoutException as exc:
+            raise RegistryUnreachable(f"{url} did not answer within {self.timeout:g} s") from exc
+        except httpx2.HTTPError as exc:
+            raise RegistryUnreachable(f"{url} cannot be reached: {exc or type(exc).__name__}") from exc
+
+
+async def _read_capped(response: httpx2.Response, url: str) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        if size > MAX_PAGE_BYTES:
+            raise RegistryBadAnswer(f"{url} sent more than {MAX_PAGE_BYTES // (1024 * 1024)} MB; refused")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _next_cursor(data: dict[str, Any]) -> str | None:
+    metadata = data.get("metadata")
+    if not isinstance(metadata, dict):
+        return None
+    cursor = metadata.get("nextCursor", metadata.get("next_cursor"))
+    return cursor if isinstance(cursor, str) and cursor else None
