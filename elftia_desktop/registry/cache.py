@@ -134,7 +134,7 @@ class RegistryIndex:
         return len(self._entries)
 
     def search(self, query: str, limit: int = 200, *, include_removed: bool = False) -> list[RegistryEntry]:
-        """Entries whose name, title or description contain every word of ``query``; name hits first."""
+        """Entries whose name, title or description hold every word of ``query``; short-name or title hits first."""
         words = query.lower().split()
         first: list[RegistryEntry] = []
         rest: list[RegistryEntry] = []
@@ -156,4 +156,5 @@ class RegistryIndex:
 
 def _haystack(entry: RegistryEntry) -> str:
     server = entry.server
-    return f"{server.name} {server.title or ''}\n{server.description}".lower()
+    short = server.name.rsplit("/", 1)[-1]
+    return f"{short} {server.title or ''}\n{server.name} {server.description}".lower()

@@ -40,7 +40,8 @@ def registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[LocalR
         served.publish(bundle_entry(served.url, sha256_of(bundle)))
         served.set_status("io.github.example/old-server", "deprecated")
         gone = {"name": "io.github.example/gone-server", "description": "Taken down", "version": "1.0.0"}
-        served.publish(gone | {"packages": [{"registryType": "npm", "identifier": "@example/gone", "version": "1.0.0"}]})
+        gone["packages"] = [{"registryType": "npm", "identifier": "@example/gone", "version": "1.0.0"}]
+        served.publish(gone)
         served.set_status("io.github.example/gone-server", "deleted")
         monkeypatch.setenv("ELFTIA_REGISTRY_URL", served.url)
         yield served

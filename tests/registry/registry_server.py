@@ -16,6 +16,7 @@ under ``_meta["io.modelcontextprotocol.registry/official"]``.
 from __future__ import annotations
 
 import asyncio
+import datetime
 import json
 import threading
 from collections.abc import Iterator
@@ -31,6 +32,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 META = "io.modelcontextprotocol.registry/official"
+_EPOCH = datetime.datetime(2026, 6, 1, tzinfo=datetime.UTC)
 DATA_DIR = Path(__file__).resolve().parent / "data"
 
 
@@ -58,7 +60,7 @@ class LocalRegistry:
     def publish(self, server: dict[str, Any], status: str = "active") -> None:
         """Publish a version (later ones are newer, so the last one is the latest)."""
         self._clock += 1
-        stamp = f"2026-06-{1 + self._clock // 86400:02d}T{(self._clock // 3600) % 24:02d}:{(self._clock // 60) % 60:02d}:{self._clock % 60:02d}Z"
+        stamp = (_EPOCH + datetime.timedelta(seconds=self._clock)).strftime("%Y-%m-%dT%H:%M:%SZ")
         self.entries.append(Published(server, status, stamp))
 
     def set_status(self, name: str, status: str) -> None:
@@ -78,7 +80,8 @@ class LocalRegistry:
     def wire(self, item: Published) -> dict[str, Any]:
         """``{server, _meta}``."""
         is_latest = self.latest()[item.server["name"]] is item
-        meta = {"status": item.status, "isLatest": is_latest, "publishedAt": item.published_at, "updatedAt": item.published_at}
+        stamp = item.published_at
+        meta = {"status": item.status, "isLatest": is_latest, "publishedAt": stamp, "updatedAt": stamp}
         return {"server": item.server, "_meta": {META: meta}}
 
 
@@ -104,7 +107,7 @@ def _app(registry: LocalRegistry) -> Starlette:
             items = sorted(registry.entries, key=lambda p: p.server["name"])
         words = (query.get("search") or "").lower()
         if words:
-            items = [p for p in items if words in p.server["name"].lower() or words in p.server.get("description", "").lower()]
+            items = [p for p in items if words in f"{p.server['name']} {p.server.get('description', '')}".lower()]
         since = query.get("updated_since")
         if since:
             items = [p for p in items if p.published_at > since]
@@ -127,7 +130,8 @@ def _app(registry: LocalRegistry) -> Starlette:
         name, wanted = request.path_params["name"], request.path_params["version"]
         latest = registry.latest().get(name)
         for item in registry.entries:
-            if item.server["name"] == name and (item.server["version"] == wanted or (wanted == "latest" and item is latest)):
+            wanted_here = item is latest if wanted == "latest" else item.server["version"] == wanted
+            if item.server["name"] == name and wanted_here:
                 return JSONResponse(registry.wire(item))
         return JSONResponse({"title": "Not Found", "status": 404, "detail": "Server not found"}, status_code=404)
 
@@ -153,7 +157,10 @@ def serve_registry(servers: list[dict[str, Any]] | None = None, page_size: int =
     registry = LocalRegistry(page_size=page_size)
     for server in servers or []:
         registry.publish(server)
-    config = uvicorn.Config(_app(registry), host="127.0.0.1", port=0, log_level="warning", lifespan="off", timeout_graceful_shutdown=1)
+    app = _app(registry)
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=0, log_level="warning", lifespan="off", timeout_graceful_shutdown=1
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
