@@ -96,8 +96,16 @@ class RegistryClient:
         raise RegistryBadAnswer(f"{self.base_url} sent more than {MAX_PAGES} pages; stopped following its cursor")
 
     async def search(self, query: str, limit: int = 30) -> list[RegistryEntry]:
-        """The first page of entries matching ``query``."""
-        return (await self.page(search=query, limit=limit)).entries
+        """Up to ``limit`` entries matching ``query`` (following pages as needed)."""
+        found: list[RegistryEntry] = []
+        cursor: str | None = None
+        while len(found) < limit:
+            page = await self.page(search=query, cursor=cursor, limit=limit - len(found))
+            found += page.entries
+            if not page.next_cursor or page.next_cursor == cursor or not page.entries:
+                break
+            cursor = page.next_cursor
+        return found[:limit]
 
     async def versions(self, name: str) -> list[RegistryEntry]:
         """Every published version of one server."""
