@@ -122,13 +122,20 @@ class RegistryIndex:
 
     def __init__(self, entries: list[RegistryEntry] | None = None) -> None:
         self._entries: list[RegistryEntry] = []
+        self._heads: list[str] = []
         self._haystacks: list[str] = []
+        self._active: list[int] = []
         self.replace(entries or [])
 
     def replace(self, entries: list[RegistryEntry]) -> None:
         """Use these entries (featured first, then each registry's, in the order given)."""
         self._entries = list(entries)
-        self._haystacks = [_haystack(e) for e in self._entries]
+        self._heads = [_head(e) for e in self._entries]
+        self._haystacks = [
+            f"{head}\n{e.server.name} {e.server.description}".lower()
+            for head, e in zip(self._heads, self._entries, strict=True)
+        ]
+        self._active = [i for i, e in enumerate(self._entries) if e.installable]
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -136,16 +143,16 @@ class RegistryIndex:
     def search(self, query: str, limit: int = 200, *, include_removed: bool = False) -> list[RegistryEntry]:
         """Entries whose name, title or description hold every word of ``query``; short-name or title hits first."""
         words = query.lower().split()
-        first: list[RegistryEntry] = []
-        rest: list[RegistryEntry] = []
-        for entry, hay in zip(self._entries, self._haystacks, strict=True):
-            if not include_removed and not entry.installable:
-                continue
-            if all(w in hay for w in words):
-                (first if words and words[0] in hay[: hay.index("\n")] else rest).append(entry)
-                if len(first) >= limit:
-                    break
-        return (first + rest)[:limit]
+        indices = range(len(self._entries)) if include_removed else self._active
+        hays, heads = self._haystacks, self._heads
+        if not words:
+            return [self._entries[i] for i in indices[:limit]]
+        first_word, others = words[0], words[1:]
+        hits = [i for i in indices if first_word in hays[i] and all(w in hays[i] for w in others)]
+        first = [i for i in hits if first_word in heads[i]]
+        if len(first) < limit:
+            first += [i for i in hits if first_word not in heads[i]][: limit - len(first)]
+        return [self._entries[i] for i in first[:limit]]
 
     def find(self, name: str, source: str | None = None) -> RegistryEntry | None:
         """The entry with that name (from ``source`` if given); registries before featured."""
@@ -154,7 +161,7 @@ class RegistryIndex:
         return hits[0] if hits else None
 
 
-def _haystack(entry: RegistryEntry) -> str:
+def _head(entry: RegistryEntry) -> str:
+    """The short name and title, lower-case: hits here rank first."""
     server = entry.server
-    short = server.name.rsplit("/", 1)[-1]
-    return f"{short} {server.title or ''}\n{server.name} {server.description}".lower()
+    return f"{server.name.rsplit('/', 1)[-1]} {server.title or ''}".lower()

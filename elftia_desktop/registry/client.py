@@ -8,8 +8,10 @@ older mirrors' ``next_cursor`` are followed.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
@@ -18,8 +20,6 @@ import httpx2
 from pydantic import ValidationError
 
 from elftia_desktop.core.config_store import describe_validation_error
-from elftia_desktop.core.errors import JsonInputError
-from elftia_desktop.core.json_input import parse_json_text
 from elftia_desktop.core.settings_store import OFFICIAL_REGISTRY_URL
 from elftia_desktop.registry.entry import RegistryEntry, entry_from_wire
 from elftia_desktop.registry.errors import RegistryBadAnswer, RegistryUnreachable
@@ -60,6 +60,8 @@ class RegistryClient:
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
         self._transport = transport
+        self._http: httpx2.AsyncClient | None = None
+        """The connection shared by the pages of one sync (None: one client per request)."""
 
     async def page(
         self,
@@ -84,7 +86,12 @@ class RegistryClient:
         return RegistryPage(self._entries(data), _next_cursor(data))
 
     async def all_entries(self, *, updated_since: str | None = None, limit: int = 100) -> AsyncIterator[RegistryEntry]:
-        """Every latest entry, page after page."""
+        """Every latest entry, page after page, over one connection."""
+        async with self._session():
+            async for entry in self._pages(updated_since, limit):
+                yield entry
+
+    async def _pages(self, updated_since: str | None, limit: int) -> AsyncIterator[RegistryEntry]:
         cursor: str | None = None
         for _ in range(MAX_PAGES):
             page = await self.page(cursor=cursor, limit=limit, updated_since=updated_since)
@@ -99,12 +106,13 @@ class RegistryClient:
         """Up to ``limit`` entries matching ``query`` (following pages as needed)."""
         found: list[RegistryEntry] = []
         cursor: str | None = None
-        while len(found) < limit:
-            page = await self.page(search=query, cursor=cursor, limit=limit - len(found))
-            found += page.entries
-            if not page.next_cursor or page.next_cursor == cursor or not page.entries:
-                break
-            cursor = page.next_cursor
+        async with self._session():
+            while len(found) < limit:
+                page = await self.page(search=query, cursor=cursor, limit=limit - len(found))
+                found += page.entries
+                if not page.next_cursor or page.next_cursor == cursor or not page.entries:
+                    break
+                cursor = page.next_cursor
         return found[:limit]
 
     async def versions(self, name: str) -> list[RegistryEntry]:
@@ -146,18 +154,40 @@ class RegistryClient:
             raise RegistryBadAnswer(f"{url}: not found (HTTP 404)")
         if status >= 400:
             raise RegistryBadAnswer(f"{url} answered HTTP {status}: {text[:200].strip()}")
-        try:
-            return parse_json_text(text, f"The answer of {url}", max_chars=MAX_PAGE_BYTES)
-        except JsonInputError as exc:
-            raise RegistryBadAnswer(str(exc)) from exc
+        try:  # the size is bounded by _read_capped; pydantic bounds what is read from the tree
+            return json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RegistryBadAnswer(
+                f"The answer of {url} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
+            ) from exc
+        except RecursionError:
+            raise RegistryBadAnswer(f"The answer of {url} is nested too deeply to be a registry page") from None
+
+    def _new_http(self) -> httpx2.AsyncClient:
+        return httpx2.AsyncClient(timeout=self.timeout, transport=self._transport, follow_redirects=True)
+
+    @asynccontextmanager
+    async def _session(self) -> AsyncIterator[None]:
+        """Share one HTTP client (and its connection) between the requests inside the block."""
+        if self._http is not None:
+            yield
+            return
+        async with self._new_http() as http:
+            self._http = http
+            try:
+                yield
+            finally:
+                self._http = None
 
     async def _fetch(self, url: str, params: dict[str, str]) -> tuple[bytes, str, int]:
         try:
-            async with (
-                httpx2.AsyncClient(timeout=self.timeout, transport=self._transport, follow_redirects=True) as http,
-                http.stream("GET", url, params=params, headers={"Accept": "application/json"}) as response,
-            ):
-                return await _read_capped(response, url), response.headers.get("content-type", ""), response.status_code
+            async with self._session():
+                assert self._http is not None
+                async with self._http.stream(
+                    "GET", url, params=params, headers={"Accept": "application/json"}
+                ) as response:
+                    body = await _read_capped(response, url)
+                    return body, response.headers.get("content-type", ""), response.status_code
         except httpx2.TimeoutException as exc:
             raise RegistryUnreachable(f"{url} did not answer within {self.timeout:g} s") from exc
         except httpx2.HTTPError as exc:

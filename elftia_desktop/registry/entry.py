@@ -10,7 +10,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 OFFICIAL_META_KEY = "io.modelcontextprotocol.registry/official"
 KNOWN_REGISTRY_TYPES = ("npm", "pypi", "oci", "nuget", "mcpb")
@@ -124,6 +124,8 @@ class RegistryEntry(BaseModel):
     is_latest: bool = True
     published_at: str | None = None
     updated_at: str | None = None
+    _wire: dict[str, Any] | None = PrivateAttr(default=None)
+    """The item as the registry sent it (saved to the cache unchanged)."""
 
     @property
     def installable(self) -> bool:
@@ -137,6 +139,8 @@ class RegistryEntry(BaseModel):
 
     def to_wire(self) -> dict[str, Any]:
         """The registry's JSON shape ``{server, _meta}`` (used by the disk cache)."""
+        if self._wire is not None:
+            return self._wire
         meta = {
             "status": self.status.value,
             "isLatest": self.is_latest,
@@ -155,7 +159,7 @@ def entry_from_wire(item: dict[str, Any], source: str) -> RegistryEntry:
     official = meta.get(OFFICIAL_META_KEY) if isinstance(meta, dict) else None
     official = official if isinstance(official, dict) else {}
     status = official.get("status", "active")
-    return RegistryEntry(
+    entry = RegistryEntry(
         server=ServerJson.model_validate(item.get("server")),
         source=source,
         status=EntryStatus(status) if status in EntryStatus._value2member_map_ else EntryStatus.ACTIVE,
@@ -163,6 +167,8 @@ def entry_from_wire(item: dict[str, Any], source: str) -> RegistryEntry:
         published_at=official.get("publishedAt"),
         updated_at=official.get("updatedAt"),
     )
+    entry._wire = item
+    return entry
 
 
 def runtime_label(server: ServerJson) -> str:

@@ -77,9 +77,9 @@ class LocalRegistry:
             out[item.server["name"]] = item
         return out
 
-    def wire(self, item: Published) -> dict[str, Any]:
-        """``{server, _meta}``."""
-        is_latest = self.latest()[item.server["name"]] is item
+    def wire(self, item: Published, latest: dict[str, Published] | None = None) -> dict[str, Any]:
+        """``{server, _meta}`` (``latest``: :meth:`latest`, when the caller has it already)."""
+        is_latest = (latest or self.latest())[item.server["name"]] is item
         stamp = item.published_at
         meta = {"status": item.status, "isLatest": is_latest, "publishedAt": stamp, "updatedAt": stamp}
         return {"server": item.server, "_meta": {META: meta}}
@@ -102,7 +102,8 @@ def _app(registry: LocalRegistry) -> Starlette:
         if registry.mode == "huge":
             return Response(b'{"servers": ["' + b"x" * (9 * 1024 * 1024) + b'"]}', media_type="application/json")
         query = request.query_params
-        items = sorted(registry.latest().values(), key=lambda p: p.server["name"])
+        latest = registry.latest()
+        items = sorted(latest.values(), key=lambda p: p.server["name"])
         if query.get("version") != "latest":
             items = sorted(registry.entries, key=lambda p: p.server["name"])
         words = (query.get("search") or "").lower()
@@ -117,7 +118,7 @@ def _app(registry: LocalRegistry) -> Starlette:
         metadata: dict[str, Any] = {"count": len(page)}
         if start + limit < len(items):
             metadata["next_cursor" if registry.mode == "old-cursor" else "nextCursor"] = str(start + limit)
-        return JSONResponse({"servers": [registry.wire(p) for p in page], "metadata": metadata})
+        return JSONResponse({"servers": [registry.wire(p, latest) for p in page], "metadata": metadata})
 
     async def versions(request: Request) -> Response:
         name = request.path_params["name"]
