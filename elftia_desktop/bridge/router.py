@@ -19,6 +19,7 @@ Where to find a channel (the shared plumbing is ``bridge/plumbing.py``):
 - ``routes/explore.py``: trying tools, prompts, resources; the activity log
 - ``routes/links.py``: install links
 - ``routes/auth.py``: OAuth sign-in, sign-out, sign-in status
+- ``routes/registry.py``: MCP registries (search, install, updates) and ``.mcpb`` bundles
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from elftia_desktop.bridge.routes.explore import ExploreChannels
 from elftia_desktop.bridge.routes.gateway import GatewayChannels
 from elftia_desktop.bridge.routes.integrations import IntegrationChannels
 from elftia_desktop.bridge.routes.links import LinkChannels
+from elftia_desktop.bridge.routes.registry import RegistryChannels
 from elftia_desktop.bridge.routes.servers import ServerChannels
 from elftia_desktop.bridge.routes.settings import SettingsChannels
 from elftia_desktop.bridge.routes.tools import ToolChannels
@@ -50,6 +52,7 @@ class McpRouter(
     ExploreChannels,
     LinkChannels,
     AuthChannels,
+    RegistryChannels,
 ):
     """The UI's only way to the services: every channel, over one :class:`RouterCore`.
 

@@ -12,7 +12,7 @@ import json
 import os
 import time
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
@@ -47,7 +47,7 @@ class AppSettings(BaseModel):
     """``system`` follows the desktop's light or dark palette."""
     registry_url: str = Field(default=OFFICIAL_REGISTRY_URL, pattern=r"^https?://[^\s]+$")
     """The MCP registry the Browse page and ``elftia-mcp registry`` use (``ELFTIA_REGISTRY_URL`` overrides it)."""
-    extra_registries: list[str] = Field(default_factory=list)
+    extra_registries: list[Annotated[str, Field(pattern=r"^https?://[^\s]+$")]] = Field(default_factory=list)
     """More registries (an organisation's) whose entries are shown beside the main one's."""
 
     def to_json_dict(self) -> dict[str, Any]:

@@ -9,6 +9,7 @@ featured ones shipped with the app) and answers a search keystroke from memory.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import time
@@ -107,7 +108,7 @@ class RegistryCache:
             fresh[entry.server.name] = entry
         self.entries = fresh if since is None else self.entries | fresh
         self.synced_at = started
-        self.save()
+        await asyncio.to_thread(self.save)
         return SyncResult(self.registry, len(self.entries), len(fresh), since is None)
 
 

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.ui.dialogs.elicitation_dialog import ElicitationDialog
 from elftia_desktop.ui.pages.agents_page import AgentsPage
+from elftia_desktop.ui.pages.browse_page import BrowsePage
 from elftia_desktop.ui.pages.dependencies_page import DependenciesPage
 from elftia_desktop.ui.pages.import_export_page import ImportExportPage
 from elftia_desktop.ui.pages.servers_page import McpServersPage
@@ -37,6 +38,7 @@ PAGES = [
     ("agents", "Agents", "Which servers and tools each agent may use"),
     ("dependencies", "Dependencies", "Runtimes that servers need: Node, uv, Python, Docker …"),
     ("import", "Import / Export", "Bring servers from Claude, Cursor, VS Code and other apps, or send yours"),
+    ("browse", "Browse", "Find servers in the MCP registry and install them, or install a .mcpb bundle"),
     ("settings", "Settings", "Timeouts, start-up, theme, data folder and secrets"),
 ]
 
@@ -63,10 +65,12 @@ class MainWindow(QMainWindow):
         self.servers_page = McpServersPage(router)
         self.flows = ServerFlows(router, self.servers_page, self)
         self.agents_page = AgentsPage(router)
+        self.browse_page = BrowsePage(router)
         self.import_page = ImportExportPage(router)
         self.import_page.navigate.connect(self.show_page)
         self.pages: dict[str, QWidget] = {
             "servers": self.servers_page,
+            "browse": self.browse_page,
             "agents": self.agents_page,
             "dependencies": DependenciesPage(router),
             "import": self.import_page,
@@ -148,7 +152,10 @@ class MainWindow(QMainWindow):
         self.raise_()
         self.activateWindow()
         for argument in arguments:
-            if argument.strip().lower().startswith(LINK_SCHEME):
+            if argument.strip().lower().endswith((".mcpb", ".dxt")):
+                self.show_page("browse")
+                self.browse_page.open_bundle(argument.strip())
+            elif argument.strip().lower().startswith(LINK_SCHEME):
                 self.show_page("servers")
                 self.flows.open_link(argument.strip())
 

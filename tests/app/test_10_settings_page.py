@@ -59,6 +59,8 @@ def test_saved_settings_persist_and_the_services_use_them(
         "logLines": 500,
         "startup": "first-use",
         "theme": "system",
+        "registryUrl": "https://registry.modelcontextprotocol.io",
+        "extraRegistries": [],
     }
     assert not page.save_button.isEnabled()
     values.call_timeout.setValue(1)

@@ -1,0 +1,246 @@
+"""Registry channels: sync and search the registries, prepare an entry's install form, install it,
+open and install a ``.mcpb`` bundle, and find servers with a newer version.
+
+The entries of every registry (and the featured ones shipped with the app) are held here, in
+memory, after ``registry:sync``; :meth:`RegistryChannels.registry_search` answers a keystroke from
+them on the UI thread (no I/O, well under a frame). Everything else runs on the service loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from elftia_desktop.bridge.plumbing import Done, Failed, RouterCore
+from elftia_desktop.core.errors import ConfigError, ElftiaError
+from elftia_desktop.registry.cache import RegistryCache, RegistryIndex, featured_entries
+from elftia_desktop.registry.client import REGISTRY_URL_ENV, RegistryClient
+from elftia_desktop.registry.entry import RegistryEntry, runtime_label, transport_label
+from elftia_desktop.registry.form import FormField
+from elftia_desktop.registry.install import Prepared, add_server, bundle_file_plan, prepare
+from elftia_desktop.registry.plan import default_server_name
+from elftia_desktop.registry.updates import find_outdated, update_record
+
+if TYPE_CHECKING:
+    from elftia_desktop.bridge.services import AppServices
+    from elftia_desktop.core.models import McpServerRecord
+    from elftia_desktop.registry.bundle_plan import BundlePlan
+
+
+@dataclass(frozen=True)
+class EntryView:
+    """One search result as the Browse page shows it."""
+
+    key: str
+    """``source`` + newline + ``name``: what the other channels take."""
+    name: str
+    title: str
+    description: str
+    version: str
+    source: str
+    status: str
+    runtime: str
+    transport: str
+    installable: bool
+
+
+@dataclass(frozen=True)
+class InstallForm:
+    """What the details pane and the bundle dialog show before an install."""
+
+    key: str
+    title: str
+    version: str
+    kind: str
+    fields: list[FormField]
+    command: str
+    default_name: str
+    notes: list[str] = field(default_factory=list)
+    """Lines to read first: a missing runtime, a bundle's author, tools and signature."""
+
+
+def entry_key(entry: RegistryEntry) -> str:
+    """The key of an entry (source and name)."""
+    return f"{entry.source}\n{entry.server.name}"
+
+
+def _view(entry: RegistryEntry) -> EntryView:
+    server = entry.server
+    return EntryView(
+        key=entry_key(entry),
+        name=server.name,
+        title=server.title or server.name.rsplit("/", 1)[-1],
+        description=server.description,
+        version=server.version,
+        source=entry.source,
+        status=entry.status.value,
+        runtime=runtime_label(server),
+        transport=transport_label(server),
+        installable=entry.installable,
+    )
+
+
+def registry_urls(saved: str, extra: list[str]) -> list[str]:
+    """The registries to sync: ``ELFTIA_REGISTRY_URL`` or the saved one, then the extra ones."""
+    main = (os.environ.get(REGISTRY_URL_ENV) or saved).rstrip("/")
+    return list(dict.fromkeys([main, *(u.rstrip("/") for u in extra)]))
+
+
+class RegistryChannels(RouterCore):
+    """``registry:sync``, ``registry:prepare``, ``registry:install``, ``bundle:open``, ``bundle:install``,
+    ``registry:outdated``, ``registry:update``; and the in-memory search."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._index = RegistryIndex(featured_entries())
+        self._prepared: dict[str, Prepared] = {}
+        self._bundles: dict[str, BundlePlan] = {}
+
+    def registry_search(self, query: str, *, include_removed: bool = False) -> list[EntryView]:
+        """Search the entries held in memory (call on the UI thread: no I/O)."""
+        return [_view(e) for e in self._index.search(query, include_removed=include_removed)]
+
+    def registry_sync(self, on_done: Done | None = None, on_error: Failed | None = None) -> int:
+        """``registry:sync``: refresh every registry's cache; the result is the list of problems met."""
+        index = self._index
+
+        async def work(s: AppServices) -> list[str]:
+            entries, problems = list(featured_entries()), []
+            for url in registry_urls(s.settings.registry_url, s.settings.extra_registries):
+                cache = await asyncio.to_thread(RegistryCache(url).load)
+                try:
+                    await cache.sync(RegistryClient(url))
+                except ElftiaError as exc:  # one registry down must not hide the others
+                    problems.append(f"{url}: {exc}")
+                entries = list(cache.entries.values()) + entries
+            index.replace(entries)
+            return problems
+
+        return self._submit("registry:sync", work, on_done, on_error)
+
+    def registry_prepare(self, key: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
+        """``registry:prepare``: choose the package for this machine; the result is an :class:`InstallForm`."""
+        source, _, name = key.partition("\n")
+        entry = self._index.find(name, source)
+        prepared_by_key = self._prepared
+
+        async def work(s: AppServices) -> InstallForm:
+            if entry is None:
+                raise ConfigError(f"{name}: no such entry in {source}; search again")
+            prepared = await prepare(entry, s.deps, allow_inactive=True)
+            prepared_by_key[key] = prepared
+            return _form(key, entry, prepared)
+
+        return self._submit("registry:prepare", work, on_done, on_error)
+
+    def registry_preview(self, key: str, values: Mapping[str, str]) -> str:
+        """The command line or URL with the values typed so far (UI thread, no I/O)."""
+        prepared = self._prepared.get(key)
+        return prepared.preview(values) if prepared is not None else ""
+
+    def registry_install(
+        self, key: str, name: str, values: dict[str, str], on_done: Done | None = None, on_error: Failed | None = None
+    ) -> int:
+        """``registry:install``: add the server untrusted (secrets to the keyring); the result is its record."""
+        prepared = self._prepared.get(key)
+
+        async def work(s: AppServices) -> McpServerRecord:
+            if prepared is None:
+                raise ConfigError("Open the entry's details again before installing")
+            server = prepared.to_input(name, values)
+            return await self._add(s, lambda: add_server(s.catalog, server, prepared.bundle))
+
+        return self._submit("registry:install", work, on_done, on_error)
+
+    def bundle_open(self, path: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
+        """``bundle:open``: read and check a ``.mcpb`` file; the result is an :class:`InstallForm`."""
+        bundles = self._bundles
+
+        async def work(_s: AppServices) -> InstallForm:
+            plan = await asyncio.to_thread(bundle_file_plan, Path(path))
+            bundles[path] = plan
+            return _bundle_form(path, plan)
+
+        return self._submit("bundle:open", work, on_done, on_error)
+
+    def bundle_install(
+        self, path: str, name: str, values: dict[str, str], on_done: Done | None = None, on_error: Failed | None = None
+    ) -> int:
+        """``bundle:install``: unpack into the data folder and add the server untrusted."""
+        plan = self._bundles.get(path)
+
+        async def work(s: AppServices) -> McpServerRecord:
+            if plan is None:
+                raise ConfigError(f"{path}: open the bundle again before installing")
+            server = plan.to_input(name, values)
+            return await self._add(s, lambda: add_server(s.catalog, server, plan))
+
+        return self._submit("bundle:install", work, on_done, on_error)
+
+    def registry_outdated(self, on_done: Done | None = None, on_error: Failed | None = None) -> int:
+        """``registry:outdated``: ``{serverId: latestVersion}`` of servers with a newer version."""
+
+        async def work(s: AppServices) -> dict[str, str]:
+            found, _problems = await find_outdated(await s.mcp.list_servers(), {})
+            return {o.record.id: o.latest for o in found}
+
+        return self._submit("registry:outdated", work, on_done, on_error)
+
+    def registry_update(self, server_id: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
+        """``registry:update``: re-pin to the latest version, keep the inputs; the server is untrusted again."""
+
+        async def work(s: AppServices) -> McpServerRecord:
+            record = s.catalog.get(server_id)
+            origin = record.registry_origin
+            if origin is None:
+                raise ConfigError(f"{record.name} was not installed from a registry")
+            entry = await RegistryClient(origin.registry).entry(origin.name, "latest")
+            prepared = await prepare(entry, s.deps)
+            return await self._add(s, lambda: update_record(s.catalog, record, prepared.plan))
+
+        return self._submit("registry:update", work, on_done, on_error)
+
+    async def _add(self, s: AppServices, write: Any) -> McpServerRecord:
+        record: McpServerRecord = await asyncio.to_thread(write)
+        s.mcp.events.emit("servers:changed", {})
+        return record
+
+
+def _form(key: str, entry: RegistryEntry, prepared: Prepared) -> InstallForm:
+    notes = []
+    check = prepared.runtime_check
+    if check is not None and not check.installed:
+        notes.append(f"Needs {check.command}, which is not installed: install it on the Dependencies page.")
+    if not entry.installable:
+        notes.append(f"This entry is {entry.status.value} in its registry.")
+    return InstallForm(
+        key=key,
+        title=entry.server.title or entry.server.name,
+        version=prepared.plan.version,
+        kind=prepared.plan.kind,
+        fields=prepared.fields,
+        command=prepared.preview(),
+        default_name=default_server_name(entry),
+        notes=notes,
+    )
+
+
+def _bundle_form(path: str, plan: BundlePlan) -> InstallForm:
+    manifest = plan.bundle.manifest
+    notes = [f"By {manifest.author.name or 'an unknown author'} · {plan.bundle.signature.text}"]
+    if manifest.tools:
+        notes.append("Tools: " + ", ".join(t.name for t in manifest.tools))
+    return InstallForm(
+        key=path,
+        title=manifest.display_name or manifest.name,
+        version=manifest.version,
+        kind=f"{manifest.server.type} bundle",
+        fields=plan.fields,
+        command=f"{manifest.server.type} server, unpacked to {plan.folder}",
+        default_name=manifest.display_name or manifest.name,
+        notes=notes,
+    )
