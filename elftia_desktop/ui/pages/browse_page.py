@@ -163,6 +163,7 @@ class BrowsePage(PageFrame):
     def _show_form(self, form: InstallForm) -> None:
         self.current = form
         self.form.show_form(form)
+        self._preview()
         self.form.show()
         self.install_button.setText(f"Install {form.version}")
         self.install_button.show()

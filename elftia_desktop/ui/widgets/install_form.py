@@ -63,7 +63,7 @@ class InstallFormView(QWidget):
             widget: QWidget
             if item.choices:
                 combo = QComboBox()
-                combo.addItems(["", *item.choices] if not item.required else list(item.choices))
+                combo.addItems(["", *item.choices])
                 if item.default in item.choices:
                     combo.setCurrentText(item.default)
                 combo.currentTextChanged.connect(lambda _t: self.valuesChanged.emit())
