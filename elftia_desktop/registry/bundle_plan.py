@@ -68,6 +68,20 @@ class BundlePlan:
             secret_keys=secret_env,
         )
 
+    def preview(self, given: Mapping[str, str] | None = None) -> str:
+        """The command line with the values given so far (sensitive ones masked, missing ones as <KEY>)."""
+        command, args, _env = self._config_block()
+        options = self.bundle.manifest.user_config
+        shown = {k: ("••••" if options[k].sensitive else v) for k, v in (given or {}).items() if k in options}
+        for key, option in options.items():
+            if key not in shown:
+                default = next((f.default for f in self.fields if f.key == key and f.default), None)
+                shown[key] = default if default is not None and not option.sensitive else f"<{key}>"
+        parts = [self._expand(command, shown, options)[0]]
+        for arg in args:
+            parts += self._expand(arg, shown, options)
+        return " ".join(parts)
+
     def _config_block(self) -> tuple[str, list[str], dict[str, str]]:
         server = self.bundle.manifest.server
         if server.mcp_config is None:

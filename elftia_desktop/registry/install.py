@@ -47,8 +47,7 @@ class Prepared:
     def preview(self, given: Mapping[str, str] | None = None) -> str:
         """The command line or URL that will run."""
         if self.bundle is not None:
-            folder = self.bundle.folder
-            return f"{self.bundle.bundle.manifest.server.type} bundle unpacked to {folder}"
+            return self.bundle.preview(given)
         return self.plan.preview(given)
 
     def to_input(self, name: str, given: Mapping[str, str]) -> McpServerInput:

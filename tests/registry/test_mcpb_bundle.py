@@ -38,6 +38,8 @@ def test_user_config_form_and_launch(tmp_path: Path) -> None:
     assert server.registry_origin is not None and "api_key" not in server.registry_origin.inputs
     with pytest.raises(InputsMissing, match="api_key"):
         plan.to_input("notes", {})
+    assert plan.preview() == f"{sys.executable} {folder}/server/main.py {Path.home()}/notes"
+    assert plan.preview({"folders": "/x,/y"}) == f"{sys.executable} {folder}/server/main.py /x /y"
 
 
 def test_platform_overrides_apply(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

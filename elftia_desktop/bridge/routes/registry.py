@@ -138,8 +138,10 @@ class RegistryChannels(RouterCore):
         return self._submit("registry:prepare", work, on_done, on_error)
 
     def registry_preview(self, key: str, values: Mapping[str, str]) -> str:
-        """The command line or URL with the values typed so far (UI thread, no I/O)."""
-        prepared = self._prepared.get(key)
+        """The command line or URL with the values typed so far (UI thread, no I/O); ``key`` may be a bundle's path."""
+        prepared, bundle = self._prepared.get(key), self._bundles.get(key)
+        if bundle is not None:
+            return bundle.preview(values)
         return prepared.preview(values) if prepared is not None else ""
 
     def registry_install(
@@ -240,7 +242,7 @@ def _bundle_form(path: str, plan: BundlePlan) -> InstallForm:
         version=manifest.version,
         kind=f"{manifest.server.type} bundle",
         fields=plan.fields,
-        command=f"{manifest.server.type} server, unpacked to {plan.folder}",
+        command=plan.preview(),
         default_name=manifest.display_name or manifest.name,
         notes=notes,
     )

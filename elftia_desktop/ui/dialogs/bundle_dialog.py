@@ -41,6 +41,9 @@ class BundleDialog(QDialog):
         column.addWidget(self.notice)
         self.form = InstallFormView()
         self.form.show_form(form)
+        self.form.valuesChanged.connect(
+            lambda: self.form.set_command(router.registry_preview(form.key, self.form.values()))
+        )
         column.addWidget(self.form)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.install_button = buttons.addButton("Install", QDialogButtonBox.ButtonRole.AcceptRole)

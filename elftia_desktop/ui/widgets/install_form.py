@@ -78,8 +78,9 @@ class InstallFormView(QWidget):
                 widget, self.inputs[item.key] = edit, edit.text
             widget.setAccessibleName(item.key)
             self.widgets[item.key] = widget
-            label = f"{item.label}{' *' if item.required else ''}"
-            self.form.addRow(label if len(label) < 60 else label[:57] + "…", widget)
+            label = item.label if len(item.label) < 50 else item.label[:47] + "…"
+            label += (" (secret)" if item.secret else "") + (" *" if item.required else "")
+            self.form.addRow(label, widget)
         self.set_command(form.command)
 
     def values(self) -> dict[str, str]:

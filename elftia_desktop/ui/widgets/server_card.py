@@ -68,7 +68,6 @@ class ServerCard(QFrame):
         self.scope_chip = _chip()
         self.trust_chip = _chip()
         self.update_chip = _chip()
-        self.update_chip.setObjectName("UpdateChip")
         self.update_chip.hide()
         for chip in (self.transport_chip, self.scope_chip, self.trust_chip, self.update_chip):
             top.addWidget(chip)
