@@ -10,7 +10,6 @@ Every problem is a :class:`BundleError` that says what is wrong; nothing is unpa
 from __future__ import annotations
 
 import io
-import json
 import shutil
 import stat
 import struct
@@ -254,25 +253,3 @@ def _signer(openssl: str, sig_file: Path) -> str | None:
                     return value.strip()
             return subject
     return None
-
-
-def manifest_summary(bundle: Bundle) -> dict[str, Any]:
-    """What a user sees before installing: name, author, tools, what it runs, signature."""
-    manifest = bundle.manifest
-    return {
-        "name": manifest.name,
-        "displayName": manifest.display_name or manifest.name,
-        "version": manifest.version,
-        "description": manifest.description,
-        "author": manifest.author.name,
-        "manifestVersion": manifest.manifest_version,
-        "serverType": manifest.server.type,
-        "tools": [t.name for t in manifest.tools],
-        "signature": bundle.signature.state,
-        "signatureText": bundle.signature.text,
-    }
-
-
-def dumps_manifest(manifest: Manifest) -> str:
-    """The manifest as JSON (for ``--json`` output)."""
-    return json.dumps(manifest.model_dump(mode="json", exclude_none=True), indent=2)

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from elftia_desktop.bridge.plumbing import Done, Failed, RouterCore
+from PySide6.QtCore import QObject
+
+from elftia_desktop.bridge.plumbing import Done, Failed, Reply, Route, RouterCore
 from elftia_desktop.core.errors import ConfigError, ElftiaError
 from elftia_desktop.registry.cache import RegistryCache, RegistryIndex, featured_entries
 from elftia_desktop.registry.client import REGISTRY_URL_ENV, RegistryClient
@@ -90,21 +92,23 @@ def registry_urls(saved: str, extra: list[str]) -> list[str]:
     return list(dict.fromkeys([main, *(u.rstrip("/") for u in extra)]))
 
 
-class RegistryChannels(RouterCore):
+class RegistryRoute(Route):
     """``registry:sync``, ``registry:prepare``, ``registry:install``, ``bundle:open``, ``bundle:install``,
     ``registry:outdated``, ``registry:update``; and the in-memory search."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, core: RouterCore) -> None:
+        super().__init__(core)
         self._index = RegistryIndex(featured_entries())
         self._prepared: dict[str, Prepared] = {}
         self._bundles: dict[str, BundlePlan] = {}
 
-    def registry_search(self, query: str, *, include_removed: bool = False) -> list[EntryView]:
+    def search(self, query: str, *, include_removed: bool = False) -> list[EntryView]:
         """Search the entries held in memory (call on the UI thread: no I/O)."""
         return [_view(e) for e in self._index.search(query, include_removed=include_removed)]
 
-    def registry_sync(self, on_done: Done | None = None, on_error: Failed | None = None) -> int:
+    def sync(
+        self, *, receiver: QObject | None = None, on_done: Done[list[str]] | None = None, on_error: Failed | None = None
+    ) -> int:
         """``registry:sync``: refresh every registry's cache; the result is the list of problems met."""
         index = self._index
 
@@ -120,9 +124,16 @@ class RegistryChannels(RouterCore):
             index.replace(entries)
             return problems
 
-        return self._submit("registry:sync", work, on_done, on_error)
+        return self._core.submit(Reply("registry:sync", receiver, on_done, on_error), work)
 
-    def registry_prepare(self, key: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
+    def prepare(
+        self,
+        key: str,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[InstallForm] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
         """``registry:prepare``: choose the package for this machine; the result is an :class:`InstallForm`."""
         source, _, name = key.partition("\n")
         entry = self._index.find(name, source)
@@ -135,17 +146,24 @@ class RegistryChannels(RouterCore):
             prepared_by_key[key] = prepared
             return _form(key, entry, prepared)
 
-        return self._submit("registry:prepare", work, on_done, on_error)
+        return self._core.submit(Reply("registry:prepare", receiver, on_done, on_error), work)
 
-    def registry_preview(self, key: str, values: Mapping[str, str]) -> str:
+    def preview(self, key: str, values: Mapping[str, str]) -> str:
         """The command line or URL with the values typed so far (UI thread, no I/O); ``key`` may be a bundle's path."""
         prepared, bundle = self._prepared.get(key), self._bundles.get(key)
         if bundle is not None:
             return bundle.preview(values)
         return prepared.preview(values) if prepared is not None else ""
 
-    def registry_install(
-        self, key: str, name: str, values: dict[str, str], on_done: Done | None = None, on_error: Failed | None = None
+    def install(
+        self,
+        key: str,
+        name: str,
+        values: dict[str, str],
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[McpServerRecord] | None = None,
+        on_error: Failed | None = None,
     ) -> int:
         """``registry:install``: add the server untrusted (secrets to the keyring); the result is its record."""
         prepared = self._prepared.get(key)
@@ -154,11 +172,18 @@ class RegistryChannels(RouterCore):
             if prepared is None:
                 raise ConfigError("Open the entry's details again before installing")
             server = prepared.to_input(name, values)
-            return await self._add(s, lambda: add_server(s.catalog, server, prepared.bundle))
+            return await _write(s, lambda: add_server(s.catalog, server, prepared.bundle))
 
-        return self._submit("registry:install", work, on_done, on_error)
+        return self._core.submit(Reply("registry:install", receiver, on_done, on_error), work)
 
-    def bundle_open(self, path: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
+    def open_bundle(
+        self,
+        path: str,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[InstallForm] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
         """``bundle:open``: read and check a ``.mcpb`` file; the result is an :class:`InstallForm`."""
         bundles = self._bundles
 
@@ -167,10 +192,17 @@ class RegistryChannels(RouterCore):
             bundles[path] = plan
             return _bundle_form(path, plan)
 
-        return self._submit("bundle:open", work, on_done, on_error)
+        return self._core.submit(Reply("bundle:open", receiver, on_done, on_error), work)
 
-    def bundle_install(
-        self, path: str, name: str, values: dict[str, str], on_done: Done | None = None, on_error: Failed | None = None
+    def install_bundle(
+        self,
+        path: str,
+        name: str,
+        values: dict[str, str],
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[McpServerRecord] | None = None,
+        on_error: Failed | None = None,
     ) -> int:
         """``bundle:install``: unpack into the data folder and add the server untrusted."""
         plan = self._bundles.get(path)
@@ -179,37 +211,52 @@ class RegistryChannels(RouterCore):
             if plan is None:
                 raise ConfigError(f"{path}: open the bundle again before installing")
             server = plan.to_input(name, values)
-            return await self._add(s, lambda: add_server(s.catalog, server, plan))
+            return await _write(s, lambda: add_server(s.catalog, server, plan))
 
-        return self._submit("bundle:install", work, on_done, on_error)
+        return self._core.submit(Reply("bundle:install", receiver, on_done, on_error), work)
 
-    def registry_outdated(self, on_done: Done | None = None, on_error: Failed | None = None) -> int:
+    def outdated(
+        self,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[dict[str, str]] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
         """``registry:outdated``: ``{serverId: latestVersion}`` of servers with a newer version."""
 
         async def work(s: AppServices) -> dict[str, str]:
             found, _problems = await find_outdated(await s.mcp.list_servers(), {})
             return {o.record.id: o.latest for o in found}
 
-        return self._submit("registry:outdated", work, on_done, on_error)
+        return self._core.submit(Reply("registry:outdated", receiver, on_done, on_error), work)
 
-    def registry_update(self, server_id: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
+    def update(
+        self,
+        server_id: str,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[McpServerRecord] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
         """``registry:update``: re-pin to the latest version, keep the inputs; the server is untrusted again."""
 
-        async def work(s: AppServices) -> McpServerRecord:
-            record = s.catalog.get(server_id)
+        async def work(s: AppServices, valid_id: str) -> McpServerRecord:
+            record = s.catalog.get(valid_id)
             origin = record.registry_origin
             if origin is None:
                 raise ConfigError(f"{record.name} was not installed from a registry")
             entry = await RegistryClient(origin.registry).entry(origin.name, "latest")
             prepared = await prepare(entry, s.deps)
-            return await self._add(s, lambda: update_record(s.catalog, record, prepared.plan))
+            return await _write(s, lambda: update_record(s.catalog, record, prepared.plan))
 
-        return self._submit("registry:update", work, on_done, on_error)
+        return self._by_id(Reply("registry:update", receiver, on_done, on_error), server_id, work)
 
-    async def _add(self, s: AppServices, write: Any) -> McpServerRecord:
-        record: McpServerRecord = await asyncio.to_thread(write)
-        s.mcp.events.emit("servers:changed", {})
-        return record
+
+async def _write(s: AppServices, write: Callable[[], McpServerRecord]) -> McpServerRecord:
+    """Run a catalog write off the loop, then tell every page the server list changed."""
+    record = await asyncio.to_thread(write)
+    s.mcp.events.emit("servers:changed", {})
+    return record
 
 
 def _form(key: str, entry: RegistryEntry, prepared: Prepared) -> InstallForm:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
 
+from elftia_desktop.ui.error_presenter import show_error
 from elftia_desktop.ui.widgets.install_form import InstallFormView
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 
@@ -42,7 +43,7 @@ class BundleDialog(QDialog):
         self.form = InstallFormView()
         self.form.show_form(form)
         self.form.valuesChanged.connect(
-            lambda: self.form.set_command(router.registry_preview(form.key, self.form.values()))
+            lambda: self.form.set_command(router.registry.preview(form.key, self.form.values()))
         )
         column.addWidget(self.form)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
@@ -55,10 +56,11 @@ class BundleDialog(QDialog):
     def install(self) -> None:
         """Unpack and add the server with the values given; errors stay in the dialog."""
         self.install_button.setEnabled(False)
-        self.router.bundle_install(
+        self.router.registry.install_bundle(
             self.bundle_form.key,
             self.form.name.text().strip(),
             self.form.values(),
+            receiver=self,
             on_done=self._done,
             on_error=self._failed,
         )
@@ -69,4 +71,4 @@ class BundleDialog(QDialog):
 
     def _failed(self, error: BridgeError) -> None:
         self.install_button.setEnabled(True)
-        self.notice.show_message(error.message, "error", error.details)
+        show_error(self.notice, error)

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from elftia_desktop.ui.error_presenter import show_error
 from elftia_desktop.ui.pages.page_frame import PageFrame
 from elftia_desktop.ui.widgets.install_form import InstallFormView
 
@@ -123,7 +124,7 @@ class BrowsePage(PageFrame):
         """Refresh every registry in the background, then search again."""
         self.synced = True
         self.summary.setText("Refreshing the registries…")
-        self.router.registry_sync(on_done=self._synced, on_error=self.show_error)
+        self.router.registry.sync(receiver=self, on_done=self._synced, on_error=self.show_error)
 
     def _synced(self, problems: list[str]) -> None:
         if problems:
@@ -132,7 +133,7 @@ class BrowsePage(PageFrame):
 
     def search(self) -> None:
         """Show the entries matching the search box (from memory: no waiting)."""
-        self.views = self.router.registry_search(self.query.text(), include_removed=self.show_removed.isChecked())
+        self.views = self.router.registry.search(self.query.text(), include_removed=self.show_removed.isChecked())
         self.results.blockSignals(True)
         self.results.clear()
         for view in self.views:
@@ -158,7 +159,7 @@ class BrowsePage(PageFrame):
         self.description.setText(view.description)
         self.form.hide()
         self.install_button.hide()
-        self.router.registry_prepare(view.key, on_done=self._show_form, on_error=self.show_error)
+        self.router.registry.prepare(view.key, receiver=self, on_done=self._show_form, on_error=self.show_error)
 
     def _show_form(self, form: InstallForm) -> None:
         self.current = form
@@ -170,15 +171,20 @@ class BrowsePage(PageFrame):
 
     def _preview(self) -> None:
         if self.current is not None:
-            self.form.set_command(self.router.registry_preview(self.current.key, self.form.values()))
+            self.form.set_command(self.router.registry.preview(self.current.key, self.form.values()))
 
     def install(self) -> None:
         """Add the selected entry's server with the values given."""
         if self.current is None:
             return
         form = self.current
-        self.router.registry_install(
-            form.key, self.form.name.text().strip(), self.form.values(), on_done=self._added, on_error=self.show_error
+        self.router.registry.install(
+            form.key,
+            self.form.name.text().strip(),
+            self.form.values(),
+            receiver=self,
+            on_done=self._added,
+            on_error=self.show_error,
         )
 
     def _added(self, record: McpServerRecord) -> None:
@@ -202,8 +208,8 @@ class BrowsePage(PageFrame):
             dialog.added.connect(self._added)
             dialog.open()
 
-        self.router.bundle_open(path, on_done=show, on_error=self.show_error)
+        self.router.registry.open_bundle(path, receiver=self, on_done=show, on_error=self.show_error)
 
     def show_error(self, error: BridgeError) -> None:
         """Show a failure in the notice bar."""
-        self.notice.show_message(error.message, "error", error.details or "")
+        show_error(self.notice, error)
