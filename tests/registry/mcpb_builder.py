@@ -89,21 +89,33 @@ def sha256_of(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def sign_bundle(path: Path, common_name: str = "Ada Example Signing") -> None:
-    """Append a signature block made with a fresh self-signed certificate."""
+def make_certificate(
+    common_name: str, issuer: tuple[x509.Certificate, rsa.RSAPrivateKey] | None = None, *, ca: bool = False
+) -> tuple[x509.Certificate, rsa.RSAPrivateKey]:
+    """A certificate and its key: self-signed, or issued by ``issuer``."""
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name)])
     now = datetime.datetime.now(datetime.UTC)
-    cert = (
+    builder = (
         x509.CertificateBuilder()
         .subject_name(name)
-        .issuer_name(name)
+        .issuer_name(issuer[0].subject if issuer else name)
         .public_key(key.public_key())
         .serial_number(x509.random_serial_number())
         .not_valid_before(now - datetime.timedelta(days=1))
         .not_valid_after(now + datetime.timedelta(days=30))
-        .sign(key, hashes.SHA256())
+        .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True)
     )
+    return builder.sign(issuer[1] if issuer else key, hashes.SHA256()), key
+
+
+def sign_bundle(
+    path: Path,
+    common_name: str = "Ada Example Signing",
+    issuer: tuple[x509.Certificate, rsa.RSAPrivateKey] | None = None,
+) -> None:
+    """Append a signature block made with a fresh certificate (self-signed unless ``issuer`` is given)."""
+    cert, key = make_certificate(common_name, issuer)
     content = path.read_bytes()
     signature = (
         pkcs7.PKCS7SignatureBuilder()

@@ -11,7 +11,7 @@ import pytest
 from elftia_desktop.registry.bundle import read_bundle
 from elftia_desktop.registry.bundle_plan import plan_bundle, unpack
 from elftia_desktop.registry.errors import BundleError, InputsMissing
-from tests.registry.mcpb_builder import build_bundle, manifest, sign_bundle, zip_bytes
+from tests.registry.mcpb_builder import build_bundle, make_certificate, manifest, sign_bundle, zip_bytes
 
 
 @pytest.mark.parametrize("version", ["0.1", "0.2", "0.3", "0.4"])
@@ -116,6 +116,20 @@ def test_signed_bundle_is_detected_and_checked(tmp_path: Path) -> None:
     assert bundle.signature.signer == "Ada Example Signing"
     assert "not trusted on this computer" in bundle.signature.text
     assert bundle.manifest.name == "bundled-notes"
+
+
+def test_bundle_signed_by_a_trusted_authority_is_verified(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cryptography.hazmat.primitives import serialization
+
+    authority = make_certificate("Example Root CA", ca=True)
+    trusted = tmp_path / "trusted.pem"
+    trusted.write_bytes(authority[0].public_bytes(serialization.Encoding.PEM))
+    monkeypatch.setenv("SSL_CERT_FILE", str(trusted))  # openssl's default trust store for this test
+    path = build_bundle(tmp_path / "signed.mcpb")
+    sign_bundle(path, "Ada Example Publisher", issuer=authority)
+    signature = read_bundle(path).signature
+    assert (signature.state, signature.signer) == ("verified", "Ada Example Publisher")
+    assert signature.text == "Signed by Ada Example Publisher (verified)"
 
 
 def test_tampered_signed_bundle_is_invalid(tmp_path: Path) -> None:
