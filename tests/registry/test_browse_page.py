@@ -152,3 +152,23 @@ def test_bundle_dialog_shows_manifest_and_installs(
     with qtbot.waitSignal(page.installed, timeout=WAIT):
         dialog.install_button.click()
     assert (isolated_data_dir / "bundles" / "bundled-notes-1.4.0" / "server" / "main.py").is_file()
+
+
+def test_a_missing_runtime_is_offered_and_installed(
+    qtbot: QtBot, registry: LocalRegistry, monkeypatch: pytest.MonkeyPatch, isolated_data_dir: Path
+) -> None:
+    monkeypatch.delenv("SHELL", raising=False)
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")  # no uvx: the app installs uv into its tools folder
+    login_env.clear_cache()
+    with live_router() as (router, _loop):
+        page = open_browse(qtbot, router, registry)
+        select(qtbot, page, "server-time")
+        assert "Needs uvx, which is not installed: the app can install it." in page.form.notes.text()
+        assert page.runtime_button.isVisible() and page.runtime_button.text() == "Install uvx first"
+        page.runtime_button.click()
+        qtbot.waitUntil(
+            lambda: not page.runtime_button.isVisible() and page.install_button.isVisible(), timeout=180_000
+        )
+        assert not page.form.notes.isVisible()
+        assert page.form.command.text().startswith("uvx mcp-server-time==2026.10.19")
+        assert list((isolated_data_dir).rglob("uvx"))

@@ -63,6 +63,8 @@ class InstallForm:
     default_name: str
     notes: list[str] = field(default_factory=list)
     """Lines to read first: a missing runtime, a bundle's author, tools and signature."""
+    missing_runtime: str | None = None
+    """A command the server needs that the app can install (``uvx`` ...), when it is missing."""
 
 
 def entry_key(entry: RegistryEntry) -> str:
@@ -262,8 +264,10 @@ async def _write(s: AppServices, write: Callable[[], McpServerRecord]) -> McpSer
 def _form(key: str, entry: RegistryEntry, prepared: Prepared) -> InstallForm:
     notes = []
     check = prepared.runtime_check
-    if check is not None and not check.installed:
-        notes.append(f"Needs {check.command}, which is not installed: install it on the Dependencies page.")
+    missing = check is not None and not check.installed
+    if check is not None and missing:
+        how = "the app can install it" if check.installable else "see the Dependencies page"
+        notes.append(f"Needs {check.command}, which is not installed: {how}.")
     if not entry.installable:
         notes.append(f"This entry is {entry.status.value} in its registry.")
     return InstallForm(
@@ -275,6 +279,7 @@ def _form(key: str, entry: RegistryEntry, prepared: Prepared) -> InstallForm:
         command=prepared.preview(),
         default_name=default_server_name(entry),
         notes=notes,
+        missing_runtime=check.command if check is not None and missing and check.installable else None,
     )
 
 

@@ -8,6 +8,7 @@ arrive untrusted: the Servers page asks the user to review what they run.
 
 from __future__ import annotations
 
+from html import escape
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
     from elftia_desktop.bridge.errors import BridgeError
     from elftia_desktop.bridge.router import McpRouter
     from elftia_desktop.bridge.routes.registry import EntryView, InstallForm
-    from elftia_desktop.core.models import McpServerRecord
+    from elftia_desktop.core.models import DependencyInstallResult, McpServerRecord
 
 
 class BrowsePage(PageFrame):
@@ -109,7 +110,15 @@ class BrowsePage(PageFrame):
         self.install_button.setToolTip("Add this server; it stays untrusted until you review what it runs")
         self.install_button.clicked.connect(self.install)
         self.install_button.hide()
-        column.addWidget(self.install_button, 0, Qt.AlignmentFlag.AlignLeft)
+        buttons = QHBoxLayout()
+        self.runtime_button = QPushButton()
+        self.runtime_button.setToolTip("Install the runtime this server starts with into the app's tools folder")
+        self.runtime_button.clicked.connect(self.install_runtime)
+        self.runtime_button.hide()
+        buttons.addWidget(self.runtime_button)
+        buttons.addWidget(self.install_button)
+        buttons.addStretch(1)
+        column.addLayout(buttons)
         column.addStretch(1)
         scroll.setWidget(holder)
         return scroll
@@ -159,6 +168,7 @@ class BrowsePage(PageFrame):
         self.description.setText(view.description)
         self.form.hide()
         self.install_button.hide()
+        self.runtime_button.hide()
         self.router.registry.prepare(view.key, receiver=self, on_done=self._show_form, on_error=self.show_error)
 
     def _show_form(self, form: InstallForm) -> None:
@@ -168,6 +178,28 @@ class BrowsePage(PageFrame):
         self.form.show()
         self.install_button.setText(f"Install {form.version}")
         self.install_button.show()
+        self.runtime_button.setVisible(form.missing_runtime is not None)
+        self.runtime_button.setEnabled(True)
+        self.runtime_button.setText(f"Install {form.missing_runtime} first")
+
+    def install_runtime(self) -> None:
+        """Install the missing runtime (as the Dependencies page does), then check the entry again."""
+        form = self.current
+        if form is None or form.missing_runtime is None:
+            return
+        self.runtime_button.setEnabled(False)
+        self.runtime_button.setText(f"Installing {form.missing_runtime}…")
+        self.router.deps.install(
+            form.missing_runtime, receiver=self, on_done=self._runtime_installed, on_error=self.show_error
+        )
+
+    def _runtime_installed(self, result: DependencyInstallResult) -> None:
+        if not result.success:
+            self.notice.show_message(escape(result.error or "The install failed", quote=False), "error")
+        if self.current is not None:
+            self.router.registry.prepare(
+                self.current.key, receiver=self, on_done=self._show_form, on_error=self.show_error
+            )
 
     def _preview(self) -> None:
         if self.current is not None:
@@ -188,8 +220,9 @@ class BrowsePage(PageFrame):
         )
 
     def _added(self, record: McpServerRecord) -> None:
+        name = escape(record.name, quote=False)
         self.notice.show_message(
-            f"Added {record.name}. It is not trusted yet: review what it runs on the Servers page.", "success"
+            f"Added {name}. It is not trusted yet: review what it runs on the Servers page.", "success"
         )
         self.installed.emit(record.id)
 
