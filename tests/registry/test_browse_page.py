@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLineEdit
 from pytestqt.qtbot import QtBot
 
@@ -172,3 +173,42 @@ def test_a_missing_runtime_is_offered_and_installed(
         assert not page.form.notes.isVisible()
         assert page.form.command.text().startswith("uvx mcp-server-time==2026.10.19")
         assert list((isolated_data_dir).rglob("uvx"))
+
+
+def test_featured_entries_without_network(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    monkeypatch.setenv("ELFTIA_REGISTRY_URL", f"http://127.0.0.1:{port}")  # nothing listens there
+    with live_router() as (router, _loop):
+        page = BrowsePage(router)
+        qtbot.addWidget(page)
+        page.show()
+        qtbot.waitUntil(lambda: page.notice.isVisible(), timeout=WAIT)
+        assert page.notice.kind == "warning" and "could not be refreshed" in page.notice.label.text()
+        assert f"127.0.0.1:{port}/v0.1/servers cannot be reached" in page.notice.details
+        assert len(page.views) == 13 and {v.source for v in page.views} == {"featured"}
+        page.query.setText("filesystem")
+        page.results.setCurrentRow(0)
+        qtbot.waitUntil(lambda: page.install_button.isVisible(), timeout=WAIT)
+        assert page.form.command.text() == "npx -y @modelcontextprotocol/server-filesystem@2026.8.31 <directory>"
+
+
+def test_registry_text_is_shown_as_plain_text(qtbot: QtBot, router: McpRouter, registry: LocalRegistry) -> None:
+    registry.publish(
+        {
+            "name": "io.github.example/html-desc",
+            "description": "<b>Bold</b> <a href='https://evil.test'>click</a>",
+            "version": "1.0.0",
+            "remotes": [{"type": "sse", "url": "https://{region}.evil.test/sse"}],
+        }
+    )
+    page = open_browse(qtbot, router, registry)
+    qtbot.waitUntil(lambda: any(v.name == "io.github.example/html-desc" for v in page.views), timeout=WAIT)
+    select(qtbot, page, "html-desc")
+    assert page.description.textFormat() == Qt.TextFormat.PlainText
+    assert page.description.text() == "<b>Bold</b> <a href='https://evil.test'>click</a>"
+    assert page.form.command.textFormat() == Qt.TextFormat.PlainText
+    assert page.form.command.text() == "https://<region>.evil.test/sse"

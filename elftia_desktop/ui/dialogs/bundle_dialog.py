@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
 
 from elftia_desktop.ui.error_presenter import show_error
@@ -37,6 +37,7 @@ class BundleDialog(QDialog):
         column = QVBoxLayout(self)
         heading = QLabel(f"{form.title} {form.version}")
         heading.setObjectName("PageTitle")
+        heading.setTextFormat(Qt.TextFormat.PlainText)
         column.addWidget(heading)
         self.notice = NoticeBar()
         column.addWidget(self.notice)

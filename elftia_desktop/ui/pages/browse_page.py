@@ -101,6 +101,8 @@ class BrowsePage(PageFrame):
         self.description = QLabel()
         self.description.setWordWrap(True)
         column.addWidget(self.description)
+        for label in (self.heading, self.meta, self.description):
+            label.setTextFormat(Qt.TextFormat.PlainText)  # registry text is never rendered as HTML
         self.form = InstallFormView()
         self.form.valuesChanged.connect(self._preview)
         self.form.hide()

@@ -44,6 +44,8 @@ class InstallFormView(QWidget):
         self.command.setWordWrap(True)
         self.command.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.command.setStyleSheet("font-family: monospace;")
+        for label in (self.notes, self.command):
+            label.setTextFormat(Qt.TextFormat.PlainText)  # registry text is never rendered as HTML
         column.addWidget(self.command)
         self.name = QLineEdit()
         self.inputs: dict[str, Callable[[], str]] = {}
@@ -58,7 +60,7 @@ class InstallFormView(QWidget):
         self.notes.setVisible(bool(form.notes))
         self.name = QLineEdit(form.default_name)
         self.name.setAccessibleName("Server name")
-        self.form.addRow("Server name *", self.name)
+        self.form.addRow(_plain("Server name *"), self.name)
         for item in form.fields:
             widget: QWidget
             if item.choices:
@@ -80,7 +82,7 @@ class InstallFormView(QWidget):
             self.widgets[item.key] = widget
             label = item.label if len(item.label) < 50 else item.label[:47] + "…"
             label += (" (secret)" if item.secret else "") + (" *" if item.required else "")
-            self.form.addRow(label, widget)
+            self.form.addRow(_plain(label), widget)
         self.set_command(form.command)
 
     def values(self) -> dict[str, str]:
@@ -90,3 +92,9 @@ class InstallFormView(QWidget):
     def set_command(self, command: str) -> None:
         """Show the command line or URL that will run."""
         self.command.setText(command)
+
+
+def _plain(text: str) -> QLabel:
+    label = QLabel(text)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    return label
