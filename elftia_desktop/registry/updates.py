@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.models import McpServerRecord
@@ -76,8 +77,9 @@ async def find_outdated(
     return found, problems
 
 
-def update_record(catalog: ServerCatalog, record: McpServerRecord, plan: InstallPlan) -> McpServerRecord:
-    """Re-pin ``record`` to ``plan``'s version with the user's inputs; it becomes untrusted."""
+def update_changes(record: McpServerRecord, plan: InstallPlan) -> tuple[dict[str, Any], set[str]]:
+    """The field updates that re-pin ``record`` to ``plan``'s version with the user's inputs, and the
+    secret keys; the record becomes untrusted. ``InputsMissing`` names a new secret the user must give."""
     origin = record.registry_origin
     assert origin is not None
     old_values = {**record.config.env, **record.config.headers}
@@ -103,5 +105,11 @@ def update_record(catalog: ServerCatalog, record: McpServerRecord, plan: Install
         "registryOrigin": (server.registry_origin.to_json_dict() if server.registry_origin else None),
         "isTrusted": False,
     }
-    _before, after = catalog.update(record.id, updates, set(server.secret_keys))
+    return updates, set(server.secret_keys)
+
+
+def update_record(catalog: ServerCatalog, record: McpServerRecord, plan: InstallPlan) -> McpServerRecord:
+    """Re-pin ``record`` to ``plan``'s version with the user's inputs; it becomes untrusted."""
+    updates, secret_keys = update_changes(record, plan)
+    _before, after = catalog.update(record.id, updates, secret_keys)
     return after

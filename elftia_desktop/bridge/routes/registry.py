@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Callable, Mapping
+import shutil
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,17 +20,18 @@ from PySide6.QtCore import QObject
 
 from elftia_desktop.bridge.plumbing import Done, Failed, Reply, Route, RouterCore
 from elftia_desktop.core.errors import ConfigError, ElftiaError
+from elftia_desktop.registry.bundle_plan import unpack
 from elftia_desktop.registry.cache import RegistryCache, RegistryIndex, featured_entries
 from elftia_desktop.registry.client import REGISTRY_URL_ENV, RegistryClient
 from elftia_desktop.registry.entry import RegistryEntry, runtime_label, transport_label
 from elftia_desktop.registry.form import FormField
-from elftia_desktop.registry.install import Prepared, add_server, bundle_file_plan, prepare
+from elftia_desktop.registry.install import Prepared, bundle_file_plan, prepare
 from elftia_desktop.registry.plan import default_server_name
-from elftia_desktop.registry.updates import find_outdated, update_record
+from elftia_desktop.registry.updates import find_outdated, update_changes
 
 if TYPE_CHECKING:
     from elftia_desktop.bridge.services import AppServices
-    from elftia_desktop.core.models import McpServerRecord
+    from elftia_desktop.core.models import McpActionResult, McpServerInput, McpServerRecord
     from elftia_desktop.registry.bundle_plan import BundlePlan
 
 
@@ -173,8 +175,7 @@ class RegistryRoute(Route):
         async def work(s: AppServices) -> McpServerRecord:
             if prepared is None:
                 raise ConfigError("Open the entry's details again before installing")
-            server = prepared.to_input(name, values)
-            return await _write(s, lambda: add_server(s.catalog, server, prepared.bundle))
+            return await _add(s, prepared.to_input(name, values), prepared.bundle)
 
         return self._core.submit(Reply("registry:install", receiver, on_done, on_error), work)
 
@@ -212,8 +213,7 @@ class RegistryRoute(Route):
         async def work(s: AppServices) -> McpServerRecord:
             if plan is None:
                 raise ConfigError(f"{path}: open the bundle again before installing")
-            server = plan.to_input(name, values)
-            return await _write(s, lambda: add_server(s.catalog, server, plan))
+            return await _add(s, plan.to_input(name, values), plan)
 
         return self._core.submit(Reply("bundle:install", receiver, on_done, on_error), work)
 
@@ -249,16 +249,26 @@ class RegistryRoute(Route):
                 raise ConfigError(f"{record.name} was not installed from a registry")
             entry = await RegistryClient(origin.registry).entry(origin.name, "latest")
             prepared = await prepare(entry, s.deps)
-            return await _write(s, lambda: update_record(s.catalog, record, prepared.plan))
+            updates, secret_keys = update_changes(record, prepared.plan)
+            result = await s.mcp.update(valid_id, updates | {"secretKeys": sorted(secret_keys)})
+            return _record_of(result)
 
         return self._by_id(Reply("registry:update", receiver, on_done, on_error), server_id, work)
 
 
-async def _write(s: AppServices, write: Callable[[], McpServerRecord]) -> McpServerRecord:
-    """Run a catalog write off the loop, then tell every page the server list changed."""
-    record = await asyncio.to_thread(write)
-    s.mcp.events.emit("servers:changed", {})
-    return record
+async def _add(s: AppServices, server: McpServerInput, bundle: BundlePlan | None) -> McpServerRecord:
+    """Unpack a bundle (if any), then add the server untrusted through the service; undo the unpack on failure."""
+    folder = await asyncio.to_thread(unpack, bundle) if bundle is not None else None
+    result = await s.mcp.add(server.model_copy(update={"is_trusted": False}))
+    if not result.success and folder is not None:
+        await asyncio.to_thread(shutil.rmtree, folder, True)
+    return _record_of(result)
+
+
+def _record_of(result: McpActionResult) -> McpServerRecord:
+    if not result.success or result.server is None:
+        raise ConfigError(result.error or "The server could not be saved")
+    return result.server
 
 
 def _form(key: str, entry: RegistryEntry, prepared: Prepared) -> InstallForm:
