@@ -22,7 +22,7 @@ from elftia_desktop.registry.client import RegistryClient, registry_url_from_env
 from elftia_desktop.registry.entry import RegistryEntry, runtime_label, transport_label
 from elftia_desktop.registry.errors import RegistryBadAnswer
 from elftia_desktop.registry.form import FormField, parse_value_options
-from elftia_desktop.registry.install import Prepared, add_server, bundle_file_plan, prepare
+from elftia_desktop.registry.install import Prepared, add_server, bundle_file_plan, bundle_runtime_problems, prepare
 from elftia_desktop.registry.plan import default_server_name
 from elftia_desktop.registry.updates import find_outdated, update_record
 
@@ -208,6 +208,8 @@ def cmd_add_bundle(args: argparse.Namespace) -> int:
     """``add-bundle``: install a ``.mcpb`` file."""
     values = parse_value_options(args.value)
     plan = bundle_file_plan(Path(args.file))
+    for problem in asyncio.run(bundle_runtime_problems(plan, DependencyChecker())):
+        warn(f"this bundle {problem}; it may not start")
     manifest = plan.bundle.manifest
     server = plan.to_input(args.server_name or manifest.display_name or manifest.name, values)
     if not args.json:

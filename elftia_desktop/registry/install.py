@@ -20,6 +20,7 @@ import httpx2
 from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.models import DependencyCheckResult, McpServerInput, McpServerRecord, RegistryOrigin
 from elftia_desktop.deps.checker import DependencyChecker
+from elftia_desktop.deps.requirements import meets_minimum, parse_version
 from elftia_desktop.registry.bundle import MAX_BUNDLE_BYTES, read_bundle
 from elftia_desktop.registry.bundle_plan import BundlePlan, plan_bundle, unpack
 from elftia_desktop.registry.entry import RegistryEntry
@@ -137,6 +138,23 @@ def add_server(catalog: ServerCatalog, server: McpServerInput, bundle: BundlePla
         raise
     assert record is not None  # on_conflict="fail" never skips
     return record
+
+
+async def bundle_runtime_problems(plan: BundlePlan, checker: DependencyChecker) -> list[str]:
+    """What the bundle's ``compatibility.runtimes`` (``{"node": ">=18"}``) asks that this machine lacks."""
+    commands = {"node": "node", "python": "python3", "uv": "uv"}
+    problems = []
+    for runtime, wanted in plan.bundle.manifest.compatibility.runtimes.items():
+        command = commands.get(runtime)
+        if command is None:
+            continue
+        check = await checker.check(command)
+        minimum = parse_version(wanted) if wanted.strip().startswith(">=") else None
+        if not check.installed:
+            problems.append(f"needs {runtime} {wanted}, which is not installed")
+        elif not meets_minimum(parse_version(check.version or ""), minimum):
+            problems.append(f"needs {runtime} {wanted}; this computer has {check.version}")
+    return problems
 
 
 def bundle_file_plan(path: Path) -> BundlePlan:

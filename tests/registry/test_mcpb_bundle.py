@@ -152,3 +152,21 @@ def test_unpacked_binary_is_executable(tmp_path: Path) -> None:
     folder = unpack(plan)
     assert os.access(folder / "bin" / "server", os.X_OK)
     assert plan.to_input("bin", {"api_key": "x"}).config.command == f"{folder}/bin/server"
+
+
+def test_runtime_requirements_are_checked(tmp_path: Path) -> None:
+    import asyncio
+
+    from elftia_desktop.deps.checker import DependencyChecker
+    from elftia_desktop.registry.install import bundle_runtime_problems
+
+    wanted = {"python": ">=99.0", "uv": ">=0.1"}
+    data = manifest(compatibility={"platforms": ["linux", "darwin", "win32"], "runtimes": wanted})
+    plan = plan_bundle(read_bundle(build_bundle(tmp_path / "b.mcpb", data)), tmp_path / "u")
+    checker = DependencyChecker(path="/usr/bin:/bin", tools_dir=tmp_path / "no-tools")
+    problems = asyncio.run(bundle_runtime_problems(plan, checker))
+    assert problems[0].startswith("needs python >=99.0; this computer has 3.")
+    assert problems[1] == "needs uv >=0.1, which is not installed"
+    assert (
+        asyncio.run(bundle_runtime_problems(plan_bundle(read_bundle(build_bundle(tmp_path / "c.mcpb"))), checker)) == []
+    )

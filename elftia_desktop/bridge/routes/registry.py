@@ -25,7 +25,7 @@ from elftia_desktop.registry.cache import RegistryCache, RegistryIndex, featured
 from elftia_desktop.registry.client import REGISTRY_URL_ENV, RegistryClient
 from elftia_desktop.registry.entry import RegistryEntry, runtime_label, transport_label
 from elftia_desktop.registry.form import FormField
-from elftia_desktop.registry.install import Prepared, bundle_file_plan, prepare
+from elftia_desktop.registry.install import Prepared, bundle_file_plan, bundle_runtime_problems, prepare
 from elftia_desktop.registry.plan import default_server_name
 from elftia_desktop.registry.updates import find_outdated, update_changes
 
@@ -190,10 +190,12 @@ class RegistryRoute(Route):
         """``bundle:open``: read and check a ``.mcpb`` file; the result is an :class:`InstallForm`."""
         bundles = self._bundles
 
-        async def work(_s: AppServices) -> InstallForm:
+        async def work(s: AppServices) -> InstallForm:
             plan = await asyncio.to_thread(bundle_file_plan, Path(path))
             bundles[path] = plan
-            return _bundle_form(path, plan)
+            form = _bundle_form(path, plan)
+            form.notes.extend(f"This bundle {p}." for p in await bundle_runtime_problems(plan, s.deps))
+            return form
 
         return self._core.submit(Reply("bundle:open", receiver, on_done, on_error), work)
 
