@@ -145,7 +145,7 @@ def entry_details(entry: RegistryEntry, prepared: Prepared) -> dict[str, Any]:
     check = prepared.runtime_check
     missing = None
     if check is not None and not check.installed:
-        missing = f"needs {check.command}, which is not installed: elftia-mcp deps {check.command}"
+        missing = f"needs {check.command}, which is not installed: {_how_to_install(check.command, check.installable)}"
     return {
         "name": entry.server.name,
         "version": prepared.plan.version,
@@ -159,6 +159,10 @@ def entry_details(entry: RegistryEntry, prepared: Prepared) -> dict[str, Any]:
         "runtimeMissing": missing,
         "inputs": [_field_json(f) for f in prepared.fields],
     }
+
+
+def _how_to_install(command: str, installable: bool) -> str:
+    return f"elftia-mcp install-dep {command}" if installable else f"see elftia-mcp deps {command}"
 
 
 def _field_row(field: FormField) -> list[Any]:
@@ -188,8 +192,10 @@ def cmd_install(args: argparse.Namespace) -> int:
 
     entry, prepared = asyncio.run(run())
     server = prepared.to_input(args.server_name or default_server_name(entry), values)
-    if prepared.runtime_check is not None and not prepared.runtime_check.installed:
-        warn(f"{prepared.runtime_check.command} is not installed; the server cannot start until it is")
+    check = prepared.runtime_check
+    if check is not None and not check.installed:
+        how = _how_to_install(check.command, check.installable)
+        warn(f"{check.command} is not installed; the server cannot start until it is ({how})")
     record = add_server(open_catalog(), server, prepared.bundle)
     return _report_added(args, record)
 

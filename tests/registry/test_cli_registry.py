@@ -225,3 +225,15 @@ def test_add_bundle_bad_file_exits_2(
     code, _, err = _run(capsys, "add-bundle", str(path))
     assert code == 2 and "evil.mcpb is not a .mcpb bundle: it is not a zip file" in err
     assert not (isolated_data_dir / "bundles").exists()
+
+
+def test_missing_runtime_is_named_with_how_to_install_it(
+    registry: LocalRegistry, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    login_env.clear_cache()
+    code, out, _ = _run(capsys, "registry", "show", "io.github.modelcontextprotocol/server-time", "--json")
+    assert json.loads(out)["runtimeMissing"] == "needs uvx, which is not installed: elftia-mcp install-dep uvx"
+    code, out, err = _run(capsys, "registry", "install", "io.github.modelcontextprotocol/server-time")
+    assert code == 0 and "warning: uvx is not installed; the server cannot start until it is" in err
+    assert "elftia-mcp install-dep uvx" in err and "Added Time (untrusted)" in out
