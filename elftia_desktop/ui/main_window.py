@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from functools import partial
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, Slot
+from PySide6.QtCore import QByteArray, QSettings, Qt, QUrl, Slot
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -31,6 +32,8 @@ from elftia_desktop.ui.pages.servers_page import McpServersPage
 from elftia_desktop.ui.pages.settings_page import SettingsPage
 from elftia_desktop.ui.server_flows import ServerFlows
 
+BUNDLE_SUFFIXES = (".mcpb", ".dxt")
+"""Arguments that end with these are bundle files (open-with from the desktop)."""
 LINK_SCHEME = "elftia:"
 """Arguments that start with this are install links (parsed and checked by the service layer)."""
 
@@ -42,6 +45,16 @@ PAGES = [
     ("browse", "Browse", "Find servers in the MCP registry and install them, or install a .mcpb bundle"),
     ("settings", "Settings", "Timeouts, start-up, theme, data folder and secrets"),
 ]
+
+
+def bundle_argument(argument: str) -> str:
+    """A bundle file argument as an absolute path (``file://`` URLs from the desktop too); others unchanged."""
+    text = argument.strip()
+    if not text.lower().endswith(BUNDLE_SUFFIXES):
+        return argument
+    if text.lower().startswith("file:"):
+        return QUrl(text).toLocalFile()
+    return os.path.abspath(text)
 
 
 class MainWindow(QMainWindow):
@@ -153,7 +166,7 @@ class MainWindow(QMainWindow):
         self.raise_()
         self.activateWindow()
         for argument in arguments:
-            if argument.strip().lower().endswith((".mcpb", ".dxt")):
+            if argument.strip().lower().endswith(BUNDLE_SUFFIXES):
                 self.show_page("browse")
                 self.browse_page.open_bundle(argument.strip())
             elif argument.strip().lower().startswith(LINK_SCHEME):

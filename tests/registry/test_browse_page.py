@@ -212,3 +212,24 @@ def test_registry_text_is_shown_as_plain_text(qtbot: QtBot, router: McpRouter, r
     assert page.description.text() == "<b>Bold</b> <a href='https://evil.test'>click</a>"
     assert page.form.command.textFormat() == Qt.TextFormat.PlainText
     assert page.form.command.text() == "https://<region>.evil.test/sse"
+
+
+def test_a_bundle_given_to_the_app_opens_in_the_bundle_dialog(
+    qtbot: QtBot, router: McpRouter, registry: LocalRegistry, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PySide6.QtCore import QSettings
+
+    from elftia_desktop.ui.main_window import MainWindow, bundle_argument
+
+    path = build_bundle(tmp_path / "opened.mcpb")
+    monkeypatch.chdir(tmp_path)
+    assert bundle_argument("opened.mcpb") == str(path)
+    assert bundle_argument(path.as_uri()) == str(path)
+    assert bundle_argument("elftia:add?x") == "elftia:add?x"
+    window = MainWindow(router, QSettings(str(tmp_path / "w.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(window)
+    window.show()
+    window.handle_arguments([bundle_argument(path.as_uri())])
+    page = window.browse_page
+    qtbot.waitUntil(lambda: any(isinstance(w, BundleDialog) for w in page.children()), timeout=WAIT)
+    assert window.stack.currentWidget() is page
