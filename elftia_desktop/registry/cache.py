@@ -118,46 +118,55 @@ def featured_entries() -> list[RegistryEntry]:
     return [entry_from_wire(item, FEATURED_SOURCE) for item in data["servers"]]
 
 
+@dataclass(frozen=True)
+class _Snapshot:
+    """The entries and their search texts, replaced as one object (searches on another thread see
+    either the old snapshot or the new one, never half of each)."""
+
+    entries: list[RegistryEntry]
+    heads: list[str]
+    haystacks: list[str]
+    active: list[int]
+
+
 class RegistryIndex:
     """Entries of every registry, searchable from memory."""
 
     def __init__(self, entries: list[RegistryEntry] | None = None) -> None:
-        self._entries: list[RegistryEntry] = []
-        self._heads: list[str] = []
-        self._haystacks: list[str] = []
-        self._active: list[int] = []
+        self._snapshot = _Snapshot([], [], [], [])
         self.replace(entries or [])
 
     def replace(self, entries: list[RegistryEntry]) -> None:
         """Use these entries (featured first, then each registry's, in the order given)."""
-        self._entries = list(entries)
-        self._heads = [_head(e) for e in self._entries]
-        self._haystacks = [
-            f"{head}\n{e.server.name} {e.server.description}".lower()
-            for head, e in zip(self._heads, self._entries, strict=True)
+        entries = list(entries)
+        heads = [_head(e) for e in entries]
+        hays = [
+            f"{head}\n{e.server.name} {e.server.description}".lower() for head, e in zip(heads, entries, strict=True)
         ]
-        self._active = [i for i, e in enumerate(self._entries) if e.installable]
+        self._snapshot = _Snapshot(entries, heads, hays, [i for i, e in enumerate(entries) if e.installable])
 
     def __len__(self) -> int:
-        return len(self._entries)
+        return len(self._snapshot.entries)
 
     def search(self, query: str, limit: int = 200, *, include_removed: bool = False) -> list[RegistryEntry]:
         """Entries whose name, title or description hold every word of ``query``; short-name or title hits first."""
+        snap = self._snapshot
         words = query.lower().split()
-        indices = range(len(self._entries)) if include_removed else self._active
-        hays, heads = self._haystacks, self._heads
+        indices = range(len(snap.entries)) if include_removed else snap.active
+        hays, heads = snap.haystacks, snap.heads
         if not words:
-            return [self._entries[i] for i in indices[:limit]]
+            return [snap.entries[i] for i in indices[:limit]]
         first_word, others = words[0], words[1:]
         hits = [i for i in indices if first_word in hays[i] and all(w in hays[i] for w in others)]
         first = [i for i in hits if first_word in heads[i]]
         if len(first) < limit:
             first += [i for i in hits if first_word not in heads[i]][: limit - len(first)]
-        return [self._entries[i] for i in first[:limit]]
+        return [snap.entries[i] for i in first[:limit]]
 
     def find(self, name: str, source: str | None = None) -> RegistryEntry | None:
         """The entry with that name (from ``source`` if given); registries before featured."""
-        hits = [e for e in self._entries if e.server.name == name and (source is None or e.source == source)]
+        entries = self._snapshot.entries
+        hits = [e for e in entries if e.server.name == name and (source is None or e.source == source)]
         hits.sort(key=lambda e: e.source == FEATURED_SOURCE)
         return hits[0] if hits else None
 
