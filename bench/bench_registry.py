@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -107,6 +108,7 @@ def serve() -> None:
 
 def main() -> None:
     """Run and print (and with ``--write`` record) the figures."""
+    load_before = os.getloadavg()[0]
     server = subprocess.Popen(
         [sys.executable, __file__, "--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
     )
@@ -133,7 +135,9 @@ def main() -> None:
     body = (
         "Sync baseline: the same pages fetched with a bare httpx2 client and `json.loads` (no validation, no cache "
         "file). Keystroke baseline: a naive scan lower-casing every entry's text per keystroke. The test registry "
-        "runs in its own process on 127.0.0.1, as a real registry would.\n\n" + "\n".join(lines)
+        "runs in its own process on 127.0.0.1, as a real registry would. Load average of the shared 2-core "
+        f"machine: {load_before:.1f} before, {os.getloadavg()[0]:.1f} after (other builds run at the same time; "
+        "the ratios are steadier than the seconds).\n\n" + "\n".join(lines)
     )
     print(body)
     if "--write" in sys.argv:
