@@ -162,7 +162,7 @@ def plan_bundle(bundle: Bundle, folder: Path | None = None) -> BundlePlan:
             f"{bundle.path.name} is made for {', '.join(platforms)}; this computer runs {current_platform()}"
         )
     fields = [_field(key, option) for key, option in manifest.user_config.items()]
-    target = folder or bundles_folder() / _safe_folder_name(f"{manifest.name}-{manifest.version}")
+    target = folder or _free_folder(bundles_folder() / _safe_folder_name(f"{manifest.name}-{manifest.version}"))
     runtime = {"node": "node", "python": "python3", "uv": "uv"}.get(manifest.server.type)
     return BundlePlan(bundle, fields, target, runtime)
 
@@ -191,14 +191,24 @@ def _field(key: str, option: UserConfigOption) -> FormField:
     )
 
 
+def _free_folder(base: Path) -> Path:
+    """``base``, or ``base-2``, ``base-3`` ...: a folder no other install uses."""
+    candidate, n = base, 2
+    while candidate.exists():
+        candidate, n = base.with_name(f"{base.name}-{n}"), n + 1
+    return candidate
+
+
 def _safe_folder_name(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("._") or "bundle"
 
 
 def unpack(plan: BundlePlan) -> Path:
-    """Extract the bundle into ``plan.folder`` (replacing an older copy only once all is out)."""
+    """Extract the bundle into ``plan.folder``, which must not exist yet (another install's files are never touched)."""
     parent = plan.folder.parent
     parent.mkdir(parents=True, exist_ok=True)
+    if plan.folder.exists():
+        raise BundleError(f"{plan.folder} exists already (another install uses it); nothing was unpacked")
     staging = Path(tempfile.mkdtemp(prefix=".unpack-", dir=parent))
     try:
         with zipfile.ZipFile(io.BytesIO(plan.bundle.content)) as archive:
@@ -208,11 +218,7 @@ def unpack(plan: BundlePlan) -> Path:
         program = staging / server.entry_point
         if server.type == "binary" and server.entry_point and program.is_file():
             program.chmod(program.stat().st_mode | 0o700)
-        old = plan.folder.with_name(plan.folder.name + ".old")
-        if plan.folder.exists():
-            plan.folder.rename(old)
         staging.rename(plan.folder)
-        shutil.rmtree(old, ignore_errors=True)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise

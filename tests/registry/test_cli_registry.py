@@ -237,3 +237,20 @@ def test_missing_runtime_is_named_with_how_to_install_it(
     code, out, err = _run(capsys, "registry", "install", "io.github.modelcontextprotocol/server-time")
     assert code == 0 and "warning: uvx is not installed; the server cannot start until it is" in err
     assert "elftia-mcp install-dep uvx" in err and "Added Time (untrusted)" in out
+
+
+def test_a_second_install_under_a_taken_name_loses_nothing(
+    isolated_data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = build_bundle(tmp_path / "notes.mcpb")
+    assert _run(capsys, "add-bundle", str(path), "--value", "api_key=k1")[0] == 0
+    first = isolated_data_dir / "bundles" / "bundled-notes-1.4.0"
+    before = _files(first)
+    code, _, err = _run(capsys, "add-bundle", str(path), "--value", "api_key=k2")
+    assert code == 2 and "a server named 'Bundled Notes' exists already" in err
+    assert _files(first) == before
+    assert sorted(p.name for p in (isolated_data_dir / "bundles").iterdir()) == ["bundled-notes-1.4.0"]
+    code, _, err = _run(capsys, "add-bundle", str(path), "--value", "api_key=k3", "--name", "Notes two")
+    assert code == 0, err
+    [_, second] = _servers(isolated_data_dir)
+    assert second["config"]["cwd"] == str(isolated_data_dir / "bundles" / "bundled-notes-1.4.0-2")
