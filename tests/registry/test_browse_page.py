@@ -20,7 +20,7 @@ from elftia_desktop.ui.pages.servers_page import McpServersPage
 from tests.helpers.live_router import live_router
 from tests.helpers.memory_keyring import MemoryKeyring
 from tests.registry.mcpb_builder import build_bundle, sign_bundle
-from tests.registry.registry_server import LocalRegistry
+from tests.registry.registry_server import LocalRegistry, serve_registry
 
 WAIT = 30_000
 
@@ -233,3 +233,31 @@ def test_a_bundle_given_to_the_app_opens_in_the_bundle_dialog(
     page = window.browse_page
     qtbot.waitUntil(lambda: any(isinstance(w, BundleDialog) for w in page.children()), timeout=WAIT)
     assert window.stack.currentWidget() is page
+
+
+def test_registry_urls_from_the_settings_page(
+    qtbot: QtBot, router: McpRouter, registry: LocalRegistry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from elftia_desktop.ui.pages.settings_page import SettingsPage
+
+    monkeypatch.delenv("ELFTIA_REGISTRY_URL")
+    org_server = {"name": "com.acme/internal-tools", "description": "Acme's internal tools", "version": "2.0.0"}
+    org_server["remotes"] = [{"type": "sse", "url": "https://mcp.acme.test/sse"}]
+    with serve_registry([org_server]) as org:
+        settings = SettingsPage(router)
+        qtbot.addWidget(settings)
+        settings.show()
+        qtbot.waitUntil(lambda: settings.info is not None, timeout=WAIT)
+        assert settings.values.registry_url.text() == "https://registry.modelcontextprotocol.io"
+        qtbot.keyClicks(settings.values.registry_url, "x")  # typing marks the page edited
+        settings.values.registry_url.setText(registry.url)
+        settings.values.extra_registries.setText(org.url)
+        assert settings.save_button.isEnabled()
+        settings.save_button.click()
+        qtbot.waitUntil(lambda: settings.notice.isVisible() and "Saved" in settings.notice.label.text(), timeout=WAIT)
+        page = BrowsePage(router)
+        qtbot.addWidget(page)
+        page.show()
+        qtbot.waitUntil(lambda: {registry.url, org.url} <= {v.source for v in page.views}, timeout=WAIT)
+        page.query.setText("acme")
+        assert [(v.name, v.source) for v in page.views] == [("com.acme/internal-tools", org.url)]
