@@ -66,37 +66,40 @@ async def bare_fetch(url: str) -> int:
                 return count
 
 
-def measure_sync(url: str, runs: int) -> tuple[list[float], list[float], RegistryCache]:
-    """Wall seconds of full syncs and of bare fetches, alternated."""
-    ours, bare = [], []
+def measure_sync(url: str, runs: int) -> tuple[dict[str, list[float]], RegistryCache]:
+    """Wall and CPU seconds (this process: the client) of full syncs and of bare fetches, alternated."""
+    times: dict[str, list[float]] = {"ours": [], "bare": [], "ours_cpu": [], "bare_cpu": []}
     cache = RegistryCache(url, Path(tempfile.mkdtemp(prefix="bench-registry-")))
     for _ in range(runs):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         assert asyncio.run(bare_fetch(url)) == COUNT
-        bare.append(time.perf_counter() - start)
-        start = time.perf_counter()
+        times["bare"].append(time.perf_counter() - start)
+        times["bare_cpu"].append(time.process_time() - cpu)
+        start, cpu = time.perf_counter(), time.process_time()
         result = asyncio.run(cache.sync(RegistryClient(url), full=True))
-        ours.append(time.perf_counter() - start)
+        times["ours"].append(time.perf_counter() - start)
+        times["ours_cpu"].append(time.process_time() - cpu)
         assert result.entries == COUNT
-    return ours, bare, cache
+    return times, cache
 
 
-def measure_keystrokes(cache: RegistryCache) -> tuple[list[float], list[float]]:
-    """Milliseconds per keystroke typing each word, with the index and with a naive scan."""
+def measure_keystrokes(cache: RegistryCache) -> tuple[list[float], list[float], list[float]]:
+    """Milliseconds per keystroke typing each word: index wall, index CPU, naive scan wall."""
     all_entries = list(cache.entries.values())
     index = RegistryIndex(all_entries)
-    ours, naive = [], []
+    ours, ours_cpu, naive = [], [], []
     for word in [*WORDS, "tools number 42", "zzz"]:
         for end in range(1, len(word) + 1):
             query = word[:end]
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             index.search(query)
             ours.append((time.perf_counter() - start) * 1000)
+            ours_cpu.append((time.process_time() - cpu) * 1000)
             start = time.perf_counter()
             words = query.lower().split()
             [e for e in all_entries if all(w in f"{e.server.name} {e.server.description}".lower() for w in words)][:200]
             naive.append((time.perf_counter() - start) * 1000)
-    return ours, naive
+    return ours, ours_cpu, naive
 
 
 def serve() -> None:
@@ -114,23 +117,24 @@ def main() -> None:
     )
     assert server.stdout is not None and server.stdin is not None
     try:
-        sync, bare, cache = measure_sync(server.stdout.readline().strip(), runs=5)
+        times, cache = measure_sync(server.stdout.readline().strip(), runs=5)
     finally:
         server.stdin.close()
         server.wait(30)
-    keys, naive = measure_keystrokes(cache)
-    sync_med, bare_med = statistics.median(sync), statistics.median(bare)
-    key_med, naive_med = statistics.median(keys), statistics.median(naive)
-    key_max, naive_max = max(keys), max(naive)
+    keys, keys_cpu, naive = measure_keystrokes(cache)
+    med = statistics.median
+    sync, bare = times["ours"], times["bare"]
     rows = [
-        ("full sync, 5,000 entries / 50 pages, median of 5 (s)", sync_med, bare_med, sync_med <= SYNC_TARGET_S, "3 s"),
-        ("full sync, slowest of 5 (s)", max(sync), max(bare), max(sync) <= SYNC_TARGET_S, "3 s"),
-        (f"search keystroke, median of {len(keys)} (ms)", key_med, naive_med, key_med <= KEY_TARGET_MS, "16 ms"),
-        (f"search keystroke, slowest of {len(keys)} (ms)", key_max, naive_max, key_max <= KEY_TARGET_MS, "16 ms"),
+        ("full sync, 5,000 entries / 50 pages, median of 5 (s, wall)", med(sync), med(bare), SYNC_TARGET_S),
+        ("full sync, slowest of 5 (s, wall)", max(sync), max(bare), SYNC_TARGET_S),
+        ("full sync, median of 5 (s, client CPU)", med(times["ours_cpu"]), med(times["bare_cpu"]), SYNC_TARGET_S),
+        (f"search keystroke, median of {len(keys)} (ms, wall)", med(keys), med(naive), KEY_TARGET_MS),
+        (f"search keystroke, slowest of {len(keys)} (ms, wall)", max(keys), max(naive), KEY_TARGET_MS),
+        (f"search keystroke, slowest of {len(keys)} (ms, CPU)", max(keys_cpu), max(naive), KEY_TARGET_MS),
     ]
     lines = ["| measure | ours | baseline | ratio | target |", "|---|---|---|---|---|"]
-    for label, value, base, ok, target in rows:
-        verdict = "ok" if ok else f"MISSED (<= {target})"
+    for label, value, base, target in rows:
+        verdict = "ok" if value <= target else f"MISSED (<= {target:g} {'s' if target == SYNC_TARGET_S else 'ms'})"
         lines.append(f"| {label} | {value:.3f} | {base:.3f} | {value / base:.2f} | {verdict} |")
     body = (
         "Sync baseline: the same pages fetched with a bare httpx2 client and `json.loads` (no validation, no cache "

@@ -97,7 +97,8 @@ class RegistryCache:
             "servers": [entry.to_wire() for entry in self.entries.values()],
         }
         self.folder.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(self.path, json.dumps(payload, ensure_ascii=False), keep_backup=False)
+        # a cache needs no fsync: after a power loss it is simply fetched again
+        atomic_write_text(self.path, json.dumps(payload, ensure_ascii=False), durable=False)
 
     async def sync(self, client: RegistryClient, *, full: bool = False) -> SyncResult:
         """Fetch what changed since the last sync (every page the first time); then save."""

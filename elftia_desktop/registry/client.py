@@ -8,6 +8,7 @@ older mirrors' ``next_cursor`` are followed.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 from collections.abc import AsyncIterator
@@ -73,6 +74,12 @@ class RegistryClient:
         latest_only: bool = True,
     ) -> RegistryPage:
         """One page of the server list."""
+        data = await self._raw_page(search, cursor, limit, updated_since, latest_only)
+        return RegistryPage(self._entries(data), _next_cursor(data))
+
+    async def _raw_page(
+        self, search: str | None, cursor: str | None, limit: int, updated_since: str | None, latest_only: bool = True
+    ) -> Any:
         params: dict[str, str] = {"limit": str(limit)}
         if search:
             params["search"] = search
@@ -82,8 +89,7 @@ class RegistryClient:
             params["updated_since"] = updated_since
         if latest_only:
             params["version"] = "latest"
-        data = await self._get_json("/servers", params)
-        return RegistryPage(self._entries(data), _next_cursor(data))
+        return await self._get_json("/servers", params)
 
     async def all_entries(self, *, updated_since: str | None = None, limit: int = 100) -> AsyncIterator[RegistryEntry]:
         """Every latest entry, page after page, over one connection."""
@@ -92,14 +98,24 @@ class RegistryClient:
                 yield entry
 
     async def _pages(self, updated_since: str | None, limit: int) -> AsyncIterator[RegistryEntry]:
+        """Pages in order; the next one is fetched while the current one is checked (in a worker thread)."""
         cursor: str | None = None
-        for _ in range(MAX_PAGES):
-            page = await self.page(cursor=cursor, limit=limit, updated_since=updated_since)
-            for entry in page.entries:
-                yield entry
-            if not page.next_cursor or page.next_cursor == cursor:
-                return
-            cursor = page.next_cursor
+        pending = asyncio.ensure_future(self._raw_page(None, None, limit, updated_since))
+        try:
+            for _ in range(MAX_PAGES):
+                data = await pending
+                following = _next_cursor(data)
+                more = following is not None and following != cursor
+                if more:
+                    pending = asyncio.ensure_future(self._raw_page(None, following, limit, updated_since))
+                for entry in await asyncio.to_thread(self._entries, data):
+                    yield entry
+                if not more:
+                    return
+                cursor = following
+        finally:
+            if not pending.done():
+                pending.cancel()
         raise RegistryBadAnswer(f"{self.base_url} sent more than {MAX_PAGES} pages; stopped following its cursor")
 
     async def search(self, query: str, limit: int = 30) -> list[RegistryEntry]:
