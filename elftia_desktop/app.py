@@ -31,7 +31,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from elftia_desktop.bridge.service_loop import ServiceLoop
     from elftia_desktop.bridge.services import AppServices, build_services
     from elftia_desktop.core.paths import config_dir, data_dir
-    from elftia_desktop.ui.main_window import MainWindow
+    from elftia_desktop.ui.main_window import MainWindow, bundle_argument
     from elftia_desktop.ui.probe import install_probe
     from elftia_desktop.ui.single_instance import SingleInstance, instance_name
     from elftia_desktop.ui.theme import saved_theme, set_theme_mode
@@ -40,7 +40,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     app = _application(argv)
     instance = SingleInstance(instance_name(str(data_dir())), app)
-    if instance.hand_over(argv[1:]):  # the running app comes forward and opens the link
+    arguments = [bundle_argument(a) for a in argv[1:]]
+    if instance.hand_over(arguments):  # the running app comes forward and opens the link
         return 0
     settings = QSettings(str(config_dir() / "window.ini"), QSettings.Format.IniFormat)
     set_theme_mode(app, saved_theme(settings))  # the theme is in force before any widget exists
@@ -53,7 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     instance.listen()
     install_probe(window, router)
     window.show()
-    window.handle_arguments(argv[1:])
+    window.handle_arguments(arguments)
 
     async def close(services: AppServices) -> None:
         await services.close()

@@ -70,7 +70,22 @@ class ConnectionState(StrEnum):
     """The server wants an OAuth sign-in; nothing retries until the user signs in."""
 
 
-InstallSource = Literal["builtin", "manual", "protocol", "unknown"]
+InstallSource = Literal["builtin", "manual", "protocol", "unknown", "registry", "bundle"]
+
+
+class RegistryOrigin(_Model):
+    """Where a server installed from a registry or a ``.mcpb`` bundle came from (for updates)."""
+
+    registry: str
+    """The registry's base URL, ``featured`` for the shipped entries, or ``bundle`` for a file."""
+    name: str
+    """The entry's name (``io.github.owner/server``) or the bundle's name."""
+    version: str
+    """The exact version installed."""
+    package: str | None = None
+    """How it was installed: ``npm``, ``pypi``, ``oci``, ``nuget``, ``mcpb`` or ``remote``."""
+    inputs: dict[str, str] = Field(default_factory=dict)
+    """The non-secret values the user gave, reused by an update (secret ones stay in the keyring)."""
 
 
 class McpTimeouts(_OpenModel):
@@ -201,6 +216,8 @@ class McpServerRecord(_OpenModel):
     disabled_tools: list[str] = Field(default_factory=list)
     disabled_auto_approve_tools: list[str] = Field(default_factory=list)
     install_source: InstallSource = "manual"
+    registry_origin: RegistryOrigin | None = None
+    """Set for servers installed from a registry entry or a bundle."""
     project_path: str | None = None
     trusted_launch: dict[str, Any] | None = None
     """What the user confirmed when trusting the server (command, args, cwd or url)."""
@@ -231,6 +248,8 @@ class McpServerInput(_Model):
     disabled_tools: list[str] = Field(default_factory=list)
     disabled_auto_approve_tools: list[str] = Field(default_factory=list)
     install_source: InstallSource = "manual"
+    registry_origin: RegistryOrigin | None = None
+    """Set for servers installed from a registry entry or a bundle."""
     secret_keys: list[str] = Field(default_factory=list)
     """Env or header names the user marked as secret, beyond the ones that look secret."""
 

@@ -59,6 +59,8 @@ def test_saved_settings_persist_and_the_services_use_them(
         "logLines": 500,
         "startup": "first-use",
         "theme": "system",
+        "registryUrl": "https://registry.modelcontextprotocol.io",
+        "extraRegistries": [],
     }
     assert not page.save_button.isEnabled()
     values.call_timeout.setValue(1)
@@ -70,7 +72,15 @@ def test_saved_settings_persist_and_the_services_use_them(
     qtbot.waitUntil(lambda: page.notice.isVisible() and "Saved" in page.notice.label.text(), timeout=WAIT)
     assert not page.save_button.isEnabled()
     saved = json.loads((data_dir() / "settings.json").read_text(encoding="utf-8"))["settings"]
-    assert saved == {"connectTimeout": 30, "callTimeout": 1, "logLines": 80, "startup": "at-start", "theme": "dark"}
+    assert saved == {
+        "connectTimeout": 30,
+        "callTimeout": 1,
+        "logLines": 80,
+        "startup": "at-start",
+        "theme": "dark",
+        "registryUrl": "https://registry.modelcontextprotocol.io",
+        "extraRegistries": [],
+    }
     assert is_dark(app_theme.palette())
 
     errors: list[BridgeError] = []
@@ -156,6 +166,7 @@ def test_no_sidebar_entry_leads_to_a_placeholder(qtbot: QtBot, router: McpRouter
         "agents": "AgentsPage",
         "dependencies": "DependenciesPage",
         "import": "ImportExportPage",
+        "browse": "BrowsePage",
         "settings": "SettingsPage",
     }
     assert [window.sidebar.item(i).text() for i in range(window.sidebar.count())] == [label for _k, label, _t in PAGES]

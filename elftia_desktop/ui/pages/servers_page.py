@@ -204,6 +204,13 @@ class McpServersPage(QWidget):
                 self.cards.pop(server_id).deleteLater()
                 self.router.activity.forget(server_id)
         self._apply_filter()
+        if any(r.registry_origin is not None for r in self.records):
+            self.router.registry.outdated(receiver=self, on_done=self._set_updates)
+
+    def _set_updates(self, latest: dict[str, str]) -> None:
+        """Show the "update available" badges (``{serverId: newer version}``)."""
+        for server_id, card in self.cards.items():
+            card.set_update(latest.get(server_id))
 
     def _set_states(self, states: dict[str, tuple[str, str]]) -> None:
         for server_id, (state, error) in states.items():
@@ -286,6 +293,8 @@ class McpServersPage(QWidget):
             self.run_trusted(record, lambda: self.auth.sign_in(record))
         elif action == "sign-out":
             self.auth.sign_out(record)
+        elif action == "update":
+            self.router.registry.update(server_id, receiver=self, on_error=self.show_error)
         elif action == "activity":
             from elftia_desktop.ui.dialogs.discover_activity import ActivityDialog
 

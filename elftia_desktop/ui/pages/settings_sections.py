@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
     QLabel,
+    QLineEdit,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -106,6 +107,18 @@ class ValuesSection(QWidget):
         form.addRow("Theme", self.theme)
         inner.addLayout(form)
         column.addWidget(frame)
+        frame, inner = card("Registries", "Where the Browse page finds servers (ELFTIA_REGISTRY_URL overrides it).")
+        form = _form()
+        self.registry_url = QLineEdit()
+        self.registry_url.setToolTip("The MCP registry's base address, e.g. https://registry.modelcontextprotocol.io")
+        self.registry_url.textEdited.connect(lambda *_: self.edited.emit())
+        form.addRow("Registry", self.registry_url)
+        self.extra_registries = QLineEdit()
+        self.extra_registries.setPlaceholderText("https://mcp.example.org (an organisation's), separated by spaces")
+        self.extra_registries.textEdited.connect(lambda *_: self.edited.emit())
+        form.addRow("More registries", self.extra_registries)
+        inner.addLayout(form)
+        column.addWidget(frame)
 
     def _seconds(self, low: float, high: float, tip: str) -> QDoubleSpinBox:
         box = QDoubleSpinBox()
@@ -127,6 +140,8 @@ class ValuesSection(QWidget):
         self.log_lines.setValue(int(values["logLines"]))
         self.startup.setCurrentIndex(max(0, self.startup.findData(values["startup"])))
         self.theme.setCurrentIndex(max(0, self.theme.findData(values["theme"])))
+        self.registry_url.setText(values.get("registryUrl", ""))
+        self.extra_registries.setText(" ".join(values.get("extraRegistries", [])))
         for widget in widgets:
             widget.blockSignals(False)
 
@@ -138,6 +153,8 @@ class ValuesSection(QWidget):
             "logLines": self.log_lines.value(),
             "startup": self.startup.currentData(),
             "theme": self.theme.currentData(),
+            "registryUrl": self.registry_url.text().strip(),
+            "extraRegistries": self.extra_registries.text().split(),
         }
 
 

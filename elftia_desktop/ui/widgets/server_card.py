@@ -88,7 +88,7 @@ class ServerCard(QFrame):
 
     Signals:
         actionRequested(str, str): action name (test, discover, edit, logs, remove, trust, activity, sign-in,
-            sign-out), server id.
+            sign-out, update), server id.
         activeToggled(str, bool): server id, new ``isActive``.
     """
 
@@ -112,7 +112,9 @@ class ServerCard(QFrame):
         top.addWidget(self.title, 1)
         self.transport_chip = _chip()
         self.scope_chip = _chip()
-        for chip in (self.transport_chip, self.scope_chip):
+        self.update_chip = _chip()
+        self.update_chip.hide()
+        for chip in (self.transport_chip, self.scope_chip, self.update_chip):
             top.addWidget(chip)
         self.badge = StateBadge()
         top.addWidget(self.badge)
@@ -152,6 +154,12 @@ class ServerCard(QFrame):
             row.addWidget(button)
             self.buttons[name] = button
         row.addStretch(1)
+        self.update_button = QPushButton()
+        self.update_button.setObjectName("Primary")
+        self.update_button.setToolTip("Re-pin to the registry's newer version, keeping your inputs (asks trust again)")
+        self.update_button.clicked.connect(lambda: self.actionRequested.emit("update", self.record.id))
+        self.update_button.hide()
+        row.addWidget(self.update_button)
         self.review = QPushButton("Trust…")
         self.review.setObjectName("Primary")
         self.review.setToolTip("See exactly what this server runs, then trust it so it may start")
@@ -194,6 +202,16 @@ class ServerCard(QFrame):
         self._update_subtitle()
         self.set_state(*self._state)
         self.set_auth(None)
+
+    def set_update(self, latest: str | None) -> None:
+        """Show the "update available" badge for a registry server with a newer version (None: hide it)."""
+        origin = self.record.registry_origin
+        self.update_chip.setVisible(latest is not None)
+        self.update_button.setVisible(latest is not None)
+        if latest is not None and origin is not None:
+            self.update_chip.setText(f"update available: {latest}")
+            self.update_chip.setToolTip(f"{origin.name} {origin.version} is installed; {latest} is published")
+            self.update_button.setText(f"Update to {latest}")
 
     def set_auth(self, status: McpAuthStatus | None) -> None:
         """Show the OAuth sign-in (None: not known yet); hidden for servers without OAuth."""
