@@ -30,7 +30,7 @@ _ANTHROPIC = TypeAdapter(ToolParam)
 GEMINI_KEYS = {"type", "format", "title", "description", "nullable", "enum", "maxItems", "minItems", "properties",
                "required", "minProperties", "maxProperties", "minLength", "maxLength", "pattern", "anyOf", "default",
                "items", "minimum", "maximum"}  # fmt: skip
-STRICT_KEYS = {"type", "description", "title", "enum", "const", "anyOf", "default", "$ref", "$defs", "pattern",
+STRICT_KEYS = {"type", "description", "title", "enum", "const", "anyOf", "$ref", "$defs", "pattern",
                "format", "multipleOf", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "items",
                "minItems", "maxItems", "properties", "required", "additionalProperties"}  # fmt: skip
 

@@ -106,14 +106,17 @@ def test_live_recursive_tools_keep_their_parameters_in_every_format() -> None:
     assert all(t.input_schema["type"] == "object" and "$ref" in t.input_schema for t in tools if t.name != "upload")
     for fmt, strict in FORMS:
         conversion = check_every_parameter_at_the_top(list(tools), fmt, strict)
-        if strict:  # the recursive models are strict (their $defs kept); upload's free-form map is not
+        if strict:  # the recursive models are strict (their $defs kept); upload's free-form map JSON-encoded
             functions = {
                 f["name"]: f for f in (t if fmt == "openai-responses" else t["function"] for t in conversion.payload)
             }
-            assert [n for n, f in functions.items() if f["strict"]] == [
-                "mcp__recursive__tree",
-                "mcp__recursive__evaluate",
-            ]
+            assert all(f["strict"] for f in functions.values())
+            meta = functions["mcp__recursive__upload"]["parameters"]["properties"]["$meta"]
+            assert meta["anyOf"][0]["type"] == "string" and meta["anyOf"][1] == {"type": "null"}
+            restored = conversion.name_map.restore_arguments(
+                "mcp__recursive__upload", {"file-path": "/a", "2fa code": None, "$meta": '{"k": "v"}'}
+            )
+            assert restored == {"file-path": "/a", "2fa code": None, "$meta": {"k": "v"}}  # the server allows null
         notes = [str(n) for n in conversion.notes]
         assert not any("wrapped as the property" in n for n in notes), notes
         assert any("root reference '#/$defs/Tree' resolved to the object it names" in n for n in notes)
@@ -234,7 +237,9 @@ def test_a_typed_root_union_of_models_keeps_their_parameters() -> None:
         check_all({fmt: conversion.payload})
         [params] = top_level(conversion).values()
         assert set(params["properties"]) == {"name", "size", "children", "op", "left", "right"}
-        assert not conversion.name_map.argument_map("either")
+        arguments = conversion.name_map.argument_map("either")
+        assert arguments.wrapped is None and not arguments.renamed and not arguments.json_encoded
+        assert strict or not arguments  # strict: the nulls of optional properties are mapped back
         details = " | ".join(n.detail for n in conversion.notes)
         assert (
             "null branch of the root anyOf dropped" in details and "only the common properties stay required" in details

@@ -1,0 +1,77 @@
+"""Keywords a provider does not take, said in words in the schema's description instead.
+
+A pass that cannot send a keyword (``default`` in OpenAI strict mode, ``minLength`` in Gemini's
+``parametersJsonSchema`` subset ...) moves it into the description of the same schema, so that the
+model still reads the rule, and writes a ``changed`` note naming the keyword. Nothing is lost
+silently: long values are shortened with ``…`` and the note says so.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from elftia_desktop.tools.notes import NoteLog, join_path
+
+MAX_VALUE_TEXT = 200
+"""A described value longer than this (as JSON) is cut, with ``…``."""
+
+_PHRASES = {
+    "default": "Default: {}.",
+    "const": "Must be {}.",
+    "minLength": "At least {} characters.",
+    "maxLength": "At most {} characters.",
+    "pattern": "Must match the regular expression {}.",
+    "format": "Format: {}.",
+    "minimum": "Minimum {}.",
+    "maximum": "Maximum {}.",
+    "exclusiveMinimum": "Greater than {}.",
+    "exclusiveMaximum": "Less than {}.",
+    "multipleOf": "A multiple of {}.",
+    "minItems": "At least {} items.",
+    "maxItems": "At most {} items.",
+    "uniqueItems": "Items must be unique: {}.",
+    "minProperties": "At least {} properties.",
+    "maxProperties": "At most {} properties.",
+    "examples": "Examples: {}.",
+    "enum": "One of: {}.",
+    "propertyNames": "Property names must match: {}.",
+    "deprecated": "Deprecated: {}.",
+}
+
+
+def value_text(value: Any) -> str:
+    """``value`` as compact JSON, cut to :data:`MAX_VALUE_TEXT` characters."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "), sort_keys=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= MAX_VALUE_TEXT else text[: MAX_VALUE_TEXT - 1] + "…"
+
+
+def keyword_text(key: str, value: Any) -> str:
+    """One keyword said in words (``minLength`` 3 -> ``At least 3 characters.``)."""
+    shown = value if key in ("pattern", "format") and isinstance(value, str) else value_text(value)
+    phrase = _PHRASES.get(key)
+    return phrase.format(shown) if phrase else f"{key}: {shown}."
+
+
+def describe(
+    out: dict[str, Any], node: dict[str, Any], keys: Iterable[str], log: NoteLog, path: str, why: str
+) -> None:
+    """Move each of ``keys`` that ``node`` has into ``out["description"]``, with one note each."""
+    texts = []
+    for key in keys:
+        if key not in node:
+            continue
+        texts.append(keyword_text(key, node[key]))
+        log.add(join_path(path, key), "changed", f"described in the description ({why})")
+    if texts:
+        add_description(out, " ".join(texts))
+
+
+def add_description(out: dict[str, Any], text: str) -> None:
+    """Append ``text`` to ``out["description"]`` (created when missing)."""
+    before = out.get("description")
+    out["description"] = f"{before.rstrip()} {text}" if isinstance(before, str) and before.strip() else text
