@@ -32,7 +32,8 @@ def test_convert_bare_list_and_lint(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(["convert", "--format", "anthropic", str(path)]) == 0
     check_anthropic(json.loads(capsys.readouterr().out))
     assert main(["convert", "--format", "gemini", "--lint", str(path)]) == 0
-    assert "format 'uri' is not one Gemini documents" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "properties.url.format  changed  described in the description (not a format Gemini documents" in out
 
 
 def test_convert_bad_input_says_where(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

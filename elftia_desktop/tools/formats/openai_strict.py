@@ -219,7 +219,7 @@ class _Strictifier:
         extra = node.get("additionalProperties")
         if props and extra not in (None, False):
             self.log.add(join_path(path, "additionalProperties"), "changed",
-                         "set to false (strict mode requires it): only the declared properties can be sent")  # fmt: skip
+                         "set to false (strict mode requires it): only declared properties can be sent")  # fmt: skip
         for key in ("patternProperties",):
             if key in node and props:
                 describe(out, node, [key], self.log, path, "strict mode allows only declared properties")
