@@ -35,7 +35,8 @@ _MAX_REF_SCAN = 64
 _CONTAINERS = (dict, list)
 _DATA_KEYS = frozenset({"default", "enum", "const", "examples", "example"})
 _ROOT_KEPT = ("required", "description", "$defs", "definitions", "additionalProperties")
-_ROOT_NOT_NOTED = frozenset({*_ROOT_KEPT, "type", "properties"})
+_ROOT_NOT_NOTED = frozenset({*_ROOT_KEPT, "type", "properties", "$schema", "title"})
+"""Root keys left out without a note: a dialect marker, and a title the tool's name already gives."""
 _SPECIAL_ROOT = frozenset({"$ref", *COMBINATORS})
 
 

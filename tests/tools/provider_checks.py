@@ -45,8 +45,7 @@ def check_openai(payload: list[dict[str, Any]], *, responses: bool = False) -> N
         assert OPENAI_NAME.match(function["name"]), function["name"]
         if responses:
             assert isinstance(tool["strict"], bool)
-        else:
-            assert len(function["description"]) <= 1024
+        assert len(function["description"]) <= 1024
         params = function["parameters"]
         assert params["type"] == "object" and isinstance(params["properties"], dict)
         assert not {"anyOf", "oneOf", "allOf", "not"} & set(params)

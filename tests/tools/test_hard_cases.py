@@ -141,8 +141,18 @@ def test_long_descriptions_are_cut_cleanly() -> None:
     words = "word " * 400
     assert cut_text(words, 1024).endswith("word…")
     tool = {"name": "t", "description": text, "inputSchema": {}}
-    assert len(convert_tools([tool], "openai").payload[0]["function"]["description"]) <= 1024
-    assert convert_tools([tool], "openai-responses").payload[0]["description"] == text
+    for fmt, strict in (("openai", False), ("openai-responses", False), ("openai-responses", True)):
+        conversion = convert_tools([tool], fmt, strict=strict)
+        function = conversion.payload[0] if fmt == "openai-responses" else conversion.payload[0]["function"]
+        head, params = function["description"], function["parameters"]
+        assert len(head) <= 1024 and head.endswith("here. (continued in the parameters' description)")
+        rest = params["description"].removeprefix("(Tool description, continued:) ")
+        assert head.removesuffix(" (continued in the parameters' description)") + " " + rest == text.strip()
+        assert [n.path for n in conversion.notes if n.action == "changed"][:1] == ["description"]
+    for fmt in ("anthropic", "gemini", "gemini-json"):  # no limit documented: sent whole
+        payload = convert_tools([tool], fmt).payload
+        sent = payload[0]["description"] if fmt == "anthropic" else payload[0]["functionDeclarations"][0]["description"]
+        assert sent == text
 
 
 def test_process_json_schema_like_the_original() -> None:
