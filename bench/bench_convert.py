@@ -130,19 +130,25 @@ def losses(tools: list[dict[str, Any]]) -> dict[str, int]:
     for fmt in FORMATS:
         for strict in (False, True) if fmt.startswith("openai") else (False,):
             if fmt.startswith("openai"):
-                conversion = convert_mcp_tools_to_openai(tools, strict=strict, responses=fmt != "openai", limit=len(tools))
+                conversion = convert_mcp_tools_to_openai(
+                    tools, strict=strict, responses=fmt != "openai", limit=len(tools)
+                )
             else:
                 conversion = convert_tools(tools, fmt)
             label = fmt + (" --strict" if strict else "")
             out[f"{label}: lossy notes"] = sum(n.action in LOSSY for n in conversion.notes)
             functions = _functions(conversion.payload, fmt)
             if fmt == "openai-responses":
-                out[f"{label}: descriptions over 1,024 characters"] = sum(len(f["description"]) > 1024 for f in functions)
+                out[f"{label}: descriptions over 1,024 characters"] = sum(
+                    len(f["description"]) > 1024 for f in functions
+                )
             if strict:
                 strict_ones = [f for f in functions if f.get("strict")]
                 out[f"{label}: tools falling back to strict: false"] = len(functions) - len(strict_ones)
                 out[f"{label}: `default` inside strict schemas"] = _count(strict_ones, lambda n: "default" in n)
-                out[f"{label}: keywords outside strict's list"] = _count(strict_ones, lambda n: len(set(n) - STRICT_KEYS))
+                out[f"{label}: keywords outside strict's list"] = _count(
+                    strict_ones, lambda n: len(set(n) - STRICT_KEYS)
+                )
             if fmt == "gemini":
                 out["gemini: bare objects (OBJECT without properties)"] = _count(
                     functions, lambda n: n.get("type") == "OBJECT" and not n.get("properties")

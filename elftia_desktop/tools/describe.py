@@ -57,9 +57,7 @@ def keyword_text(key: str, value: Any) -> str:
     return phrase.format(shown) if phrase else f"{key}: {shown}."
 
 
-def describe(
-    out: dict[str, Any], node: dict[str, Any], keys: Iterable[str], log: NoteLog, path: str, why: str
-) -> None:
+def describe(out: dict[str, Any], node: dict[str, Any], keys: Iterable[str], log: NoteLog, path: str, why: str) -> None:
     """Move each of ``keys`` that ``node`` has into ``out["description"]``, with one note each."""
     texts = []
     for key in keys:

@@ -54,13 +54,19 @@ SERVERS: dict[str, Server] = {
     "chrome-devtools": Server("npm", "chrome-devtools-mcp", "1.11.0"),
     "mongodb": Server("npm", "mongodb-mcp-server", "3.0.4"),
     "firecrawl": Server("npm", "firecrawl-mcp", "3.26.0", env={"FIRECRAWL_API_KEY": _DUMMY}),
-    "github": Server("npm", "@modelcontextprotocol/server-github", "2025.4.8",
-                     env={"GITHUB_PERSONAL_ACCESS_TOKEN": _DUMMY}),  # fmt: skip
-    "gitlab": Server("npm", "@modelcontextprotocol/server-gitlab", "2025.4.25",
-                     env={"GITLAB_PERSONAL_ACCESS_TOKEN": _DUMMY}),  # fmt: skip
+    "github": Server(
+        "npm", "@modelcontextprotocol/server-github", "2025.4.8", env={"GITHUB_PERSONAL_ACCESS_TOKEN": _DUMMY}
+    ),
+    "gitlab": Server(
+        "npm", "@modelcontextprotocol/server-gitlab", "2025.4.25", env={"GITLAB_PERSONAL_ACCESS_TOKEN": _DUMMY}
+    ),
     "puppeteer": Server("npm", "@modelcontextprotocol/server-puppeteer", "2025.5.12"),
-    "slack": Server("npm", "@modelcontextprotocol/server-slack", "2025.4.25",
-                    env={"SLACK_BOT_TOKEN": _DUMMY, "SLACK_TEAM_ID": _DUMMY}),  # fmt: skip
+    "slack": Server(
+        "npm",
+        "@modelcontextprotocol/server-slack",
+        "2025.4.25",
+        env={"SLACK_BOT_TOKEN": _DUMMY, "SLACK_TEAM_ID": _DUMMY},
+    ),
     "executeautomation-playwright": Server("npm", "@executeautomation/playwright-mcp-server", "1.0.12"),
     "desktop-commander": Server("npm", "@wonderwhy-er/desktop-commander", "0.2.52"),
     "kubernetes": Server("npm", "mcp-server-kubernetes", "4.1.7"),
@@ -69,8 +75,9 @@ SERVERS: dict[str, Server] = {
     "stripe": Server("npm", "@stripe/mcp", "0.3.3", ["--tools=all", "--api-key=sk_test_" + _DUMMY]),
     "supabase": Server("npm", "@supabase/mcp-server-supabase", "0.13.0", ["--access-token", _DUMMY]),
     "git-cyanheads": Server("npm", "@cyanheads/git-mcp-server", "2.15.3"),
-    "google-maps": Server("npm", "@modelcontextprotocol/server-google-maps", "0.6.2",
-                          env={"GOOGLE_MAPS_API_KEY": _DUMMY}),  # fmt: skip
+    "google-maps": Server(
+        "npm", "@modelcontextprotocol/server-google-maps", "0.6.2", env={"GOOGLE_MAPS_API_KEY": _DUMMY}
+    ),
     "brave-search": Server("npm", "@modelcontextprotocol/server-brave-search", "0.6.2", env={"BRAVE_API_KEY": _DUMMY}),
     "hevy": Server("npm", "hevy-mcp", "6.1.13", env={"HEVY_API_KEY": _DUMMY}),
     "exa": Server("npm", "exa-mcp-server", "3.4.1", env={"EXA_API_KEY": _DUMMY}),
@@ -83,23 +90,41 @@ SERVERS: dict[str, Server] = {
     "time": Server("pypi", "mcp-server-time", "2026.10.19", entry="mcp-server-time"),
     "fetch": Server("pypi", "mcp-server-fetch", "2026.10.24", entry="mcp-server-fetch"),
     "git": Server("pypi", "mcp-server-git", "2026.10.19", entry="mcp-server-git"),
-    "sqlite": Server("pypi", "mcp-server-sqlite", "2025.4.25", ["--db-path", str(SCRATCH / "capture.db")],
-                     entry="mcp-server-sqlite"),  # fmt: skip
-    "atlassian": Server("pypi", "mcp-atlassian", "0.23.1", env={
-        "JIRA_URL": "https://example.atlassian.net", "JIRA_USERNAME": "capture@example.com", "JIRA_API_TOKEN": _DUMMY,
-        "CONFLUENCE_URL": "https://example.atlassian.net/wiki", "CONFLUENCE_USERNAME": "capture@example.com",
-        "CONFLUENCE_API_TOKEN": _DUMMY}, entry="mcp-atlassian"),  # fmt: skip
+    "sqlite": Server(
+        "pypi", "mcp-server-sqlite", "2025.4.25", ["--db-path", str(SCRATCH / "capture.db")], entry="mcp-server-sqlite"
+    ),
+    "atlassian": Server(
+        "pypi",
+        "mcp-atlassian",
+        "0.23.1",
+        env={
+            "JIRA_URL": "https://example.atlassian.net",
+            "JIRA_USERNAME": "capture@example.com",
+            "JIRA_API_TOKEN": _DUMMY,
+            "CONFLUENCE_URL": "https://example.atlassian.net/wiki",
+            "CONFLUENCE_USERNAME": "capture@example.com",
+            "CONFLUENCE_API_TOKEN": _DUMMY,
+        },
+        entry="mcp-atlassian",
+    ),
     "excel": Server("pypi", "excel-mcp-server", "2.2.2", ["stdio"], entry="excel-mcp-server"),
     "word": Server("pypi", "office-word-mcp-server", "1.1.11", entry="word_mcp_server"),
-    "aws-documentation": Server("pypi", "awslabs.aws-documentation-mcp-server", "1.2.3",
-                                entry="awslabs.aws-documentation-mcp-server"),  # fmt: skip
+    "aws-documentation": Server(
+        "pypi", "awslabs.aws-documentation-mcp-server", "1.2.3", entry="awslabs.aws-documentation-mcp-server"
+    ),
     "chroma": Server("pypi", "chroma-mcp", "0.2.6", ["--client-type", "ephemeral"], entry="chroma-mcp"),
-    "qdrant": Server("pypi", "mcp-server-qdrant", "0.8.1", env={
-        "QDRANT_LOCAL_PATH": str(SCRATCH / "qdrant"), "COLLECTION_NAME": "capture"}, entry="mcp-server-qdrant"),
+    "qdrant": Server(
+        "pypi",
+        "mcp-server-qdrant",
+        "0.8.1",
+        env={"QDRANT_LOCAL_PATH": str(SCRATCH / "qdrant"), "COLLECTION_NAME": "capture"},
+        entry="mcp-server-qdrant",
+    ),
     "arxiv": Server("pypi", "arxiv-mcp-server", "0.8.2", entry="arxiv-mcp-server"),
     "duckduckgo": Server("pypi", "duckduckgo-mcp-server", "0.7.0", entry="duckduckgo-mcp-server"),
-    "clickhouse": Server("pypi", "mcp-clickhouse", "0.7.0", env={"CLICKHOUSE_HOST": "localhost"},
-                         entry="mcp-clickhouse"),  # fmt: skip
+    "clickhouse": Server(
+        "pypi", "mcp-clickhouse", "0.7.0", env={"CLICKHOUSE_HOST": "localhost"}, entry="mcp-clickhouse"
+    ),
     "jupyter": Server("pypi", "jupyter-mcp-server", "2.2.4", entry="jupyter-mcp-server"),
     "zotero": Server("pypi", "zotero-mcp", "0.3.1", ["serve"], env={"ZOTERO_LOCAL": "true"}, entry="zotero-mcp"),
 }
@@ -124,7 +149,9 @@ async def capture(name: str, server: Server) -> dict[str, Any]:
     """The raw JSON of one server's tools/list, all pages, with the package it came from."""
     command, args = install(name, server)
     SCRATCH.mkdir(exist_ok=True)
-    server_params = StdioServerParameters(command=command, args=args, env={**_base_env(), **server.env}, cwd=str(SCRATCH))
+    server_params = StdioServerParameters(
+        command=command, args=args, env={**_base_env(), **server.env}, cwd=str(SCRATCH)
+    )
     tools: list[dict[str, Any]] = []
     async with stdio_client(server_params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()

@@ -95,7 +95,7 @@ class GeminiJsonSubset:
             self.log.add(join_path(path, "const"), "changed", "const written as a one-value enum")
         if schema_types(node) == ["integer"]:
             for key, bound, step in (("exclusiveMinimum", "minimum", 1), ("exclusiveMaximum", "maximum", -1)):
-                value = node.get(key)
+                value: Any = node.get(key)
                 if is_number(value) and math.isfinite(value) and bound not in node:
                     exact = math.floor(value) + 1 if step > 0 else math.ceil(value) - 1
                     node = {**{k: v for k, v in node.items() if k != key}, bound: exact}
