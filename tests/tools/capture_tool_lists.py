@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+from anyio.streams.buffered import BufferedByteReceiveStream
 from mcp import types
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -40,6 +41,9 @@ class Server:
     env: dict[str, str] = field(default_factory=dict)
     entry: str | None = None
     """The executable to run: a PyPI package's console script, or an npm package's bin when not the default."""
+    raw: bool = False
+    """Read tools/list as plain JSON-RPC: the SDK's types reject this server's list (an input schema without
+    ``type``), and such a list is what the converters must handle."""
 
 
 _DUMMY = "elftia-capture-dummy"
@@ -58,7 +62,11 @@ SERVERS: dict[str, Server] = {
         "npm", "@modelcontextprotocol/server-github", "2025.4.8", env={"GITHUB_PERSONAL_ACCESS_TOKEN": _DUMMY}
     ),
     "gitlab": Server(
-        "npm", "@modelcontextprotocol/server-gitlab", "2025.4.25", env={"GITLAB_PERSONAL_ACCESS_TOKEN": _DUMMY}
+        "npm",
+        "@modelcontextprotocol/server-gitlab",
+        "2025.4.25",
+        env={"GITLAB_PERSONAL_ACCESS_TOKEN": _DUMMY},
+        raw=True,
     ),
     "puppeteer": Server("npm", "@modelcontextprotocol/server-puppeteer", "2025.5.12"),
     "slack": Server(
@@ -149,9 +157,16 @@ async def capture(name: str, server: Server) -> dict[str, Any]:
     """The raw JSON of one server's tools/list, all pages, with the package it came from."""
     command, args = install(name, server)
     SCRATCH.mkdir(exist_ok=True)
-    server_params = StdioServerParameters(
-        command=command, args=args, env={**_base_env(), **server.env}, cwd=str(SCRATCH)
-    )
+    env = {**_base_env(), **server.env}
+    tools = await (raw_tools(command, args, env) if server.raw else sdk_tools(command, args, env))
+    package = {"registry": server.registry, "name": server.package, "version": server.version}
+    shown = [Path(command).name if server.registry == "pypi" else command, *args]
+    return {"server": name, "package": package, "command": shown, "tools": tools}
+
+
+async def sdk_tools(command: str, args: list[str], env: dict[str, str]) -> list[dict[str, Any]]:
+    """Every page of tools/list through the SDK's client session."""
+    server_params = StdioServerParameters(command=command, args=args, env=env, cwd=str(SCRATCH))
     tools: list[dict[str, Any]] = []
     async with stdio_client(server_params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
@@ -162,10 +177,46 @@ async def capture(name: str, server: Server) -> dict[str, Any]:
             tools.extend(t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in result.tools)
             cursor = result.next_cursor
             if not cursor:
-                break
-    package = {"registry": server.registry, "name": server.package, "version": server.version}
-    shown = [Path(command).name if server.registry == "pypi" else command, *args]
-    return {"server": name, "package": package, "command": shown, "tools": tools}
+                return tools
+
+
+async def raw_tools(command: str, args: list[str], env: dict[str, str]) -> list[dict[str, Any]]:
+    """Every page of tools/list as plain JSON-RPC over the server's stdin/stdout, nothing validated."""
+    process = await anyio.open_process([command, *args], env=env, cwd=str(SCRATCH), stderr=None)
+    assert process.stdin is not None and process.stdout is not None
+    lines = BufferedByteReceiveStream(process.stdout)
+    init = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "capture", "version": "1"}}
+    tools: list[dict[str, Any]] = []
+    try:
+        await _request(process.stdin, lines, 1, "initialize", init)
+        await process.stdin.send(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}\n')
+        cursor, request_id = None, 2
+        while True:
+            result = await _request(
+                process.stdin, lines, request_id, "tools/list", {"cursor": cursor} if cursor else {}
+            )
+            tools.extend(result["tools"])
+            cursor, request_id = result.get("nextCursor"), request_id + 1
+            if not cursor:
+                return tools
+    finally:
+        process.kill()
+        await process.aclose()
+
+
+async def _request(
+    stdin: Any, lines: BufferedByteReceiveStream, request_id: int, method: str, params: dict[str, Any]
+) -> dict[str, Any]:
+    message = {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
+    await stdin.send((json.dumps(message) + "\n").encode())
+    while True:
+        line = await lines.receive_until(b"\n", 64 * 1024 * 1024)
+        reply = json.loads(line) if line.strip().startswith(b"{") else {}
+        if reply.get("id") == request_id:
+            if "error" in reply:
+                raise RuntimeError(f"{method}: {reply['error']}")
+            result: dict[str, Any] = reply["result"]
+            return result
 
 
 def _base_env() -> dict[str, str]:
