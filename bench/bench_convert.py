@@ -44,6 +44,8 @@ COUNT = 1000
 RUNS = 15
 FORMATS = ("openai", "openai-responses", "anthropic", "gemini", "gemini-json")
 LOSSY = ("dropped", "cut", "fallback", "skipped", "warning")
+NOISE = ("$schema", "title")
+"""Root keys main noted as dropped and this branch leaves out silently (a dialect marker, a title): not counted."""
 GEMINI_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]{0,63}$")
 STRICT_KEYS = {"type", "description", "title", "enum", "const", "anyOf", "$ref", "$defs", "pattern", "format",
                "multipleOf", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "items", "minItems",
@@ -136,7 +138,12 @@ def losses(tools: list[dict[str, Any]]) -> dict[str, int]:
             else:
                 conversion = convert_tools(tools, fmt)
             label = fmt + (" --strict" if strict else "")
-            out[f"{label}: lossy notes"] = sum(n.action in LOSSY for n in conversion.notes)
+            out[f"{label}: lossy notes"] = sum(n.action in LOSSY and n.path not in NOISE for n in conversion.notes)
+            out[f"{label}: values sent JSON-encoded (mapped back)"] = sum(
+                "JSON-encoded" in n.detail for n in conversion.notes
+            )
+            out[f"{label}: keywords said in descriptions"] = sum("described in the description" in n.detail
+                                                                 for n in conversion.notes)  # fmt: skip
             functions = _functions(conversion.payload, fmt)
             if fmt == "openai-responses":
                 out[f"{label}: descriptions over 1,024 characters"] = sum(

@@ -158,3 +158,64 @@ class ArgumentMap:
         if self.defs:
             out["defs"] = {k: v.to_json() for k, v in self.defs.items()}
         return out
+
+
+Step = str | None
+"""One step down a value: a property (the provider's name), or ``None`` for an array's elements."""
+Where = tuple[Step, ...]
+
+
+class MapRecorder:
+    """Collects what a schema pass changes, by where in the value, and builds the :class:`ArgumentMap` once.
+
+    The passes walk every schema node; recording only the changes (and building the tree at the end)
+    costs nothing for the many nodes that keep their shape. The branches of an ``anyOf`` record at
+    their parent's place, so their changes join it.
+    """
+
+    def __init__(self) -> None:
+        self.records: list[tuple[Where, str, str, str]] = []
+
+    def json_encoded(self, where: Where) -> None:
+        """The value at ``where`` is sent JSON-encoded."""
+        self.records.append((where, "json", "", ""))
+
+    def renamed(self, where: Where, new: str, original: str) -> None:
+        """Property ``original`` of the object at ``where`` is sent as ``new``."""
+        self.records.append((where, "rename", new, original))
+
+    def omit_null(self, where: Where, name: str) -> None:
+        """A null in property ``name`` of the object at ``where`` means "omitted"."""
+        self.records.append((where, "omit", name, ""))
+
+    def ref(self, where: Where, name: str) -> None:
+        """The value at ``where`` follows the ``$defs`` entry ``name``."""
+        self.records.append((where, "ref", name, ""))
+
+    def mark(self) -> int:
+        """A point to look back to (:meth:`encoded_since`, :meth:`discard_since`)."""
+        return len(self.records)
+
+    def encoded_since(self, mark: int, where: Where) -> bool:
+        """Whether the value at ``where`` was made JSON-encoded after ``mark``."""
+        return any(r[0] == where and r[1] == "json" for r in self.records[mark:])
+
+    def discard_since(self, mark: int) -> None:
+        """Forget what was recorded after ``mark`` (the value is sent whole, JSON-encoded, instead)."""
+        del self.records[mark:]
+
+    def build(self, into: ArgumentMap) -> ArgumentMap:
+        """The recorded changes added to ``into`` (returned)."""
+        for where, kind, first, second in self.records:
+            node = into
+            for step in where:
+                node = node.item_map() if step is None else node.child(step)
+            if kind == "json":
+                node.json_encoded = True
+            elif kind == "rename":
+                node.renamed[first] = second
+            elif kind == "omit":
+                node.omit_null.add(first)
+            else:
+                node.ref = first
+        return into

@@ -1,9 +1,9 @@
 """``process_json_schema`` and the schema helpers every provider pass shares.
 
 ``process_json_schema`` follows the original ToolsLoader: an empty or non-object input (or one of
-annotations only, such as a bare ``$schema``) becomes an empty object schema; an object schema keeps its ``properties``, ``required`` and
-``description`` (and its ``$defs``/``definitions``, which its references need); anything else is
-wrapped as an object. Additions:
+annotations only, such as a bare ``$schema``) becomes an empty object schema; an object schema
+keeps its ``properties``, ``required`` and ``description`` (and its ``$defs``/``definitions``,
+which its references need); anything else is wrapped as an object. Additions:
 
 * a root ``$ref`` (pydantic's ``model_json_schema()`` of one model: ``{"$ref": "#/$defs/Tree",
   "$defs": {...}}``, with or without ``type: object``), or a root ``allOf`` of one ``$ref``, is

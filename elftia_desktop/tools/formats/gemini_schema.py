@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from elftia_desktop.tools.arguments import ArgumentMap
+from elftia_desktop.tools.arguments import ArgumentMap, MapRecorder, Where
 from elftia_desktop.tools.describe import add_description, describe, value_text
 from elftia_desktop.tools.formats.jsonschema import is_number, valid_pattern
 from elftia_desktop.tools.names import GEMINI_PARAMETER_NAME, parameter_names
@@ -86,33 +86,42 @@ class GeminiSchemaWriter:
 
     def __init__(self, log: NoteLog) -> None:
         self.log = log
+        self.maps = MapRecorder()
+        """The way back for the arguments, recorded while writing (see :meth:`root`)."""
 
     def root(self, node: dict[str, Any], amap: ArgumentMap) -> dict[str, Any]:
-        """The root: always an ``OBJECT``; a free-form root map is wrapped as the JSON-encoded ``value``."""
+        """The root: always an ``OBJECT``; the way back for its arguments is added to ``amap``."""
+        out = self._root(node, amap)
+        self.maps.build(amap)
+        return out
+
+    def _root(self, node: dict[str, Any], amap: ArgumentMap) -> dict[str, Any]:
+        """A free-form root map is wrapped as the JSON-encoded ``value``."""
         if _is_free_form(node):
             if all(node.get(k) in (None, False) for k in ("additionalProperties", "patternProperties")):
                 return {"type": "OBJECT", "properties": {}}  # no parameters
             amap.wrapped = WRAPPED_PROPERTY
             rest = {k: v for k, v in node.items() if k != "description"}
-            value = self._encoded(rest, WRAPPED_PROPERTY, amap.child(WRAPPED_PROPERTY), "a root of any keys")
+            value = self._encoded(rest, WRAPPED_PROPERTY, (WRAPPED_PROPERTY,), "a root of any keys")
             self.log.add("", "changed", f"the arguments are sent as the JSON-encoded property {WRAPPED_PROPERTY!r}, "
                          "unwrapped again before the call")  # fmt: skip
             return {"type": "OBJECT", "properties": {WRAPPED_PROPERTY: value}, "required": [WRAPPED_PROPERTY]}
-        out = self.node(node, "", 0, amap)
+        out = self.node(node, "", 0, ())
         if out.get("type") != "OBJECT":
             self.log.add("", "dropped", "the root did not convert to an OBJECT: the tool is sent without parameters")
+            self.maps.discard_since(0)
             return {"type": "OBJECT", "properties": {}}
         out.pop("nullable", None)
         return out
 
-    def node(self, node: Any, path: str, depth: int, amap: ArgumentMap) -> dict[str, Any]:
-        """One schema node, converted; how its value maps back goes into ``amap``."""
+    def node(self, node: Any, path: str, depth: int, at: Where) -> dict[str, Any]:
+        """One schema node, converted; ``at`` says where its value sits (for the way back)."""
         if not isinstance(node, dict):
             if node is not True:
                 self.log.add(path, "changed", "a boolean or invalid subschema written as an unconstrained value")
             node = {}
         if depth > MAX_DEPTH:
-            return self._encoded(node, path, amap, f"a value nested deeper than {MAX_DEPTH} levels")
+            return self._encoded(node, path, at, f"a value nested deeper than {MAX_DEPTH} levels")
         if "allOf" in node or "oneOf" in node or "const" in node:
             node = self._normalize(node, path)
         nullable = node.get("nullable") is True
@@ -121,17 +130,17 @@ class GeminiSchemaWriter:
             nullable, types = True, [t for t in types if t != "null"]
             self.log.add(join_path(path, "type"), "changed", "null in the type list written as nullable: true")
         if isinstance(node.get("anyOf"), list):
-            return self._any_of(node, path, depth, nullable, amap)
+            return self._any_of(node, path, depth, nullable, at)
         if not isinstance(node.get("type"), _TYPE_VALUES):
             types = _infer_types(node)
         if not types:
-            return self._encoded(node, path, amap, "a value without a type", nullable)
+            return self._encoded(node, path, at, "a value without a type", nullable)
         if len(types) > 1:
             self.log.add(join_path(path, "type"), "changed", f"type list {types} written as anyOf")
-            return self._any_of({**node, "anyOf": [{**node, "type": t} for t in types]}, path, depth, nullable, amap)
+            return self._any_of({**node, "anyOf": [{**node, "type": t} for t in types]}, path, depth, nullable, at)
         if types == ["object"] and _is_free_form(node):
-            return self._encoded(node, path, amap, "an object without declared properties", nullable)
-        return self._typed(node, types[0], nullable, path, depth, amap)
+            return self._encoded(node, path, at, "an object without declared properties", nullable)
+        return self._typed(node, types[0], nullable, path, depth, at)
 
     def _normalize(self, node: dict[str, Any], path: str) -> dict[str, Any]:
         if isinstance(node.get("allOf"), list):
@@ -148,19 +157,18 @@ class GeminiSchemaWriter:
             self.log.add(join_path(path, "const"), "changed", "const written as a one-value enum")
         return node
 
-    def _any_of(self, node: dict[str, Any], path: str, depth: int, nullable: bool, amap: ArgumentMap) -> dict[str, Any]:
-        branches, maps = [], []
+    def _any_of(self, node: dict[str, Any], path: str, depth: int, nullable: bool, at: Where) -> dict[str, Any]:
+        branches, encoded, start = [], [], self.maps.mark()
         for i, branch in enumerate(node["anyOf"]):
             if is_null_schema(branch):
                 nullable = True
                 continue
-            maps.append(ArgumentMap())
-            branches.append(self.node(branch, f"{path}.anyOf[{i}]", depth + 1, maps[-1]))
-        encoded = [m.json_encoded for m in maps]
+            mark = self.maps.mark()
+            branches.append(self.node(branch, f"{path}.anyOf[{i}]", depth + 1, at))
+            encoded.append(self.maps.encoded_since(mark, at))
         if any(encoded) and any(_may_be_string(b) for b, e in zip(branches, encoded, strict=True) if not e):
-            return self._encoded(node, path, amap, "a union of a string and a value of that kind", nullable)
-        for branch_map in maps:
-            amap.merge(branch_map)
+            self.maps.discard_since(start)
+            return self._encoded(node, path, at, "a union of a string and a value of that kind", nullable)
         if nullable and len(branches) < len(node["anyOf"]):
             self.log.add(join_path(path, "anyOf"), "changed", "the null branch written as nullable: true")
         if len(branches) == 1:
@@ -172,7 +180,7 @@ class GeminiSchemaWriter:
                 single["nullable"] = True
             return single
         if not branches:
-            return self._encoded({k: v for k, v in node.items() if k != "anyOf"}, path, amap, "a value without a type",
+            return self._encoded({k: v for k, v in node.items() if k != "anyOf"}, path, at, "a value without a type",
                                  nullable)  # fmt: skip
         return self._wrap_any_of(node, branches, nullable)
 
@@ -185,11 +193,9 @@ class GeminiSchemaWriter:
             out["nullable"] = True
         return out
 
-    def _encoded(
-        self, node: dict[str, Any], path: str, amap: ArgumentMap, why: str, nullable: bool = False
-    ) -> dict[str, Any]:
+    def _encoded(self, node: dict[str, Any], path: str, at: Where, why: str, nullable: bool = False) -> dict[str, Any]:
         """A value Gemini's schema cannot describe, sent as a JSON-encoded ``STRING`` and decoded again."""
-        amap.json_encoded = True
+        self.maps.json_encoded(at)
         out: dict[str, Any] = {"type": "STRING"}
         for key in ("title", "description"):
             if isinstance(node.get(key), str):
@@ -204,7 +210,7 @@ class GeminiSchemaWriter:
         return out
 
     def _typed(
-        self, node: dict[str, Any], json_type: str, nullable: bool, path: str, depth: int, amap: ArgumentMap
+        self, node: dict[str, Any], json_type: str, nullable: bool, path: str, depth: int, at: Where
     ) -> dict[str, Any]:
         kind = _TYPES[json_type]
         out: dict[str, Any] = {"type": kind}
@@ -217,9 +223,9 @@ class GeminiSchemaWriter:
         self._format(node, kind, out, path)
         self._bounds(node, kind, out, path)
         if kind == "ARRAY":
-            out["items"] = self._items(node, path, depth, amap)
+            out["items"] = self._items(node, path, depth, at)
         elif kind == "OBJECT":
-            self._object(node, out, path, depth, amap)
+            self._object(node, out, path, depth, at)
         default = node.get("default")
         if default is not None and isinstance(default, _DEFAULT_TYPES.get(kind, _NUMBER_TYPES)):
             out["default"] = default
@@ -274,7 +280,7 @@ class GeminiSchemaWriter:
             else:
                 describe(out, node, ["pattern"], self.log, path, "not a valid regular expression")
 
-    def _items(self, node: dict[str, Any], path: str, depth: int, amap: ArgumentMap) -> dict[str, Any]:
+    def _items(self, node: dict[str, Any], path: str, depth: int, at: Where) -> dict[str, Any]:
         items = node.get("items")
         tuple_items = node.get("prefixItems") if isinstance(node.get("prefixItems"), list) else None
         if isinstance(items, list):
@@ -284,16 +290,18 @@ class GeminiSchemaWriter:
             variants = [*tuple_items, *([items] if isinstance(items, dict) else [])]
             unique = [v for i, v in enumerate(variants) if v not in variants[:i]]
             items = unique[0] if len(unique) == 1 else {"anyOf": unique}
-        return self.node(items if isinstance(items, dict) else {}, join_path(path, "items"), depth + 1, amap.item_map())
+        return self.node(items if isinstance(items, dict) else {}, join_path(path, "items"), depth + 1, (*at, None))
 
-    def _object(self, node: dict[str, Any], out: dict[str, Any], path: str, depth: int, amap: ArgumentMap) -> None:
+    def _object(self, node: dict[str, Any], out: dict[str, Any], path: str, depth: int, at: Where) -> None:
         raw = node.get("properties")
         props: dict[str, Any] = raw if isinstance(raw, dict) else {}
-        renamed = rename_properties(props, path, self.log, amap)
+        renamed = rename_properties(props, path, self.log)
+        for original, new in renamed.items():
+            self.maps.renamed(at, new, original)
         out["properties"] = {}
         for name, sub in props.items():
             new = renamed.get(name, name)
-            out["properties"][new] = self.node(sub, join_path(path, f"properties.{name}"), depth + 1, amap.child(new))
+            out["properties"][new] = self.node(sub, join_path(path, f"properties.{name}"), depth + 1, (*at, new))
         required = string_list(node.get("required"))
         kept = [renamed.get(r, r) for r in required if r in props]
         if kept:
@@ -305,8 +313,8 @@ class GeminiSchemaWriter:
         describe(out, node, extra, self.log, path, "Gemini's schema subset takes only declared properties")
 
 
-def rename_properties(props: dict[str, Any], path: str, log: NoteLog, amap: ArgumentMap) -> dict[str, str]:
-    """``{original: new}`` for the property names Gemini rejects; each noted and recorded in ``amap``."""
+def rename_properties(props: dict[str, Any], path: str, log: NoteLog) -> dict[str, str]:
+    """``{original: new}`` for the property names Gemini rejects, each noted."""
     if all(map(GEMINI_PARAMETER_NAME.match, props)):
         return {}  # the common case: every name is fine
     renamed = parameter_names(props)
@@ -314,7 +322,6 @@ def rename_properties(props: dict[str, Any], path: str, log: NoteLog, amap: Argu
         log.add(join_path(path, f"properties.{original}"), "renamed", f"parameter {original!r} sent as {new!r} "
                 "(Gemini parameter names are letters, digits and _, start with a letter or _, at most 64 "
                 f"characters); the model's call is mapped back to {original!r}")  # fmt: skip
-        amap.renamed[new] = original
     return renamed
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from elftia_desktop.tools.arguments import ArgumentMap
+from elftia_desktop.tools.arguments import ArgumentMap, MapRecorder, Where
 from elftia_desktop.tools.describe import add_description, describe, value_text
 from elftia_desktop.tools.notes import NoteLog, join_path
 from elftia_desktop.tools.refs import MAX_DEPTH
@@ -74,15 +74,16 @@ def _is_free_form(node: dict[str, Any]) -> bool:
 
 
 class _Strictifier:
-    def __init__(self, log: NoteLog) -> None:
+    def __init__(self, log: NoteLog, maps: MapRecorder) -> None:
         self.log = log
+        self.maps = maps
         self.properties = 0
         self.enum_values = 0
         self.chars = 0
 
-    def node(self, node: Any, path: str, depth: int, nesting: int, amap: ArgumentMap) -> dict[str, Any]:
+    def node(self, node: Any, path: str, depth: int, nesting: int, at: Where) -> dict[str, Any]:
         if node is True or node == {} or not isinstance(node, dict) or depth > MAX_DEPTH:
-            return self._encoded(node if isinstance(node, dict) else {}, path, amap, "a value of any type")
+            return self._encoded(node if isinstance(node, dict) else {}, path, at, "a value of any type")
         if "allOf" in node:
             node = merge_all_of(node)
             self.log.add(join_path(path, "allOf"), "changed", "allOf merged (strict mode does not support allOf)")
@@ -90,49 +91,49 @@ class _Strictifier:
             node = {**{k: v for k, v in node.items() if k != "oneOf"}, "anyOf": node["oneOf"]}
             self.log.add(join_path(path, "oneOf"), "changed", "oneOf written as anyOf (strict mode has no oneOf)")
         if "$ref" in node:
-            return self._ref(node, path, amap)
+            return self._ref(node, path, at)
         types = node.get("type")
         type_list = types if isinstance(types, list) else [types] if isinstance(types, str) else []
         if not type_list and not ("anyOf" in node or "enum" in node or "const" in node):
             type_list = _infer_type(node)
             if not type_list:
-                return self._encoded(node, path, amap, "a value without a type")
+                return self._encoded(node, path, at, "a value without a type")
         if len([t for t in type_list if t != "null"]) > 1:
-            return self._split_types(node, type_list, path, depth, nesting, amap)
+            return self._split_types(node, type_list, path, depth, nesting, at)
         if "object" in type_list and (_is_free_form(node) or nesting >= MAX_NESTING):
             why = "a free-form object" if _is_free_form(node) else f"objects nested deeper than {MAX_NESTING} levels"
-            return self._encoded(node, path, amap, why)
-        return self._typed(node, type_list, path, depth, nesting, amap)
+            return self._encoded(node, path, at, why)
+        return self._typed(node, type_list, path, depth, nesting, at)
 
     def root(self, body: dict[str, Any], amap: ArgumentMap) -> dict[str, Any]:
         """The root object; a free-form root map is wrapped as the JSON-encoded property ``value``."""
         props = body.get("properties")
         if isinstance(props, dict) and props:
-            return self.node(body, "", 0, 0, amap)
+            return self.node(body, "", 0, 0, ())
         extra = body.get("additionalProperties")
         if extra in (None, False) and not body.get("patternProperties"):
             return {"type": "object", "properties": {}, "required": [], "additionalProperties": False,
                     **{k: body[k] for k in ("description", "title") if isinstance(body.get(k), str)}}  # fmt: skip
         amap.wrapped = WRAPPED_PROPERTY
         value = self._encoded({k: v for k, v in body.items() if k != "description"}, WRAPPED_PROPERTY,
-                              amap.child(WRAPPED_PROPERTY), "a root of any keys (a free-form map)")  # fmt: skip
+                              (WRAPPED_PROPERTY,), "a root of any keys (a free-form map)")  # fmt: skip
         self.log.add("", "changed", f"the arguments are sent as the JSON-encoded property {WRAPPED_PROPERTY!r}, "
                      "unwrapped again before the call")  # fmt: skip
         out = {"type": "object", "properties": {WRAPPED_PROPERTY: value}, "required": [WRAPPED_PROPERTY]}
         return {**out, "additionalProperties": False}
 
-    def _ref(self, node: dict[str, Any], path: str, amap: ArgumentMap) -> dict[str, Any]:
+    def _ref(self, node: dict[str, Any], path: str, at: Where) -> dict[str, Any]:
         ref = node["$ref"]
         if isinstance(ref, str) and ref.startswith("#/$defs/"):
-            amap.ref = ref[len("#/$defs/") :]
+            self.maps.ref(at, ref[len("#/$defs/") :])
         lost = [k for k in node if k not in ("$ref", "description", "title")]
         if lost:
             self.log.dropped(path, lost[0] if len(lost) == 1 else f"{{{', '.join(lost)}}}",
                              "strict mode allows no keyword beside $ref")  # fmt: skip
         return {"$ref": ref}
 
-    def _encoded(self, node: dict[str, Any], path: str, amap: ArgumentMap, why: str) -> dict[str, Any]:
-        amap.json_encoded = True
+    def _encoded(self, node: dict[str, Any], path: str, at: Where, why: str) -> dict[str, Any]:
+        self.maps.json_encoded(at)
         out: dict[str, Any] = {"type": "string"}
         for key in ("title", "description"):
             if isinstance(node.get(key), str):
@@ -144,31 +145,29 @@ class _Strictifier:
         return out
 
     def _split_types(
-        self, node: dict[str, Any], types: list[str], path: str, depth: int, nesting: int, amap: ArgumentMap
+        self, node: dict[str, Any], types: list[str], path: str, depth: int, nesting: int, at: Where
     ) -> dict[str, Any]:
         keep = {k: v for k, v in node.items() if k in ("description", "title")}
         rest = {k: v for k, v in node.items() if k not in keep}
         self.log.add(join_path(path, "type"), "changed", f"type list {types} written as anyOf")
-        return {**keep, **self._branches([{**rest, "type": t} for t in types], path, depth, nesting, amap, rest)}
+        return {**keep, **self._branches([{**rest, "type": t} for t in types], path, depth, nesting, at, rest)}
 
     def _branches(
-        self, branches: list[Any], path: str, depth: int, nesting: int, amap: ArgumentMap, node: dict[str, Any]
+        self, branches: list[Any], path: str, depth: int, nesting: int, at: Where, node: dict[str, Any]
     ) -> dict[str, Any]:
         """``{"anyOf": [...]}``, or the whole value JSON-encoded when a branch must be (it would be ambiguous)."""
-        out, maps = [], []
+        out, encoded, start = [], [], self.maps.mark()
         for i, branch in enumerate(branches):
-            branch_map = ArgumentMap()
-            out.append(self.node(branch, f"{path}.anyOf[{i}]", depth + 1, nesting, branch_map))
-            maps.append(branch_map)
-        encoded = [m.json_encoded for m in maps]
+            mark = self.maps.mark()
+            out.append(self.node(branch, f"{path}.anyOf[{i}]", depth + 1, nesting, at))
+            encoded.append(self.maps.encoded_since(mark, at))
         if any(encoded) and any(_may_be_string(b) for b, e in zip(out, encoded, strict=True) if not e):
-            return self._encoded(node, path, amap, "a union of a string and a value of that kind")
-        for branch_map in maps:
-            amap.merge(branch_map)
+            self.maps.discard_since(start)
+            return self._encoded(node, path, at, "a union of a string and a value of that kind")
         return {"anyOf": out}
 
     def _typed(
-        self, node: dict[str, Any], types: list[str], path: str, depth: int, nesting: int, amap: ArgumentMap
+        self, node: dict[str, Any], types: list[str], path: str, depth: int, nesting: int, at: Where
     ) -> dict[str, Any]:
         allowed = _ALLOWED.get(types[0], _COMMON) if len(types) == 1 else _allowed(types)
         out: dict[str, Any] = {}
@@ -186,19 +185,17 @@ class _Strictifier:
         describe(out, node, described, self.log, path, "strict mode does not support it")
         self._count(out)
         if "anyOf" in out:
-            union = self._branches(out.pop("anyOf"), path, depth, nesting, amap, node)
+            union = self._branches(out.pop("anyOf"), path, depth, nesting, at, node)
             if "anyOf" not in union:
                 return union  # the whole value JSON-encoded
             out["anyOf"] = union["anyOf"]
         if "object" in types:
-            self._object(out, node, path, depth, nesting + 1, amap)
+            self._object(out, node, path, depth, nesting + 1, at)
         if "array" in types:
-            self._array(out, node, path, depth, nesting, amap)
+            self._array(out, node, path, depth, nesting, at)
         return out
 
-    def _array(
-        self, out: dict[str, Any], node: dict[str, Any], path: str, depth: int, nesting: int, amap: ArgumentMap
-    ) -> None:
+    def _array(self, out: dict[str, Any], node: dict[str, Any], path: str, depth: int, nesting: int, at: Where) -> None:
         items = node.get("items")
         tuple_items = node.get("prefixItems")
         if isinstance(tuple_items, list) and tuple_items:
@@ -209,16 +206,16 @@ class _Strictifier:
             self.log.add(join_path(path, "prefixItems"), "changed",
                          "tuple written as an array of anyOf its item types, the order described")  # fmt: skip
         out["items"] = self.node(items if items is not None else {}, join_path(path, "items"), depth + 1, nesting,
-                                 amap.item_map())  # fmt: skip
+                                 (*at, None))  # fmt: skip
 
     def _object(
-        self, out: dict[str, Any], node: dict[str, Any], path: str, depth: int, nesting: int, amap: ArgumentMap
+        self, out: dict[str, Any], node: dict[str, Any], path: str, depth: int, nesting: int, at: Where
     ) -> None:
         raw = out.get("properties")
         props: dict[str, Any] = raw if isinstance(raw, dict) else {}
         extra = node.get("additionalProperties")
         if props and extra not in (None, False):
-            self.log.add(join_path(path, "additionalProperties"), "changed",
+            self.log.add(join_path(path, "additionalProperties"), "dropped",
                          "set to false (strict mode requires it): only declared properties can be sent")  # fmt: skip
         for key in ("patternProperties",):
             if key in node and props:
@@ -228,10 +225,10 @@ class _Strictifier:
         new_props: dict[str, Any] = {}
         for name, sub in props.items():
             where = join_path(path, f"properties.{name}")
-            converted = self.node(sub, where, depth + 1, nesting, amap.child(name))
+            converted = self.node(sub, where, depth + 1, nesting, (*at, name))
             if name not in required and not _allows_null(converted):
                 converted = _nullable(converted)
-                amap.omit_null.add(name)
+                self.maps.omit_null(at, name)
                 self.log.add(where, "changed", "optional: made required and nullable (a null is removed before the "
                              "call: the property is omitted)")  # fmt: skip
             new_props[name] = converted
@@ -289,20 +286,28 @@ def make_strict(params: dict[str, Any], log: NoteLog) -> dict[str, Any] | None:
     argument map.
     """
     trial = NoteLog(log.tool, log.provider)
-    worker = _Strictifier(trial)
+    worker = _Strictifier(trial, MapRecorder())
     amap = ArgumentMap()
     try:
         defs = params.get("$defs") or {}
         out = worker.root({k: v for k, v in params.items() if k != "$defs"}, amap)
         if defs:
-            amap.defs = {k: ArgumentMap() for k in defs}
-            out["$defs"] = {k: worker.node(v, f"$defs.{k}", 1, 1, amap.defs[k]) for k, v in defs.items()}
+            out["$defs"] = {k: _def(worker, k, v, amap) for k, v in defs.items()}
         _check_limits(worker)
     except NotStrict as exc:
         log.add("", "fallback", f"sent with strict: false because {exc}")
         return None
     log.notes.extend(trial.notes)
-    log.argument_map().merge(amap)
+    log.argument_map().merge(worker.maps.build(amap))
+    return out
+
+
+def _def(worker: _Strictifier, name: str, schema: Any, amap: ArgumentMap) -> dict[str, Any]:
+    """One ``$defs`` entry in strict form; its way back becomes ``amap.defs[name]``."""
+    body_maps, worker.maps = worker.maps, MapRecorder()
+    out = worker.node(schema, f"$defs.{name}", 1, 1, ())
+    amap.defs[name] = worker.maps.build(ArgumentMap())
+    worker.maps = body_maps
     return out
 
 
