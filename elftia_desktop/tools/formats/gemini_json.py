@@ -42,6 +42,9 @@ SUBSET = SUBSET_ANY.union(*SUBSET_BY_TYPE.values())
 """Every keyword Gemini documents for JSON Schema."""
 STRING_FORMATS = frozenset({"date-time", "date", "time"})
 _WHY = "not in the JSON Schema subset Gemini documents"
+_ALLOWED = {t: SUBSET_ANY | extra for t, extra in SUBSET_BY_TYPE.items()}
+_MOVED = frozenset({"allOf", "oneOf", "const", "exclusiveMinimum", "exclusiveMaximum"})
+_ENUM_VALUES = (str, int, float)
 
 
 class GeminiJsonSubset:
@@ -54,9 +57,13 @@ class GeminiJsonSubset:
         """One schema, rewritten (a new tree)."""
         if not isinstance(node, dict) or depth > MAX_DEPTH:
             return node
-        node = self._moved(node, path)
-        types = schema_types(node)
-        allowed = SUBSET_ANY.union(*(SUBSET_BY_TYPE.get(t, frozenset()) for t in types)) if types else SUBSET
+        if not _MOVED.isdisjoint(node):
+            node = self._moved(node, path)
+        kind = node.get("type")
+        allowed = _ALLOWED.get(kind) if type(kind) is str else None
+        if allowed is None:
+            types = schema_types(node)
+            allowed = SUBSET_ANY.union(*(SUBSET_BY_TYPE.get(t, frozenset()) for t in types)) if types else SUBSET
         out: dict[str, Any] = {}
         described = []
         for key, value in node.items():
@@ -72,12 +79,13 @@ class GeminiJsonSubset:
             else:
                 out[key] = value
         enum = out.get("enum")
-        if isinstance(enum, list) and not all(v is None or isinstance(v, str | int | float) for v in enum):
+        if isinstance(enum, list) and not all(v is None or isinstance(v, _ENUM_VALUES) for v in enum):
             described.append("enum")
             del out["enum"]
-        describe(out, node, [k for k in described if k != "$comment"], self.log, path, _WHY)
-        if "$comment" in node:
-            self.log.dropped(path, "$comment", "a comment for schema authors, not for the model")
+        if described:
+            describe(out, node, [k for k in described if k != "$comment"], self.log, path, _WHY)
+            if "$comment" in node:
+                self.log.dropped(path, "$comment", "a comment for schema authors, not for the model")
         return out
 
     def _moved(self, node: dict[str, Any], path: str) -> dict[str, Any]:

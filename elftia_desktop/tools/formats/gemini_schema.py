@@ -231,8 +231,9 @@ class GeminiSchemaWriter:
             out["default"] = default
         elif default is not None:
             describe(out, node, ["default"], self.log, path, "a default of another type than the value's")
-        others = [k for k in node if k not in _HANDLED and k not in _NOT_DESCRIBED]
-        describe(out, node, others, self.log, path, "not part of Gemini's schema subset")
+        if not _HANDLED.issuperset(node):
+            others = [k for k in node if k not in _HANDLED and k not in _NOT_DESCRIBED]
+            describe(out, node, others, self.log, path, "not part of Gemini's schema subset")
         return out
 
     def _enum(self, node: dict[str, Any], kind: str, out: dict[str, Any], path: str) -> None:

@@ -48,6 +48,7 @@ _ALLOWED = {t: _COMMON | extra for t, extra in _BY_TYPE.items()}
 """The keywords strict mode keeps on a schema of one type."""
 _STRUCTURAL = frozenset({"prefixItems", "patternProperties", "additionalProperties", "$schema", "$comment"})
 """Handled by the object and array passes (or meaningless to the model), never described."""
+_REWRITTEN = frozenset({"allOf", "oneOf", "$ref"})
 _FREE_FORM = "a JSON-encoded value (decoded before the call)"
 MAX_PROPERTIES = 5000
 MAX_NESTING = 10
@@ -84,6 +85,9 @@ class _Strictifier:
     def node(self, node: Any, path: str, depth: int, nesting: int, at: Where) -> dict[str, Any]:
         if node is True or node == {} or not isinstance(node, dict) or depth > MAX_DEPTH:
             return self._encoded(node if isinstance(node, dict) else {}, path, at, "a value of any type")
+        kind = node.get("type")
+        if type(kind) is str and kind != "object" and _REWRITTEN.isdisjoint(node):
+            return self._typed(node, [kind], path, depth, nesting, at)  # the common case, without the checks below
         if "allOf" in node:
             node = merge_all_of(node)
             self.log.add(join_path(path, "allOf"), "changed", "allOf merged (strict mode does not support allOf)")
@@ -182,7 +186,8 @@ class _Strictifier:
                 out[key] = value
         if "type" not in out and not ("anyOf" in out or "enum" in out or "const" in out):
             out["type"] = types[0] if len(types) == 1 else types
-        describe(out, node, described, self.log, path, "strict mode does not support it")
+        if described:
+            describe(out, node, described, self.log, path, "strict mode does not support it")
         self._count(out)
         if "anyOf" in out:
             union = self._branches(out.pop("anyOf"), path, depth, nesting, at, node)
