@@ -137,37 +137,35 @@ def losses(tools: list[dict[str, Any]]) -> dict[str, int]:
                 )
             else:
                 conversion = convert_tools(tools, fmt)
-            label = fmt + (" --strict" if strict else "")
-            out[f"{label}: lossy notes"] = sum(n.action in LOSSY and n.path not in NOISE for n in conversion.notes)
-            out[f"{label}: values sent JSON-encoded (mapped back)"] = sum(
-                "JSON-encoded" in n.detail for n in conversion.notes
-            )
-            out[f"{label}: keywords said in descriptions"] = sum("described in the description" in n.detail
-                                                                 for n in conversion.notes)  # fmt: skip
-            functions = _functions(conversion.payload, fmt)
-            if fmt == "openai-responses":
-                out[f"{label}: descriptions over 1,024 characters"] = sum(
-                    len(f["description"]) > 1024 for f in functions
-                )
-            if strict:
-                strict_ones = [f for f in functions if f.get("strict")]
-                out[f"{label}: tools falling back to strict: false"] = len(functions) - len(strict_ones)
-                out[f"{label}: `default` inside strict schemas"] = _count(strict_ones, lambda n: "default" in n)
-                out[f"{label}: keywords outside strict's list"] = _count(
-                    strict_ones, lambda n: len(set(n) - STRICT_KEYS)
-                )
-            if fmt == "gemini":
-                out["gemini: bare objects (OBJECT without properties)"] = _count(
-                    functions, lambda n: n.get("type") == "OBJECT" and not n.get("properties")
-                )
-                out["gemini: property names Gemini rejects (any depth)"] = _count(
-                    functions, lambda n: sum(not GEMINI_NAME.match(k) for k in n.get("properties") or {})
-                )
-            if fmt == "gemini-json":
-                out["gemini-json: keywords outside the documented subset"] = _count(
-                    functions, lambda n: len(set(n) - GEMINI_JSON_SUBSET)
-                )
-                out["gemini-json: renamed parameters"] = sum(n.action == "renamed" for n in conversion.notes)
+            out.update(_mode_losses(fmt, strict, conversion))
+    return out
+
+
+def _mode_losses(fmt: str, strict: bool, conversion: Any) -> dict[str, int]:
+    label = fmt + (" --strict" if strict else "")
+    notes = conversion.notes
+    out = {
+        f"{label}: lossy notes": sum(n.action in LOSSY and n.path not in NOISE for n in notes),
+        f"{label}: values sent JSON-encoded (mapped back)": sum("JSON-encoded" in n.detail for n in notes),
+        f"{label}: keywords said in descriptions": sum("described in the description" in n.detail for n in notes),
+    }
+    functions = _functions(conversion.payload, fmt)
+    if fmt.startswith("openai"):
+        out[f"{label}: descriptions over 1,024 characters"] = sum(len(f["description"]) > 1024 for f in functions)
+    if strict:
+        strict_ones = [f for f in functions if f.get("strict")]
+        out[f"{label}: tools falling back to strict: false"] = len(functions) - len(strict_ones)
+        out[f"{label}: `default` inside strict schemas"] = _count(strict_ones, lambda n: "default" in n)
+        out[f"{label}: keywords outside strict's list"] = _count(strict_ones, lambda n: len(set(n) - STRICT_KEYS))
+    if fmt == "gemini":
+        bare = _count(functions, lambda n: n.get("type") == "OBJECT" and not n.get("properties"))
+        out["gemini: bare objects (OBJECT without properties)"] = bare
+        names = _count(functions, lambda n: sum(not GEMINI_NAME.match(k) for k in n.get("properties") or {}))
+        out["gemini: property names Gemini rejects (any depth)"] = names
+    if fmt == "gemini-json":
+        outside = _count(functions, lambda n: len(set(n) - GEMINI_JSON_SUBSET))
+        out["gemini-json: keywords outside the documented subset"] = outside
+        out["gemini-json: renamed parameters"] = sum(n.action == "renamed" for n in notes)
     return out
 
 

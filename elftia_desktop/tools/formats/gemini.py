@@ -16,9 +16,15 @@ Relied on: Gemini API reference ``FunctionDeclaration`` and ``Schema`` (ai.googl
   ``parameters``; ``$defs``/``$ref`` are kept, recursion included. (The Gemini API documents
   ``$defs``/``$ref`` for ``responseJsonSchema``, where cycles "are unrolled to a limited degree"
   and may only pass through non-required properties; nothing more is documented for parameters.)
-* names: see :mod:`elftia_desktop.tools.names`. Parameter names Gemini does not accept
-  (``^[a-zA-Z_][a-zA-Z0-9_]{0,63}$``, in both forms) are renamed for the request and noted; the
-  tool's ``ArgumentMap`` in the name map maps the model's call back to the original names.
+  Only the keywords of Gemini's documented JSON Schema subset are sent; the rest is moved or
+  described (see :mod:`elftia_desktop.tools.formats.gemini_json`).
+* names: see :mod:`elftia_desktop.tools.names`. In ``parameters``, property names Gemini does not
+  accept (``^[a-zA-Z_][a-zA-Z0-9_]{0,63}$``) are renamed at every depth and noted; the tool's
+  ``ArgumentMap`` in the name map maps the model's call back to the original names. That rule is
+  documented for ``parameters`` only: ``parametersJsonSchema`` keeps every name.
+* A value ``parameters`` cannot describe (an object without declared properties, a value without
+  a type) is sent as a JSON-encoded ``STRING`` and decoded by the argument map: no bare ``OBJECT``
+  is sent.
 """
 
 from __future__ import annotations
