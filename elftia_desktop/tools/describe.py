@@ -73,3 +73,17 @@ def add_description(out: dict[str, Any], text: str) -> None:
     """Append ``text`` to ``out["description"]`` (created when missing)."""
     before = out.get("description")
     out["description"] = f"{before.rstrip()} {text}" if isinstance(before, str) and before.strip() else text
+
+
+def encoded_text(schema: dict[str, Any]) -> str:
+    """What the description says of a value sent JSON-encoded, with the schema it must follow."""
+    rest = {k: v for k, v in schema.items() if k not in ("title", "description", "nullable")}
+    if rest.get("properties") == {}:
+        del rest["properties"]
+    if rest.get("additionalProperties") in ({}, True):
+        del rest["additionalProperties"]
+    if not rest:
+        return "Send any JSON value, JSON-encoded as a string (decoded before the call)."
+    if rest == {"type": "object"}:
+        return "Send a JSON object, JSON-encoded as a string (decoded before the call)."
+    return f"Send a JSON-encoded value (decoded before the call); its schema: {value_text(rest)}."

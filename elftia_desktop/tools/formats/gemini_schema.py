@@ -18,7 +18,7 @@ import math
 from typing import Any
 
 from elftia_desktop.tools.arguments import ArgumentMap, MapRecorder, Where
-from elftia_desktop.tools.describe import add_description, describe, value_text
+from elftia_desktop.tools.describe import add_description, describe, encoded_text
 from elftia_desktop.tools.formats.jsonschema import is_number, valid_pattern
 from elftia_desktop.tools.names import GEMINI_PARAMETER_NAME, parameter_names
 from elftia_desktop.tools.notes import NoteLog, join_path
@@ -200,9 +200,7 @@ class GeminiSchemaWriter:
         for key in ("title", "description"):
             if isinstance(node.get(key), str):
                 out[key] = node[key]
-        rest = {k: v for k, v in node.items() if k not in ("title", "description", "nullable")}
-        add_description(out, "Send a JSON-encoded value (decoded before the call)" +
-                        (f"; its schema: {value_text(rest)}." if rest else "."))  # fmt: skip
+        add_description(out, encoded_text(node))
         if nullable:
             out["nullable"] = True
         self.log.add(path, "changed", f"{why} cannot be described in Gemini's schema: sent as a JSON-encoded "

@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 from elftia_desktop.tools.arguments import ArgumentMap, MapRecorder, Where
-from elftia_desktop.tools.describe import add_description, describe, value_text
+from elftia_desktop.tools.describe import add_description, describe, encoded_text, value_text
 from elftia_desktop.tools.notes import NoteLog, join_path
 from elftia_desktop.tools.refs import MAX_DEPTH
 from elftia_desktop.tools.schema import WRAPPED_PROPERTY, deref, merge_all_of, process_json_schema, string_list
@@ -49,7 +49,6 @@ _ALLOWED = {t: _COMMON | extra for t, extra in _BY_TYPE.items()}
 _STRUCTURAL = frozenset({"prefixItems", "patternProperties", "additionalProperties", "$schema", "$comment"})
 """Handled by the object and array passes (or meaningless to the model), never described."""
 _REWRITTEN = frozenset({"allOf", "oneOf", "$ref"})
-_FREE_FORM = "a JSON-encoded value (decoded before the call)"
 MAX_PROPERTIES = 5000
 MAX_NESTING = 10
 MAX_ENUM_VALUES = 1000
@@ -142,8 +141,7 @@ class _Strictifier:
         for key in ("title", "description"):
             if isinstance(node.get(key), str):
                 out[key] = node[key]
-        rest = {k: v for k, v in node.items() if k not in ("title", "description")}
-        add_description(out, f"Send {_FREE_FORM}" + (f"; its schema: {value_text(rest)}." if rest else "."))
+        add_description(out, encoded_text(node))
         self.log.add(path, "changed", f"{why} cannot be described in strict mode: sent as a JSON-encoded string, "
                      "decoded again before the call")  # fmt: skip
         return out
