@@ -9,7 +9,9 @@ change is recorded in the tool's :class:`ArgumentMap` (kept beside its name in t
 * OpenAI strict mode makes optional properties required and nullable: a ``null`` there means
   "omitted" and is removed;
 * a value no provider schema can describe (Gemini's ``parameters`` for a free-form object, OpenAI
-  strict for an untyped value or a free-form map) is sent as a JSON-encoded string and decoded.
+  strict for an untyped value or a free-form map) is sent as a JSON-encoded string and decoded;
+* an object with declared properties that allows others too gets, where only declared properties
+  can be sent, one more property that carries the others JSON-encoded; they are merged back in.
 
 The map is a tree that follows the value: ``properties`` (by the provider's name) and ``items``
 lead to the maps of nested values; the branches of an ``anyOf`` share their parent's map.
@@ -29,6 +31,16 @@ class ArgumentError(ValueError):
     """The model's arguments cannot be given to the server in the form it declared."""
 
 
+def _decode(value: Any, where: str) -> Any:
+    """A JSON-encoded value decoded (a non-string passes as it is)."""
+    if not isinstance(value, str):
+        return value
+    try:
+        return json.loads(value)
+    except ValueError as exc:
+        raise ArgumentError(f"{where} must be a JSON-encoded value: {exc}") from None
+
+
 @dataclass
 class ArgumentMap:
     """How one value (the arguments object at the root) maps back to the server's form."""
@@ -43,6 +55,8 @@ class ArgumentMap:
     """Provider property names whose ``null`` means "omitted" (OpenAI strict optional properties)."""
     json_encoded: bool = False
     """The value was sent as a JSON-encoded string and is decoded (nothing below it changed)."""
+    extra: str | None = None
+    """The property that carries the object's other keys, JSON-encoded (merged in; the declared ones win)."""
     ref: str | None = None
     """The value follows a ``$defs`` entry: the name of that entry's map in the root's ``defs``."""
     defs: dict[str, ArgumentMap] = field(default_factory=dict)
@@ -52,7 +66,8 @@ class ArgumentMap:
 
     def __bool__(self) -> bool:
         changes = self.renamed or self.properties or self.items or self.omit_null or self.defs
-        return bool(changes) or self.json_encoded or self.ref is not None or self.wrapped is not None
+        marks = self.json_encoded or self.extra is not None or self.ref is not None or self.wrapped is not None
+        return bool(changes) or marks
 
     def child(self, name: str) -> ArgumentMap:
         """The map of property ``name`` (the provider's name), created when first asked for."""
@@ -70,6 +85,7 @@ class ArgumentMap:
         self.omit_null |= other.omit_null
         self.json_encoded = self.json_encoded or other.json_encoded
         self.ref = self.ref or other.ref
+        self.extra = self.extra or other.extra
         for name, sub in other.properties.items():
             self.child(name).merge(sub)
         if other.items is not None:
@@ -120,10 +136,7 @@ class ArgumentMap:
         if target is not None:
             return target.restore_value(value, where, depth + 1, defs)
         if self.json_encoded and isinstance(value, str):
-            try:
-                return json.loads(value)
-            except ValueError as exc:
-                raise ArgumentError(f"{where} must be a JSON-encoded value: {exc}") from None
+            return _decode(value, where)
         if isinstance(value, dict):
             return self._restore_object(value, where, depth, defs)
         if isinstance(value, list) and self.items is not None:
@@ -134,12 +147,21 @@ class ArgumentMap:
         self, value: dict[str, Any], where: str, depth: int, defs: dict[str, ArgumentMap]
     ) -> dict[str, Any]:
         out: dict[str, Any] = {}
+        more: Any = None
         for key, item in value.items():
+            if key == self.extra:
+                more = item
+                continue
             if item is None and key in self.omit_null:
                 continue
             sub = self.properties.get(key)
             name = self.renamed.get(key, key)
             out[name] = item if sub is None else sub.restore_value(item, f"{where}.{name}", depth + 1, defs)
+        if more is not None:
+            extra = _decode(more, f"{where}.{self.extra}")
+            if not isinstance(extra, dict):
+                raise ArgumentError(f"{where}.{self.extra} must be a JSON-encoded object of further properties")
+            out = {**extra, **out}
         return out
 
     def to_json(self) -> dict[str, Any]:
@@ -155,6 +177,8 @@ class ArgumentMap:
             out["items"] = self.items.to_json()
         if self.ref is not None:
             out["ref"] = self.ref
+        if self.extra is not None:
+            out["extra"] = self.extra
         if self.defs:
             out["defs"] = {k: v.to_json() for k, v in self.defs.items()}
         return out
@@ -188,6 +212,10 @@ class MapRecorder:
         """A null in property ``name`` of the object at ``where`` means "omitted"."""
         self.records.append((where, "omit", name, ""))
 
+    def extra(self, where: Where, name: str) -> None:
+        """Property ``name`` of the object at ``where`` carries its other keys, JSON-encoded."""
+        self.records.append((where, "extra", name, ""))
+
     def ref(self, where: Where, name: str) -> None:
         """The value at ``where`` follows the ``$defs`` entry ``name``."""
         self.records.append((where, "ref", name, ""))
@@ -216,6 +244,8 @@ class MapRecorder:
                 node.renamed[first] = second
             elif kind == "omit":
                 node.omit_null.add(first)
+            elif kind == "extra":
+                node.extra = first
             else:
                 node.ref = first
         return into

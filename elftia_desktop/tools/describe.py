@@ -12,6 +12,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from elftia_desktop.tools.arguments import MapRecorder, Where
 from elftia_desktop.tools.notes import NoteLog, join_path
 
 MAX_VALUE_TEXT = 200
@@ -87,3 +88,29 @@ def encoded_text(schema: dict[str, Any]) -> str:
     if rest == {"type": "object"}:
         return "Send a JSON object, JSON-encoded as a string (decoded before the call)."
     return f"Send a JSON-encoded value (decoded before the call); its schema: {value_text(rest)}."
+
+
+def with_extra_carrier(
+    props: dict[str, Any], node: dict[str, Any], path: str, at: Where, maps: MapRecorder, log: NoteLog
+) -> dict[str, Any]:
+    """``props`` plus one optional string property that carries the object's other keys, JSON-encoded.
+
+    For an object with declared properties that allows others (``additionalProperties``,
+    ``patternProperties``) where only declared properties can be sent; the argument map merges
+    the carried keys back in.
+    """
+    name, n = "additional_properties", 2
+    while name in props:
+        name, n = f"additional_properties_{n}", n + 1
+    rule = {k: node[k] for k in ("additionalProperties", "patternProperties") if node.get(k) not in (None, False)}
+    shown = (
+        ""
+        if rule.get("additionalProperties") in ({}, True) and len(rule) == 1
+        else f" Their schema: {value_text(rule)}."
+    )
+    carrier = {"type": "string", "description": "Further properties beyond the declared ones, as a JSON-encoded object "
+               f"(merged in before the call).{shown}"}  # fmt: skip
+    maps.extra(at, name)
+    log.add(join_path(path, "additionalProperties"), "changed", f"only declared properties can be sent: the others go "
+            f"JSON-encoded in the added property {name!r} and are merged back before the call")  # fmt: skip
+    return {**props, name: carrier}

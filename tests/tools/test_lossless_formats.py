@@ -95,3 +95,19 @@ def test_a_root_map_is_wrapped_json_encoded_and_unwrapped() -> None:
         conversion = convert_tools([tool], fmt, strict=strict)
         check_all({fmt: conversion.payload})
         assert conversion.name_map.restore_arguments("set_env", {"value": '{"A": "1"}'}) == {"A": "1"}
+
+
+def test_further_properties_travel_in_a_carrier_where_only_declared_ones_can_be_sent() -> None:
+    schema = {"type": "object", "properties": {"parent": {"type": "object", "properties": {"id": {"type": "string"}},
+              "required": ["id"], "additionalProperties": True}}, "required": ["parent"]}  # fmt: skip
+    tool = {"name": "post_page", "inputSchema": schema}
+    for fmt, strict in (("openai", True), ("gemini", False)):
+        conversion = convert_tools([tool], fmt, strict=strict)
+        check_all({fmt: conversion.payload})
+        assert not [n for n in conversion.notes if n.action == "dropped"]
+        sent = {"parent": {"id": "p1", "additional_properties": '{"type": "page_id", "id": "ignored"}'}}
+        restored = conversion.name_map.restore_arguments("post_page", sent)
+        assert restored == {"parent": {"type": "page_id", "id": "p1"}}  # the declared property wins
+        assert conversion.name_map.restore_arguments("post_page", {"parent": {"id": "p1"}}) == {"parent": {"id": "p1"}}
+        with pytest.raises(ArgumentError, match="must be a JSON-encoded object of further properties"):
+            conversion.name_map.restore_arguments("post_page", {"parent": {"id": "p", "additional_properties": "[1]"}})

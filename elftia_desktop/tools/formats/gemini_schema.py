@@ -18,7 +18,7 @@ import math
 from typing import Any
 
 from elftia_desktop.tools.arguments import ArgumentMap, MapRecorder, Where
-from elftia_desktop.tools.describe import add_description, describe, encoded_text
+from elftia_desktop.tools.describe import add_description, describe, encoded_text, with_extra_carrier
 from elftia_desktop.tools.formats.jsonschema import is_number, valid_pattern
 from elftia_desktop.tools.names import GEMINI_PARAMETER_NAME, parameter_names
 from elftia_desktop.tools.notes import NoteLog, join_path
@@ -294,6 +294,8 @@ class GeminiSchemaWriter:
     def _object(self, node: dict[str, Any], out: dict[str, Any], path: str, depth: int, at: Where) -> None:
         raw = node.get("properties")
         props: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        if props and any(node.get(k) not in (None, False) for k in ("additionalProperties", "patternProperties")):
+            props = with_extra_carrier(props, node, path, at, self.maps, self.log)
         renamed = rename_properties(props, path, self.log)
         for original, new in renamed.items():
             self.maps.renamed(at, new, original)
@@ -308,8 +310,6 @@ class GeminiSchemaWriter:
         if len(kept) < len(required):
             missing = ", ".join(r for r in required if r not in props)
             self.log.add(join_path(path, "required"), "changed", f"names without a property removed: {missing}")
-        extra = [k for k in ("additionalProperties", "patternProperties") if node.get(k) not in (None, False)]
-        describe(out, node, extra, self.log, path, "Gemini's schema subset takes only declared properties")
 
 
 def rename_properties(props: dict[str, Any], path: str, log: NoteLog) -> dict[str, str]:

@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 from elftia_desktop.tools.arguments import ArgumentMap, MapRecorder, Where
-from elftia_desktop.tools.describe import add_description, describe, encoded_text, value_text
+from elftia_desktop.tools.describe import add_description, describe, encoded_text, value_text, with_extra_carrier
 from elftia_desktop.tools.notes import NoteLog, join_path
 from elftia_desktop.tools.refs import MAX_DEPTH
 from elftia_desktop.tools.schema import WRAPPED_PROPERTY, deref, merge_all_of, process_json_schema, string_list
@@ -217,12 +217,8 @@ class _Strictifier:
         raw = out.get("properties")
         props: dict[str, Any] = raw if isinstance(raw, dict) else {}
         extra = node.get("additionalProperties")
-        if props and extra not in (None, False):
-            self.log.add(join_path(path, "additionalProperties"), "dropped",
-                         "set to false (strict mode requires it): only declared properties can be sent")  # fmt: skip
-        for key in ("patternProperties",):
-            if key in node and props:
-                describe(out, node, [key], self.log, path, "strict mode allows only declared properties")
+        if props and (extra not in (None, False) or node.get("patternProperties")):
+            props = with_extra_carrier(props, node, path, at, self.maps, self.log)
         self.properties += len(props)
         required = set(string_list(node.get("required")))
         new_props: dict[str, Any] = {}
