@@ -297,7 +297,8 @@ def make_strict(params: dict[str, Any], log: NoteLog) -> dict[str, Any] | None:
         log.add("", "fallback", f"sent with strict: false because {exc}")
         return None
     log.notes.extend(trial.notes)
-    log.argument_map().merge(worker.maps.build(amap))
+    if worker.maps.records or amap:
+        log.argument_map().merge(worker.maps.build(amap))
     return out
 
 
