@@ -235,7 +235,13 @@ def main() -> None:
         "columns: the converters of main on the same tools, in the same run (a child process, its own baseline).",
         "", "| format | median ms | best ms | baseline best ms | ratio | main median ms | main best ms | main ratio "
         "| target |", "|---|---|---|---|---|---|---|---|---|", *rows,
-        "", "### What each provider mode loses", "", table,
+        "", "On a shared machine the milliseconds follow the load (the deepcopy baseline alone took ~10 ms at",
+        "load 3.5 and several times that above load 8): read the ratios, measured on the same tools in the same run.",
+        "", "### What each provider mode loses", "",
+        "Lossy notes: a note whose action is dropped, cut, fallback, skipped or warning (main's notes on a root",
+        "`$schema` or `title`, which this branch leaves out silently, are not counted for either). Values sent",
+        "JSON-encoded and keywords said in descriptions keep what the model may send and read: each has a",
+        "`changed` note, and the argument map decodes the values before the call.", "", table,
     ])  # fmt: skip
     if "--write" in sys.argv:
         from bench.results import write_section
