@@ -12,8 +12,8 @@ Rules relied on (checked against the providers' current API references):
 * Gemini parameter names (``FunctionDeclaration.parameters``: "Parameter names must start with a
   letter or an underscore and must only contain chars a-z, A-Z, 0-9, or underscores with a
   maximum length of 64", google-genai ``types.FunctionDeclaration`` and the Vertex AI reference).
-  The same names are used for ``parametersJsonSchema``, whose root properties "are the
-  parameters to the function". :func:`parameter_names` renames the others; the
+  :func:`parameter_names` renames the others, at every depth of ``parameters``
+  (``parametersJsonSchema`` takes JSON Schema, where a property name is any string); the
   :class:`NameMap` keeps each tool's :class:`~elftia_desktop.tools.arguments.ArgumentMap` so that
   the model's call reaches the server under the names it declared.
 

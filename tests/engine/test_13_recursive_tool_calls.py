@@ -116,9 +116,15 @@ async def test_gemini_nested_tree_and_renamed_parameters(service: McpService, js
     tree, evaluate, upload = (_name(prepared, n) for n in ("tree", "evaluate", "upload"))
     key = "parametersJsonSchema" if json_schema else "parameters"
     [declaration] = [d for d in prepared.payload["tools"][0]["functionDeclarations"] if d["name"] == upload]
-    assert set(declaration[key]["properties"]) == {"file_path", "_2fa_code", "_meta"}
+    # parameters: names Gemini rejects are renamed, the free-form map JSON-encoded; parametersJsonSchema keeps both.
+    sent = (
+        {"file-path": "/tmp/x", "2fa code": "123", "$meta": {"k": "v"}}
+        if json_schema
+        else {"file_path": "/tmp/x", "_2fa_code": "123", "_meta": '{"k": "v"}'}
+    )
+    assert set(declaration[key]["properties"]) == set(sent)
     # The model calls with the names it was given; the server must get the ones it declared.
-    calls = [(tree, TREE), (evaluate, EXPR), (upload, {"file_path": "/tmp/x", "_2fa_code": "123", "_meta": {"k": "v"}})]
+    calls = [(tree, TREE), (evaluate, EXPR), (upload, sent)]
     parts = [gt.Part(function_call=gt.FunctionCall(id=f"g{i}", name=n, args=a)) for i, (n, a) in enumerate(calls)]
     response = gt.GenerateContentResponse(candidates=[gt.Candidate(content=gt.Content(role="model", parts=parts))])
     [content] = await completion.answer_tool_calls(prepared, response)

@@ -100,9 +100,9 @@ async def test_openai_strict_mode_removes_the_nulls_it_forced_before_the_call(se
     args |= {k: None for k in ("years", "weeks", "days", "hours", "minutes", "seconds")}
     [message] = await completion.answer_tool_calls(prepared, _openai_response(("s1", add, json.dumps(args))))
     assert json.loads(message["content"])["datetime"] == "2024-02-29T00:00:00+00:00"
-    # The same nulls sent as they are: the server refuses them.
-    prepared.strict = False
-    [raw] = await completion.answer_tool_calls(prepared, _openai_response(("s2", add, json.dumps(args))))
+    # The same nulls in a request that was not strict: sent as they are, the server refuses them.
+    loose = await completion.prepare("openai", "gpt-test", [], strict=False)
+    [raw] = await completion.answer_tool_calls(loose, _openai_response(("s2", add, json.dumps(args))))
     assert raw["content"].startswith(f"Error: tool {add} reported an error: ")
 
 

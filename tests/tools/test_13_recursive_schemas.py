@@ -106,14 +106,17 @@ def test_live_recursive_tools_keep_their_parameters_in_every_format() -> None:
     assert all(t.input_schema["type"] == "object" and "$ref" in t.input_schema for t in tools if t.name != "upload")
     for fmt, strict in FORMS:
         conversion = check_every_parameter_at_the_top(list(tools), fmt, strict)
-        if strict:  # the recursive models are strict (their $defs kept); upload's free-form map is not
+        if strict:  # the recursive models are strict (their $defs kept); upload's free-form map JSON-encoded
             functions = {
                 f["name"]: f for f in (t if fmt == "openai-responses" else t["function"] for t in conversion.payload)
             }
-            assert [n for n, f in functions.items() if f["strict"]] == [
-                "mcp__recursive__tree",
-                "mcp__recursive__evaluate",
-            ]
+            assert all(f["strict"] for f in functions.values())
+            meta = functions["mcp__recursive__upload"]["parameters"]["properties"]["$meta"]
+            assert meta["anyOf"][0]["type"] == "string" and meta["anyOf"][1] == {"type": "null"}
+            restored = conversion.name_map.restore_arguments(
+                "mcp__recursive__upload", {"file-path": "/a", "2fa code": None, "$meta": '{"k": "v"}'}
+            )
+            assert restored == {"file-path": "/a", "2fa code": None, "$meta": {"k": "v"}}  # the server allows null
         notes = [str(n) for n in conversion.notes]
         assert not any("wrapped as the property" in n for n in notes), notes
         assert any("root reference '#/$defs/Tree' resolved to the object it names" in n for n in notes)
@@ -159,11 +162,14 @@ def test_gemini_parameters_inline_recursion_to_a_bounded_depth_and_say_so() -> N
     for _ in range(RECURSION_DEPTH):
         assert set(node["properties"]) == {"name", "size", "children"} and node["required"] == ["name"]
         node = node["properties"]["children"]["items"]
-    assert node["type"] == "OBJECT" and node["properties"] == {} and "further nesting omitted" in node["description"]
+    assert node["type"] == "STRING" and "further nesting omitted" in node["description"]  # JSON-encoded below
+    deep = {"name": "a", "children": [{"name": "b", "children": [{"name": "c", "children": ['{"name": "d"}']}]}]}
+    restored = conversion.name_map.restore_arguments("tree", {"root": deep} if "root" in params["properties"] else deep)
+    assert json.dumps(restored).count('"name": "d"') == 1 and "children" in json.dumps(restored)
     path = ".".join(["properties.children.items"] * RECURSION_DEPTH)
     [cut] = [n for n in conversion.notes if n.action == "cut"]
     assert cut.path == path and f"inlined {RECURSION_DEPTH} levels deep" in cut.detail
-    assert f"level {RECURSION_DEPTH + 1} is sent as an object without properties" in cut.detail
+    assert f"level {RECURSION_DEPTH + 1} is sent as a JSON-encoded string (decoded before the call)" in cut.detail
     expr = convert_tools([{"name": "evaluate", "inputSchema": TOOLS["evaluate"][1]}], "gemini")
     [cut] = [n for n in expr.notes if n.action == "cut"]
     assert "and at 7 other places" in cut.detail  # left and right at each of 3 levels: 2**3 cuts, one note
@@ -171,7 +177,7 @@ def test_gemini_parameters_inline_recursion_to_a_bounded_depth_and_say_so() -> N
 
 def test_gemini_parameter_names_are_renamed_and_mapped_back() -> None:
     tool = {"name": "upload", "inputSchema": TOOLS["upload"][1]}
-    for fmt in ("gemini", "gemini-json"):
+    for fmt in ("gemini",):
         conversion = convert_tools([tool], fmt)
         [params] = top_level(conversion).values()
         assert list(params["properties"]) == ["file_path", "_2fa_code", "_meta"] and params["required"] == ["file_path"]
@@ -182,7 +188,7 @@ def test_gemini_parameter_names_are_renamed_and_mapped_back() -> None:
         assert restored == {"file-path": "/a", "2fa code": "12"}
         renames = [n for n in conversion.notes if n.action == "renamed"]
         assert [n.path for n in renames] == ["properties.file-path", "properties.2fa code", "properties.$meta"]
-    for fmt in ("openai", "anthropic"):  # names are fine there: sent as they are
+    for fmt in ("openai", "anthropic", "gemini-json"):  # names are fine there: sent as they are
         assert not convert_tools([tool], fmt).name_map.argument_map("upload")
 
 
@@ -194,7 +200,7 @@ def test_tools_lint_says_what_was_lost_and_why(capsys: pytest.CaptureFixture[str
     assert f"recursive reference '#/$defs/Expr' inlined {RECURSION_DEPTH} levels deep" in out
     assert "parameter '2fa code' sent as '_2fa_code'" in out and "mapped back to '2fa code'" in out
     assert "wrapped as the property" not in out
-    assert "lose something (dropped, cut, fallback, skipped, warning); arguments mapped back for 1 tool\n" in out
+    assert "lose something (dropped, cut, fallback, skipped, warning); arguments mapped back for 3 tools\n" in out
     assert main(["tools", "--server", "recursive", "--format", "gemini", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["argumentMap"]["mcp__recursive__upload"]["renamed"]["file_path"] == "file-path"
@@ -234,7 +240,9 @@ def test_a_typed_root_union_of_models_keeps_their_parameters() -> None:
         check_all({fmt: conversion.payload})
         [params] = top_level(conversion).values()
         assert set(params["properties"]) == {"name", "size", "children", "op", "left", "right"}
-        assert not conversion.name_map.argument_map("either")
+        arguments = conversion.name_map.argument_map("either")
+        assert arguments.wrapped is None and not arguments.renamed and not arguments.json_encoded
+        assert strict or fmt == "gemini" or not arguments  # strict nulls, Gemini's recursion cut JSON-encoded
         details = " | ".join(n.detail for n in conversion.notes)
         assert (
             "null branch of the root anyOf dropped" in details and "only the common properties stay required" in details
