@@ -18,8 +18,8 @@ def test_one_line_for_the_same_change_to_many_tools() -> None:
     tools = [tool(i, uri) for i in range(9)]
     notes = provider_payload(tools, "gemini").notes
     assert notes == [
-        "9 tools (t0, t1, t2, t3, t4, t5 and 3 more) properties.x.format: dropped: "
-        "format 'uri' is not one Gemini documents for STRING"
+        "9 tools (t0, t1, t2, t3, t4, t5 and 3 more) properties.x.format: changed: "
+        "described in the description (not a format Gemini documents for STRING)"
     ]
     (single,) = provider_payload(tools[:1], "gemini").notes
-    assert single.startswith("t0 properties.x.format: dropped:")
+    assert single.startswith("t0 properties.x.format: changed:")
