@@ -21,7 +21,7 @@ import mcp_types as types
 
 from elftia_desktop.connections.service import TOOL_CACHE_TTL, McpService
 from elftia_desktop.core.models import McpServerRecord
-from elftia_desktop.gateway.names import gateway_names
+from elftia_desktop.core.tool_names import prefixed_names
 from elftia_desktop.gateway.scope import Scope
 from elftia_desktop.tools.names import ToolRef
 
@@ -151,6 +151,6 @@ class Catalog:
 
 
 def _renamed(chosen: Sequence[tuple[McpServerRecord, Any]], errors: dict[str, str]) -> Listing[Any]:
-    routes = gateway_names([(record.id, record.name, item.name) for record, item in chosen])
+    routes = prefixed_names([(record.id, record.name, item.name) for record, item in chosen])
     items = [item.model_copy(update={"name": name}) for name, (_, item) in zip(routes, chosen, strict=True)]
     return Listing(items=items, routes=routes, errors=errors)
