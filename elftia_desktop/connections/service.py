@@ -1,6 +1,6 @@
 """``McpService``: server CRUD, the connection pool, tool listing and tool calls.
 
-The public API other layers code against (see SERVICE_API.md). All methods are coroutines on
+The public API other layers code against (see docs/ARCHITECTURE.md). All methods are coroutines on
 the service loop unless marked sync. Errors raised are those of ``core/errors.py``.
 """
 
