@@ -78,7 +78,7 @@ def _run(work: Callable[[McpService, McpServerRecord], Awaitable[T]], server: st
 
     defer_sdk_package_inits()
     from elftia_desktop.connections.service import McpService
-    from elftia_desktop.connections.shell_env import use_process_environment
+    from elftia_desktop.core.login_env import use_process_environment
 
     use_process_environment()
     catalog = open_catalog()

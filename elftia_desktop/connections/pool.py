@@ -34,7 +34,6 @@ from elftia_desktop.connections.oauth_provider import SignInGate, SignInPrompt, 
 from elftia_desktop.connections.oauth_storage import VaultTokenStorage
 from elftia_desktop.connections.placeholders import expand_record
 from elftia_desktop.connections.process_tracker import ProcessTracker
-from elftia_desktop.connections.shell_env import login_env
 from elftia_desktop.connections.stdio_process import StdioProcess
 from elftia_desktop.core.errors import (
     ElftiaError,
@@ -43,6 +42,7 @@ from elftia_desktop.core.errors import (
     ServerNotTrusted,
     ToolCallError,
 )
+from elftia_desktop.core.login_env import login_env
 from elftia_desktop.core.models import ConnectionState, McpServerRecord, MCPTool
 from elftia_desktop.core.secrets import SecretVault
 from elftia_desktop.core.trust import needs_confirmation
