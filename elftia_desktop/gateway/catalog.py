@@ -69,10 +69,6 @@ class Catalog:
             self._cache.pop(kind, None)
             self._building.pop(kind, None)
 
-    def is_known(self, kind: str) -> bool:
-        """Whether a listing of ``kind`` was built (the client has seen it)."""
-        return kind in self._cache
-
     async def _get(self, kind: str, build: Callable[[], Awaitable[Listing[Any]]]) -> Listing[Any]:
         cached = self._cache.get(kind)
         if cached is not None and time.monotonic() - cached.built_at < TOOL_CACHE_TTL:
