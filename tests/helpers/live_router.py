@@ -52,3 +52,14 @@ def live_router() -> Iterator[tuple[McpRouter, ServiceLoop[AppServices]]]:
             await services.close()
 
         loop.stop(cleanup=close, timeout=30)
+
+
+def settle(qtbot: Any, router: McpRouter, timeout: int = 60_000) -> None:
+    """A round trip through the service loop and back to the UI thread (``mcp:states``).
+
+    What the UI submitted before has reached the loop, and the answers queued before this one
+    have been delivered: the barrier for a test that checks that something did NOT happen.
+    """
+    answered: list[Any] = []
+    router.states(on_done=answered.append)
+    qtbot.waitUntil(lambda: bool(answered), timeout=timeout)
