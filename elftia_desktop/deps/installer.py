@@ -99,6 +99,7 @@ class DependencyInstaller:
             )
 
         def report(line: str) -> None:
+            """Keep the line for the result and pass it to ``on_progress``."""
             log.append(line)
             if on_progress is not None:
                 on_progress(line)

@@ -123,12 +123,15 @@ def _hooks(server_id: str, tracker: ProcessTracker) -> ConnectionHooks:
     """Record the process in ``tracker`` from spawn to exit; a lost server is logged."""
 
     def on_spawn(process: StdioProcess) -> None:
+        """Record the started process."""
         tracker.add(server_id, process.pid, process.argv)
 
     def on_exit(process: StdioProcess) -> None:
+        """Forget the process that ended."""
         tracker.remove(process.pid)
 
     def on_lost(connection: ServerConnection, reason: str) -> None:
+        """Log why the server went away."""
         log.warning("direct MCP server %r ended: %s", connection.record.name, reason)
 
     return ConnectionHooks(on_tools_changed=lambda: None, on_lost=on_lost, on_spawn=on_spawn, on_exit=on_exit)

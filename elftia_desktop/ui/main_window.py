@@ -159,6 +159,7 @@ class MainWindow(QMainWindow):
         dialog = ElicitationDialog(record.name if record else server_id, message, schema or {}, self)
 
         def answer(_code: int) -> None:
+            """Send the person's answer (or decline) back to the server."""
             content = dialog.content() if dialog.action == "accept" else None
             self.router.answer_elicitation(ticket, dialog.action, content)
 

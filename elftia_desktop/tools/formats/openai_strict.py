@@ -58,6 +58,7 @@ class _Strictifier:
         self.chars = 0
 
     def node(self, node: Any, path: str, depth: int, nesting: int) -> dict[str, Any]:
+        """``node`` (at ``path``) rewritten for strict mode; ``NotStrict`` when it cannot be."""
         if not isinstance(node, dict) or depth > MAX_DEPTH:
             raise NotStrict(f"{path or 'root'}: an unconstrained value (any JSON) cannot be expressed")
         if "allOf" in node:

@@ -297,6 +297,7 @@ class AgentsPage(QWidget):
         dialog = McpManageDialog(self.router, agent, self.servers, self.states, self)
 
         def closed(code: int) -> None:
+            """Say what was saved when the dialog was accepted."""
             if code == McpManageDialog.DialogCode.Accepted and dialog.saved is not None:
                 self._changed(f"Saved the MCP choices of <b>{escape(dialog.saved.name)}</b>.")
 

@@ -147,6 +147,7 @@ class ClaudePanel(QWidget):
         pushed: list[str] = []
 
         def next_one() -> None:
+            """Push the next server, or report what was pushed."""
             if not ids:
                 self.notice.show_message(f"Pushed to Claude Code ({scope} scope): {', '.join(pushed)}.", "success")
                 self.check()
@@ -154,6 +155,7 @@ class ClaudePanel(QWidget):
             self.router.claude_push(ids.pop(0), scope, on_done=done, on_error=self._failed)
 
         def done(result: dict[str, Any]) -> None:
+            """Note the pushed server and go on."""
             pushed.append(result["name"])
             next_one()
 

@@ -113,9 +113,11 @@ class DependenciesPage(PageFrame):
         self.notice.hide()
 
         def done(result: DependencyInstallResult) -> None:
+            """Show the install's result on its card."""
             self._install_finished(card, result.to_json_dict())
 
         def failed(error: BridgeError) -> None:
+            """Show why the install failed."""
             card.finish_install(f"Failed: {error.message}")
             self._show_error(error)
 

@@ -223,6 +223,7 @@ class McpServersPage(QWidget):
     @Slot(str)
     def _fetch_tool_count(self, server_id: str) -> None:
         def done(tools: list[Any]) -> None:
+            """Show the number of tools on the server's card."""
             self.tool_counts[server_id] = len(tools)
             if server_id in self.cards:
                 self.cards[server_id].set_tool_count(len(tools))
@@ -299,6 +300,7 @@ class McpServersPage(QWidget):
         """Run ``then`` once the server is trusted, asking the user first when it is not."""
 
         def ask(info: dict[str, Any]) -> None:
+            """Run ``then`` at once, or after the person trusted the server."""
             if not info["needsConfirmation"] and not always_ask:
                 then()
                 return
@@ -314,6 +316,7 @@ class McpServersPage(QWidget):
             card.buttons["test"].setEnabled(False)
 
         def done(result: McpTestResult) -> None:
+            """Show the test's outcome."""
             if card is not None:
                 card.buttons["test"].setEnabled(True)
             if result.success:
@@ -333,6 +336,7 @@ class McpServersPage(QWidget):
                 )
 
         def failed(error: BridgeError) -> None:
+            """Show why the test could not run."""
             if card is not None:
                 card.buttons["test"].setEnabled(True)
             self.show_error(error)

@@ -132,6 +132,7 @@ class SettingsPage(PageFrame):
         """Write the backup to ``path``."""
 
         def done(result: dict[str, Any]) -> None:
+            """Say where the backup was written."""
             left_out = result["secretsLeftOut"]
             extra = f"; {left_out} secret value(s) left out" if left_out else ""
             self.notice.show_message(
