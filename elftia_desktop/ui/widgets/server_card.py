@@ -60,6 +60,38 @@ class ServerCard(QFrame):
         outer.setContentsMargins(16, 12, 16, 12)
         outer.setSpacing(6)
 
+        outer.addLayout(self._top_row())
+
+        self.subtitle = QLabel()
+        self.subtitle.setObjectName("CardSubtitle")
+        self.subtitle.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        outer.addWidget(self.subtitle)
+        self.auth_label = QLabel()
+        self.auth_label.setObjectName("Muted")
+        self.auth_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        outer.addWidget(self.auth_label)
+
+        row = QHBoxLayout()
+        row.setSpacing(6)
+        self.buttons: dict[str, QPushButton] = {}
+        for name, label, tip in (*ACTIONS, *AUTH_ACTIONS):
+            button = QPushButton(label)
+            button.setObjectName("Primary" if name == "sign-in" else "")
+            button.setToolTip(tip)
+            button.clicked.connect(lambda _=False, n=name: self.actionRequested.emit(n, self.record.id))
+            row.addWidget(button)
+            self.buttons[name] = button
+        row.addStretch(1)
+        self._build_activity(row)
+        self.review = QPushButton("Review and trust…")
+        self.review.setToolTip("See exactly what this server runs before it starts")
+        self.review.clicked.connect(lambda: self.actionRequested.emit("trust", self.record.id))
+        row.addWidget(self.review)
+        outer.addLayout(row)
+        self.set_record(record)
+
+    def _top_row(self) -> QHBoxLayout:
+        """The name, the transport, scope and trust chips, the state badge and the on/off switch."""
         top = QHBoxLayout()
         self.title = QLabel()
         self.title.setObjectName("CardTitle")
@@ -76,41 +108,7 @@ class ServerCard(QFrame):
         self.switch = ToggleSwitch()
         self.switch.toggled.connect(lambda on: self.activeToggled.emit(self.record.id, on))
         top.addWidget(self.switch)
-        outer.addLayout(top)
-
-        self.subtitle = QLabel()
-        self.subtitle.setObjectName("CardSubtitle")
-        self.subtitle.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        outer.addWidget(self.subtitle)
-        self.auth_label = QLabel()
-        self.auth_label.setObjectName("Muted")
-        self.auth_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        outer.addWidget(self.auth_label)
-
-        row = QHBoxLayout()
-        row.setSpacing(6)
-        self.buttons: dict[str, QPushButton] = {}
-        for name, label, tip in ACTIONS:
-            button = QPushButton(label)
-            button.setToolTip(tip)
-            button.clicked.connect(lambda _=False, n=name: self.actionRequested.emit(n, self.record.id))
-            row.addWidget(button)
-            self.buttons[name] = button
-        for name, label, tip in AUTH_ACTIONS:
-            button = QPushButton(label)
-            button.setObjectName("Primary" if name == "sign-in" else "")
-            button.setToolTip(tip)
-            button.clicked.connect(lambda _=False, n=name: self.actionRequested.emit(n, self.record.id))
-            row.addWidget(button)
-            self.buttons[name] = button
-        row.addStretch(1)
-        self._build_activity(row)
-        self.review = QPushButton("Review and trust…")
-        self.review.setToolTip("See exactly what this server runs before it starts")
-        self.review.clicked.connect(lambda: self.actionRequested.emit("trust", self.record.id))
-        row.addWidget(self.review)
-        outer.addLayout(row)
-        self.set_record(record)
+        return top
 
     def _build_activity(self, row: QHBoxLayout) -> None:
         self.sparkline = Sparkline()
