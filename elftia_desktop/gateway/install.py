@@ -154,15 +154,21 @@ def _dump(data: dict[str, Any]) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
+def _entries(
+    app_id: str, agent: str | None, path: Path | None, name: str | None
+) -> tuple[AppFormat, Path, str, str | None, dict[str, Any], dict[str, Any]]:
+    """The app's format, its file, the entry's name, the file's text and data, and its server entries."""
+    fmt = install_app(app_id)
+    path = path or config_path(fmt)
+    before, data = _read(fmt, path)
+    return fmt, path, name or entry_name(agent), before, data, dict(data.get(fmt.root_key) or {})
+
+
 def plan_install(
     app_id: str, agent: str | None = None, hub: bool = False, *, path: Path | None = None, name: str | None = None
 ) -> InstallPlan:
     """What installing the gateway into ``app_id`` would change (nothing is written)."""
-    fmt = install_app(app_id)
-    path = path or config_path(fmt)
-    name = name or entry_name(agent)
-    before, data = _read(fmt, path)
-    servers = dict(data.get(fmt.root_key) or {})
+    fmt, path, name, before, data, servers = _entries(app_id, agent, path, name)
     if name in servers and not is_gateway_entry(servers[name]):
         raise InstallError(f"{path}: the entry {name!r} is not Elftia's gateway; choose another name with --name")
     entry = gateway_entry(fmt, agent, hub)
@@ -177,11 +183,7 @@ def plan_uninstall(
     app_id: str, agent: str | None = None, *, path: Path | None = None, name: str | None = None
 ) -> InstallPlan:
     """What removing the gateway's entry from ``app_id`` would change; ``InstallError`` when there is none."""
-    fmt = install_app(app_id)
-    path = path or config_path(fmt)
-    name = name or entry_name(agent)
-    before, data = _read(fmt, path)
-    servers = dict(data.get(fmt.root_key) or {})
+    fmt, path, name, before, data, servers = _entries(app_id, agent, path, name)
     if name not in servers:
         raise InstallError(f"{path}: there is no entry {name!r} to remove")
     if not is_gateway_entry(servers[name]):
