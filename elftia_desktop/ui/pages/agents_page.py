@@ -10,8 +10,7 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer, Slot
-from PySide6.QtGui import QShowEvent
+from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -28,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from elftia_desktop.ui.dialogs.gateway_dialog import GatewayDialog
 from elftia_desktop.ui.dialogs.mcp_manage_dialog import McpManageDialog
+from elftia_desktop.ui.pages.page_frame import FirstShow
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 
 if TYPE_CHECKING:
@@ -50,18 +50,11 @@ class AgentsPage(QWidget):
         self.servers: list[McpServerRecord] = []
         self.states: dict[str, tuple[str, str]] = {}
         self.summaries: dict[str, AgentToolSummary] = {}
-        self._started = False
+        self._first_show = FirstShow(self, self.reload)
         self._build()
         router.serversChanged.connect(self.reload)
         router.toolsChanged.connect(lambda _sid: self._fetch_summaries())
         router.connectionStateChanged.connect(self._on_state)
-
-    def showEvent(self, event: QShowEvent) -> None:
-        """Load once the page is first shown."""
-        super().showEvent(event)
-        if not self._started:
-            self._started = True
-            QTimer.singleShot(0, self.reload)
 
     def _build(self) -> None:
         layout = QVBoxLayout(self)

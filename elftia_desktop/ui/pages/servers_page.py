@@ -6,8 +6,7 @@ from collections.abc import Callable
 from html import escape as html_escape
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QShowEvent
+from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -24,6 +23,7 @@ from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.ui.dialogs.logs_dialog import LogsDialog
 from elftia_desktop.ui.dialogs.trust_dialog import TrustDialog
+from elftia_desktop.ui.pages.page_frame import FirstShow
 from elftia_desktop.ui.pages.servers_auth import ServerAuthActions
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 from elftia_desktop.ui.widgets.server_card import ServerCard
@@ -64,14 +64,7 @@ class McpServersPage(QWidget):
         router.connectionStateChanged.connect(self._on_state)
         router.toolsChanged.connect(self._fetch_tool_count)
         router.activity.recorded.connect(self._on_activity)
-        self._started = False
-
-    def showEvent(self, event: QShowEvent) -> None:
-        """Load the servers once the page is on screen, so the window paints first."""
-        super().showEvent(event)
-        if not self._started:
-            self._started = True
-            QTimer.singleShot(0, self._first_load)
+        self._first_show = FirstShow(self, self._first_load)
 
     def _first_load(self) -> None:
         self.router.notices(on_done=self._show_startup_notices)
