@@ -61,5 +61,5 @@ def settle(qtbot: Any, router: McpRouter, timeout: int = 60_000) -> None:
     have been delivered: the barrier for a test that checks that something did NOT happen.
     """
     answered: list[Any] = []
-    router.states(on_done=answered.append)
+    router.servers.states(receiver=router.signals, on_done=answered.append)
     qtbot.waitUntil(lambda: bool(answered), timeout=timeout)

@@ -12,19 +12,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from elftia_desktop.bridge.results import LaunchChange, LaunchInfo
+
 
 class TrustDialog(QDialog):
     """Shows the launch rows (command, arguments, folder, env keys, URL) and what changed.
 
-    ``info`` is the router's ``launch_info`` result: ``{name, transport, rows: [[label, value]],
-    changes: [[field, confirmed, now]]}``. Accepting means the user trusts the server.
+    ``info`` is the router's ``launch_info`` result. Accepting means the user trusts the server.
     """
 
-    def __init__(self, info: dict[str, object], parent: QWidget | None = None) -> None:
+    def __init__(self, info: LaunchInfo, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        name = str(info.get("name", ""))
-        changes = list(info.get("changes") or [])  # type: ignore[call-overload]
-        stdio = info.get("transport") == "stdio"
+        name = info.name
+        changes = info.changes
+        stdio = info.transport == "stdio"
         self.setWindowTitle(f"Trust {name}?")
         self.setMinimumWidth(520)
         layout = QVBoxLayout(self)
@@ -50,7 +51,7 @@ class TrustDialog(QDialog):
         intro.setWordWrap(True)
         layout.addWidget(intro)
 
-        layout.addLayout(_rows_form(info.get("rows", [])))  # type: ignore[arg-type]
+        layout.addLayout(_rows_form(info.rows))
 
         if changes:
             diff = _changes_label(changes)
@@ -74,7 +75,7 @@ class TrustDialog(QDialog):
         layout.addWidget(buttons)
 
 
-def _rows_form(rows: list[tuple[str, object]]) -> QFormLayout:
+def _rows_form(rows: list[tuple[str, str]]) -> QFormLayout:
     """What the server runs (or where it connects), one selectable row a field; name and transport left out."""
     form = QFormLayout()
     form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
@@ -88,13 +89,13 @@ def _rows_form(rows: list[tuple[str, object]]) -> QFormLayout:
     return form
 
 
-def _changes_label(changes: list[tuple[object, object, object]]) -> QLabel:
+def _changes_label(changes: list[LaunchChange]) -> QLabel:
     """Each changed field: the confirmed value struck out, then the value now."""
     diff = QLabel(
         "<br>".join(
-            f"<b>{_escape(str(f))}</b>: <span style='color:#d64545'><s>{_escape(str(old))}</s></span>"
-            f" → <span style='color:#2e9d57'>{_escape(str(new))}</span>"
-            for f, old, new in changes
+            f"<b>{_escape(c.field)}</b>: <span style='color:#d64545'><s>{_escape(c.confirmed)}</s></span>"
+            f" → <span style='color:#2e9d57'>{_escape(c.now)}</span>"
+            for c in changes
         )
     )
     diff.setObjectName("Banner")
