@@ -134,6 +134,7 @@ class DependenciesPage(PageFrame):
     @Slot(str)
     def _cancel(self, command: str) -> None:
         def done(cancelled: bool) -> None:
+            """Say so on the card when the install had already ended."""
             card = self._card_for(command)
             if not cancelled and card is not None:
                 card.finish_install("Nothing to cancel: the install had already ended.")
