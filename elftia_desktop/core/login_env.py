@@ -6,8 +6,8 @@ shell's environment once: ``$SHELL -ilc env`` (interactive, because many setups 
 ``PATH`` in ``~/.bashrc`` / ``~/.zshrc``), else ``$SHELL -lc env``, the two bounded together by
 :data:`LOGIN_SHELL_TIMEOUT`. The result is cached for the process; with no ``$SHELL``
 (Windows), or when both forms fail, it is a copy of ``os.environ``. The shell runs as an
-asyncio subprocess in its own session (its whole group is killed on timeout): the loop never
-blocks, and concurrent callers on one loop share one run.
+asyncio subprocess in its own session (its whole group is killed on timeout or cancellation):
+the loop never blocks, and concurrent callers on one loop share one run.
 
 :func:`search_path` is the one PATH builder: the login shell's PATH, then this process's, then
 the app's managed tools folder (``<data>/tools/bin``, last so that a system runtime wins).
@@ -23,6 +23,7 @@ import os
 import shutil
 import signal
 import sys
+import weakref
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -34,7 +35,10 @@ LOGIN_SHELL_TIMEOUT = 5.0
 """Seconds reading the login shell's environment may take in all (both forms together)."""
 _MARK = "__ELFTIA_ENV_7f3a__"
 _cache: dict[str, str] | None = None
-_running: tuple[asyncio.AbstractEventLoop, asyncio.Task[dict[str, str]]] | None = None
+_running: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Future[dict[str, str]]] = (
+    weakref.WeakKeyDictionary()
+)
+"""The run in progress on each loop, which other callers on that loop wait for."""
 
 PASSED_THROUGH = (
     "SSL_CERT_FILE",
@@ -104,8 +108,8 @@ async def read_shell_env(shell: str, flags: str, limit: float = LOGIN_SHELL_TIME
         await _kill_group(process)
         log.info("%s %s took longer than %.1f s", shell, flags, limit)
         return None
-    except BaseException:  # cancelled: leave no shell behind, then let the cancellation through
-        await asyncio.shield(_kill_group(process))
+    except BaseException:  # cancelled, or the loop is going away: kill without awaiting, then let it through
+        _kill_now(process.pid)
         raise
     if process.returncode != 0:
         log.info("%s %s exited with code %s", shell, flags, process.returncode)
@@ -113,10 +117,15 @@ async def read_shell_env(shell: str, flags: str, limit: float = LOGIN_SHELL_TIME
     return parse_env_output(out.decode("utf-8", errors="replace"))
 
 
+def _kill_now(pid: int) -> None:
+    """SIGKILL the shell's process group (the loop's child watcher reaps the shell)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+
+
 async def _kill_group(process: asyncio.subprocess.Process) -> None:
     """Kill the shell and everything it started, then reap it."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGKILL)
+    _kill_now(process.pid)
     await process.wait()
 
 
@@ -138,16 +147,35 @@ async def _resolve(limit: float) -> dict[str, str]:
 
 
 async def login_env(limit: float = LOGIN_SHELL_TIMEOUT) -> dict[str, str]:
-    """The login shell's environment (cached; concurrent callers share one shell run), or a copy of ``os.environ``."""
-    global _cache, _running
-    if _cache is not None:
-        return _cache
-    loop = asyncio.get_running_loop()
-    if _running is None or _running[0] is not loop or _running[1].cancelled():
-        _running = (loop, loop.create_task(_resolve(limit), name="login-shell-env"))
-    env = await asyncio.shield(_running[1])
-    _cache = env
-    return env
+    """The login shell's environment (cached), or a copy of ``os.environ``.
+
+    The first caller on a loop runs the shell itself; callers meanwhile wait for its answer (a
+    waiter's cancellation leaves the run alone; a cancelled run kills the shell and the next
+    waiter runs it again). No background task outlives its caller.
+    """
+    global _cache
+    while _cache is None:
+        loop = asyncio.get_running_loop()
+        running = _running.get(loop)
+        if running is not None:
+            try:
+                return await asyncio.shield(running)
+            except asyncio.CancelledError:
+                if running.cancelled():
+                    continue  # the run was cancelled, not this caller: run it here
+                raise
+        answer: asyncio.Future[dict[str, str]] = loop.create_future()
+        _running[loop] = answer
+        try:
+            env = await _resolve(limit)
+        except BaseException:
+            answer.cancel()
+            raise
+        finally:
+            _running.pop(loop, None)
+        _cache = env
+        answer.set_result(env)
+    return _cache
 
 
 def use_process_environment() -> None:
@@ -158,8 +186,9 @@ def use_process_environment() -> None:
 
 def reset_cache() -> None:
     """Forget the cached environment (after the user changed their shell setup; tests)."""
-    global _cache, _running
-    _cache, _running = None, None
+    global _cache
+    _cache = None
+    _running.clear()
 
 
 def passed_through(env: Mapping[str, str]) -> dict[str, str]:

@@ -116,6 +116,27 @@ async def test_concurrent_callers_share_one_shell_run(
     assert runs.read_text().split() == ["run"]
 
 
+async def test_a_cancelled_run_kills_its_shell_and_a_waiter_runs_it_again(
+    monkeypatch: pytest.MonkeyPatch, make_program: MakeProgram, tmp_path: Path
+) -> None:
+    pids = tmp_path / "pids"
+    shell = make_program("slowfirst", f'echo $$ >> "{pids}"; sleep 2; PATH=/again:/usr/bin:/bin; eval "$2"')
+    monkeypatch.setenv("SHELL", str(shell))
+    first = asyncio.create_task(login_env.login_env())
+    while not (pids.exists() and pids.read_text().strip()):  # noqa: ASYNC110 - a file sends no event
+        await asyncio.sleep(0.02)
+    waiter = asyncio.create_task(login_env.login_env())
+    await asyncio.sleep(0)  # the waiter is now waiting on the first run
+    first.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await first
+    first_shell = int(pids.read_text().split()[0])
+    assert (await asyncio.wait_for(waiter, 30))["PATH"] == "/again:/usr/bin:/bin"
+    assert len(pids.read_text().split()) == 2  # the waiter ran the shell again
+    with pytest.raises(ProcessLookupError):
+        os.kill(first_shell, 0)  # killed (and reaped) when its run was cancelled
+
+
 async def test_the_pool_and_the_dependencies_page_find_the_same_command(
     monkeypatch: pytest.MonkeyPatch, make_program: MakeProgram, tmp_path: Path
 ) -> None:
