@@ -80,7 +80,7 @@ def _run(work: Callable[[McpService, McpServerRecord], Awaitable[T]], server: st
     from elftia_desktop.connections.sdk_light import defer_sdk_package_inits
 
     defer_sdk_package_inits()
-    from elftia_desktop.connections.shell_env import use_process_environment
+    from elftia_desktop.core.login_env import use_process_environment
 
     use_process_environment()
 

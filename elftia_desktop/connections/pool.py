@@ -36,7 +36,6 @@ from elftia_desktop.connections.oauth_provider import SignInGate, SignInPrompt, 
 from elftia_desktop.connections.oauth_storage import VaultTokenStorage
 from elftia_desktop.connections.placeholders import expand_record
 from elftia_desktop.connections.process_tracker import ProcessTracker
-from elftia_desktop.connections.shell_env import login_env
 from elftia_desktop.connections.stdio_process import StdioProcess
 from elftia_desktop.connections.tasks import await_cancelled
 from elftia_desktop.connections.tool_cache import ToolCache
@@ -47,6 +46,7 @@ from elftia_desktop.core.errors import (
     ServerNotTrusted,
     ToolCallError,
 )
+from elftia_desktop.core.login_env import login_env
 from elftia_desktop.core.models import ConnectionState, McpServerRecord
 from elftia_desktop.core.secrets import SecretVault
 from elftia_desktop.core.trust import needs_confirmation

@@ -1,22 +1,6 @@
 """``McpService``: the MCP side of the app, a small object holding parts with one job each.
 
-==================  =============================================================================
-``records``         the saved servers (:class:`ServerRecords`: the config store's snapshot by id)
-``tool_cache``      the servers' tool lists, their fetch time, TTL and invalidation (:class:`ToolCache`)
-``pool``            the connections, one per server (:class:`ConnectionPool`)
-``tools``           listing tools through the cache; whether a tool may be called (:class:`ServerTools`)
-``calls``           tool calls, live calls with progress and cancel (:class:`ToolCalls`)
-``features``        prompts, resources, completions, log levels (:class:`ServerFeatures`)
-``probe``           Test, Test of an unsaved server, Discover (:class:`ServerProbe`)
-``auth``            OAuth sign-in, sign-out, status (:class:`SignIn`)
-``edits``           add / update / remove through the catalog, connecting where due (:class:`ServerEdits`)
-==================  =============================================================================
-
-The methods below are the API other layers code against; each hands over to one part. All
-are coroutines on the service loop unless marked sync. Building the service does no I/O;
-:meth:`McpService.start` (once, on the loop) stops the server processes an earlier run left
-behind. It is built in one place only: ``application.services.open_services``.
-"""
+==================  ======================================================================"""
 
 from __future__ import annotations
 

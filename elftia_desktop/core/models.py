@@ -52,6 +52,17 @@ class McpServerTransport(StrEnum):
     HTTP = "http"
 
 
+TRANSPORT_NAMES = {
+    "stdio": McpServerTransport.STDIO,
+    "sse": McpServerTransport.SSE,
+    "http": McpServerTransport.HTTP,
+    "streamablehttp": McpServerTransport.HTTP,
+    "streamable-http": McpServerTransport.HTTP,
+    "streamable_http": McpServerTransport.HTTP,
+}
+"""Every spelling of a transport seen in other apps' files and in ``server.json`` (lower-cased)."""
+
+
 class McpServerScope(StrEnum):
     """``user``: everywhere; ``local``: only for one project folder."""
 

@@ -145,15 +145,21 @@ def _dump(data: dict[str, Any]) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
+def _entries(
+    app_id: str, agent: str | None, path: Path | None, name: str | None
+) -> tuple[AppFormat, Path, str, str | None, dict[str, Any], dict[str, Any]]:
+    """The app's format, its file, the entry's name, the file's text and data, and its server entries."""
+    fmt = install_app(app_id)
+    path = path or config_path(fmt)
+    before, data = _read(fmt, path)
+    return fmt, path, name or entry_name(agent), before, data, dict(data.get(fmt.root_key) or {})
+
+
 def plan_install(
     app_id: str, agent: str | None = None, hub: bool = False, *, path: Path | None = None, name: str | None = None
 ) -> InstallPlan:
     """What installing the gateway into ``app_id`` would change (nothing is written)."""
-    fmt = install_app(app_id)
-    path = path or config_path(fmt)
-    name = name or entry_name(agent)
-    before, data = _read(fmt, path)
-    servers = dict(data.get(fmt.root_key) or {})
+    fmt, path, name, before, data, servers = _entries(app_id, agent, path, name)
     if name in servers and not is_elftia_gateway(servers[name]):
         raise InstallError(f"{path}: the entry {name!r} is not Elftia's gateway; choose another name with --name")
     entry = gateway_entry(fmt, agent, hub)
@@ -172,10 +178,7 @@ def plan_uninstall(
     Without ``agent`` or ``name`` it removes the one entry Elftia wrote there, whatever its name; when
     there are several, the error lists them.
     """
-    fmt = install_app(app_id)
-    path = path or config_path(fmt)
-    before, data = _read(fmt, path)
-    servers = dict(data.get(fmt.root_key) or {})
+    fmt, path, _, before, data, servers = _entries(app_id, agent, path, name)
     name = name or (entry_name(agent) if agent else _the_gateway_entry(path, servers))
     if name not in servers:
         raise InstallError(f"{path}: there is no entry {name!r} to remove")

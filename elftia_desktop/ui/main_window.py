@@ -191,6 +191,7 @@ class MainWindow(QMainWindow):
         dialog = ElicitationDialog(name, request.message, request.schema or {}, self)
 
         def answer(_code: int) -> None:
+            """Send the person's answer (or decline, or cancel) back to the server."""
             if dialog.action == "accept":
                 self.router.answer_elicitation(request.ticket, "accept", dialog.content())
             else:

@@ -12,7 +12,7 @@ from elftia_desktop.core.secrets import SecretVault
 from elftia_desktop.ui.dialogs.logs_dialog import LogsDialog
 from elftia_desktop.ui.dialogs.trust_dialog import TrustDialog
 from elftia_desktop.ui.pages.servers_page import McpServersPage
-from tests.helpers.live_router import add_servers, server_input
+from tests.helpers.live_router import add_servers, server_input, settle
 from tests.helpers.modal import when_modal
 
 WAIT = 30_000
@@ -88,7 +88,7 @@ def test_untrusted_server_asks_before_it_starts(qtbot: QtBot, router: McpRouter)
     qtbot.waitUntil(lambda: bool(rejected), timeout=WAIT)
     assert isinstance(rejected[0], TrustDialog)
     assert "tests.servers.basic" in " ".join(label.text() for label in rejected[0].findChildren(QLabel))
-    qtbot.wait(300)
+    settle(qtbot, router)
     assert card.badge.state == "untrusted" and stored("Imported").is_trusted is False
 
     accepted = when_modal(lambda d: d.accept())
@@ -115,9 +115,10 @@ def test_remove_asks_then_removes(qtbot: QtBot, router: McpRouter) -> None:
     def press(button: QMessageBox.StandardButton):  # type: ignore[no-untyped-def]
         return lambda box: box.button(button).click()
 
-    when_modal(press(QMessageBox.StandardButton.Cancel))
+    cancelled = when_modal(press(QMessageBox.StandardButton.Cancel))
     page.cards[record.id].buttons["remove"].click()
-    qtbot.wait(200)
+    qtbot.waitUntil(lambda: bool(cancelled), timeout=WAIT)
+    settle(qtbot, router)
     assert [r.name for r in ServerCatalog(ConfigStore(), SecretVault()).all()] == ["Doomed"]
 
     when_modal(press(QMessageBox.StandardButton.Yes))

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 
 import pytest
 
 from elftia_desktop.application import servers
-from elftia_desktop.connections import shell_env
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.models import ConnectionState, McpServerJsonInput
 from tests.connections.pool_helpers import add_server, stdio_input
@@ -63,21 +61,3 @@ async def test_update_reconnects_and_remove_disconnects(service: McpService) -> 
     removed = await servers.remove(service, sid)
     assert removed.success and await service.list_servers() == []
     assert service.connection_state(sid) is ConnectionState.DISCONNECTED
-
-
-def test_env_output_parsing() -> None:
-    text = "noise from .bashrc\n__ELFTIA_ENV_START__\nPATH=/a:/b\nMULTI=one\ntwo\nEMPTY=\n"
-    assert shell_env.parse_env_output(text) == {"PATH": "/a:/b", "MULTI": "one\ntwo", "EMPTY": ""}
-
-
-async def test_login_env_is_cached_and_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
-    shell_env.reset_cache()
-    monkeypatch.setenv("SHELL", "/nonexistent/shell")
-    env = await shell_env.login_env()
-    assert env == dict(os.environ)
-    monkeypatch.setenv("SHELL", "/bin/sh")
-    assert await shell_env.login_env() is env  # cached
-    shell_env.reset_cache()
-    real = await shell_env.login_env()  # /bin/sh -ilc env, or the fallback
-    assert real.get("PATH")
-    shell_env.reset_cache()

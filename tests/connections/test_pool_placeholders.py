@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from elftia_desktop.application import servers
-from elftia_desktop.connections import shell_env
 from elftia_desktop.connections.service import McpService
+from elftia_desktop.core import login_env
 from elftia_desktop.core.errors import ServerStartFailed
 from elftia_desktop.core.models import ConnectionState
 from tests.connections.pool_helpers import add_server, stdio_input
@@ -16,7 +16,7 @@ pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120)]
 
 @pytest.fixture(autouse=True)
 def fresh_login_env() -> None:
-    shell_env.reset_cache()
+    login_env.reset_cache()
 
 
 async def read_env(service: McpService, server_id: str, name: str) -> str:

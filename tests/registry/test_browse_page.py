@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QComboBox, QLineEdit
 from pytestqt.qtbot import QtBot
 
 from elftia_desktop.bridge.router import McpRouter
-from elftia_desktop.deps import login_env
+from elftia_desktop.core import login_env
 from elftia_desktop.ui.dialogs.bundle_dialog import BundleDialog
 from elftia_desktop.ui.pages.browse_page import BrowsePage
 from elftia_desktop.ui.pages.servers_page import McpServersPage
@@ -30,7 +30,7 @@ def router(registry: LocalRegistry, monkeypatch: pytest.MonkeyPatch) -> Iterator
     """Real services; runtimes looked up on this process's PATH; the registry is the test one."""
     monkeypatch.delenv("SHELL", raising=False)
     monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}:/usr/local/bin:/usr/bin:/bin")
-    login_env.clear_cache()
+    login_env.reset_cache()
     with live_router() as (live, _loop):
         yield live
 
@@ -161,7 +161,7 @@ def test_a_missing_runtime_is_offered_and_installed(
 ) -> None:
     monkeypatch.delenv("SHELL", raising=False)
     monkeypatch.setenv("PATH", "/usr/bin:/bin")  # no uvx: the app installs uv into its tools folder
-    login_env.clear_cache()
+    login_env.reset_cache()
     with live_router() as (router, _loop):
         page = open_browse(qtbot, router, registry)
         select(qtbot, page, "server-time")

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from elftia_desktop.cli import main
-from elftia_desktop.deps import login_env
+from elftia_desktop.core import login_env
 from tests.helpers.memory_keyring import MemoryKeyring
 from tests.registry.conftest import BUNDLE_ENTRY, bundle_entry
 from tests.registry.mcpb_builder import build_bundle, sign_bundle
@@ -28,7 +28,7 @@ def plain_path(monkeypatch: pytest.MonkeyPatch) -> None:
     """Runtimes are looked up on this process's PATH (with the venv's uvx), not a login shell's."""
     monkeypatch.delenv("SHELL", raising=False)
     monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}:/usr/local/bin:/usr/bin:/bin")
-    login_env.clear_cache()
+    login_env.reset_cache()
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -231,7 +231,7 @@ def test_missing_runtime_is_named_with_how_to_install_it(
     registry: LocalRegistry, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("PATH", "/usr/bin:/bin")
-    login_env.clear_cache()
+    login_env.reset_cache()
     code, out, _ = _run(capsys, "registry", "show", "io.github.modelcontextprotocol/server-time", "--json")
     assert json.loads(out)["runtimeMissing"] == "needs uvx, which is not installed: elftia-mcp install-dep uvx"
     code, out, err = _run(capsys, "registry", "install", "io.github.modelcontextprotocol/server-time")

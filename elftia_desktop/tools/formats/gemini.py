@@ -61,6 +61,7 @@ def convert_mcp_tools_to_gemini(tools: Sequence[ToolInput], *, json_schema: bool
     convert = gemini_json_parameters if json_schema else gemini_parameters
 
     def one(source: ToolSource, name: str, log: NoteLog) -> dict[str, Any]:
+        """One tool as a Gemini ``FunctionDeclaration``."""
         declaration: dict[str, Any] = {"name": name, "description": source.description}
         params = convert(source.input_schema, log)
         if params is not None:

@@ -88,6 +88,7 @@ def convert_mcp_tools_to_openai(
     fmt = "openai-responses" if responses else "openai"
 
     def one(source: ToolSource, name: str, log: NoteLog) -> dict[str, Any]:
+        """One tool as an OpenAI function (Chat Completions or Responses shape)."""
         return _function(source, name, log, strict=strict, chat=not responses)
 
     return convert_all(tools, fmt, "openai", one, limit=limit)

@@ -82,6 +82,7 @@ class _Strictifier:
         self.chars = 0
 
     def node(self, node: Any, path: str, depth: int, nesting: int, at: Where) -> dict[str, Any]:
+        """``node`` (at ``path``) rewritten for strict mode (JSON-encoded where it cannot be expressed)."""
         if node is True or node == {} or not isinstance(node, dict) or depth > MAX_DEPTH:
             return self._encoded(node if isinstance(node, dict) else {}, path, at, "a value of any type")
         kind = node.get("type")

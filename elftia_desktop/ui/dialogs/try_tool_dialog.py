@@ -227,9 +227,11 @@ class TryToolDialog(QDialog):
         started = time.perf_counter()
 
         def shown(result: dict[str, Any]) -> None:
+            """Show the resource's contents and the time it took."""
             view.show_contents(result, (time.perf_counter() - started) * 1000)
 
         def failed(error: BridgeError) -> None:
+            """Show why the read failed and the time it took."""
             view.show_failure(f"{error.kind}: {error.message}", (time.perf_counter() - started) * 1000)
 
         # the link window owns the callbacks: closed (or the dialog closed) before the answer, they are dropped

@@ -10,8 +10,7 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer, Slot
-from PySide6.QtGui import QShowEvent
+from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -29,6 +28,7 @@ from PySide6.QtWidgets import (
 from elftia_desktop.ui.dialogs.gateway_dialog import GatewayDialog
 from elftia_desktop.ui.dialogs.mcp_manage_dialog import McpManageDialog
 from elftia_desktop.ui.error_presenter import show_error
+from elftia_desktop.ui.pages.page_frame import FirstShow
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 from elftia_desktop.ui.widgets.tool_picker import token_count_text
 
@@ -52,20 +52,13 @@ class AgentsPage(QWidget):
         self.servers: list[McpServerRecord] = []
         self.states: dict[str, tuple[str, str]] = {}
         self.summaries: dict[str, AgentToolSummary] = {}
-        self._started = False
+        self._first_show = FirstShow(self, self.reload)
         self._select_next: str | None = None
         """An agent to select as soon as the table shows it (one just created)."""
         self._build()
         router.signals.serversChanged.connect(self.reload)
         router.signals.toolsChanged.connect(lambda _sid: self._fetch_summaries())
         router.signals.connectionStateChanged.connect(self._on_state)
-
-    def showEvent(self, event: QShowEvent) -> None:
-        """Load once the page is first shown."""
-        super().showEvent(event)
-        if not self._started:
-            self._started = True
-            QTimer.singleShot(0, self.reload)
 
     def _build(self) -> None:
         layout = QVBoxLayout(self)
@@ -312,6 +305,7 @@ class AgentsPage(QWidget):
         dialog = McpManageDialog(self.router, agent, self.servers, self.states, self)
 
         def closed(code: int) -> None:
+            """Say what was saved when the dialog was accepted."""
             if code == McpManageDialog.DialogCode.Accepted and dialog.saved is not None:
                 self._changed(f"Saved the MCP choices of <b>{escape(dialog.saved.name)}</b>.")
 

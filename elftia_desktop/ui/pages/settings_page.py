@@ -137,6 +137,7 @@ class SettingsPage(PageFrame):
         """Write the backup to ``path``."""
 
         def done(result: BackupResult) -> None:
+            """Say where the backup was written."""
             extra = f"; {result.secrets_left_out} secret value(s) left out" if result.secrets_left_out else ""
             self.notice.show_message(
                 escape(f"Backup of {result.servers} server(s) written to {result.path}{extra}."), "success"

@@ -106,24 +106,15 @@ class ServerCard(QFrame):
         outer.setContentsMargins(16, 12, 16, 12)
         outer.setSpacing(6)
 
-        top = QHBoxLayout()
-        self.title = ElidedLabel(Qt.TextElideMode.ElideRight)
-        self.title.setObjectName("CardTitle")
-        top.addWidget(self.title, 1)
-        self.transport_chip = _chip()
-        self.scope_chip = _chip()
-        self.update_chip = _chip()
-        self.update_chip.hide()
-        for chip in (self.transport_chip, self.scope_chip, self.update_chip):
-            top.addWidget(chip)
-        self.badge = StateBadge()
-        top.addWidget(self.badge)
-        top.addSpacing(12)
-        self.switch = ToggleSwitch()
-        self.switch.toggled.connect(lambda on: self.activeToggled.emit(self.record.id, on))
-        top.addWidget(self.switch)
-        outer.addLayout(top)
+        outer.addLayout(self._top_row())
+        self._text_lines(outer)
+        outer.addLayout(self._action_row())
+        outer.addWidget(self._build_activity())
+        self._calls: Sequence[CallRecord] = ()
+        self.set_record(record)
 
+    def _text_lines(self, outer: QVBoxLayout) -> None:
+        """The command or URL, the reason of a failure (one line, all of it on hover), the sign-in line."""
         self.subtitle = ElidedLabel(Qt.TextElideMode.ElideMiddle)
         self.subtitle.setObjectName("CardSubtitle")
         self.subtitle.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -137,16 +128,12 @@ class ServerCard(QFrame):
         self.auth_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         outer.addWidget(self.auth_label)
 
+    def _action_row(self) -> QHBoxLayout:
+        """The action buttons, then (right) Update to … and Trust… when they apply."""
         row = QHBoxLayout()
         row.setSpacing(6)
         self.buttons: dict[str, QPushButton] = {}
-        for name, label, tip in ACTIONS:
-            button = QPushButton(label)
-            button.setToolTip(tip)
-            button.clicked.connect(lambda _=False, n=name: self.actionRequested.emit(n, self.record.id))
-            row.addWidget(button)
-            self.buttons[name] = button
-        for name, label, tip in AUTH_ACTIONS:
+        for name, label, tip in (*ACTIONS, *AUTH_ACTIONS):
             button = QPushButton(label)
             button.setObjectName("Primary" if name == "sign-in" else "")
             button.setToolTip(tip)
@@ -165,10 +152,27 @@ class ServerCard(QFrame):
         self.review.setToolTip("See exactly what this server runs, then trust it so it may start")
         self.review.clicked.connect(lambda: self.actionRequested.emit("trust", self.record.id))
         row.addWidget(self.review)
-        outer.addLayout(row)
-        outer.addWidget(self._build_activity())
-        self._calls: Sequence[CallRecord] = ()
-        self.set_record(record)
+        return row
+
+    def _top_row(self) -> QHBoxLayout:
+        """The name, the transport, scope and trust chips, the state badge and the on/off switch."""
+        top = QHBoxLayout()
+        self.title = ElidedLabel(Qt.TextElideMode.ElideRight)
+        self.title.setObjectName("CardTitle")
+        top.addWidget(self.title, 1)
+        self.transport_chip = _chip()
+        self.scope_chip = _chip()
+        self.update_chip = _chip()
+        self.update_chip.hide()
+        for chip in (self.transport_chip, self.scope_chip, self.update_chip):
+            top.addWidget(chip)
+        self.badge = StateBadge()
+        top.addWidget(self.badge)
+        top.addSpacing(12)
+        self.switch = ToggleSwitch()
+        self.switch.toggled.connect(lambda on: self.activeToggled.emit(self.record.id, on))
+        top.addWidget(self.switch)
+        return top
 
     def _build_activity(self) -> QWidget:
         """The sparkline and the last-call badge, on a line of their own so they never widen the card."""

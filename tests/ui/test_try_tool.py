@@ -19,7 +19,7 @@ from elftia_desktop.ui.dialogs.try_tool_dialog import TryToolDialog, open_try_to
 from elftia_desktop.ui.widgets.content_blocks import AudioWidget
 from elftia_desktop.ui.widgets.result_view import ResultView
 from elftia_desktop.ui.widgets.schema_form.fields import FieldWidget
-from tests.helpers.live_router import add_servers, server_input
+from tests.helpers.live_router import add_servers, server_input, settle
 
 WAIT = 30_000
 pytestmark = pytest.mark.timeout(120)
@@ -118,7 +118,7 @@ def test_schema_error_next_to_its_field_and_nothing_sent(qtbot: QtBot, router: M
     assert quantity.error.isVisible() and "minimum" in quantity.error.text()
     assert not form.field("customer", "name").error.isVisible()
     assert "Not sent" in dialog.status.text() and not dialog.running
-    qtbot.wait(500)
+    settle(qtbot, router)
     assert called == [] and router.activity.calls(explore[0].id) == []
     # Fixing the fields clears the errors on the next try and the call goes out.
     type_into(qtbot, email, "ada@example.com")

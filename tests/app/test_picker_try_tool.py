@@ -9,7 +9,7 @@ from pytestqt.qtbot import QtBot
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.models import MCPTool
 from elftia_desktop.ui.dialogs.try_tool_dialog import TryToolDialog
-from tests.app.test_9_agents import WAIT, open_dialog, open_page
+from tests.app.test_agents_page import WAIT, open_dialog, open_page
 from tests.helpers.live_router import add_servers, connect_servers, server_input
 
 

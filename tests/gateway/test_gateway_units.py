@@ -9,23 +9,7 @@ from elftia_desktop.core.models import Agent, McpMode, McpServerRecord
 from elftia_desktop.gateway.core import redact, template_matches
 from elftia_desktop.gateway.http import Address, parse_address
 from elftia_desktop.gateway.hub import search
-from elftia_desktop.gateway.names import gateway_names, preferred_name
 from elftia_desktop.gateway.scope import Scope
-from elftia_desktop.tools.names import ToolRef, is_valid_name
-
-
-def test_names_are_provider_safe_unique_and_lead_back() -> None:
-    assert preferred_name("GitHub Enterprise", "create.issue") == "GitHub_Enterprise__create_issue"
-    assert preferred_name("2fa", "code") == "_2fa__code"
-    items = [("s1", "a b", "x"), ("s2", "a-b", "x"), ("s3", "a_b", "x"), ("s4", "long" * 20, "tool")]
-    routes = gateway_names(items)
-    names = list(routes)
-    assert len(set(names)) == 4
-    assert all(is_valid_name(n, "openai") and is_valid_name(n, "gemini") for n in names)
-    assert routes[names[0]] == ToolRef("s1", "x")
-    assert routes[names[3]] == ToolRef("s4", "tool")
-    assert len(names[3]) <= 64
-    assert gateway_names(items) == routes  # stable across runs
 
 
 def test_http_addresses() -> None:

@@ -22,7 +22,7 @@ from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.ui.main_window import PAGES, MainWindow
 from elftia_desktop.ui.pages.settings_page import SettingsPage
 from elftia_desktop.ui.theme import is_dark, set_theme_mode
-from tests.helpers.live_router import add_servers, live_router, server_input
+from tests.helpers.live_router import add_servers, live_router, server_input, settle
 
 WAIT = 30_000
 
@@ -110,7 +110,7 @@ def test_first_use_leaves_servers_alone_at_start(qtbot: QtBot, router: McpRouter
     states: dict[str, Any] = {}
     router.servers.states(receiver=router.signals, on_done=states.update)
     qtbot.waitUntil(lambda: bool(states), timeout=WAIT)
-    qtbot.wait(500)
+    settle(qtbot, router)
     router.servers.states(receiver=router.signals, on_done=states.update)
     qtbot.waitUntil(lambda: record.id in states, timeout=WAIT)
     assert states[record.id][0] == "disconnected"

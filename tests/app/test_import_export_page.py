@@ -227,12 +227,12 @@ def test_push_to_and_pull_from_the_real_claude_cli(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """``claude`` from npm (@anthropic-ai/claude-code) in a temporary prefix, found on the PATH."""
-    from elftia_desktop.deps import login_env
+    from elftia_desktop.core import login_env
 
     monkeypatch.delenv("SHELL", raising=False)
     monkeypatch.setenv("PATH", f"{claude_bin.parent}{os.pathsep}{os.environ.get('PATH', '')}")
     monkeypatch.setenv("DISABLE_AUTOUPDATER", "1")
-    login_env.clear_cache()
+    login_env.reset_cache()
     try:
         (basic,) = add_servers(server_input("pushed-basic"))
         page = open_page(qtbot, router)
@@ -255,4 +255,4 @@ def test_push_to_and_pull_from_the_real_claude_cli(
         assert page.tabs.currentWidget() is page.import_panel
         assert page.import_panel.rows[0]["conflict"] == "pushed-basic"
     finally:
-        login_env.clear_cache()
+        login_env.reset_cache()

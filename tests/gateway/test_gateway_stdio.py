@@ -76,7 +76,7 @@ async def test_a_hanging_call_blocks_nothing_else(data_dir: Path, tmp_path: Path
         await session.list_tools()
         async with anyio.create_task_group() as tg:
             tg.start_soon(session.call_tool, "gamma__wait", {"seconds": 60, "marker": str(tmp_path / "m")})
-            await anyio.sleep(0.3)
+            assert await poll((tmp_path / "m.started").exists)  # the hanging call reached the server
             started = time.monotonic()
             assert text_of(await session.call_tool("alpha__echo", {"text": "quick"})) == "quick"
             prompts = await session.list_prompts()
@@ -112,7 +112,11 @@ async def test_prompts_resources_templates_completions_and_logs(data_dir: Path) 
         await session.send_request(level, types.EmptyResult)
         await session.call_tool("gamma__shout", {"message": "below the level"})
         await session.call_tool("gamma__shout", {"message": "last"})
-        await anyio.sleep(0.5)  # a log message that got through would have arrived by now
+        # A barrier: back at "warning", one more shout; what got through before would have come first.
+        level = types.SetLevelRequest(params=types.SetLevelRequestParams(level="warning"))
+        await session.send_request(level, types.EmptyResult)
+        await session.call_tool("gamma__shout", {"message": "barrier"})
+        await inbox.wait_for(lambda: any(log.data == "barrier" for log in inbox.logs))
         assert not [log for log in inbox.logs if log.data in ("below the level", "last")]
 
 
@@ -157,14 +161,15 @@ async def test_untrusted_never_started_and_failures_reported(data_dir: Path) -> 
     catalog = open_catalog(data_dir)
     marker = f"GATEWAY_UNTRUSTED_{time.monotonic_ns()}"
     add_stdio(catalog, "delta", "basic", trusted=False, config={"env": {"MARK": marker}})
-    async with stdio_gateway(data_dir) as (session, _):
+    async with stdio_gateway(data_dir) as (session, inbox):
         names = [t.name for t in (await session.list_tools()).tools]
         assert not [n for n in names if n.startswith("delta__")]
         assert processes_with_env(marker) == []
         await session.call_tool("alpha__stderr", {"line": "about to fail"})
         crash_free = catalog.find("alpha")
+        before = inbox.count(types.ToolListChangedNotification)
         catalog.update(crash_free.id, {"disabledTools": []})
-        await anyio.sleep(1.5)  # the gateway notices the config change
+        await inbox.wait_for(lambda: inbox.count(types.ToolListChangedNotification) > before)  # noticed
         result = await session.call_tool("alpha__crash", {"code": 9})
         assert result.is_error
         assert "alpha" in text_of(result)

@@ -16,6 +16,7 @@ from elftia_desktop.core.models import Agent
 from elftia_desktop.ui.dialogs.gateway_dialog import GatewayDialog
 from elftia_desktop.ui.pages.agents_page import AgentsPage
 from elftia_desktop.ui.widgets.gateway_panel import DiffDialog, GatewayPanel
+from tests.helpers.live_router import settle
 from tests.helpers.modal import when_modal
 
 WAIT = 30_000
@@ -89,9 +90,10 @@ def test_install_shows_the_diff_writes_the_entry_and_uninstall_removes_it(
 def test_cancel_writes_nothing_and_hub_and_token(qtbot: QtBot, router: McpRouter, home: Path) -> None:
     panel = open_panel(qtbot, router, "Assistant")
     choose(panel, "vscode")
-    when_modal(lambda dialog: dialog.reject())  # type: ignore[attr-defined]
+    cancelled = when_modal(lambda dialog: dialog.reject())  # type: ignore[attr-defined]
     panel.install_button.click()
-    qtbot.wait(300)
+    qtbot.waitUntil(lambda: bool(cancelled), timeout=WAIT)
+    settle(qtbot, router)
     assert not (home / ".config" / "Code" / "User" / "mcp.json").exists()
 
     panel.hub.setChecked(True)
