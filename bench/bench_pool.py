@@ -30,6 +30,7 @@ from mcp import Client  # noqa: E402
 from mcp.client.session import ClientSession  # noqa: E402
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 
+from elftia_desktop.application import servers  # noqa: E402
 from elftia_desktop.connections.service import McpService  # noqa: E402
 from elftia_desktop.core.catalog import ServerCatalog  # noqa: E402
 from elftia_desktop.core.config_store import ConfigStore  # noqa: E402
@@ -54,7 +55,7 @@ def _stdio(name: str, active: bool = True, protocol: str = "auto") -> McpServerI
 
 
 async def _add(service: McpService, server: McpServerInput) -> str:
-    result = await service.add(server)
+    result = await servers.add(service, server)
     assert result.server is not None, result.error
     return result.server.id
 

@@ -10,7 +10,6 @@ and ``open``/``close`` to start and stop; they never touch the exit stack.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ from typing import Any
 import anyio
 import httpx2
 import mcp_types as types
+from mcp.client.session import ClientSession
 
 from elftia_desktop import APP_NAME, __version__
 from elftia_desktop.connections import listing
@@ -29,6 +29,7 @@ from elftia_desktop.connections.era_listen import listen_for_changes
 from elftia_desktop.connections.errors import FailureContext, translate
 from elftia_desktop.connections.logs import ServerLog
 from elftia_desktop.connections.stdio_process import STDIN_CLOSE_GRACE, TERM_GRACE, StdioProcess
+from elftia_desktop.connections.tasks import await_cancelled, caller_cancelled
 from elftia_desktop.connections.transports import TransportHooks, open_transport
 from elftia_desktop.core.errors import ServerConnectionError, ServerStartFailed
 from elftia_desktop.core.models import McpServerRecord, McpServerTransport
@@ -78,7 +79,8 @@ class ServerConnection:
         self._callbacks = callbacks
         self.log = server_log
         self._hooks = hooks
-        self.session: EraSession | None = None
+        self.session: ClientSession | None = None
+        """An ``EraSession``, typed as the SDK's session its users call (plain calls return final results)."""
         self.process: StdioProcess | None = None
         self.init_result: types.InitializeResult | None = None
         """The handshake's result (for a modern server: the same facts from ``server/discover``)."""
@@ -266,9 +268,13 @@ class ServerConnection:
         owner = self._owner
         if owner is None or owner.done():
             return
-        with contextlib.suppress(asyncio.CancelledError, TimeoutError):
+        try:
             await asyncio.wait_for(asyncio.shield(owner), CLOSE_TIMEOUT)
+        except TimeoutError:
+            pass
+        except asyncio.CancelledError:
+            if caller_cancelled():  # the owner, asked to stop, goes on closing by itself
+                raise
         if not owner.done():
             owner.cancel()
-            with contextlib.suppress(BaseException):
-                await owner
+            await await_cancelled(owner)

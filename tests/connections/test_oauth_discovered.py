@@ -19,7 +19,7 @@ from elftia_desktop.core.errors import ServerAuthRequired
 from elftia_desktop.core.models import ConnectionState
 from tests.connections.oauth_helpers import stats
 from tests.connections.pool_helpers import add_server, http_input, stdio_input
-from tests.connections.test_16_oauth_cli import _cli, _popen, _sign_in_through
+from tests.connections.test_oauth_cli import _cli, _popen, _sign_in_through
 from tests.helpers.oauth_browser import Browser
 from tests.servers.serve_http import serve_http
 

@@ -113,7 +113,7 @@ async def test_a_tool_added_on_a_modern_server_is_seen_within_a_second(service: 
 
 async def test_no_relist_within_ttl(service: McpService) -> None:
     sid = await add_server(service, stdio_input("cached", "cached"))
-    connection = await service._pool.ensure(await service._record(sid))
+    connection = await service.pool.ensure(await service.records.get(sid))
     session = connection.session
     assert session is not None and connection.era is not None and connection.era.era == "modern"
     first = await session.list_tools()
@@ -126,10 +126,8 @@ async def test_no_relist_within_ttl(service: McpService) -> None:
 
 
 async def test_a_bad_protocol_field_is_named(service: McpService) -> None:
-    result = await service.add(stdio_input("pinned", "basic", config={"protocol": "2025-06-18"}))
-    assert result.success
-    assert result.server is not None
-    tested = await service.test(result.server.id)
+    sid = await add_server(service, stdio_input("pinned", "basic", config={"protocol": "2025-06-18"}))
+    tested = await service.test(sid)
     assert not tested.success and "protocol field says '2025-06-18'" in (tested.error or "")
     assert "use 'legacy'" in (tested.error or "")
     with pytest.raises(ValueError, match="protocol must be 'auto', 'legacy' or a protocol version"):
