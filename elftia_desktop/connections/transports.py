@@ -151,16 +151,3 @@ async def open_transport(
             client = await stack.enter_async_context(http_client(headers, connect_timeout, hooks.on_http_status, auth))
             streams = await stack.enter_async_context(streamable_http_client(url, http_client=client))
         yield Transport(streams[0], streams[1])
-
-
-class OpenedStreams:
-    """An already open stream pair as the SDK ``Client``'s transport (we open and close the real one)."""
-
-    def __init__(self, read: Any, write: Any) -> None:
-        self._streams = (read, write)
-
-    async def __aenter__(self) -> tuple[Any, Any]:
-        return self._streams
-
-    async def __aexit__(self, *exc: object) -> None:
-        return None
