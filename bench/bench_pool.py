@@ -60,11 +60,12 @@ async def _add(service: McpService, server: McpServerInput) -> str:
     return result.server.id
 
 
-async def bench_call(folder: Path, modern: bool) -> dict[str, float]:
+async def bench_call(folder: Path, modern: bool, log_level: str | None = None) -> dict[str, float]:
     """(a) median round trip of ``echo``, pool vs the bare SDK, interleaved in rounds.
 
     ``modern``: both on 2026-07-28 (the pool in ``auto`` mode vs the SDK's ``Client(mode="auto")``);
-    else both on the handshake (the pool pinned ``legacy`` vs a bare ``ClientSession``).
+    else both on the handshake (the pool pinned ``legacy`` vs a bare ``ClientSession``). ``log_level``: the bare
+    ``Client`` opts in to log messages as the pool does (``info``), which costs the server time on every request.
     """
     service = _service(folder)
     sid = await _add(service, _stdio("echo", protocol="auto" if modern else "legacy"))
@@ -74,7 +75,7 @@ async def bench_call(folder: Path, modern: bool) -> dict[str, float]:
     bare_times: list[float] = []
     async with contextlib.AsyncExitStack() as stack:
         if modern:
-            client = await stack.enter_async_context(Client(params, mode="auto"))
+            client = await stack.enter_async_context(Client(params, mode="auto", log_level=log_level))  # type: ignore[arg-type]
             assert client.protocol_version == "2026-07-28"
             call: Any = client.call_tool
         else:
@@ -172,6 +173,8 @@ async def main() -> None:
         (base / "a").mkdir(), (base / "m").mkdir(), (base / "b").mkdir(), (base / "c").mkdir()
         call = await bench_call(base / "a", modern=False)
         modern = await bench_call(base / "m", modern=True)
+        (base / "l").mkdir()
+        logged = await bench_call(base / "l", modern=True, log_level="info")
         warm = await bench_warm_listing(base / "b")
         connect = await bench_connect(base / "c")
     lines = [
@@ -186,6 +189,8 @@ async def main() -> None:
         f"bare ClientSession {call['bare_ms']:.3f} ms, ratio **{call['ratio']:.3f}** | <= 1.10 |",
         f"| (a') call_tool round trip, median of {CALLS} (stdio `echo`, 2026-07-28) | pool {modern['pool_ms']:.3f} ms, "
         f"bare SDK `Client` {modern['bare_ms']:.3f} ms, ratio **{modern['ratio']:.3f}** | <= 1.10 |",
+        f"| (a'') same, the bare `Client` also opting in to log messages (`log_level='info'`, as the pool does) | "
+        f"pool {logged['pool_ms']:.3f} ms, bare {logged['bare_ms']:.3f} ms, ratio **{logged['ratio']:.3f}** | |",
         f"| (b) list_all_active_server_tools, warm cache, {warm['servers']} servers / {warm['tools']} tools "
         f"(median of {WARM_LISTS}) | **{warm['median_ms']:.3f} ms** | < 1 ms |",
         f"| (c) connect 10 stdio servers | one after another {connect['sequential_s']:.2f} s, "
