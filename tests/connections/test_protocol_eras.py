@@ -181,7 +181,7 @@ async def test_url_elicitation_shows_the_address(service: McpService) -> None:
         return "accept", {}
 
     service.set_elicitation_handler(handler)
-    sid = await add_server(service, stdio_input("linker", "basic"))
+    sid = await add_server(service, stdio_input("linker", "linker"))
     answer = await service.call_tool(sid, "link_account", {})
     assert answer.content[0]["text"] == "link: accept"
     assert asked == [("Link your account\n\nOpen this address to continue: https://example.com/link", URL_SCHEMA)]

@@ -100,17 +100,6 @@ async def roots(listed: Annotated[types.ListRootsResult, Resolve(_the_roots)]) -
     return [str(root.uri) for root in listed.roots]
 
 
-@mcp.tool()
-async def link_account(ctx: Context) -> types.InputRequiredResult | str:
-    """Send the person to a URL (URL-mode elicitation, as an ``input_required`` round on 2026-07-28)."""
-    answer = (ctx.input_responses or {}).get("link")
-    if answer is None:
-        url = types.ElicitRequestURLParams(message="Link your account", url="https://example.com/link")
-        return types.InputRequiredResult(input_requests={"link": types.ElicitRequest(params=url)}, request_state="s")
-    assert isinstance(answer, types.ElicitResult)
-    return f"link: {answer.action}"
-
-
 def _sample_hi() -> Sample:
     return Sample([types.SamplingMessage(role="user", content=types.TextContent(type="text", text="hi"))], max_tokens=5)
 
