@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from elftia_desktop.cli.auth import prepare, sign_in_flag
 from elftia_desktop.cli.context import apply_saved_settings, open_catalog
+from elftia_desktop.cli.entry_args import add_call_arguments, show_call_response
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, add_json_flag, fail, print_json
 from elftia_desktop.core.errors import JsonInputError
 from elftia_desktop.core.json_input import parse_json_text
@@ -47,17 +47,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(handler=cmd_discover)
 
     p = sub.add_parser("call", help="call one tool of a server")
-    p.add_argument("server", help="name or id")
-    p.add_argument("tool", help="the tool's name")
-    p.add_argument("--args", default="{}", metavar="JSON", help='arguments as a JSON object, e.g. \'{"text": "hi"}\'')
-    p.add_argument("--timeout", type=float, help="seconds to wait for the result (default: the server's, 120)")
-    p.add_argument(
-        "--elicit",
-        choices=["accept-defaults", "decline"],
-        help="answer a server's questions without asking (default: ask on a terminal, else decline)",
-    )
-    add_json_flag(p)
-    sign_in_flag(p)
+    add_call_arguments(p)  # shared with the fast path that attaches to the pool host
     p.set_defaults(handler=cmd_call)
 
     p = sub.add_parser("logs", help="start a server and show what it logged (stderr and log messages)")
@@ -212,17 +202,7 @@ def cmd_call(args: argparse.Namespace) -> int:
         return await service.call_tool(record.id, args.tool, arguments, timeout=args.timeout)
 
     response = _run(work, args.server, args)
-    if args.json:
-        print_json(response.to_json_dict())
-    else:
-        for block in response.content:
-            if block.get("type") == "text":
-                print(block.get("text", ""))
-            else:
-                print(json.dumps(block, ensure_ascii=False))
-        if response.is_error:
-            print("error: the tool reported an error", file=sys.stderr)
-    return EXIT_FAILED if response.is_error else EXIT_OK
+    return show_call_response(response.to_json_dict(), args.json)
 
 
 def cmd_logs(args: argparse.Namespace) -> int:

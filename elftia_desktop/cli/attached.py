@@ -1,0 +1,83 @@
+"""The fast path of ``serve`` and ``call``: attach to the pool host before the rest of the CLI loads.
+
+``elftia-mcp serve`` (stdio) becomes a forwarder to the host (``host/shim.py``) and
+``elftia-mcp call`` a request to it (``host/client.py``); both start the daemon when none runs.
+Without a host (``--no-daemon``, ``ELFTIA_NO_DAEMON=1``, ``--http``, no Unix sockets, or the host
+cannot be started) each falls back to the in-process command, with the same results.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from elftia_desktop.cli.entry_args import add_call_arguments, add_serve_arguments, show_call_response
+
+ATTACHING = ("serve", "call")
+"""The commands that attach to the host."""
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    """``argv`` (one of ``ATTACHING`` and its options) parsed with the handlers of the fast path."""
+    parser = argparse.ArgumentParser(prog="elftia-mcp", description="Manage MCP servers for Elftia.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    p = sub.add_parser("serve", help="run the gateway: one MCP server with the tools of Elftia's servers")
+    add_serve_arguments(p)
+    p.set_defaults(handler=serve)
+    p = sub.add_parser("call", help="call one tool of a server")
+    add_call_arguments(p)
+    p.set_defaults(handler=call)
+    return parser.parse_args(argv)
+
+
+def _attaching(args: argparse.Namespace) -> bool:
+    from elftia_desktop.host.attach import supported
+
+    return not args.no_daemon and supported()
+
+
+def serve(args: argparse.Namespace) -> int:
+    """``serve``: through the host when one can be reached, else the in-process gateway."""
+    if args.http is None and _attaching(args):
+        from elftia_desktop.host.shim import run_shim
+
+        if args.timeout is not None and args.timeout <= 0:
+            print("error: --timeout: expected a number of seconds greater than 0", file=sys.stderr)
+            return 2
+        code = run_shim(args.agent, args.hub, args.timeout)
+        if code is not None:
+            return code
+    from elftia_desktop.cli.gateway_serve import serve_command
+
+    return serve_command(args)
+
+
+def call(args: argparse.Namespace) -> int:
+    """``call``: through the host when one can be reached, else in-process (also for a sign-in)."""
+    if not _attaching(args):
+        return cmd_call(args)
+    from elftia_desktop.core.errors import JsonInputError, ServerAuthRequired
+    from elftia_desktop.core.json_input import parse_json_text
+    from elftia_desktop.host import attach, client
+
+    try:
+        arguments = parse_json_text(args.args, "--args")
+    except JsonInputError:
+        return cmd_call(args)  # reports it exactly as always
+    if not isinstance(arguments, dict) or (args.timeout is not None and args.timeout <= 0):
+        return cmd_call(args)
+    try:
+        response = client.call(args.server, args.tool, arguments, args.timeout, args.elicit)
+    except attach.NoHost as exc:
+        print(f"warning: {exc}; running the server in this command", file=sys.stderr)
+        return cmd_call(args)
+    except ServerAuthRequired:
+        return cmd_call(args)  # signs in in place, in this terminal
+    return show_call_response(response, args.json)
+
+
+def cmd_call(args: argparse.Namespace) -> int:
+    """The in-process ``call`` (the rest of the CLI loads only now)."""
+    from elftia_desktop.cli.runtime import cmd_call as in_process
+
+    return in_process(args)
