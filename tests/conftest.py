@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import os
+import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import keyring
 import pytest
 
+from elftia_desktop.host import client as host_client
 from tests.helpers.memory_keyring import MemoryKeyring
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -32,3 +35,21 @@ def memory_keyring() -> Iterator[MemoryKeyring]:
     keyring.set_keyring(backend)
     yield backend
     keyring.set_keyring(previous)
+
+
+@pytest.fixture(scope="session")
+def host_sockets() -> Iterator[str]:
+    """A short private folder for the pool hosts' sockets (a socket path has at most 107 bytes)."""
+    with tempfile.TemporaryDirectory(prefix="elftia-host-") as folder:
+        yield folder
+
+
+@pytest.fixture(autouse=True)
+def no_pool_host_left(isolated_data_dir: Path, host_sockets: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A pool host a test's command started on demand is stopped after the test, with its servers."""
+    monkeypatch.setenv("ELFTIA_HOST_DIR", host_sockets)
+    yield
+    status = host_client.control("stop")
+    deadline = time.monotonic() + 30
+    while status is not None and os.path.exists(f"/proc/{status['pid']}") and time.monotonic() < deadline:
+        time.sleep(0.05)

@@ -73,6 +73,7 @@ class Host:
         self.location = location
         self.idle = idle
         self.callers = Callers()
+        self.callers.install(service)
         self.started = time.time()
         self._gateways: dict[tuple[str | None, float | None], HostedGateway] = {}
         self._servers: dict[tuple[str | None, float | None, bool], Server[Any]] = {}
