@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import os
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -100,7 +101,7 @@ class CommandLink:
 
     async def _request_stop(self, request: dict[str, Any]) -> dict[str, Any]:
         self._stop()
-        return {"op": "stopping"}
+        return {"op": "stopping", "pid": os.getpid()}
 
     async def _call(self, request: dict[str, Any]) -> dict[str, Any]:
         record = await asyncio.to_thread(self._service.catalog.find, str(request.get("server")))
