@@ -33,12 +33,31 @@ HOST_LOST = -32603
 class Stopped(Exception):
     """SIGTERM or SIGINT arrived."""
 
-    def __init__(self, signum: int) -> None:
-        super().__init__(signal.Signals(signum).name)
 
+class Signals:
+    """SIGTERM and SIGINT while the shim runs: the first one stops the forwarding, later ones are noted."""
 
-def _stop(signum: int, frame: FrameType | None) -> None:
-    raise Stopped(signum)
+    NAMES = (signal.SIGTERM, signal.SIGINT)
+
+    def __init__(self) -> None:
+        self.received: list[int] = []
+        self._previous = {signum: signal.signal(signum, self._on_signal) for signum in self.NAMES}
+
+    def _on_signal(self, signum: int, frame: FrameType | None) -> None:
+        first = not self.received
+        self.received.append(signum)
+        if first:
+            raise Stopped
+
+    def restore(self) -> None:
+        """Put the previous handlers back."""
+        for signum, handler in self._previous.items():
+            signal.signal(signum, handler)
+
+    def note(self) -> None:
+        """The one line that says which signal stopped the gateway (nothing when none did)."""
+        if self.received:
+            note(f"stopped ({signal.Signals(self.received[0]).name})")
 
 
 def note(text: str) -> None:
@@ -198,13 +217,14 @@ def run_shim(agent: str | None, hub: bool, timeout: float | None) -> int | None:
         note(f"{exc}; serving with this process's own pool")
         return None
     shim = Shim(sock, hello, sys.stdout.buffer)
-    previous = {signum: signal.signal(signum, _stop) for signum in (signal.SIGTERM, signal.SIGINT)}
+    signals = Signals()
     try:
-        shim.run(sys.stdin.buffer)
-    except Stopped as stopped:
-        note(f"stopped ({stopped})")
+        with contextlib.suppress(Stopped):
+            try:
+                shim.run(sys.stdin.buffer)
+            finally:
+                shim.close()  # a signal here (after the app closed stdin) interrupts nothing that matters
     finally:
-        shim.close()
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+        signals.restore()
+    signals.note()
     return 0
