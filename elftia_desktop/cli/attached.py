@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
+from typing import Any
 
 from elftia_desktop.cli.entry_args import add_call_arguments, add_serve_arguments, show_call_response
 
@@ -67,13 +69,29 @@ def call(args: argparse.Namespace) -> int:
     if not isinstance(arguments, dict) or (args.timeout is not None and args.timeout <= 0):
         return cmd_call(args)
     try:
-        response = client.call(args.server, args.tool, arguments, args.timeout, args.elicit)
+        response = client.call(args.server, args.tool, arguments, args.timeout, terminal_answer(args.elicit))
     except attach.NoHost as exc:
         print(f"warning: {exc}; running the server in this command", file=sys.stderr)
         return cmd_call(args)
     except ServerAuthRequired:
         return cmd_call(args)  # signs in in place, in this terminal
     return show_call_response(response, args.json)
+
+
+def terminal_answer(mode: str | None) -> Callable[[str, str, dict[str, Any]], tuple[str, dict[str, Any] | None]]:
+    """The answer to a server's question: the handler of the in-process ``call`` (loaded when a server asks)."""
+
+    def answer(server_id: str, message: str, schema: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
+        import asyncio
+
+        from elftia_desktop.cli.runtime import elicitation_handler
+
+        async def ask() -> tuple[str, dict[str, Any] | None]:
+            return await elicitation_handler(mode)(server_id, message, schema)
+
+        return asyncio.run(ask())
+
+    return answer
 
 
 def cmd_call(args: argparse.Namespace) -> int:

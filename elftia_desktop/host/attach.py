@@ -73,7 +73,9 @@ def _open(path: Path, hello: dict[str, Any]) -> tuple[socket.socket, dict[str, A
         raise
 
 
-def _wait_for(location: HostLocation, hello: dict[str, Any], child: subprocess.Popen[bytes]) -> Any:
+def _wait_for(
+    location: HostLocation, hello: dict[str, Any], child: subprocess.Popen[bytes]
+) -> tuple[socket.socket, dict[str, Any]]:
     deadline = time.monotonic() + START_TIMEOUT
     while time.monotonic() < deadline:
         try:

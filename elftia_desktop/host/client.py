@@ -1,7 +1,7 @@
 """A CLI command run through the pool host: ``elftia-mcp call`` on a warm server, and the daemon's status and stop.
 
 :func:`call` sends one ``call`` request and answers the server's questions on the way (with the
-same answers the in-process CLI gives: ask on a terminal, ``--elicit accept-defaults|decline``).
+``answer`` the CLI gives: ask on a terminal, ``--elicit accept-defaults|decline``).
 A failure comes back as the ``core.errors`` class the in-process path raises, so exit codes and
 messages are the same. Interrupting the command closes the socket, and the host cancels the call.
 Standard library only (``core.errors`` is plain Python).
@@ -9,7 +9,6 @@ Standard library only (``core.errors`` is plain Python).
 
 from __future__ import annotations
 
-import asyncio
 import socket
 from collections.abc import Callable
 from typing import Any
@@ -52,20 +51,7 @@ def request(sock: socket.socket, message: dict[str, Any], answer: Answer | None 
         return reply
 
 
-def terminal_answer(mode: str | None) -> Answer:
-    """The CLI's answer to a server's question: the same handler the in-process ``call`` uses."""
-
-    def answer(server_id: str, message: str, schema: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
-        from elftia_desktop.cli.runtime import elicitation_handler  # only when a server asks
-
-        return asyncio.run(elicitation_handler(mode)(server_id, message, schema))
-
-    return answer
-
-
-def call(
-    server: str, tool: str, arguments: dict[str, Any], timeout: float | None, elicit: str | None
-) -> dict[str, Any]:
+def call(server: str, tool: str, arguments: dict[str, Any], timeout: float | None, answer: Answer) -> dict[str, Any]:
     """Call ``server``'s ``tool`` through the host (started on demand); the response as JSON.
 
     ``attach.NoHost`` when no host could be reached; errors of ``core.errors`` as the in-process call.
@@ -73,7 +59,7 @@ def call(
     sock, _reply = attach.connect("command")
     with sock:
         request_message = {"op": "call", "server": server, "tool": tool, "arguments": arguments, "timeout": timeout}
-        return dict(request(sock, request_message, terminal_answer(elicit))["result"])
+        return dict(request(sock, request_message, answer)["result"])
 
 
 def control(op: str) -> dict[str, Any] | None:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import os
 import logging
+import os
 from collections.abc import Awaitable, Callable
 from typing import Any
 

@@ -204,7 +204,7 @@ class Shim:
 
 def run_shim(agent: str | None, hub: bool, timeout: float | None) -> int | None:
     """Serve stdio through the host; None when no host can be reached (the caller serves in-process)."""
-    hello = {"agent": agent, "hub": hub, "timeout": timeout}
+    hello: dict[str, Any] = {"agent": agent, "hub": hub, "timeout": timeout}
     try:
         sock, _reply = attach.connect("gateway", **hello)
     except wire.HostRefused as exc:

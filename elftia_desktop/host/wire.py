@@ -49,7 +49,7 @@ def encode(message: dict[str, Any]) -> bytes:
 
 def payload_size(header: bytes) -> int:
     """The length a frame header announces; ``WireError`` when it is over the limit."""
-    (size,) = _HEADER.unpack(header)
+    size: int = _HEADER.unpack(header)[0]
     if size > MAX_FRAME:
         raise WireError(f"a message of {size} bytes announced; the limit is {MAX_FRAME}")
     return size

@@ -1,7 +1,8 @@
 """Issue 11: a CLI command imports only what it needs.
 
 ``elftia-mcp call --no-daemon`` loads the SDK's client without its server side (``sdk_light``) and
-none of the other command groups; attached to the pool host it loads no SDK at all; ``elftia-mcp list`` loads no SDK at all. Each runs in a fresh process.
+none of the other command groups; attached to the pool host it loads no SDK at all; ``elftia-mcp list``
+loads no SDK at all. Each runs in a fresh process.
 """
 
 from __future__ import annotations

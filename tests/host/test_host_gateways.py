@@ -42,7 +42,9 @@ def answering(name: str, asked: list[str]) -> Any:
 async def three_gateways(stack: AsyncExitStack, data_dir: Path, asked: list[str]) -> list[ClientSession]:
     sessions = []
     for name in ("ann", "bob", "cid"):
-        session, _ = await stack.enter_async_context(stdio_gateway(data_dir, elicitation_callback=answering(name, asked)))
+        session, _ = await stack.enter_async_context(
+            stdio_gateway(data_dir, elicitation_callback=answering(name, asked))
+        )
         sessions.append(session)
     return sessions
 
