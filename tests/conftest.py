@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import tempfile
 import time
 from collections.abc import Iterator
@@ -11,7 +12,7 @@ from pathlib import Path
 import keyring
 import pytest
 
-from elftia_desktop.host import client as host_client
+from elftia_desktop.host import wire
 from tests.helpers.memory_keyring import MemoryKeyring
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -44,12 +45,26 @@ def host_sockets() -> Iterator[str]:
         yield folder
 
 
+def stop_hosts(folder: Path) -> None:
+    """Stop every pool host listening in ``folder`` and wait until each has exited (with its servers)."""
+    for path in folder.glob("*.sock"):
+        try:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+                sock.connect(str(path))
+                sock.sendall(wire.encode(wire.hello("command")))
+                wire.read_frame(sock)
+                sock.sendall(wire.encode({"op": "stop"}))
+                pid = wire.decode(wire.read_frame(sock) or b"{}").get("pid")
+        except OSError:
+            continue
+        deadline = time.monotonic() + 30
+        while pid and os.path.exists(f"/proc/{pid}") and time.monotonic() < deadline:
+            time.sleep(0.05)
+
+
 @pytest.fixture(autouse=True)
-def no_pool_host_left(isolated_data_dir: Path, host_sockets: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def no_pool_host_left(host_sockets: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """A pool host a test's command started on demand is stopped after the test, with its servers."""
     monkeypatch.setenv("ELFTIA_HOST_DIR", host_sockets)
     yield
-    status = host_client.control("stop")
-    deadline = time.monotonic() + 30
-    while status is not None and os.path.exists(f"/proc/{status['pid']}") and time.monotonic() < deadline:
-        time.sleep(0.05)
+    stop_hosts(Path(host_sockets))
