@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 import socket
+import stat
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import keyring
@@ -68,3 +69,20 @@ def no_pool_host_left(host_sockets: str, monkeypatch: pytest.MonkeyPatch) -> Ite
     monkeypatch.setenv("ELFTIA_HOST_DIR", host_sockets)
     yield
     stop_hosts(Path(host_sockets))
+
+
+@pytest.fixture
+def make_program(tmp_path: Path) -> Callable[[str, str], Path]:
+    """Write an executable shell script ``name`` with ``body`` into a fresh bin folder; returns its path."""
+    bin_dir = tmp_path / "fake-bin"
+
+    def make(name: str, body: str) -> Path:
+        if os.name == "nt":
+            pytest.skip("shell-script programs need a POSIX system")
+        bin_dir.mkdir(exist_ok=True)
+        program = bin_dir / name
+        program.write_text(f"#!/bin/sh\n{body}\n", encoding="utf-8")
+        program.chmod(program.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+        return program
+
+    return make

@@ -30,7 +30,17 @@ def _optional_groups(command: str | None = None) -> list[object]:
     names = (
         ["runtime"]
         if command in runtime.COMMANDS
-        else ["runtime", "tool_formats", "agents", "dependencies", "integrations", "gateway", "auth", "daemon"]
+        else [
+            "runtime",
+            "tool_formats",
+            "agents",
+            "dependencies",
+            "integrations",
+            "gateway",
+            "auth",
+            "registry",
+            "daemon",
+        ]
     )
     groups: list[object] = []
     for name in names:

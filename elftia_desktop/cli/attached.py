@@ -13,7 +13,12 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from elftia_desktop.cli.entry_args import add_call_arguments, add_serve_arguments, show_call_response
+from elftia_desktop.cli.entry_args import (
+    add_call_arguments,
+    add_serve_arguments,
+    show_bad_arguments,
+    show_call_response,
+)
 
 ATTACHING = ("serve", "call")
 """The commands that attach to the host."""
@@ -70,6 +75,10 @@ def call(args: argparse.Namespace) -> int:
         return cmd_call(args)
     try:
         response = client.call(args.server, args.tool, arguments, args.timeout, terminal_answer(args.elicit))
+    except client.BadArguments as exc:
+        from elftia_desktop.core.argument_check import FieldIssue
+
+        return show_bad_arguments(args, [FieldIssue(tuple(i["path"]), str(i["message"])) for i in exc.issues])
     except attach.NoHost as exc:
         print(f"warning: {exc}; running the server in this command", file=sys.stderr)
         return cmd_call(args)

@@ -11,7 +11,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from elftia_desktop.cli.output import EXIT_BAD_INPUT, fail
+
+if TYPE_CHECKING:
+    from elftia_desktop.core.argument_check import FieldIssue
 
 NO_DAEMON_HELP = "do not attach to the pool host (elftia-mcp daemon): run this command's own servers"
 
@@ -62,3 +68,17 @@ def show_call_response(response: dict[str, Any], as_json: bool) -> int:
         if response.get("isError"):
             print("error: the tool reported an error", file=sys.stderr)
     return 1 if response.get("isError") else 0
+
+
+def show_bad_arguments(args: argparse.Namespace, issues: Sequence[FieldIssue]) -> int:
+    """Exit 2 naming the first argument that does not fit the schema, and what was expected."""
+    first = issues[0]
+    message = first.message.replace("Required: fill this in.", "required, but not given")
+    more = f" (and {len(issues) - 1} more)" if len(issues) > 1 else ""
+    return fail(
+        args,
+        f"--args: {first.where}: {message}{more}; not sent",
+        EXIT_BAD_INPUT,
+        field=first.where,
+        problems=[{"field": i.where, "message": i.message} for i in issues],
+    )

@@ -24,6 +24,7 @@ def expand(value: str, env: Mapping[str, str], where: str, record: McpServerReco
     """``value`` with every placeholder but ``${secret:...}`` replaced; ``where`` names the field."""
 
     def replace(match: re.Match[str]) -> str:
+        """The value of one placeholder (``${secret:...}`` stays as it is)."""
         body = match.group(1)
         if body.startswith("secret:"):
             return match.group(0)

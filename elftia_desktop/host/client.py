@@ -19,6 +19,14 @@ from elftia_desktop.host import attach, wire
 Answer = Callable[[str, str, dict[str, Any]], tuple[str, dict[str, Any] | None]]
 
 
+class BadArguments(Exception):
+    """The arguments do not fit the tool's input schema: nothing was sent (``issues``: path and message of each)."""
+
+    def __init__(self, issues: list[dict[str, Any]]) -> None:
+        super().__init__(f"{len(issues)} argument(s) do not fit the tool's input schema")
+        self.issues = issues
+
+
 def _raise(message: dict[str, Any]) -> None:
     kind = str(message.get("kind") or "")
     error_class = getattr(errors, kind, None)
@@ -54,12 +62,16 @@ def request(sock: socket.socket, message: dict[str, Any], answer: Answer | None 
 def call(server: str, tool: str, arguments: dict[str, Any], timeout: float | None, answer: Answer) -> dict[str, Any]:
     """Call ``server``'s ``tool`` through the host (started on demand); the response as JSON.
 
-    ``attach.NoHost`` when no host could be reached; errors of ``core.errors`` as the in-process call.
+    ``attach.NoHost`` when no host could be reached; ``BadArguments`` when the arguments do not fit
+    the tool's schema; errors of ``core.errors`` as the in-process call.
     """
     sock, _reply = attach.connect("command")
     with sock:
         request_message = {"op": "call", "server": server, "tool": tool, "arguments": arguments, "timeout": timeout}
-        return dict(request(sock, request_message, answer)["result"])
+        reply = request(sock, request_message, answer)
+    if reply.get("op") == "badArguments":
+        raise BadArguments(list(reply.get("issues") or []))
+    return dict(reply["result"])
 
 
 def control(op: str) -> dict[str, Any] | None:

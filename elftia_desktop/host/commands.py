@@ -20,6 +20,7 @@ from typing import Any
 import mcp_types as types
 
 from elftia_desktop.connections.service import McpService
+from elftia_desktop.core.argument_check import check
 from elftia_desktop.core.errors import ElftiaError
 from elftia_desktop.host import wire
 from elftia_desktop.host.links import Callers, SamplingAnswer, read_frame
@@ -104,12 +105,17 @@ class CommandLink:
         return {"op": "stopping", "pid": os.getpid()}
 
     async def _call(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Check the arguments against the tool's input schema (nothing is sent when they do not fit), then call."""
         record = await asyncio.to_thread(self._service.catalog.find, str(request.get("server")))
-        arguments = request.get("arguments") or {}
+        tool_name, arguments = str(request.get("tool")), dict(request.get("arguments") or {})
         timeout = request.get("timeout")
         with self._callers.calling(record.id, self):
+            tool = next((t for t in await self._service.list_server_tools(record.id) if t.name == tool_name), None)
+            issues = check(tool.input_schema, arguments) if tool is not None else []  # unknown: call_tool says so
+            if issues:
+                return {"op": "badArguments", "issues": [{"path": list(i.path), "message": i.message} for i in issues]}
             response = await self._service.call_tool(
-                record.id, str(request.get("tool")), dict(arguments), timeout=float(timeout) if timeout else None
+                record.id, tool_name, arguments, timeout=float(timeout) if timeout else None
             )
         return {"op": "result", "result": response.to_json_dict()}
 

@@ -17,13 +17,7 @@ import os
 import signal
 from collections.abc import Iterator
 
-from elftia_desktop.connections.service import McpService
-from elftia_desktop.core.agent_store import AgentStore
-from elftia_desktop.core.catalog import ServerCatalog
-from elftia_desktop.core.config_store import ConfigStore
-from elftia_desktop.core.first_run import seed_default_agent
-from elftia_desktop.core.secrets import SecretVault
-from elftia_desktop.core.settings_store import SettingsStore
+from elftia_desktop.application.services import open_services
 from elftia_desktop.host.host import DEFAULT_IDLE, Host
 from elftia_desktop.host.location import HostLocation, host_location
 
@@ -50,28 +44,17 @@ def host_lock(location: HostLocation) -> Iterator[None]:
         os.close(fd)
 
 
-def _open_service() -> McpService:
-    """The pool on the saved config and settings (blocking: it reads files and stops leftovers)."""
-    agents = AgentStore()
-    seed_default_agent(agents)
-    store = ConfigStore()
-    for notice in [*store.notices, *agents.notices]:
-        log.warning("%s", notice)
-    service = McpService(ServerCatalog(store, SecretVault(), agents))
-    for leftover in service.leftovers_killed:
-        log.info("stopped a leftover server process %d of an earlier host: %s", leftover.pid, leftover.argv)
-    settings = SettingsStore().load()
-    service.set_defaults(settings.connect_timeout, settings.call_timeout, settings.log_lines)
-    return service
-
-
 async def _serve(location: HostLocation, idle: float) -> None:
-    service = await asyncio.to_thread(_open_service)
-    host = Host(service, location, idle=idle)
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, host.stop)
-    await host.run()
+    async with open_services(builtin_servers=False) as services:
+        for notice in services.notices:
+            log.warning("%s", notice)
+        for leftover in services.mcp.leftovers_killed:
+            log.info("stopped a leftover server process %d of an earlier host: %s", leftover.pid, leftover.argv)
+        host = Host(services, location, idle=idle)
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, host.stop)
+        await host.run()
 
 
 def run_daemon(idle: float | None = None) -> None:

@@ -26,11 +26,9 @@ from typing import Any
 
 from mcp.server import Server
 
+from elftia_desktop.application.services import Services
 from elftia_desktop.connections.process_tracker import ProcessTracker
-from elftia_desktop.connections.service import McpService
-from elftia_desktop.core.agent_store import AgentStore
 from elftia_desktop.core.errors import ElftiaError
-from elftia_desktop.core.paths import data_dir
 from elftia_desktop.gateway.scope import ScopeSource
 from elftia_desktop.gateway.server import build_server
 from elftia_desktop.gateway.watch import watch
@@ -68,12 +66,13 @@ def peer_uid(sock: socket.socket | None) -> int | None:
 class Host:
     """Serves one pool to every client on the socket of ``location``."""
 
-    def __init__(self, service: McpService, location: HostLocation, *, idle: float = DEFAULT_IDLE) -> None:
-        self.service = service
+    def __init__(self, services: Services, location: HostLocation, *, idle: float = DEFAULT_IDLE) -> None:
+        self.services = services
+        self.service = services.mcp
         self.location = location
         self.idle = idle
         self.callers = Callers()
-        self.callers.install(service)
+        self.callers.install(self.service)
         self.started = time.time()
         self._gateways: dict[tuple[str | None, float | None], HostedGateway] = {}
         self._servers: dict[tuple[str | None, float | None, bool], Server[Any]] = {}
@@ -206,7 +205,7 @@ class Host:
     def _scope_source(self, agent: str | None) -> ScopeSource:
         if agent is None:
             return ScopeSource()
-        store = self.service.catalog.agents or AgentStore()
+        store = self.services.agents
         agent_id = store.get(agent).id
         return ScopeSource(lambda: store.get(agent_id), store.path)
 
@@ -218,7 +217,7 @@ class Host:
             for r in records
             if self.service.connection_state(r.id).value != "disconnected"
         ]
-        tracker = ProcessTracker.for_dir(data_dir() / "runtime")
+        tracker = ProcessTracker.for_dir(self.service.runtime_dir)
         return {
             "pid": os.getpid(),
             "dataDir": str(self.location.data_dir),

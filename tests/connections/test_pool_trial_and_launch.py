@@ -8,8 +8,9 @@ import sys
 
 import pytest
 
-from elftia_desktop.connections import shell_env
+from elftia_desktop.application import servers
 from elftia_desktop.connections.service import McpService
+from elftia_desktop.core import login_env
 from elftia_desktop.core.models import ConnectionState, McpServerInput
 from elftia_desktop.core.paths import managed_bin_dir
 from tests.connections.pool_helpers import add_server, stdio_input
@@ -41,7 +42,9 @@ async def test_test_config_resolves_the_edited_servers_secrets(service: McpServi
 
 async def test_update_marks_chosen_keys_secret(service: McpService) -> None:
     server_id = await add_server(service, stdio_input("plain", "basic"))
-    result = await service.update(server_id, {"config": {"env": {"TENANT": "acme-private"}}, "secretKeys": ["TENANT"]})
+    result = await servers.update(
+        service, server_id, {"config": {"env": {"TENANT": "acme-private"}}, "secretKeys": ["TENANT"]}
+    )
     assert result.success and result.server is not None
     assert result.server.config.env == {"TENANT": "${secret:TENANT}"}
     assert "acme-private" not in service.catalog.store.path.read_text()
@@ -54,7 +57,7 @@ async def test_servers_get_certificate_and_proxy_settings(service: McpService, m
     monkeypatch.setenv("SSL_CERT_FILE", "/etc/ssl/certs/ca-certificates.crt")
     monkeypatch.setenv("HTTPS_PROXY", "http://proxy.invalid:3128")
     monkeypatch.setenv("SOME_PRIVATE_THING", "not for servers")
-    shell_env.reset_cache()
+    login_env.reset_cache()
     server_id = await add_server(service, stdio_input("envy", "basic"))
     seen = {
         name: (await service.call_tool(server_id, "env", {"name": name})).content[0]["text"]
@@ -63,7 +66,7 @@ async def test_servers_get_certificate_and_proxy_settings(service: McpService, m
     assert seen["SSL_CERT_FILE"] == "/etc/ssl/certs/ca-certificates.crt"
     assert seen["HTTPS_PROXY"] == "http://proxy.invalid:3128"
     assert seen["SOME_PRIVATE_THING"] == ""  # not passed: the SDK default environment leaves it out
-    shell_env.reset_cache()
+    login_env.reset_cache()
 
 
 async def test_managed_tools_folder_is_searched_after_the_system_path(service: McpService) -> None:
@@ -76,7 +79,7 @@ async def test_managed_tools_folder_is_searched_after_the_system_path(service: M
     server.config.command = "elftia-test-runtime"
     server_id = await add_server(service, server)
     assert service.connection_state(server_id) is ConnectionState.CONNECTED
-    path = shell_env.search_path({"PATH": "/usr/bin"})
+    path = login_env.search_path({"PATH": "/usr/bin"})
     assert path.split(os.pathsep)[-1] == str(bin_dir)
 
 

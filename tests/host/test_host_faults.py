@@ -145,6 +145,8 @@ def test_call_gives_the_same_results_with_and_without_the_host(data_dir: Path) -
         ("alpha", "add", '{"a": 2, "b": 3}'),
         ("alpha", "fail", '{"reason": "broken"}'),
         ("alpha", "nosuch", "{}"),
+        ("alpha", "add", '{"a": "two"}'),  # does not fit the input schema: nothing sent, exit 2
+        ("alpha", "echo", "{}"),  # a required argument missing
         ("nobody", "echo", "{}"),
     ]
     for server, tool, args in cases:
