@@ -51,12 +51,23 @@ def serve(args: argparse.Namespace) -> int:
         if args.timeout is not None and args.timeout <= 0:
             print("error: --timeout: expected a number of seconds greater than 0", file=sys.stderr)
             return 2
-        code = run_shim(args.agent, args.hub, args.timeout)
+        code = run_shim(args.agent, args.hub, args.timeout, own_gateway_command(args))
         if code is not None:
             return code
     from elftia_desktop.cli.gateway_serve import serve_command
 
     return serve_command(args)
+
+
+def own_gateway_command(args: argparse.Namespace) -> list[str]:
+    """``serve --no-daemon`` with the options of ``args``: the attached gateway's fallback when no host can be had."""
+    from elftia_desktop.host.attach import cli_command
+
+    options = ["--no-daemon", "--log-level", args.log_level]
+    options += ["--agent", args.agent] if args.agent is not None else []
+    options += ["--hub"] if args.hub else []
+    options += ["--timeout", repr(args.timeout)] if args.timeout is not None else []
+    return cli_command("serve", *options)
 
 
 def call(args: argparse.Namespace) -> int:

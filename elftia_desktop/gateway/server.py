@@ -20,18 +20,9 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 
 from elftia_desktop import __version__
 from elftia_desktop.gateway import hub
+from elftia_desktop.gateway.announce import HUB_INSTRUCTIONS, INSTRUCTIONS, SERVER_NAME
 from elftia_desktop.gateway.catalog import Listing
 from elftia_desktop.gateway.core import Context, Gateway
-
-SERVER_NAME = "elftia"
-INSTRUCTIONS = (
-    "Tools, prompts and resources of the MCP servers configured in Elftia. Tool and prompt names are 'server__name'."
-)
-HUB_INSTRUCTIONS = (
-    "Elftia's hub: use find_tools with keywords to find a tool among every MCP server configured in Elftia, "
-    "then call it with call_tool."
-)
-
 
 ALL_LISTS_CHANGE = NotificationOptions(prompts_changed=True, resources_changed=True, tools_changed=True)
 

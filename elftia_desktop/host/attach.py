@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from elftia_desktop.host import wire
-from elftia_desktop.host.location import HostLocation, attach_disabled, host_location
+from elftia_desktop.host.location import HostLocation, UnsafeRuntimeFolder, attach_disabled, host_location
 
 START_TIMEOUT = 60.0
 """Seconds a command waits for a daemon it started to listen (its imports take seconds on a busy machine)."""
@@ -30,16 +30,25 @@ class NoHost(Exception):
     """No host could be reached (and none could be started); the command runs its own pool."""
 
 
+class Unreachable(NoHost):
+    """This system or environment has no safe place for the host's socket: no host can run."""
+
+
 def supported() -> bool:
     """Whether this system and environment allow attaching (Unix sockets; ``ELFTIA_NO_DAEMON`` unset)."""
     return hasattr(socket, "AF_UNIX") and not attach_disabled()
 
 
-def daemon_command() -> list[str]:
-    """The command line of ``elftia-mcp daemon run`` of this installation (frozen or not)."""
+def cli_command(*args: str) -> list[str]:
+    """The command line of ``elftia-mcp ARGS`` of this installation (frozen or not)."""
     if getattr(sys, "frozen", False):
-        return [sys.executable, "daemon", "run"]
-    return [sys.executable, "-m", "elftia_desktop.cli", "daemon", "run"]
+        return [sys.executable, *args]
+    return [sys.executable, "-m", "elftia_desktop.cli", *args]
+
+
+def daemon_command() -> list[str]:
+    """The command line of ``elftia-mcp daemon run`` of this installation."""
+    return cli_command("daemon", "run")
 
 
 def spawn_daemon(location: HostLocation, idle: float | None = None) -> subprocess.Popen[bytes]:
@@ -96,8 +105,8 @@ def connect(role: str, *, start: bool = True, **fields: Any) -> tuple[socket.soc
     """
     try:
         location = host_location()
-    except OSError as exc:
-        raise NoHost(f"no runtime folder for the host socket: {exc}") from exc
+    except (OSError, UnsafeRuntimeFolder) as exc:
+        raise Unreachable(f"no runtime folder for the host socket: {exc}") from exc
     hello = wire.hello(role, pid=os.getpid(), **fields)
     try:
         return _open(location.socket, hello)
