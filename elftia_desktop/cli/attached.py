@@ -51,12 +51,24 @@ def serve(args: argparse.Namespace) -> int:
         if args.timeout is not None and args.timeout <= 0:
             print("error: --timeout: expected a number of seconds greater than 0", file=sys.stderr)
             return 2
-        code = run_shim(args.agent, args.hub, args.timeout, own_gateway_command(args))
+        code = run_shim(args.agent, args.hub, args.timeout, own_gateway_command(args), unknown_agent)
         if code is not None:
             return code
     from elftia_desktop.cli.gateway_serve import serve_command
 
     return serve_command(args)
+
+
+def unknown_agent(name: str) -> str | None:
+    """Why ``--agent NAME`` names no agent (as ``serve --no-daemon`` says it); None when it names one."""
+    from elftia_desktop.cli.context import open_agents
+    from elftia_desktop.core.errors import AgentNotFound
+
+    try:
+        open_agents().get(name)
+    except AgentNotFound as exc:
+        return str(exc)
+    return None
 
 
 def own_gateway_command(args: argparse.Namespace) -> list[str]:

@@ -23,6 +23,7 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from types import FrameType
 from typing import Any, BinaryIO
 
@@ -313,10 +314,18 @@ class Shim:
             self.finish(self.exit_code)
 
 
-def run_shim(agent: str | None, hub: bool, timeout: float | None, own_gateway: list[str]) -> int | None:
+def run_shim(
+    agent: str | None,
+    hub: bool,
+    timeout: float | None,
+    own_gateway: list[str],
+    unknown_agent: Callable[[str], str | None],
+) -> int | None:
     """Serve stdio through the host; None when this system has no place for a host (the caller serves in-process).
 
     ``own_gateway``: the command line of ``serve --no-daemon`` with the same options (the fallback).
+    ``unknown_agent``: why ``--agent NAME`` names no agent (None when it does), asked when no host
+    runs yet to ask.
     """
     hello: dict[str, Any] = {"agent": agent, "hub": hub, "timeout": timeout}
     try:
@@ -332,6 +341,10 @@ def run_shim(agent: str | None, hub: bool, timeout: float | None, own_gateway: l
         return None
     except attach.NoHost:
         sock = None
+        problem = unknown_agent(agent) if agent is not None else None
+        if problem is not None:
+            print(f"error: --agent: {problem}", file=sys.stderr)
+            return EXIT_BAD_INPUT
     shim = Shim(hello, own_gateway, sys.stdout.buffer)
     if sock is not None:
         shim.install(HostUpstream(sock))
