@@ -39,6 +39,8 @@ from elftia_desktop.host.location import HostLocation
 
 log = logging.getLogger(__name__)
 
+DISCONNECT_TIMEOUT = 5.0
+"""Seconds the host, stopping, waits for its clients' handlers to end after closing their connections."""
 DEFAULT_IDLE = 600.0
 """Seconds without use after which the servers stop (and the daemon exits when nobody is attached)."""
 
@@ -78,6 +80,7 @@ class Host:
         self._servers: dict[tuple[str | None, float | None, bool], Server[Any]] = {}
         self._watchers: list[asyncio.Task[None]] = []
         self._clients: dict[int, Client] = {}
+        self._connections: dict[int, tuple[asyncio.StreamWriter, asyncio.Task[Any]]] = {}
         self._last_use = time.monotonic()
         self._stopping = asyncio.Event()
 
@@ -110,8 +113,20 @@ class Host:
                 os.unlink(path)
             for task in [idle_task, *self._watchers]:
                 task.cancel()
+            await self._disconnect_all()
             await self.service.cleanup()
             log.info("pool host %d stopped", os.getpid())
+
+    async def _disconnect_all(self) -> None:
+        """Close every client's connection and let its handler finish (its calls are cancelled)."""
+        for writer, _task in self._connections.values():
+            writer.close()
+        tasks = [task for _writer, task in self._connections.values()]
+        if tasks:
+            _done, pending = await asyncio.wait(tasks, timeout=DISCONNECT_TIMEOUT)
+            for task in pending:
+                task.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
 
     async def _idle_loop(self) -> None:
         tick = max(0.05, min(self.idle / 4, 5.0))
@@ -135,6 +150,9 @@ class Host:
 
     async def _on_client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         key = id(writer)
+        task = asyncio.current_task()
+        assert task is not None
+        self._connections[key] = (writer, task)
         try:
             uid = peer_uid(writer.get_extra_info("socket"))
             if uid is not None and uid != os.getuid():
@@ -146,7 +164,12 @@ class Host:
             await self._serve(wire.decode(payload), reader, writer, key)
         except (wire.WireError, ConnectionError) as exc:
             log.info("a client left: %s", exc)
+        except asyncio.CancelledError:
+            if not self._stopping.is_set():
+                raise
+            # the host stops: end quietly (asyncio logs a cancelled connection handler as an unhandled error)
         finally:
+            self._connections.pop(key, None)
             self._clients.pop(key, None)
             self.touch()
             writer.close()

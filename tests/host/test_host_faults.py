@@ -52,7 +52,7 @@ async def test_host_killed_calls_in_flight_fail_and_the_next_call_gets_a_new_hos
         with anyio.fail_after(30):
             async with anyio.create_task_group() as group:
                 group.start_soon(in_flight)
-                await anyio.sleep(1.0)
+                assert await poll(lambda: (host_status() or {}).get("callsRunning") == 1)  # it reached the host
                 os.kill(first["pid"], signal.SIGKILL)
         assert failures and "pool host stopped" in str(failures[0])
 
