@@ -7,7 +7,8 @@ Measured in one run, on test servers written with the SDK (``tests/servers``):
     alternate, median of ``--rounds``; goal <= 0.25x;
 (b) ``elftia-mcp serve`` from spawn to its ``initialize`` answer (host running) against a bare SDK
     server (``MCPServer`` with one tool) from spawn to its answer, alternating, median; goal <= 1.0x.
-    The cold case (no host yet: the answer waits for the daemon's start) and ``--no-daemon`` are shown too;
+    The cold case (no host runs: the gateway answers itself while the host starts) has the same goal;
+    ``--no-daemon`` is shown too;
 (c) 3 apps x ``--servers`` servers: processes and resident memory of everything of the data folder
     after each app listed its tools, with the host (3 shims, 1 host, 1 process per server) and
     without (3 gateways with their own servers);
@@ -138,16 +139,23 @@ def bench_initialize(base: Path, rounds: int) -> dict[str, float]:
     script = base / "bare_server.py"
     script.write_text(BARE_SERVER, encoding="utf-8")
     serve = [*CLI, "serve"]
-    cold = time_to_initialize(serve, env)  # no host yet: this one starts it
-    results = alternate(
+
+    def cold() -> float:
+        """No host runs: the gateway answers while the host it starts is still coming up."""
+        subprocess.run([*CLI, "daemon", "stop"], env=env, capture_output=True, timeout=60, check=True)
+        elapsed = time_to_initialize(serve, env)
+        subprocess.run([*CLI, "daemon", "start"], env=env, capture_output=True, timeout=120, check=True)
+        return elapsed  # (the host is up again for the warm runs)
+
+    return alternate(
         rounds,
         {
             "attached": lambda: time_to_initialize(serve, env),
+            "cold": cold,
             "bare": lambda: time_to_initialize([sys.executable, str(script)], dict(os.environ)),
             "no-daemon": lambda: time_to_initialize([*serve, "--no-daemon"], env),
         },
     )
-    return results | {"cold": cold}
 
 
 def footprint(marker: str) -> tuple[int, float]:
@@ -250,11 +258,11 @@ def report(
             "",
         ),
         (
-            "(b) the same, cold: no host yet (the answer waits for the daemon's start)",
+            "(b) the same, cold: no host runs (the gateway answers while the host starts), median",
             f"{init['cold']:.3f} s",
-            "",
-            "",
-            "",
+            f"bare SDK server {bare_init:.3f} s",
+            f"**{init['cold'] / bare_init:.2f}**",
+            "<= 1.0",
         ),
         (
             f"(c) 3 apps x {SERVERS} servers: processes",
