@@ -8,6 +8,7 @@ share this process's pool, whose servers stop when the last session ends or the 
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import json
 import socket
@@ -100,7 +101,18 @@ def bind(address: Address) -> socket.socket:
     return sock
 
 
-async def serve_http(app: ASGIApp, sock: socket.socket) -> None:
-    """Serve ``app`` on ``sock`` until cancelled or interrupted."""
+async def serve_http(app: ASGIApp, sock: socket.socket, stop: asyncio.Event | None = None) -> None:
+    """Serve ``app`` on ``sock`` until cancelled, interrupted, or ``stop`` is set (then it shuts down gracefully)."""
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
-    await uvicorn.Server(config).serve(sockets=[sock])
+    server = uvicorn.Server(config)
+
+    async def exit_on_stop() -> None:
+        if stop is not None:
+            await stop.wait()
+            server.should_exit = True
+
+    stopper = asyncio.ensure_future(exit_on_stop())
+    try:
+        await server.serve(sockets=[sock])
+    finally:
+        stopper.cancel()

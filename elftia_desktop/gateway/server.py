@@ -22,19 +22,10 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from elftia_desktop import __version__
 from elftia_desktop.gateway import hub
+from elftia_desktop.gateway.announce import HUB_INSTRUCTIONS, INSTRUCTIONS, SERVER_NAME
 from elftia_desktop.gateway.catalog import Listing
 from elftia_desktop.gateway.core import Context, Gateway
 from elftia_desktop.gateway.input_rounds import InputRounds
-
-SERVER_NAME = "elftia"
-INSTRUCTIONS = (
-    "Tools, prompts and resources of the MCP servers configured in Elftia. Tool and prompt names are 'server__name'."
-)
-HUB_INSTRUCTIONS = (
-    "Elftia's hub: use find_tools with keywords to find a tool among every MCP server configured in Elftia, "
-    "then call it with call_tool."
-)
-
 
 ALL_LISTS_CHANGE = NotificationOptions(prompts_changed=True, resources_changed=True, tools_changed=True)
 

@@ -105,7 +105,11 @@ async def test_hub_over_http(data_dir: Path) -> None:
 
 
 async def test_two_gateways_each_have_their_own_pool(data_dir: Path) -> None:
-    async with stdio_gateway(data_dir) as (first, _), stdio_gateway(data_dir) as (second, _):
+    # --no-daemon: attached to the pool host they would share one process (tests/host)
+    async with (
+        stdio_gateway(data_dir, "--no-daemon") as (first, _),
+        stdio_gateway(data_dir, "--no-daemon") as (second, _),
+    ):
         one = int(text_of(await first.call_tool("alpha__pid", {})))
         two = int(text_of(await second.call_tool("alpha__pid", {})))
         assert one != two

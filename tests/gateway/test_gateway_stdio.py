@@ -195,7 +195,8 @@ async def test_secrets_never_reach_the_client(data_dir: Path) -> None:
 
 
 async def test_closing_the_client_leaves_no_server_process(data_dir: Path) -> None:
-    async with stdio_gateway(data_dir) as (session, _):
+    # with its own pool; attached to the pool host the server stays for the other apps (tests/host)
+    async with stdio_gateway(data_dir, "--no-daemon") as (session, _):
         pid = int(text_of(await session.call_tool("alpha__pid", {})))
         assert process_alive(pid)
     assert await poll(lambda: not process_alive(pid))
