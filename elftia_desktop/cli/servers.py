@@ -26,7 +26,7 @@ from elftia_desktop.core.errors import ElftiaError, JsonInputError
 from elftia_desktop.core.json_input import read_input_text
 from elftia_desktop.core.models import McpServerInput, McpServerRecord
 from elftia_desktop.core.server_json import parse_servers_json
-from elftia_desktop.core.text_rules import display_name
+from elftia_desktop.core.text_rules import display_name, visible
 from elftia_desktop.core.trust import describe_launch, launch_changes
 
 
@@ -112,12 +112,12 @@ def record_row(record: McpServerRecord) -> list[Any]:
         else " ".join([record.config.command or "", *record.config.args])
     )
     return [
-        record.name,
+        visible(record.name),
         record.type.value,
         record.scope.value,
         "yes" if record.is_active else "no",
         "yes" if record.is_trusted else "no",
-        (target or "")[:60],
+        visible(target or "")[:60],
     ]
 
 
@@ -284,7 +284,7 @@ def cmd_trust(args: argparse.Namespace) -> int:
         for label, value in describe_launch(record):
             print(f"  {label + ':':<16}{value}")
         for field, old, new in launch_changes(record) if record.trusted_launch else []:
-            print(f"  changed {field}: {old!r} -> {new!r}")
+            print(f"  changed {field}: {_shown(old)} -> {_shown(new)}")
     if not args.yes:
         if not sys.stdin.isatty():
             return fail(args, "not a terminal: pass --yes to trust without asking", EXIT_BAD_INPUT)
@@ -293,7 +293,8 @@ def cmd_trust(args: argparse.Namespace) -> int:
             return EXIT_FAILED
     _, after = catalog.update(record.id, {"isTrusted": True})
     if args.json:
-        print_json({"success": True, "server": after.to_json_dict(), "launch": dict(describe_launch(after))})
+        rows = describe_launch(after)
+        print_json({"success": True, "server": after.to_json_dict(), "launch": dict(rows), "rows": rows})
     else:
         print(f"{after.name} is trusted.")
     return EXIT_OK
@@ -303,6 +304,15 @@ def _warn_secrets(catalog: ServerCatalog, record: McpServerRecord) -> None:
     has_secret = any(v.startswith("${secret:") for v in [*record.config.env.values(), *record.config.headers.values()])
     if has_secret and catalog.vault.warning:
         warn(catalog.vault.warning)
+
+
+def _shown(value: Any) -> str:
+    """A changed value as the prompt prints it (already escaped by ``launch_changes``)."""
+    if value is None:
+        return "(unset)"
+    if isinstance(value, list):
+        return "[" + ", ".join(f"'{v}'" for v in value) + "]"
+    return f"'{value}'" if isinstance(value, str) else str(value)
 
 
 def _arg(name: str) -> str:
