@@ -19,7 +19,7 @@ from elftia_desktop.gateway.core import Gateway
 from elftia_desktop.gateway.http import Address, bind, http_app, parse_address, serve_http
 from elftia_desktop.gateway.scope import ScopeSource
 from elftia_desktop.gateway.server import serve_stdio
-from elftia_desktop.gateway.token import gateway_token
+from elftia_desktop.gateway.token import current_token, gateway_token
 from elftia_desktop.gateway.watch import watch
 
 
@@ -60,9 +60,10 @@ async def _serve(
             await serve_stdio(gateway, hub_mode=args.hub)
         else:
             sock, address = http
-            token = await asyncio.to_thread(gateway_token, catalog.vault)
+            await asyncio.to_thread(gateway_token, catalog.vault)  # made on first use
             print(f"Elftia gateway ({source.current().label}) at {address.url}", flush=True)
-            await serve_http(http_app(gateway, token, address, hub_mode=args.hub), sock)
+            app = http_app(gateway, lambda: current_token(catalog.vault), address, hub_mode=args.hub)
+            await serve_http(app, sock)
     finally:
         watcher.cancel()
         with contextlib.suppress(asyncio.CancelledError):

@@ -17,7 +17,7 @@ from elftia_desktop.core.agent_store import AgentStore
 from elftia_desktop.core.config_store import ConfigStore, describe_validation_error
 from elftia_desktop.core.errors import ConfigError, DuplicateServerName, ServerNotFound
 from elftia_desktop.core.models import Agent, McpServerInput, McpServerRecord, now_ms
-from elftia_desktop.core.secrets import SecretVault
+from elftia_desktop.core.secrets import SECRET_REF_INSIDE, SecretVault
 from elftia_desktop.core.text_rules import name_key, visible
 from elftia_desktop.core.trust import launch_of, mark_trusted
 
@@ -155,6 +155,10 @@ class ServerCatalog:
         kept = McpServerRecord.model_validate(before.to_json_dict())
         kept.config.env = {k: v for k, v in before.config.env.items() if after.config.env.get(k) != v}
         kept.config.headers = {k: v for k, v in before.config.headers.items() if after.config.headers.get(k) != v}
+        kept.config.url = None
+        now_in_url = set(SECRET_REF_INSIDE.findall(after.config.url or ""))
+        for name in set(SECRET_REF_INSIDE.findall(before.config.url or "")) - now_in_url:
+            self.vault.delete(before.id, "url", name)
         if kept.config.oauth is not None:
             still = after.config.oauth
             kept.config.oauth.client_secret = None if still and still.client_secret else kept.config.oauth.client_secret
