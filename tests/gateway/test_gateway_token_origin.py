@@ -4,10 +4,10 @@ and a foreign ``Origin`` is refused on every bind address."""
 from __future__ import annotations
 
 import re
-import subprocess
 import sys
 from pathlib import Path
 
+import anyio
 import httpx2
 import pytest
 
@@ -40,15 +40,10 @@ async def test_reset_revokes_the_old_token_at_once(data_dir: Path) -> None:
     old = gateway_token_of(data_dir)
     with http_gateway(data_dir) as (url, process):
         assert await _status(url, Authorization=f"Bearer {old}") == 200
-        reset = subprocess.run(
-            [sys.executable, "-m", "elftia_desktop.cli", "gateway", "token", "--reset"],
-            env=gateway_env(data_dir),
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=True,
+        reset = await anyio.run_process(
+            [sys.executable, "-m", "elftia_desktop.cli", "gateway", "token", "--reset"], env=gateway_env(data_dir)
         )
-        new = reset.stdout.strip().splitlines()[-1]
+        new = reset.stdout.decode().strip().splitlines()[-1]
         assert new != old and len(new) >= 40
         assert await _status(url, Authorization=f"Bearer {old}") == 401
         assert await _status(url, Authorization=f"Bearer {new}") == 200
