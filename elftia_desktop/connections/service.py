@@ -26,6 +26,7 @@ from elftia_desktop.connections.process_tracker import ProcessTracker, TrackedPr
 from elftia_desktop.connections.service_auth import AuthMixin, retry_signed_in
 from elftia_desktop.connections.service_crud import CrudMixin
 from elftia_desktop.connections.service_explore import ExploreMixin
+from elftia_desktop.connections.tool_guard import ToolGuard
 from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.errors import ElftiaError, ToolCallCancelled, ToolCallError
 from elftia_desktop.core.models import (
@@ -39,6 +40,7 @@ from elftia_desktop.core.models import (
     McpToolListing,
 )
 from elftia_desktop.core.paths import data_dir
+from elftia_desktop.core.tool_pin_store import PINS_FILE_NAME, PinStore
 from elftia_desktop.core.trust import mark_trusted
 
 TOOL_CACHE_TTL = 300.0
@@ -63,6 +65,9 @@ class McpService(CrudMixin, ExploreMixin, AuthMixin):
         self._trial_pool = ConnectionPool(catalog.vault, ServiceEvents(), tracker)
         """Connections of servers tried before they are saved; their events reach nobody."""
         self._live = LiveCalls(self.events)
+        store = PinStore(catalog.store.path.with_name(PINS_FILE_NAME))
+        self.tool_guard = ToolGuard(store, lambda sid: self._pool.invalidate_tools(sid, emit=True))
+        """Holds back changed tools until reviewed (tool pinning)."""
         self._records: dict[str, McpServerRecord] = {}
         self._records_stamp: tuple[int, int, int] | None = None
 
@@ -275,6 +280,8 @@ class McpService(CrudMixin, ExploreMixin, AuthMixin):
     async def _fetch_tools(self, record: McpServerRecord) -> list[MCPTool]:
         entry = self._pool.entry(record.id)
         tools = await self._pool.use(record, "list", self._pool.timeouts(record)[1], listing.list_tools)
+        init = entry.connection.init_result if entry.connection is not None else None
+        tools = await self.tool_guard.admit(record, tools, init.instructions if init is not None else None)
         entry.tools = [listing.to_mcp_tool(record, tool) for tool in tools]
         entry.tool_defs = {tool.name: tool for tool in tools}
         entry.tool_names = frozenset(t.name for t in entry.tools)
@@ -327,6 +334,7 @@ class McpService(CrudMixin, ExploreMixin, AuthMixin):
         if self._fresh_tools(entry, record) is None or tool_name not in entry.tool_names:
             await self._fetch_tools(record)
             if tool_name not in entry.tool_names:
+                self.tool_guard.check_callable(record, tool_name)
                 known = ", ".join(sorted(entry.tool_names)) or "none"
                 raise ToolCallError(f"{record.name} has no tool {tool_name!r} (its tools: {known}).")
 

@@ -1,0 +1,126 @@
+"""``elftia-mcp review SERVER [--accept TOOL…|--all]``: the tools a trusted server changed since it was trusted.
+
+The server is listed first (so the comparison is fresh; a server that cannot start is reviewed
+from what its last listing recorded). Each held-back tool is shown as a diff of its definition
+with the lint's findings; ``--accept`` pins the named tools as they are now, ``--all`` every one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import difflib
+import json
+from typing import TYPE_CHECKING, Any
+
+from elftia_desktop.cli.context import apply_saved_settings, open_catalog
+from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_OK, add_json_flag, fail, print_json, warn
+from elftia_desktop.core.errors import ElftiaError
+from elftia_desktop.core.text_rules import visible
+
+if TYPE_CHECKING:
+    from elftia_desktop.connections.tool_guard import ToolGuard, ToolReview
+    from elftia_desktop.core.tool_pins import LintFinding
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``review``."""
+    p = sub.add_parser("review", help="review a server's changed tools (held back from agents until accepted)")
+    p.add_argument("server", help="name or id")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--accept", nargs="+", metavar="TOOL", help="pin these tools as they are now")
+    which.add_argument("--all", action="store_true", help="pin every changed tool as it is now")
+    add_json_flag(p)
+    p.set_defaults(handler=cmd_review)
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    """``review SERVER``: show the held-back tools, or accept them."""
+    catalog = open_catalog()
+    record = catalog.find(args.server)
+    guard, problem = asyncio.run(_list_now(args, record.id))
+    accepted: list[str] = []
+    if args.accept or args.all:
+        try:
+            accepted = guard.accept(record.id, None if args.all else args.accept)
+        except ElftiaError as exc:
+            return fail(args, f"--accept: {exc}", EXIT_BAD_INPUT)
+    review = guard.review(record.id, {r.id: r.name for r in catalog.all()})
+    if problem:
+        warn(f"{record.name} could not be listed now ({problem}); showing what its last listing said")
+    if args.json:
+        print_json({"server": record.name, "accepted": accepted, **review_dict(review)})
+        return EXIT_OK
+    if args.accept or args.all:
+        print(f"Accepted: {', '.join(accepted)}." if accepted else "Nothing was held back; nothing to accept.")
+        return EXIT_OK
+    _print_review(record.name, review)
+    return EXIT_OK
+
+
+async def _list_now(args: argparse.Namespace, server_id: str) -> tuple[ToolGuard, str | None]:
+    """List the server's tools once (which compares them with the pins); why it failed, if it did."""
+    from elftia_desktop.cli.auth import prepare
+    from elftia_desktop.connections.service import McpService
+    from elftia_desktop.connections.shell_env import use_process_environment
+
+    use_process_environment()  # the terminal's environment is the login environment already
+    service = await asyncio.to_thread(McpService, open_catalog())
+    apply_saved_settings(service)
+    prepare(service, args)
+    try:
+        await service.list_server_tools(server_id)
+    except ElftiaError as exc:
+        return service.tool_guard, str(exc)
+    finally:
+        await service.cleanup()
+    return service.tool_guard, None
+
+
+def review_dict(review: ToolReview) -> dict[str, Any]:
+    """The review as JSON: ``held``, ``items`` (name, status, before, after, findings) and ``pinnedFindings``."""
+    return {
+        "pinned": review.pinned,
+        "held": review.held,
+        "items": [
+            {
+                "name": item.name,
+                "status": item.status,
+                "before": item.before,
+                "after": item.after,
+                "findings": [_finding(f) for f in item.findings],
+            }
+            for item in review.items
+        ],
+        "pinnedFindings": [_finding(f) for f in review.pinned_findings],
+    }
+
+
+def definition_diff(before: dict[str, Any] | None, after: dict[str, Any] | None) -> list[str]:
+    """A unified diff of two tool definitions as indented JSON, every line escaped."""
+    old = json.dumps(before, indent=2, ensure_ascii=False).splitlines() if before is not None else []
+    new = json.dumps(after, indent=2, ensure_ascii=False).splitlines() if after is not None else []
+    lines = difflib.unified_diff(old, new, "pinned", "now", lineterm="", n=1)
+    return [visible(line) for line in lines]
+
+
+def _finding(finding: LintFinding) -> dict[str, str]:
+    return {"tool": finding.tool, "rule": finding.rule, "detail": finding.detail}
+
+
+def _print_review(server: str, review: ToolReview) -> None:
+    if not review.pinned:
+        print(f"{visible(server)} has not been listed since it was trusted; nothing is pinned yet.")
+        return
+    if not review.items:
+        print(f"Nothing to review: every tool of {visible(server)} is as it was when trusted.")
+    for item in review.items:
+        print(f"{item.status:<12} {visible(item.name)}")
+        for line in definition_diff(item.before, item.after):
+            print(f"    {line}")
+        for finding in item.findings:
+            print(f"    lint {finding.rule}: {visible(finding.detail)}")
+    if review.items:
+        print(f"Held back from agents and the gateway until accepted: elftia-mcp review {visible(server)} --all")
+    for finding in review.pinned_findings:
+        print(f"lint {finding.rule} in pinned tool {visible(finding.tool)}: {visible(finding.detail)}")
