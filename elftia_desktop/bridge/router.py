@@ -19,6 +19,7 @@ Where to find a channel (the shared plumbing is ``bridge/plumbing.py``):
 - ``routes/explore.py``: trying tools, prompts, resources; the activity log
 - ``routes/links.py``: install links
 - ``routes/auth.py``: OAuth sign-in, sign-out, sign-in status
+- ``routes/tool_review.py``: tools held back since they changed (tool pinning), review, accept
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from elftia_desktop.bridge.routes.integrations import IntegrationChannels
 from elftia_desktop.bridge.routes.links import LinkChannels
 from elftia_desktop.bridge.routes.servers import ServerChannels
 from elftia_desktop.bridge.routes.settings import SettingsChannels
+from elftia_desktop.bridge.routes.tool_review import ToolReviewChannels
 from elftia_desktop.bridge.routes.tools import ToolChannels
 
 __all__ = ["McpRouter"]
@@ -50,6 +52,7 @@ class McpRouter(
     ExploreChannels,
     LinkChannels,
     AuthChannels,
+    ToolReviewChannels,
 ):
     """The UI's only way to the services: every channel, over one :class:`RouterCore`.
 

@@ -9,18 +9,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import difflib
-import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from elftia_desktop.cli.context import apply_saved_settings, open_catalog
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_OK, add_json_flag, fail, print_json, warn
 from elftia_desktop.core.errors import ElftiaError
 from elftia_desktop.core.text_rules import visible
+from elftia_desktop.core.tool_pins import definition_diff
 
 if TYPE_CHECKING:
     from elftia_desktop.connections.tool_guard import ToolGuard, ToolReview
-    from elftia_desktop.core.tool_pins import LintFinding
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -49,7 +47,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     if problem:
         warn(f"{record.name} could not be listed now ({problem}); showing what its last listing said")
     if args.json:
-        print_json({"server": record.name, "accepted": accepted, **review_dict(review)})
+        print_json({"server": record.name, "accepted": accepted, **review.to_json_dict()})
         return EXIT_OK
     if args.accept or args.all:
         print(f"Accepted: {', '.join(accepted)}." if accepted else "Nothing was held back; nothing to accept.")
@@ -75,37 +73,6 @@ async def _list_now(args: argparse.Namespace, server_id: str) -> tuple[ToolGuard
     finally:
         await service.cleanup()
     return service.tool_guard, None
-
-
-def review_dict(review: ToolReview) -> dict[str, Any]:
-    """The review as JSON: ``held``, ``items`` (name, status, before, after, findings) and ``pinnedFindings``."""
-    return {
-        "pinned": review.pinned,
-        "held": review.held,
-        "items": [
-            {
-                "name": item.name,
-                "status": item.status,
-                "before": item.before,
-                "after": item.after,
-                "findings": [_finding(f) for f in item.findings],
-            }
-            for item in review.items
-        ],
-        "pinnedFindings": [_finding(f) for f in review.pinned_findings],
-    }
-
-
-def definition_diff(before: dict[str, Any] | None, after: dict[str, Any] | None) -> list[str]:
-    """A unified diff of two tool definitions as indented JSON, every line escaped."""
-    old = json.dumps(before, indent=2, ensure_ascii=False).splitlines() if before is not None else []
-    new = json.dumps(after, indent=2, ensure_ascii=False).splitlines() if after is not None else []
-    lines = difflib.unified_diff(old, new, "pinned", "now", lineterm="", n=1)
-    return [visible(line) for line in lines]
-
-
-def _finding(finding: LintFinding) -> dict[str, str]:
-    return {"tool": finding.tool, "rule": finding.rule, "detail": finding.detail}
 
 
 def _print_review(server: str, review: ToolReview) -> None:

@@ -23,6 +23,7 @@ from elftia_desktop.core.tool_pin_store import PinStore
 from elftia_desktop.core.tool_pins import (
     LintFinding,
     compare,
+    definition_diff,
     lint_instructions,
     lint_tool,
     listing_blob,
@@ -63,6 +64,26 @@ class ToolReview:
     def held(self) -> list[str]:
         """Names of the tools held back."""
         return [item.name for item in self.items if item.name != INSTRUCTIONS]
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """``{serverId, pinned, held, items: [{name, status, before, after, diff, findings}], pinnedFindings}``."""
+        return {
+            "serverId": self.server_id,
+            "pinned": self.pinned,
+            "held": self.held,
+            "items": [
+                {
+                    "name": item.name,
+                    "status": item.status,
+                    "before": item.before,
+                    "after": item.after,
+                    "diff": definition_diff(item.before, item.after),
+                    "findings": [_finding(f) for f in item.findings],
+                }
+                for item in self.items
+            ],
+            "pinnedFindings": [_finding(f) for f in self.pinned_findings],
+        }
 
 
 class ToolGuard:
@@ -183,9 +204,17 @@ class ToolGuard:
         return review
 
     def accept(self, server_id: str, names: Sequence[str] | None = None) -> list[str]:
+        """:meth:`store_accept`, then :meth:`release` (for callers without a service loop: the CLI)."""
+        accepted = self.store_accept(server_id, names)
+        if accepted:
+            self.release([server_id])
+        return accepted
+
+    def store_accept(self, server_id: str, names: Sequence[str] | None = None) -> list[str]:
         """Pin what the server says now for ``names`` (None: every held tool); returns the names accepted.
 
-        Accepting anything also accepts changed instructions (the review showed them). Blocking.
+        Accepting anything also accepts changed instructions (the review showed them). Blocking (the
+        pins file); call :meth:`release` on the service loop afterwards.
         """
         pins = self.store.get(server_id)
         pending: dict[str, Any] = dict((pins or {}).get("pending") or {})
@@ -203,8 +232,23 @@ class ToolGuard:
             chosen.append(INSTRUCTIONS)
         pins["pending"] = pending
         self.store.put(server_id, pins)
-        self.release([server_id])
         return chosen
+
+
+def _finding(finding: LintFinding) -> dict[str, str]:
+    return {"tool": finding.tool, "rule": finding.rule, "detail": finding.detail}
+
+
+def held_tools(store: PinStore) -> dict[str, list[str]]:
+    """Server id -> the tools its last listing held back, as the pins file records them (blocking)."""
+    out = {}
+    for server_id, pins in store.all().items():
+        pending = sorted((pins or {}).get("pending") or {}) if isinstance(pins, dict) else []
+        if isinstance(pins, dict) and pins.get("pendingInstructions") is not None:
+            pending.append(INSTRUCTIONS)
+        if pending:
+            out[server_id] = pending
+    return out
 
 
 def _pin(tool: types.Tool, digest: str) -> dict[str, Any]:

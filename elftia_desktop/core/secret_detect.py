@@ -54,8 +54,8 @@ def secret_kind(value: str) -> str | None:
 
 
 def _high_entropy(value: str) -> bool:
-    """A single 32+ character token of letters and digits with the entropy of random data."""
-    if not _ENTROPY_CANDIDATE.fullmatch(value):
+    """A single 32+ character token of letters and digits with the entropy of random data (not a path)."""
+    if not _ENTROPY_CANDIDATE.fullmatch(value) or value.startswith(("/", "~", ".", "-")) or value.count("/") > 2:
         return False
     if not (re.search(r"[A-Za-z]", value) and re.search(r"[0-9]", value)):
         return False

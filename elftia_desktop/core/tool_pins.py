@@ -11,7 +11,9 @@ another server's tool. Everything here is pure (no files, no SDK): see ``tool_pi
 
 from __future__ import annotations
 
+import difflib
 import hashlib
+import json
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
@@ -19,6 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import pydantic_core
+
+from elftia_desktop.core.text_rules import visible
 
 
 class ToolLike(Protocol):
@@ -101,6 +105,13 @@ def compare(
     if check.instructions_changed:
         check.changed = sorted({*check.changed, *(n for n in listed if n not in check.new)})
     return check
+
+
+def definition_diff(before: Mapping[str, Any] | None, after: Mapping[str, Any] | None) -> list[str]:
+    """A unified diff of two tool definitions as indented JSON, every line escaped (:func:`visible`)."""
+    old = json.dumps(before, indent=2, ensure_ascii=False).splitlines() if before is not None else []
+    new = json.dumps(after, indent=2, ensure_ascii=False).splitlines() if after is not None else []
+    return [visible(line) for line in difflib.unified_diff(old, new, "pinned", "now", lineterm="", n=1)]
 
 
 # -- lint -----------------------------------------------------------------------------------------

@@ -60,6 +60,8 @@ def style_sheet(palette: QPalette | None = None) -> str:
     QFrame#Card {{ background: {card_bg}; border: 1px solid {card_border}; border-radius: 10px; }}
     QLabel#CardTitle {{ font-size: 11.5pt; font-weight: 600; }}
     QLabel#Chip {{ border: 1px solid {card_border}; border-radius: 8px; padding: 1px 8px; color: {muted}; }}
+    QPushButton#ChangedTools {{ background: {"#4a3b12" if dark else "#fff4d6"};
+        border: 1px solid {STATE_COLORS["connecting"]}; border-radius: 6px; padding: 4px 10px; text-align: left; }}
     QFrame#Banner {{ background: {"#4a3b12" if dark else "#fff4d6"}; border: 1px solid
         {"#7a6424" if dark else "#f0d48a"}; border-radius: 8px; }}
     QLabel#EmptyTitle {{ font-size: 14pt; font-weight: 600; }}

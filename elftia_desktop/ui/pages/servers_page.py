@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.ui.dialogs.logs_dialog import LogsDialog
+from elftia_desktop.ui.dialogs.tool_review_dialog import ToolReviewDialog
 from elftia_desktop.ui.dialogs.trust_dialog import TrustDialog
 from elftia_desktop.ui.pages.servers_auth import ServerAuthActions
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
@@ -57,6 +58,8 @@ class McpServersPage(QWidget):
         self.cards: dict[str, ServerCard] = {}
         self.states: dict[str, tuple[str, str]] = {}
         self.tool_counts: dict[str, int] = {}
+        self.held: dict[str, list[str]] = {}
+        """Server id -> its tools held back since they changed (tool pinning)."""
         self.loaded = False
         self._build()
         self.auth = ServerAuthActions(self)
@@ -176,6 +179,12 @@ class McpServersPage(QWidget):
         """Fetch the server list and the live states."""
         self.router.list_servers(on_done=self._set_records, on_error=self.show_error)
         self.router.states(on_done=self._set_states)
+        self.router.held_tools(on_done=self._set_held)
+
+    def _set_held(self, held: dict[str, list[str]]) -> None:
+        self.held = dict(held)
+        for server_id, card in self.cards.items():
+            card.set_held_tools(self.held.get(server_id, []))
 
     def _set_records(self, records: list[McpServerRecord]) -> None:
         self.loaded = True
@@ -195,6 +204,7 @@ class McpServersPage(QWidget):
             state, error = self.states.get(record.id, ("disconnected", ""))
             card.set_state(state, error)
             card.set_tool_count(self.tool_counts.get(record.id))
+            card.set_held_tools(self.held.get(record.id, []))
             card.set_activity(self.router.activity.calls(record.id))
             self.auth.refresh(record)
         for server_id in list(self.cards):
@@ -226,6 +236,7 @@ class McpServersPage(QWidget):
             self.tool_counts[server_id] = len(tools)
             if server_id in self.cards:
                 self.cards[server_id].set_tool_count(len(tools))
+            self.router.held_tools(on_done=self._set_held)  # the listing compared the tools with their pins
 
         self.router.list_server_tools(server_id, on_done=done)
 
@@ -284,6 +295,10 @@ class McpServersPage(QWidget):
             self.run_trusted(record, lambda: self.auth.sign_in(record))
         elif action == "sign-out":
             self.auth.sign_out(record)
+        elif action == "review-tools":
+            dialog = ToolReviewDialog(self.router, server_id, record.name, self)
+            dialog.toolsAccepted.connect(lambda _names: self.router.held_tools(on_done=self._set_held))
+            dialog.open()
         elif action == "activity":
             from elftia_desktop.ui.dialogs.discover_activity import ActivityDialog
 
