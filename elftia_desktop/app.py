@@ -20,12 +20,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from PySide6.QtCore import QEvent, QObject, QSettings
     from PySide6.QtGui import QIcon
-    from PySide6.QtWidgets import QApplication
+    from PySide6.QtWidgets import QApplication, QMessageBox
 
     from elftia_desktop.bridge.app_lifecycle import QuitController
     from elftia_desktop.bridge.router import McpRouter
     from elftia_desktop.bridge.service_loop import ServiceLoop
     from elftia_desktop.bridge.services import AppServices, build_services
+    from elftia_desktop.core.errors import UnsafePermissions
     from elftia_desktop.core.paths import config_dir, data_dir
     from elftia_desktop.core.resources import resource_path
     from elftia_desktop.ui.main_window import MainWindow
@@ -38,7 +39,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     app.setApplicationName("Elftia Desktop")
     app.setOrganizationName("Elftia")
     app.setDesktopFileName("elftia-desktop")
-    instance = SingleInstance(instance_name(str(data_dir())), app)
+    try:
+        folder = data_dir()
+        config_dir()
+    except UnsafePermissions as exc:  # a folder every user may change: say how to fix it, start nothing
+        print(f"elftia-desktop: {exc}", file=sys.stderr)
+        QMessageBox.critical(None, "Elftia Desktop cannot start", str(exc))
+        return 2
+    instance = SingleInstance(instance_name(str(folder)), app)
     if instance.hand_over(argv[1:]):  # the running app comes forward and opens the link
         return 0
     apply_theme(app)

@@ -21,6 +21,7 @@ from elftia_desktop.cli.context import apply_saved_settings, open_catalog
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, add_json_flag, fail, print_json
 from elftia_desktop.core.errors import JsonInputError
 from elftia_desktop.core.json_input import parse_json_text
+from elftia_desktop.core.text_rules import visible
 
 if TYPE_CHECKING:  # imported when a command runs (see _run): the other commands never load the SDK
     from elftia_desktop.connections.callbacks import ElicitationHandler
@@ -238,7 +239,7 @@ def cmd_logs(args: argparse.Namespace) -> int:
         print_json({"success": error is None, "lines": lines, "error": error})
     else:
         for line in lines:
-            print(line)
+            print(visible(line))  # a server's output never drives the terminal (escape sequences, fake lines)
         if error:
             print(f"error: {error}", file=sys.stderr)
     return EXIT_OK if error is None else EXIT_FAILED
