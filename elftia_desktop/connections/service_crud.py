@@ -17,6 +17,7 @@ from elftia_desktop.core.trust import launch_of, needs_confirmation
 
 if TYPE_CHECKING:
     from elftia_desktop.connections.pool import ConnectionPool
+    from elftia_desktop.connections.tool_guard import ToolGuard
     from elftia_desktop.core.catalog import ServerCatalog
 
 
@@ -25,6 +26,7 @@ class CrudMixin:
 
     catalog: ServerCatalog
     _pool: ConnectionPool
+    tool_guard: ToolGuard
 
     def _changed(self) -> None:
         raise NotImplementedError
@@ -119,6 +121,7 @@ class CrudMixin:
         except ElftiaError as exc:
             return McpActionResult(success=False, error=str(exc))
         self._pool.entries.pop(server_id, None)
+        await asyncio.to_thread(self.tool_guard.forget, server_id)
         self._changed()
         names = [agent.name for agent in lost]
         message = f"Removed {removed.name}." + (f" Taken out of agents: {', '.join(names)}." if names else "")

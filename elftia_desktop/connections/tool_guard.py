@@ -114,7 +114,7 @@ class ToolGuard:
             if pins is not None and self._unchanged(pins, digests, instructions):
                 held = frozenset()
             else:
-                held = await asyncio.to_thread(self._check, record.id, tools, digests, instructions)
+                held = await asyncio.to_thread(self._check, record, tools, digests, instructions)
             self._last[record.id] = (blob, frozenset(held))
         self.held[record.id] = frozenset(held)
         return [tool for tool in tools if tool.name not in held] if held else list(tools)
@@ -127,13 +127,18 @@ class ToolGuard:
         return all(pinned.get(name, {}).get("digest") == digest for name, digest in digests.items())
 
     def _check(
-        self, server_id: str, tools: Sequence[types.Tool], digests: Mapping[str, str], instructions: str | None
+        self, record: McpServerRecord, tools: Sequence[types.Tool], digests: Mapping[str, str], instructions: str | None
     ) -> set[str]:
-        """Compare with the pins (pinning everything on the first listing); returns the names held."""
+        """Compare with the pins (pinning and linting everything on the first listing); returns the names held."""
+        server_id = record.id
         pins = self.store.get(server_id)
         text = {"digest": text_digest(instructions), "text": instructions} if instructions is not None else None
         if pins is None:
-            pins = {"tools": {t.name: _pin(t, digests[t.name]) for t in tools}, "instructions": text, "pending": {}}
+            first = {t.name: _pin(t, digests[t.name]) for t in tools}
+            pins = {"name": record.name, "tools": first, "instructions": text, "pending": {}}
+            others = _other_tool_names(self.store.all(), server_id, None)
+            findings = [f for p in first.values() for f in lint_tool(p["definition"], others)]
+            pins["flagged"] = sorted({f.tool for f in findings + lint_instructions(instructions)})
             self.store.put(server_id, pins)
             self._cached[server_id] = pins
             return set()
@@ -168,6 +173,12 @@ class ToolGuard:
             self._last.pop(server_id, None)
             if self.on_accepted is not None:
                 self.on_accepted(server_id)
+
+    def forget(self, server_id: str) -> None:
+        """Drop a removed server's pins (blocking: the pins file)."""
+        self.store.put(server_id, None)
+        for cache in (self.held, self._cached, self._last):
+            cache.pop(server_id, None)
 
     def check_callable(self, record: McpServerRecord, tool_name: str) -> None:
         """Refuse a call of a tool that is held back, saying how to review it."""
@@ -218,7 +229,12 @@ class ToolGuard:
         """
         pins = self.store.get(server_id)
         pending: dict[str, Any] = dict((pins or {}).get("pending") or {})
-        if pins is None or (not pending and pins.get("pendingInstructions") is None):
+        if pins is None:
+            return []
+        if not pending and pins.get("pendingInstructions") is None:
+            if pins.get("flagged") and names is None:  # the findings of the first trust were read
+                pins["flagged"] = []
+                self.store.put(server_id, pins)
             return []
         chosen = list(pending) if names is None else [n for n in names if n in pending]
         unknown = [] if names is None else [n for n in names if n not in pending]
@@ -230,7 +246,7 @@ class ToolGuard:
         if pins.get("pendingInstructions") is not None:
             pins["instructions"], pins["pendingInstructions"] = pins["pendingInstructions"], None
             chosen.append(INSTRUCTIONS)
-        pins["pending"] = pending
+        pins["pending"], pins["flagged"] = pending, []
         self.store.put(server_id, pins)
         return chosen
 
@@ -239,15 +255,19 @@ def _finding(finding: LintFinding) -> dict[str, str]:
     return {"tool": finding.tool, "rule": finding.rule, "detail": finding.detail}
 
 
-def held_tools(store: PinStore) -> dict[str, list[str]]:
-    """Server id -> the tools its last listing held back, as the pins file records them (blocking)."""
+def held_tools(store: PinStore) -> dict[str, dict[str, list[str]]]:
+    """Server id -> ``{held, flagged}``: the tools its last listing held back and those the lint flagged
+    when it was first trusted (not yet looked at), as the pins file records them (blocking)."""
     out = {}
     for server_id, pins in store.all().items():
-        pending = sorted((pins or {}).get("pending") or {}) if isinstance(pins, dict) else []
-        if isinstance(pins, dict) and pins.get("pendingInstructions") is not None:
-            pending.append(INSTRUCTIONS)
-        if pending:
-            out[server_id] = pending
+        if not isinstance(pins, dict):
+            continue
+        held = sorted(pins.get("pending") or {})
+        if pins.get("pendingInstructions") is not None:
+            held.append(INSTRUCTIONS)
+        flagged = list(pins.get("flagged") or [])
+        if held or flagged:
+            out[server_id] = {"held": held, "flagged": flagged}
     return out
 
 
@@ -255,11 +275,13 @@ def _pin(tool: types.Tool, digest: str) -> dict[str, Any]:
     return {"digest": digest, "definition": tool_definition(tool)}
 
 
-def _other_tool_names(all_pins: Mapping[str, Any], server_id: str, names: Mapping[str, str]) -> dict[str, str]:
-    """Tool name -> the other (configured) server that has it, for the shadowing lint."""
+def _other_tool_names(all_pins: Mapping[str, Any], server_id: str, names: Mapping[str, str] | None) -> dict[str, str]:
+    """Tool name -> the other server that has it, for the shadowing lint (``names``: the configured ones)."""
     out: dict[str, str] = {}
     for other, pins in all_pins.items():
-        if other != server_id and other in names and isinstance(pins, dict):
-            for tool in pins.get("tools") or {}:
-                out.setdefault(tool, names[other])
+        if other == server_id or not isinstance(pins, dict) or (names is not None and other not in names):
+            continue
+        owner = names[other] if names is not None else str(pins.get("name") or other)
+        for tool in pins.get("tools") or {}:
+            out.setdefault(tool, owner)
     return out

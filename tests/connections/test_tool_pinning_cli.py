@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from elftia_desktop.connections.tool_guard import held_tools
 from elftia_desktop.core.agent_store import AgentStore
 from elftia_desktop.core.models import Agent, McpMode
+from elftia_desktop.core.tool_pin_store import PinStore
 from tests.core.test_cli_servers import cli
 from tests.core.test_trust_fingerprint import SERVER
 
@@ -53,7 +55,7 @@ def test_a_changed_tool_is_held_back_until_accepted(isolated_data_dir: Path, tmp
     assert cli("call", "rug", "weather", "--args", '{"city": "x"}').stdout.strip() == "Sunny in x"
 
 
-def test_findings_of_first_trust_are_shown_and_all_accepts_a_change(tmp_path: Path) -> None:
+def test_findings_of_first_trust_are_shown_and_all_accepts_a_change(isolated_data_dir: Path, tmp_path: Path) -> None:
     state = tmp_path / "listings"
     state.write_text("1")  # the first listing already says the hostile thing: pinned as trusted
     cli("add", "rug", "--trust", f"--env=RUG_STATE={state}", "--", *SERVER)
@@ -65,6 +67,11 @@ def test_findings_of_first_trust_are_shown_and_all_accepts_a_change(tmp_path: Pa
         ("weather", "hidden-tag"),
         ("weather", "credential-path"),
     }
+    pins = PinStore(isolated_data_dir / "tool-pins.json")
+    (server_id,) = held_tools(pins)
+    assert held_tools(pins)[server_id] == {"held": [], "flagged": ["weather"]}  # the card's banner
+    assert cli("review", "rug", "--all").stdout.strip() == "Nothing was held back; nothing to accept."
+    assert held_tools(pins) == {}  # the findings were read
     state.write_text("reset")  # benign again: a changed definition, held back
     assert "weather" not in _tool_names("--server", "rug")
     state.write_text("reset")  # the review lists it benign once more

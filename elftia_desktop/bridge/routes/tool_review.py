@@ -16,9 +16,9 @@ class ToolReviewChannels(RouterCore):
     """``mcp:held-tools``, ``mcp:tool-review`` and ``mcp:accept-tools``."""
 
     def held_tools(self, on_done: Done | None = None, on_error: Failed | None = None) -> int:
-        """``mcp:held-tools``: ``{serverId: [tool names held back]}`` (for the cards' "Changed tools" banner)."""
+        """``mcp:held-tools``: ``{serverId: {held: [names], flagged: [names]}}`` (for the cards' banner)."""
 
-        async def work(s: AppServices) -> dict[str, list[str]]:
+        async def work(s: AppServices) -> dict[str, dict[str, list[str]]]:
             from elftia_desktop.connections.tool_guard import held_tools
 
             return await asyncio.to_thread(held_tools, s.mcp.tool_guard.store)

@@ -83,7 +83,13 @@ class ToolReviewDialog(QDialog):
     def show_review(self, review: dict[str, Any]) -> None:
         """Fill the dialog from a ``mcp:tool-review`` result."""
         items = list(review.get("items") or [])
-        if not items:
+        flagged = list(review.get("pinnedFindings") or [])
+        if not items and flagged:
+            self.intro.setText(
+                "Every tool is as it was when you trusted the server, but some descriptions say things aimed at "
+                "the model. Read them; <b>Accept all</b> marks them as read."
+            )
+        elif not items:
             self.intro.setText("Nothing waits for review: every tool is as it was when you trusted the server.")
         else:
             self.intro.setText(
@@ -96,7 +102,7 @@ class ToolReviewDialog(QDialog):
         for finding in review.get("pinnedFindings") or []:
             self.items.addWidget(_finding_label(finding, f"in the pinned tool {finding['tool']}"))
         self.items.addStretch(1)
-        self.accept_all.setEnabled(bool(items))
+        self.accept_all.setEnabled(bool(items or flagged))
         self.accept_selected.setEnabled(bool(items))
 
     def _add_item(self, item: dict[str, Any]) -> None:

@@ -58,8 +58,8 @@ class McpServersPage(QWidget):
         self.cards: dict[str, ServerCard] = {}
         self.states: dict[str, tuple[str, str]] = {}
         self.tool_counts: dict[str, int] = {}
-        self.held: dict[str, list[str]] = {}
-        """Server id -> its tools held back since they changed (tool pinning)."""
+        self.held: dict[str, dict[str, list[str]]] = {}
+        """Server id -> ``{held, flagged}``: tools held back since they changed, tools the lint flagged."""
         self.loaded = False
         self._build()
         self.auth = ServerAuthActions(self)
@@ -181,10 +181,10 @@ class McpServersPage(QWidget):
         self.router.states(on_done=self._set_states)
         self.router.held_tools(on_done=self._set_held)
 
-    def _set_held(self, held: dict[str, list[str]]) -> None:
+    def _set_held(self, held: dict[str, dict[str, list[str]]]) -> None:
         self.held = dict(held)
         for server_id, card in self.cards.items():
-            card.set_held_tools(self.held.get(server_id, []))
+            card.set_held_tools(**self.held.get(server_id, {"held": [], "flagged": []}))
 
     def _set_records(self, records: list[McpServerRecord]) -> None:
         self.loaded = True
@@ -204,7 +204,7 @@ class McpServersPage(QWidget):
             state, error = self.states.get(record.id, ("disconnected", ""))
             card.set_state(state, error)
             card.set_tool_count(self.tool_counts.get(record.id))
-            card.set_held_tools(self.held.get(record.id, []))
+            card.set_held_tools(**self.held.get(record.id, {"held": [], "flagged": []}))
             card.set_activity(self.router.activity.calls(record.id))
             self.auth.refresh(record)
         for server_id in list(self.cards):

@@ -173,11 +173,15 @@ class ServerCard(QFrame):
         self.auth_label.setText(f"OAuth · {text}")
         self.auth_label.setToolTip("Tokens are kept in the system keyring, never in the config file")
 
-    def set_held_tools(self, names: Sequence[str]) -> None:
-        """Show the "Changed tools" banner for the tools held back (hidden when there are none)."""
+    def set_held_tools(self, held: Sequence[str], flagged: Sequence[str] = ()) -> None:
+        """Show the "Changed tools" banner for the tools held back, or the lint's flags of a first trust."""
+        names = list(held or flagged)
         self.changed_tools.setVisible(bool(names))
         shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
-        self.changed_tools.setText(f"⚠  Changed tools: {shown} — held back until you review them…")
+        if held:
+            self.changed_tools.setText(f"⚠  Changed tools: {shown} — held back until you review them…")
+        else:
+            self.changed_tools.setText(f"⚠  Tool descriptions to check: {shown} — review…")
 
     def set_state(self, state: str, error: str = "") -> None:
         """Show the live connection state."""
