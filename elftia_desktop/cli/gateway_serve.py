@@ -15,6 +15,7 @@ from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_OK, fail, warn
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.errors import AgentNotFound
+from elftia_desktop.core.text_rules import VisibleFormatter
 from elftia_desktop.gateway.core import Gateway
 from elftia_desktop.gateway.http import Address, bind, http_app, parse_address, serve_http
 from elftia_desktop.gateway.scope import ScopeSource
@@ -73,7 +74,9 @@ async def _serve(
 
 def serve_command(args: argparse.Namespace) -> int:
     """Run ``serve`` with the parsed arguments; returns the exit code."""
-    logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(), format="elftia gateway: %(message)s")
+    logging.basicConfig(stream=sys.stderr, level=args.log_level.upper())
+    for handler in logging.getLogger().handlers:  # names and messages from servers are shown escaped
+        handler.setFormatter(VisibleFormatter("elftia gateway: %(message)s"))
     if args.timeout is not None and args.timeout <= 0:
         return fail(args, "--timeout: expected a number of seconds greater than 0", EXIT_BAD_INPUT)
     try:

@@ -8,6 +8,7 @@ the pydantic location adds the field (``config.args``, ``name`` ...).
 
 from __future__ import annotations
 
+import logging
 import re
 import unicodedata
 
@@ -113,6 +114,18 @@ def visible(text: str) -> str:
     if _PRINTABLE.fullmatch(text):
         return text
     return "".join(_escape_char(char) for char in text)
+
+
+class VisibleFormatter(logging.Formatter):
+    """A log formatter whose lines show control, bidi and zero-width characters escaped.
+
+    A server name, a tool name or a server's own message cannot start a fake log line or drive
+    the terminal; a traceback below the line keeps its line breaks.
+    """
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        """The record's line, escaped."""
+        return visible(super().formatMessage(record))
 
 
 def _escape_char(char: str) -> str:

@@ -50,3 +50,12 @@ def test_install_link_with_invalid_utf8_escapes_is_refused() -> None:
         "encoded as UTF-8"
     )
     assert parse_install_link(link.replace("%FF", "")).name == "Keep"
+
+
+def test_log_lines_show_control_characters_escaped() -> None:
+    import logging
+
+    from elftia_desktop.core.text_rules import VisibleFormatter
+
+    record = logging.LogRecord("g", logging.WARNING, __file__, 1, "%s left out", ("evil\nfake: line\u202e",), None)
+    assert VisibleFormatter("gateway: %(message)s").format(record) == "gateway: evil\\nfake: line\\u202e left out"
