@@ -202,6 +202,8 @@ class McpServerForm(QDialog):
         updates = {k: v for k, v in params.items() if k not in ("config", "secretKeys", "isTrusted")}
         updates["config"] = cleared | params["config"]
         updates.setdefault("projectPath", None)
+        if self.record is not None and self.record.is_trusted:
+            updates["isTrusted"] = True  # edited here, seeing what it runs: the new launch is the trusted one
         return updates
 
     def _timeouts(self) -> dict[str, float]:
