@@ -76,6 +76,6 @@ class PinStore:
                 servers.pop(server_id, None)
             else:
                 servers[server_id] = pins
-            text = json.dumps({"version": PINS_VERSION, "servers": servers}, indent=1, ensure_ascii=False)
+            text = json.dumps({"version": PINS_VERSION, "servers": servers}, ensure_ascii=False, separators=(",", ":"))
             atomic_write_text(self.path, text + "\n", mode=0o600)
             self._data, self._stamp = servers, self._stat()
