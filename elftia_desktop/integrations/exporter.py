@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -204,10 +205,12 @@ def write_export(result: ExportResult, path: Path) -> list[str]:
     """
     data: dict[str, Any] = result.data
     replaced: list[str] = []
+    path = path.resolve() if path.is_symlink() else path  # a dotfiles link stays a link: its target is written
     if path.exists():
         existing = parse_config_text(read_config_text(path), app_format(result.format), str(path))
         data, replaced = merge_into(existing, result, str(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    atomic_write_text(path, text, mode=0o600 if result.with_secrets else 0o644, keep_backup=path.exists())
+    mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o644  # an existing file keeps its own
+    atomic_write_text(path, text, mode=mode & 0o600 if result.with_secrets else mode, keep_backup=path.exists())
     return replaced
