@@ -27,6 +27,7 @@ from elftia_desktop.connections.stdio_process import STDIN_CLOSE_GRACE, TERM_GRA
 from elftia_desktop.connections.transports import TransportHooks, open_transport
 from elftia_desktop.core.errors import ServerConnectionError
 from elftia_desktop.core.models import McpServerRecord, McpServerTransport
+from elftia_desktop.core.secret_detect import url_secrets
 
 log = logging.getLogger(__name__)
 
@@ -85,10 +86,10 @@ class ServerConnection:
 
     @property
     def target(self) -> str:
-        """The command line or URL, for messages."""
+        """The command line or URL, for messages (a URL's credentials shown as ``${secret:…}``)."""
         if self.record.type is McpServerTransport.STDIO:
             return " ".join([self.record.config.command or "", *self.record.config.args])
-        return self.record.config.url or ""
+        return url_secrets(self.record.config.url or "")[0]
 
     def failure_context(self, phase: str, timeout: float | None = None) -> FailureContext:
         """What is known now about this connection, to explain a failure."""
