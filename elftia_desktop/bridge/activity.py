@@ -7,10 +7,8 @@ sparkline on the server cards.
 
 from __future__ import annotations
 
-import time
 from collections import deque
 from dataclasses import dataclass
-from typing import Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 
@@ -51,17 +49,8 @@ class ActivityLog(QObject):
         self._calls: dict[str, deque[CallRecord]] = {}
 
     @Slot(object)
-    def record(self, payload: dict[str, Any]) -> None:
-        """Add a ``tool:called`` payload."""
-        outcome = payload.get("outcome") or ("ok" if payload.get("success") else "failed")
-        call = CallRecord(
-            server_id=str(payload["serverId"]),
-            tool_name=str(payload["toolName"]),
-            outcome=str(outcome),
-            duration_ms=float(payload.get("duration") or 0.0),
-            at=float(payload.get("at") or time.time()),
-            call_id=payload.get("callId"),
-        )
+    def record(self, call: CallRecord) -> None:
+        """Add a finished call (from ``toolCalled``)."""
         self._calls.setdefault(call.server_id, deque(maxlen=PER_SERVER)).append(call)
         self.recorded.emit(call.server_id)
 

@@ -38,13 +38,6 @@ class DependencyInput(_Params):
     command: str = Field(min_length=1, max_length=4096)
 
 
-class ElicitationAnswer(_Params):
-    """The user's answer to a server's request for input."""
-
-    action: Literal["accept", "decline", "cancel"]
-    content: dict[str, Any] | None = None
-
-
 # -- integrations: import from and export to other apps -------------------------------------------
 
 

@@ -1,61 +1,81 @@
-"""``McpRouter``: one method per channel of the original IPC (``mcp:list``, ``mcp:add`` ...).
+"""``McpRouter``: the UI's only way to the services, one route object per feature.
 
-Each method validates its parameters with the pydantic models first (the original's
-``secureHandle`` guard: a bad call is refused, never half-run), submits the work to the
-service loop and returns a request id at once. The outcome arrives on the UI thread as the
-``finished`` or ``failed`` signal and, when given, through the ``on_done`` / ``on_error``
-callbacks. Service events are re-emitted as Qt signals.
+Each route method stands for one channel of the original IPC (``mcp:list``, ``mcp:add`` ...). It
+validates its parameters first (a bad call is refused, never half-run), submits the work to the
+service loop and returns a request id at once. The outcome arrives on the UI thread through the
+``on_done`` / ``on_error`` callbacks (dropped when their ``receiver`` was destroyed meanwhile) and
+the ``finished`` / ``failed`` signals. Service events arrive as the signals of :attr:`McpRouter.signals`.
 
-Where to find a channel (the shared plumbing is ``bridge/plumbing.py``):
+Where to find a channel:
 
-- ``bridge/routes/servers.py``: records, connections, trust, logs, states
-- ``routes/tools.py``: tool lists, calls, switches
-- ``routes/agents.py``: agents, their tools, payload previews
-- ``routes/dependencies.py``: runtimes
-- ``routes/gateway.py``: the entry other apps run, its install and the HTTP token
-- ``routes/integrations.py``: other apps' configs, the claude CLI
-- ``routes/settings.py``: settings, folders, backup
-- ``routes/app_info.py``: presets, notices
-- ``routes/explore.py``: trying tools, prompts, resources; the activity log
-- ``routes/links.py``: install links
-- ``routes/auth.py``: OAuth sign-in, sign-out, sign-in status
-- ``routes/tool_review.py``: tools held back since they changed (tool pinning), review, accept
+- ``router.servers`` (``bridge/routes/servers.py``): records, connections, trust, logs, states
+- ``router.tools`` (``routes/tools.py``): tool lists, calls, switches
+- ``router.agents`` (``routes/agents.py``): agents, their tools, payload previews
+- ``router.deps`` (``routes/dependencies.py``): runtimes
+- ``router.gateway`` (``routes/gateway.py``): the entry other apps run, its install and the HTTP token
+- ``router.integrations`` (``routes/integrations.py``): other apps' configs, the claude CLI
+- ``router.settings`` (``routes/settings.py``): settings, folders, backup
+- ``router.app`` (``routes/app_info.py``): presets, notices, install links
+- ``router.explore`` (``routes/explore.py``): trying tools, prompts, resources
+- ``router.auth`` (``routes/auth.py``): OAuth sign-in, sign-out, sign-in status
+- ``router.tool_review`` (``routes/tool_review.py``): tools held back since they changed (pinning), review, accept
 """
 
 from __future__ import annotations
 
-from elftia_desktop.bridge.routes.agents import AgentChannels
-from elftia_desktop.bridge.routes.app_info import AppChannels
-from elftia_desktop.bridge.routes.auth import AuthChannels
-from elftia_desktop.bridge.routes.dependencies import DependencyChannels
-from elftia_desktop.bridge.routes.explore import ExploreChannels
-from elftia_desktop.bridge.routes.gateway import GatewayChannels
-from elftia_desktop.bridge.routes.integrations import IntegrationChannels
-from elftia_desktop.bridge.routes.links import LinkChannels
-from elftia_desktop.bridge.routes.servers import ServerChannels
-from elftia_desktop.bridge.routes.settings import SettingsChannels
-from elftia_desktop.bridge.routes.tool_review import ToolReviewChannels
-from elftia_desktop.bridge.routes.tools import ToolChannels
+from typing import TYPE_CHECKING, Any, Literal
+
+from PySide6.QtCore import QObject
+
+from elftia_desktop.bridge.activity import ActivityLog
+from elftia_desktop.bridge.events import EventRelay
+from elftia_desktop.bridge.plumbing import RouterCore
+from elftia_desktop.bridge.routes.agents import AgentRoute
+from elftia_desktop.bridge.routes.app_info import AppRoute
+from elftia_desktop.bridge.routes.auth import AuthRoute
+from elftia_desktop.bridge.routes.dependencies import DependencyRoute
+from elftia_desktop.bridge.routes.explore import ExploreRoute
+from elftia_desktop.bridge.routes.gateway import GatewayRoute
+from elftia_desktop.bridge.routes.integrations import IntegrationRoute
+from elftia_desktop.bridge.routes.servers import ServerRoute
+from elftia_desktop.bridge.routes.settings import SettingsRoute
+from elftia_desktop.bridge.routes.tool_review import ToolReviewRoute
+from elftia_desktop.bridge.routes.tools import ToolRoute
+from elftia_desktop.bridge.service_loop import ServiceLoop
+from elftia_desktop.bridge.signals import RouterSignals
+
+if TYPE_CHECKING:
+    from elftia_desktop.bridge.services import AppServices
 
 __all__ = ["McpRouter"]
 
 
-class McpRouter(
-    ServerChannels,
-    ToolChannels,
-    AgentChannels,
-    DependencyChannels,
-    GatewayChannels,
-    IntegrationChannels,
-    SettingsChannels,
-    AppChannels,
-    ExploreChannels,
-    LinkChannels,
-    AuthChannels,
-    ToolReviewChannels,
-):
-    """The UI's only way to the services: every channel, over one :class:`RouterCore`.
+class McpRouter:
+    """Every channel, grouped by feature, over one :class:`RouterCore` (see the module docstring)."""
 
-    Signals: see :class:`~elftia_desktop.bridge.plumbing.RouterCore` and
-    :class:`~elftia_desktop.bridge.routes.explore.ExploreChannels` (``toolProgress``).
-    """
+    def __init__(self, loop: ServiceLoop[AppServices], parent: QObject | None = None) -> None:
+        self.signals = RouterSignals(parent)
+        """Every signal the router emits (documented on :class:`RouterSignals`)."""
+        self.core = RouterCore(loop, self.signals)
+        self.activity = ActivityLog(self.signals)
+        """Recent tool calls per server (bounded, in memory), fed by ``toolCalled``."""
+        self.signals.toolCalled.connect(self.activity.record)
+        self.events = EventRelay(self.signals, self.core.next_id)
+        loop.when_built(self.events.wire)  # once, on the loop, before any request sees the services
+        self.servers = ServerRoute(self.core)
+        self.tools = ToolRoute(self.core)
+        self.agents = AgentRoute(self.core)
+        self.deps = DependencyRoute(self.core)
+        self.gateway = GatewayRoute(self.core)
+        self.integrations = IntegrationRoute(self.core)
+        self.settings = SettingsRoute(self.core)
+        self.app = AppRoute(self.core)
+        self.explore = ExploreRoute(self.core)
+        self.auth = AuthRoute(self.core)
+        self.tool_review = ToolReviewRoute(self.core)
+
+    def answer_elicitation(
+        self, ticket: int, action: Literal["accept", "decline", "cancel"], content: dict[str, Any] | None = None
+    ) -> None:
+        """Answer an ``elicitationRequested``: accept (with ``content``), decline or cancel."""
+        self.events.answer(ticket, action, content if action == "accept" else None)

@@ -36,6 +36,9 @@ class ServiceLoop(Generic[S]):
         self._services: asyncio.Future[S] | None = None
         self._started = False
         self._stopped = False
+        self._built_hooks: list[Callable[[S], None]] = []
+        self._hooks_lock = threading.Lock()
+        self._built: S | None = None
 
     def start(self) -> None:
         """Start the thread (idempotent)."""
@@ -54,10 +57,35 @@ class ServiceLoop(Generic[S]):
         self._loop.run_until_complete(self._loop.shutdown_asyncgens())
         self._loop.close()
 
+    def when_built(self, hook: Callable[[S], None]) -> None:
+        """Run ``hook(services)`` on the loop once the services are built, before any work gets them.
+
+        Registered after the build, it runs at once on the loop. Each hook runs exactly once.
+        """
+        with self._hooks_lock:
+            built = self._built
+            if built is None:
+                self._built_hooks.append(hook)
+                return
+        self.start()
+        self._loop.call_soon_threadsafe(hook, built)
+
+    async def _build(self) -> S:
+        services = await self._factory()
+        with self._hooks_lock:
+            self._built = services
+            hooks, self._built_hooks = self._built_hooks, []
+        for hook in hooks:
+            try:
+                hook(services)
+            except Exception:
+                log.exception("A hook on the built services failed")
+        return services
+
     async def services(self) -> S:
         """The services, built by the factory on first use (on the loop)."""
         if self._services is None:
-            self._services = asyncio.ensure_future(self._factory())
+            self._services = asyncio.ensure_future(self._build())
         return await asyncio.shield(self._services)
 
     def submit(self, work: Callable[[S], Coroutine[Any, Any, T]]) -> concurrent.futures.Future[T]:

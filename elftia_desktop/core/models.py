@@ -365,6 +365,8 @@ class DependencyInstallResult(_Model):
     log: list[str] = Field(default_factory=list)
     error: str | None = None
     instructions: str | None = None
+    cancelled: bool = False
+    """The install was cancelled (by the user, or the app quitting) and cleaned up."""
 
 
 class McpAuthStatus(_Model):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, Slot
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
@@ -20,7 +19,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from elftia_desktop.bridge.activity import CallRecord
 from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.bridge.signals import ElicitationRequest
 from elftia_desktop.ui.dialogs.elicitation_dialog import ElicitationDialog
 from elftia_desktop.ui.pages.agents_page import AgentsPage
 from elftia_desktop.ui.pages.dependencies_page import DependenciesPage
@@ -112,10 +113,10 @@ class MainWindow(QMainWindow):
         self.busy.setToolTip("Working…")
         self.busy.hide()
         bar.addPermanentWidget(self.busy)
-        self.router.busyChanged.connect(self.busy.setVisible)
-        self.router.toolCalled.connect(self._on_tool_called)
-        self.router.failed.connect(lambda _id, channel, error: bar.showMessage(f"{error.message}", 8000))
-        self.router.elicitationRequested.connect(self._on_elicitation)
+        self.router.signals.busyChanged.connect(self.busy.setVisible)
+        self.router.signals.toolCalled.connect(self._on_tool_called)
+        self.router.signals.failed.connect(lambda _id, channel, error: bar.showMessage(f"{error.message}", 8000))
+        self.router.signals.elicitationRequested.connect(self._on_elicitation)
 
     def _build_shortcuts(self) -> None:
         self._shortcuts: list[QShortcut] = []
@@ -152,25 +153,26 @@ class MainWindow(QMainWindow):
                 self.show_page("servers")
                 self.flows.open_link(argument.strip())
 
-    @Slot(int, str, str, object)
-    def _on_elicitation(self, ticket: int, server_id: str, message: str, schema: dict[str, Any]) -> None:
+    @Slot(object)
+    def _on_elicitation(self, request: ElicitationRequest) -> None:
         """A server asks for input: show its form; the answer goes back through the router."""
-        record = self.servers_page.record(server_id)
-        dialog = ElicitationDialog(record.name if record else server_id, message, schema or {}, self)
+        record = self.servers_page.record(request.server_id)
+        name = record.name if record else request.server_id
+        dialog = ElicitationDialog(name, request.message, request.schema or {}, self)
 
         def answer(_code: int) -> None:
-            content = dialog.content() if dialog.action == "accept" else None
-            self.router.answer_elicitation(ticket, dialog.action, content)
+            if dialog.action == "accept":
+                self.router.answer_elicitation(request.ticket, "accept", dialog.content())
+            else:
+                self.router.answer_elicitation(request.ticket, "decline" if dialog.action == "decline" else "cancel")
 
         dialog.finished.connect(answer)
         dialog.open()
 
     @Slot(object)
-    def _on_tool_called(self, event: dict[str, object]) -> None:
-        outcome = "ok" if event.get("success") else "failed"
-        duration = event.get("duration")
-        ms = float(duration) if isinstance(duration, int | float) else 0.0
-        self.statusBar().showMessage(f"Tool {event.get('toolName')} {outcome} in {ms:.0f} ms", 5000)
+    def _on_tool_called(self, call: CallRecord) -> None:
+        outcome = "ok" if call.ok else "failed"
+        self.statusBar().showMessage(f"Tool {call.tool_name} {outcome} in {call.duration_ms:.0f} ms", 5000)
 
     def _restore_geometry(self) -> None:
         geometry = self.settings.value("window/geometry")

@@ -92,14 +92,13 @@ class AppProbe(QObject):
             if not match:
                 self.write({"event": "called", "ok": False, "error": f"no server named {server!r}"})
                 return
-            params = {"serverId": match[0].id, "toolName": tool, "args": args}
-            self.router.call_tool(params, on_done=done, on_error=failed)
+            self.router.tools.call(match[0].id, tool, args, receiver=self, on_done=done, on_error=failed)
 
         def done(result: Any) -> None:
             data = result.to_json_dict() if hasattr(result, "to_json_dict") else result
             self.write({"event": "called", "ok": not data.get("isError", False), "result": data})
 
-        self.router.list_servers(on_done=listed, on_error=failed)
+        self.router.servers.records(receiver=self, on_done=listed, on_error=failed)
 
 
 def _open_forms() -> list[dict[str, Any]]:

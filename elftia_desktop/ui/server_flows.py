@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from html import escape
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, Slot
@@ -9,6 +10,7 @@ from PySide6.QtWidgets import QWidget
 
 from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.ui.error_presenter import show_error
 from elftia_desktop.ui.pages.servers_page import McpServersPage
 
 if TYPE_CHECKING:
@@ -28,7 +30,7 @@ class ServerFlows(QObject):
         page.editRequested.connect(self.edit_server)
         page.pasteJsonRequested.connect(self.paste_json)
         page.discoverRequested.connect(self.discover)
-        router.presets(on_done=self._set_presets)
+        router.app.presets(receiver=self, on_done=self._set_presets)
 
     def _set_presets(self, presets: list[dict[str, Any]]) -> None:
         self.presets = presets
@@ -44,12 +46,12 @@ class ServerFlows(QObject):
 
     def _added(self, result: McpActionResult) -> None:
         if result.success and result.server is not None:
-            self.page.notice.show_message(f"Added <b>{result.server.name}</b>.", "success")
+            self.page.notice.show_message(f"Added <b>{escape(result.server.name)}</b>.", "success")
 
     @Slot(str)
     def open_link(self, link: str) -> None:
         """Open the add form filled in from an install link; a malformed link is reported on the page."""
-        self.router.parse_link(link, on_done=self._open_link_form, on_error=self._link_failed)
+        self.router.app.parse_link(link, receiver=self, on_done=self._open_link_form, on_error=self._link_failed)
 
     def _open_link_form(self, params: dict[str, Any]) -> None:
         from elftia_desktop.core.models import McpServerInput
@@ -61,7 +63,7 @@ class ServerFlows(QObject):
         form.open()
 
     def _link_failed(self, error: BridgeError) -> None:
-        self.page.notice.show_message(f"The install link could not be opened: {error.message}", "error")
+        show_error(self.page.notice, error, "The install link could not be opened")
 
     @Slot(str)
     def edit_server(self, server_id: str) -> None:
@@ -74,7 +76,7 @@ class ServerFlows(QObject):
         form = McpServerForm(self.router, record=record, parent=self.window)
         form.saved.connect(
             lambda result: (
-                self.page.notice.show_message(f"Saved <b>{result.server.name}</b>.", "success")
+                self.page.notice.show_message(f"Saved <b>{escape(result.server.name)}</b>.", "success")
                 if result.success and result.server is not None
                 else None
             )

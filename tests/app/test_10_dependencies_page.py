@@ -82,7 +82,7 @@ def test_real_uv_install_shows_progress_rechecks_and_uninstalls(qtbot: QtBot, ro
     page = open_page(qtbot, router)
     card = page.cards["uv"]
     lines: list[str] = []
-    router.logLine.connect(lambda source, line: source == "deps:uv" and lines.append(line))
+    router.signals.logLine.connect(lambda source, line: source == "deps:uv" and lines.append(line))
     card.install_button.click()
     assert card.progress_panel.isVisibleTo(page) and card.progress.maximum() == 0  # a busy bar while it runs
     assert not card.install_button.isVisibleTo(page) and card.cancel_button.isEnabled()
@@ -136,7 +136,7 @@ def test_quitting_during_an_install_stops_it_and_cleans_up(qtbot: QtBot) -> None
     lines: list[str] = []
     results: list[Any] = []
     with live_router() as (router, _loop):
-        router.install_dependency("pipx", on_progress=lines.append, on_done=results.append)
+        router.deps.install("pipx", receiver=router.signals, on_progress=lines.append, on_done=results.append)
         qtbot.waitUntil(lambda: any("installing pipx from PyPI" in line for line in lines), timeout=INSTALL_WAIT)
         assert (tools_dir() / "pipx").exists()
     # leaving the block runs the app's quit path: AppServices.close(), then the loop stops

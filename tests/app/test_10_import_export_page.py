@@ -74,7 +74,7 @@ def open_page(qtbot: QtBot, router: McpRouter) -> ImportExportPage:
 
 def records(qtbot: QtBot, router: McpRouter) -> list[McpServerRecord]:
     box: list[list[McpServerRecord]] = []
-    router.list_servers(on_done=box.append)
+    router.servers.records(receiver=router.signals, on_done=box.append)
     qtbot.waitUntil(lambda: bool(box), timeout=WAIT)
     return box[0]
 
@@ -239,7 +239,7 @@ def test_push_to_and_pull_from_the_real_claude_cli(
         claude = page.claude_panel
         page.tabs.setCurrentWidget(claude)
         qtbot.waitUntil(lambda: claude.status is not None and claude.servers.count() == 1, timeout=60_000)
-        assert claude.status is not None and claude.status["installed"], claude.state.text()
+        assert claude.status is not None and claude.status.installed, claude.state.text()
         assert str(claude_bin) in claude.state.text()
         claude.servers.set_checked(None)
         claude.push_button.click()

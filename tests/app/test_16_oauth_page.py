@@ -40,7 +40,7 @@ def _open(qtbot: QtBot, router: McpRouter) -> McpServersPage:
 
 def test_sign_in_and_out_from_the_card(qtbot: QtBot, router: McpRouter, memory_keyring: MemoryKeyring) -> None:
     browser = ThreadBrowser()
-    router.signInStarted.connect(browser.visit)
+    router.signals.signInStarted.connect(browser.visit)
     with serve_http("oauth") as url:
         (record,) = add_servers(oauth_server_input("Linear", url))
         page = _open(qtbot, router)
@@ -70,12 +70,12 @@ def test_sign_in_and_out_from_the_card(qtbot: QtBot, router: McpRouter, memory_k
 
 def test_background_connect_shows_auth_required(qtbot: QtBot, router: McpRouter) -> None:
     browser = ThreadBrowser()
-    router.signInStarted.connect(browser.visit)
+    router.signals.signInStarted.connect(browser.visit)
     with serve_http("oauth") as url:
         (record,) = add_servers(oauth_server_input("Notion", url))
         page = _open(qtbot, router)
         card = page.cards[record.id]
-        router.reconnect(record.id)  # a background reconnect: no browser, the card says why
+        router.servers.reconnect(record.id)  # a background reconnect: no browser, the card says why
         qtbot.waitUntil(lambda: card.badge.state == "auth_required", timeout=WAIT)
         assert "Auth required" in card.badge.text() and "sign-in required" in card.badge.toolTip()
         assert browser.urls == []

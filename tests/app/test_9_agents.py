@@ -117,7 +117,7 @@ def test_disabling_a_tool_on_the_server_removes_it_from_every_agent(qtbot: QtBot
     add_agents(Agent(name="Manual", mcp_mode=McpMode.MANUAL, selected_servers=[alpha.id]))
     page = open_page(qtbot, router, 2)
     assert {s.tool_count for s in page.summaries.values()} == {12}
-    router.set_tool_flag({"serverId": alpha.id, "toolName": "echo", "flag": "enabled", "value": False})
+    router.tools.set_flag(alpha.id, "echo", "enabled", False)
     qtbot.waitUntil(lambda: {s.tool_count for s in page.summaries.values()} == {11}, timeout=WAIT)
     for name in ("Assistant", "Manual"):
         dialog = open_dialog(qtbot, page, name)
@@ -210,7 +210,7 @@ def test_a_corrupt_agents_file_is_recovered_and_the_user_told(qtbot: QtBot) -> N
     store.path.write_text('{"version": 1, "agents": [ {"name": ')
     with live_router() as (router, _loop):
         notices: list[list[str]] = []
-        router.notices(on_done=notices.append)
+        router.app.notices(receiver=router.signals, on_done=notices.append)
         qtbot.waitUntil(lambda: bool(notices), timeout=WAIT)
         assert any("agents.json is not valid JSON" in n and ".bak" in n for n in notices[0])
         page = open_page(qtbot, router, 2)
@@ -219,9 +219,9 @@ def test_a_corrupt_agents_file_is_recovered_and_the_user_told(qtbot: QtBot) -> N
 
 def test_channels_refuse_bad_parameters_and_name_the_field(qtbot: QtBot, router: McpRouter) -> None:
     errors: list[BridgeError] = []
-    router.add_agent({"name": "", "mcpMode": "auto"}, on_error=errors.append)
-    router.add_agent({"name": "X", "mcpMode": "sometimes"}, on_error=errors.append)
-    router.update_agent("nobody", {"name": "Y"}, on_error=errors.append)
+    router.agents.add({"name": "", "mcpMode": "auto"}, receiver=router.signals, on_error=errors.append)
+    router.agents.add({"name": "X", "mcpMode": "sometimes"}, receiver=router.signals, on_error=errors.append)
+    router.agents.update("nobody", {"name": "Y"}, receiver=router.signals, on_error=errors.append)
     qtbot.waitUntil(lambda: len(errors) == 3, timeout=WAIT)
     texts = sorted(e.message for e in errors)
     assert any("name" in t for t in texts) and any("mcpMode" in t for t in texts)

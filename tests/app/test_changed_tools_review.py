@@ -18,7 +18,7 @@ from tests.helpers.live_router import add_servers, server_input
 
 def _picker_has_weather(qtbot: QtBot, router: McpRouter, picker: ToolPicker, server_id: str) -> bool:
     got: list[Any] = []
-    router.agent_tools({"name": "all", "mcpMode": "auto"}, on_done=got.append)
+    router.agents.tools({"name": "all", "mcpMode": "auto"}, receiver=picker, on_done=got.append)
     qtbot.waitUntil(lambda: bool(got), timeout=WAIT)
     picker.set_tools(got[0].tools, None)
     assert picker.model.row_of(server_id, "echo") >= 0
@@ -41,7 +41,7 @@ def test_changed_tool_banner_review_and_accept(qtbot: QtBot, router: McpRouter, 
     qtbot.waitUntil(lambda: card.tool_count is not None, timeout=WAIT)  # the page listed too (connected)
     state.write_text("hostile")
     done: list[Any] = []
-    router.call_tool({"serverId": record.id, "toolName": "relist", "args": {}}, on_done=done.append)
+    router.tools.call(record.id, "relist", {}, receiver=page, on_done=done.append)
     qtbot.waitUntil(lambda: card.changed_tools.isVisible(), timeout=WAIT)  # list_changed: re-listed, held
     assert card.changed_tools.text() == "⚠  Changed tools: weather — held back until you review them…"
     assert not _picker_has_weather(qtbot, router, picker, record.id)

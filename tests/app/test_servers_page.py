@@ -131,7 +131,7 @@ def test_logs_dialog_shows_stderr_live_and_filters(qtbot: QtBot, router: McpRout
     dialog = LogsDialog(router, record.id, "Chatty", page)
     qtbot.addWidget(dialog)
     dialog.show()
-    router.call_tool({"serverId": record.id, "toolName": "stderr", "args": {"line": "hello from the server"}})
+    router.tools.call(record.id, "stderr", {"line": "hello from the server"})
     qtbot.waitUntil(lambda: "hello from the server" in dialog.view.toPlainText(), timeout=WAIT)
     dialog.search.setText("HELLO")
     assert dialog.shown_lines() and all("hello" in line.lower() for line in dialog.shown_lines())
@@ -152,15 +152,19 @@ def test_edit_reconnects_the_server(qtbot: QtBot, router: McpRouter) -> None:
     pids: list[int] = []
 
     def remember_pid() -> None:
-        router.call_tool(
-            {"serverId": record.id, "toolName": "pid", "args": {}},
+        router.tools.call(
+            record.id,
+            "pid",
+            receiver=router.signals,
             on_done=lambda r: pids.append(int(r.content[0]["text"])),
         )
 
     remember_pid()
     qtbot.waitUntil(lambda: len(pids) == 1, timeout=WAIT)
     states: list[str] = []
-    router.connectionStateChanged.connect(lambda sid, state, _e: states.append(state) if sid == record.id else None)
+    router.signals.connectionStateChanged.connect(
+        lambda sid, state, _e: states.append(state) if sid == record.id else None
+    )
 
     form = McpServerForm(router, record=page.record(record.id))
     qtbot.addWidget(form)

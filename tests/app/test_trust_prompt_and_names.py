@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
@@ -14,6 +15,9 @@ from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.ui.dialogs.trust_dialog import TrustDialog
 from tests.app.test_15_install_links import WAIT, link_form, open_window
 from tests.helpers.live_router import add_servers, server_input
+
+RECEIVER = QObject()
+"""Owns the callbacks of these tests' router calls."""
 
 
 def _result(qtbot: QtBot, call: Any) -> Any:
@@ -28,7 +32,7 @@ def test_trust_dialog_flags_risky_keys_and_escapes_line_breaks(qtbot: QtBot, rou
     server.config.args = [*server.config.args, "x\r\nCommand: /bin/true"]
     server.config.env = {"LD_PRELOAD": "/tmp/evil.so", "MODE": "fast"}
     (record,) = add_servers(server)
-    info = _result(qtbot, lambda done: router.launch_info(record.id, on_done=done))
+    info = _result(qtbot, lambda done: router.servers.launch_info(record.id, receiver=RECEIVER, on_done=done))
     dialog = TrustDialog(info)
     qtbot.addWidget(dialog)
     texts = [label.text() for label in dialog.findChildren(QLabel)]
@@ -44,14 +48,20 @@ def test_trust_dialog_flags_risky_keys_and_escapes_line_breaks(qtbot: QtBot, rou
 def test_look_alike_and_invisible_names_are_refused_with_the_reason(qtbot: QtBot, router: McpRouter) -> None:
     add_servers(server_input("Keep"))
     error = _result(
-        qtbot, lambda failed: router.add({"name": "K\u0435ep", "config": {"command": "npx"}}, on_done=failed)
+        qtbot,
+        lambda failed: router.servers.add(
+            {"name": "K\u0435ep", "config": {"command": "npx"}}, receiver=RECEIVER, on_done=failed
+        ),
     )
     assert error.success is False
     assert error.error == (
         "K\u0435ep: name: 'K\u0435ep' looks the same as the existing server 'Keep'; choose another name"
     )
     refused = _result(
-        qtbot, lambda failed: router.add({"name": "Keep\u202e", "config": {"command": "npx"}}, on_error=failed)
+        qtbot,
+        lambda failed: router.servers.add(
+            {"name": "Keep\u202e", "config": {"command": "npx"}}, receiver=RECEIVER, on_error=failed
+        ),
     )
     assert "invisible character U+202E (RIGHT-TO-LEFT OVERRIDE)" in str(refused.message)
 

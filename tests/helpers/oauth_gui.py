@@ -7,6 +7,7 @@ from typing import Any
 
 import httpx2
 
+from elftia_desktop.bridge.signals import SignInStarted
 from elftia_desktop.core.models import McpServerInput
 
 
@@ -18,15 +19,15 @@ def oauth_server_input(name: str, url: str, **oauth: Any) -> McpServerInput:
 
 
 class ThreadBrowser:
-    """Connect ``visit`` to ``router.signInStarted``: follows each URL in a thread, as a browser would."""
+    """Connect ``visit`` to ``router.signals.signInStarted``: follows each URL in a thread, as a browser would."""
 
     def __init__(self) -> None:
         self.urls: list[str] = []
         self.pages: list[str] = []
 
-    def visit(self, server_id: str, name: str, url: str, opened: bool) -> None:
-        self.urls.append(url)
-        threading.Thread(target=self._follow, args=(url,), daemon=True).start()
+    def visit(self, started: SignInStarted) -> None:
+        self.urls.append(started.url)
+        threading.Thread(target=self._follow, args=(started.url,), daemon=True).start()
 
     def _follow(self, url: str) -> None:
         redirect = httpx2.get(url, follow_redirects=False, timeout=10)

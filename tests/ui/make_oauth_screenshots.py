@@ -56,7 +56,7 @@ def main() -> None:
         linear, notion = add_servers(oauth_server_input("Linear", url), oauth_server_input("Notion", url))
         with live_router() as (router, _loop):
             browser = ThreadBrowser()
-            router.signInStarted.connect(browser.visit)
+            router.signals.signInStarted.connect(browser.visit)
             for suffix, palette in (("", light), ("-dark", dark_palette())):
                 app.setPalette(palette)
                 apply_theme(app)
@@ -66,7 +66,7 @@ def main() -> None:
                 settle(app, lambda p=page: len(p.cards) == 2)  # type: ignore[misc]
                 if not suffix:
                     page.cards[linear.id].buttons["sign-in"].click()
-                    router.reconnect(notion.id)
+                    router.servers.reconnect(notion.id)
                 card = page.cards[linear.id]
                 settle(app, lambda c=card: "signed in as" in c.auth_label.text())  # type: ignore[misc]
                 settle(app, lambda p=page: p.cards[notion.id].badge.state == "auth_required")  # type: ignore[misc]

@@ -9,6 +9,7 @@ from PySide6.QtGui import QColor
 from pytestqt.qtbot import QtBot
 
 from elftia_desktop.bridge.activity import PER_SERVER, ActivityLog, CallRecord
+from elftia_desktop.bridge.events import call_record
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.ui.dialogs.discover_activity import ActivityDialog, ActivityPanel
 from elftia_desktop.ui.pages.servers_page import McpServersPage
@@ -22,8 +23,15 @@ pytestmark = pytest.mark.timeout(120)
 
 def try_tool(qtbot: QtBot, router: McpRouter, server_id: str, tool: str, args: dict[str, Any], n: int) -> Any:
     box: dict[str, Any] = {}
-    params = {"serverId": server_id, "toolName": tool, "args": args, "callId": f"activity-{n}"}
-    router.try_tool(params, on_done=lambda r: box.setdefault("ok", r), on_error=lambda e: box.setdefault("error", e))
+    router.explore.try_tool(
+        server_id,
+        tool,
+        args,
+        f"activity-{n}",
+        receiver=router.signals,
+        on_done=lambda r: box.setdefault("ok", r),
+        on_error=lambda e: box.setdefault("error", e),
+    )
     qtbot.waitUntil(lambda: bool(box), timeout=WAIT)
     return box
 
@@ -70,10 +78,12 @@ def _call(at: float, outcome: str = "ok", ms: float = 10.0) -> CallRecord:
 def test_history_is_bounded_per_server(qtbot: QtBot) -> None:
     log = ActivityLog()
     for index in range(PER_SERVER + 50):
-        log.record({"serverId": "s1", "toolName": f"t{index}", "outcome": "ok", "duration": 1.0, "at": index})
+        log.record(
+            call_record({"serverId": "s1", "toolName": f"t{index}", "outcome": "ok", "duration": 1.0, "at": index})
+        )
     calls = log.calls("s1")
     assert len(calls) == PER_SERVER and calls[0].tool_name == "t50" and calls[-1].tool_name == f"t{PER_SERVER + 49}"
-    log.record({"serverId": "s2", "toolName": "old", "success": False, "duration": 5})
+    log.record(call_record({"serverId": "s2", "toolName": "old", "success": False, "duration": 5}))
     assert log.last("s2").outcome == "failed"  # type: ignore[union-attr]  # an event without "outcome"
     log.forget("s1")
     assert log.calls("s1") == []

@@ -100,10 +100,10 @@ def test_resource_template_variables_fill_the_uri(qtbot: QtBot, dialog: Discover
 
 def test_explore_channels_refuse_bad_parameters(qtbot: QtBot, router: McpRouter) -> None:
     outcomes: list[Any] = []
-    router.try_tool({"serverId": "s", "toolName": "echo"}, on_error=outcomes.append)
-    router.get_prompt({"serverId": "s"}, on_error=outcomes.append)
-    router.read_resource({"serverId": "s", "uri": ""}, on_error=outcomes.append)
-    router.cancel_call("not-running", on_done=outcomes.append)
+    router.explore.try_tool("s", "echo", {}, "", receiver=router.signals, on_error=outcomes.append)
+    router.explore.get_prompt("s", "", {}, receiver=router.signals, on_error=outcomes.append)
+    router.explore.read_resource("s", "", receiver=router.signals, on_error=outcomes.append)
+    router.explore.cancel_call("not-running", receiver=router.signals, on_done=outcomes.append)
     qtbot.waitUntil(lambda: len(outcomes) == 4, timeout=WAIT)
     kinds = [getattr(o, "kind", o) for o in outcomes]
     assert kinds[:3] == ["InvalidParameters"] * 3

@@ -27,7 +27,12 @@ pytestmark = pytest.mark.timeout(120)
 
 def discover(qtbot: QtBot, router: McpRouter, record: McpServerRecord) -> McpDiscoverResult:
     box: dict[str, Any] = {}
-    router.discover(record.id, on_done=lambda r: box.setdefault("ok", r), on_error=lambda e: box.setdefault("e", e))
+    router.servers.discover(
+        record.id,
+        receiver=router.signals,
+        on_done=lambda r: box.setdefault("ok", r),
+        on_error=lambda e: box.setdefault("e", e),
+    )
     qtbot.waitUntil(lambda: bool(box), timeout=WAIT)
     assert "ok" in box, box
     return box["ok"]
@@ -95,7 +100,7 @@ def test_nested_object_and_array_through_the_form(qtbot: QtBot, router: McpRoute
 
 def test_schema_error_next_to_its_field_and_nothing_sent(qtbot: QtBot, router: McpRouter, explore: Any) -> None:
     called: list[Any] = []
-    router.toolCalled.connect(called.append)
+    router.signals.toolCalled.connect(called.append)
     dialog = open_dialog(qtbot, router, explore, "create_order")
     form = dialog.form
     type_into(qtbot, form.field("customer", "name"), "Ada")
@@ -219,7 +224,7 @@ def test_opens_from_an_mcp_tool_of_the_tool_listing(qtbot: QtBot, router: McpRou
     """What the tool picker holds is an ``MCPTool``; the dialog takes it as it is."""
     record, _tools = explore
     box: dict[str, Any] = {}
-    router.list_server_tools(record.id, on_done=lambda r: box.setdefault("ok", r))
+    router.tools.of_server(record.id, receiver=router.signals, on_done=lambda r: box.setdefault("ok", r))
     qtbot.waitUntil(lambda: bool(box), timeout=WAIT)
     (tool,) = [t for t in box["ok"] if t.name == "refuse"]
     dialog = open_try_tool(router, record.id, tool, record.name)

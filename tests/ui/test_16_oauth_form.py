@@ -101,7 +101,7 @@ def test_form_test_signs_in(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setenv("WAYLAND_DISPLAY", "")
     browser = ThreadBrowser()
     with serve_http("oauth") as url, live_router() as (router, _loop):
-        router.signInStarted.connect(browser.visit)
+        router.signals.signInStarted.connect(browser.visit)
         form = _form(qtbot, router=router)
         form.ui.url.setText(url)
         form.ui.auth.mode.setCurrentIndex(2)

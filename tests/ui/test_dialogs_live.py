@@ -6,7 +6,7 @@ import json
 import sys
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
@@ -30,7 +30,10 @@ def catalog() -> ServerCatalog:
 def call(qtbot: QtBot, method: Any, *args: Any) -> Any:
     """Run one router channel and wait for its result."""
     box: dict[str, Any] = {}
-    method(*args, on_done=lambda r: box.setdefault("ok", r), on_error=lambda e: box.setdefault("error", e))
+    owner = QObject()
+    method(
+        *args, receiver=owner, on_done=lambda r: box.setdefault("ok", r), on_error=lambda e: box.setdefault("error", e)
+    )
     qtbot.waitUntil(lambda: bool(box), timeout=WAIT)
     assert "error" not in box, box.get("error")
     return box["ok"]
@@ -68,7 +71,7 @@ def test_add_server_through_the_form(qtbot: QtBot, router: McpRouter) -> None:
     assert record.config.env == {"SERVICE_TOKEN": "${secret:SERVICE_TOKEN}"}
     assert catalog().vault.load(record.id, "env", "SERVICE_TOKEN") == "tok-123"
     assert "tok-123" not in ConfigStore().path.read_text()
-    listing: McpToolListing = call(qtbot, router.list_all_tools)
+    listing: McpToolListing = call(qtbot, router.tools.all_active)
     assert {t.name for t in listing.tools if t.server_name == "Echo"} >= {"echo", "add"}
 
 
@@ -132,7 +135,7 @@ def test_unsaved_edit_is_tested_with_the_saved_secret(qtbot: QtBot, router: McpR
 
 def test_paste_json_with_syntax_error_then_conflicts(qtbot: QtBot, router: McpRouter) -> None:
     add_servers(server_input("alpha"), server_input("beta"))
-    names = [r.name for r in call(qtbot, router.list_servers)]
+    names = [r.name for r in call(qtbot, router.servers.records)]
     dialog = JsonImportDialog(router, existing_names=names)
     qtbot.addWidget(dialog)
     dialog.show()
@@ -192,7 +195,7 @@ def test_discover_and_toggle_a_tool_off(qtbot: QtBot, router: McpRouter) -> None
     assert not card.auto.isEnabled()
     qtbot.waitUntil(lambda: "no longer enabled" in dialog.status.text(), timeout=WAIT)
     assert catalog().get(record.id).disabled_tools == ["echo"]
-    listing: McpToolListing = call(qtbot, router.list_all_tools)
+    listing: McpToolListing = call(qtbot, router.tools.all_active)
     names = {t.name for t in listing.tools if t.server_id == record.id}
     assert "echo" not in names and "add" in names
     dialog.cards["add"].auto.click()

@@ -1,1 +1,1 @@
-"""The router's channels, one module per feature, joined in ``bridge/router.py``."""
+"""The router's routes: one plain object per feature, held by ``bridge/router.py``'s ``McpRouter``."""

@@ -3,115 +3,161 @@
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-from elftia_desktop.bridge.plumbing import Done, Failed, RouterCore
+from PySide6.QtCore import QObject
+
+from elftia_desktop.bridge.plumbing import Done, Failed, Reply, Route
 
 if TYPE_CHECKING:
+    from elftia_desktop.bridge.channels import AgentDraftInput, AgentInput
     from elftia_desktop.bridge.services import AppServices
-    from elftia_desktop.core.models import Agent
+    from elftia_desktop.core.models import Agent, AgentToolSummary, McpToolListing, ProviderPayload
 
 
-def _draft(data: Any) -> Agent:
-    from elftia_desktop.core.models import Agent
-
-    return Agent.model_validate(data.agent)
-
-
-class AgentChannels(RouterCore):
+class AgentRoute(Route):
     """``agents:list``, ``agents:add``, ``agents:update``, ``agents:duplicate``, ``agents:remove``,
     ``agents:tools``, ``agents:preview``, ``agents:summaries``."""
 
-    def list_agents(self, on_done: Done | None = None, on_error: Failed | None = None) -> int:
-        """``agents:list``: every agent (``Agent``), in file order."""
-        return self._submit("agents:list", lambda s: asyncio.to_thread(s.agents.list), on_done, on_error)
+    def all(
+        self,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[list[Agent]] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
+        """``agents:list``: every agent, in file order."""
+        reply = Reply("agents:list", receiver, on_done, on_error)
+        return self._core.submit(reply, lambda s: asyncio.to_thread(s.agents.list))
 
-    def add_agent(self, params: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None) -> int:
-        """``agents:add``: ``AgentInput``; the saved ``Agent``."""
-        data, refused = self._validated("agents:add", "AgentInput", params, on_error)
-        if data is None:
-            return refused
+    def add(
+        self,
+        agent: Mapping[str, object],
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[Agent] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
+        """``agents:add``: ``agent`` in the ``AgentInput`` shape (``name``, ``mcpMode`` ...); the saved agent."""
+        from elftia_desktop.bridge.channels import AgentInput
 
-        async def work(s: AppServices) -> Agent:
+        async def work(s: AppServices, data: AgentInput) -> Agent:
             from elftia_desktop.core.models import Agent
 
             return await asyncio.to_thread(s.agents.add, Agent.model_validate(data.model_dump()))
 
-        return self._submit("agents:add", work, on_done, on_error)
+        return self._core.call(Reply("agents:add", receiver, on_done, on_error), AgentInput, agent, work)
 
-    def update_agent(
-        self, agent_id: str, updates: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None
+    def update(
+        self,
+        agent_id: str,
+        updates: Mapping[str, object],
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[Agent] | None = None,
+        on_error: Failed | None = None,
     ) -> int:
-        """``agents:update``: merge ``updates`` into an agent; the new ``Agent``."""
-        data, refused = self._validated(
-            "agents:update", "AgentUpdateInput", {"id": agent_id, "updates": updates}, on_error
-        )
-        if data is None:
-            return refused
-        return self._submit(
-            "agents:update", lambda s: asyncio.to_thread(s.agents.update, data.id, data.updates), on_done, on_error
+        """``agents:update``: merge ``updates`` (``name``, ``mcpMode``, ``selectedServers``, ``selectedTools``)."""
+        from elftia_desktop.bridge.channels import AgentUpdateInput
+
+        reply = Reply("agents:update", receiver, on_done, on_error)
+        params = {"id": agent_id, "updates": dict(updates)}
+        return self._core.call(
+            reply, AgentUpdateInput, params, lambda s, u: asyncio.to_thread(s.agents.update, u.id, u.updates)
         )
 
-    def duplicate_agent(
-        self, agent_id: str, name: str | None = None, on_done: Done | None = None, on_error: Failed | None = None
+    def duplicate(
+        self,
+        agent_id: str,
+        name: str | None = None,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[Agent] | None = None,
+        on_error: Failed | None = None,
     ) -> int:
         """``agents:duplicate``: a copy under ``name`` (default ``<name> copy``)."""
-        data, refused = self._validated(
-            "agents:duplicate", "AgentDuplicateInput", {"id": agent_id, "name": name}, on_error
-        )
-        if data is None:
-            return refused
-        return self._submit(
-            "agents:duplicate", lambda s: asyncio.to_thread(s.agents.duplicate, data.id, data.name), on_done, on_error
+        from elftia_desktop.bridge.channels import AgentDuplicateInput
+
+        reply = Reply("agents:duplicate", receiver, on_done, on_error)
+        return self._core.call(
+            reply,
+            AgentDuplicateInput,
+            {"id": agent_id, "name": name},
+            lambda s, d: asyncio.to_thread(s.agents.duplicate, d.id, d.name),
         )
 
-    def remove_agent(self, agent_id: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
-        """``agents:remove``: delete an agent; the removed ``Agent``."""
-        data, refused = self._validated("agents:remove", "AgentRefInput", {"id": agent_id}, on_error)
-        if data is None:
-            return refused
-        return self._submit("agents:remove", lambda s: asyncio.to_thread(s.agents.remove, data.id), on_done, on_error)
+    def remove(
+        self,
+        agent_id: str,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[Agent] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
+        """``agents:remove``: delete an agent; the removed agent."""
+        from elftia_desktop.bridge.channels import AgentRefInput
 
-    def agent_tools(self, agent: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None) -> int:
-        """``agents:tools``: the tools an agent (as edited, saved or not) could tick: an ``McpToolListing``.
+        reply = Reply("agents:remove", receiver, on_done, on_error)
+        return self._core.call(
+            reply, AgentRefInput, {"id": agent_id}, lambda s, r: asyncio.to_thread(s.agents.remove, r.id)
+        )
+
+    def tools(
+        self,
+        agent: Mapping[str, object],
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[McpToolListing] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
+        """``agents:tools``: the tools an agent (as edited, saved or not, in the ``Agent`` shape) could tick.
 
         The servers its mode gives it, without the agent's own tool selection; tools the server
         disables are not offered. Failing servers are in ``errors``.
         """
-        data, refused = self._validated("agents:tools", "AgentDraftInput", {"agent": agent}, on_error)
-        if data is None:
-            return refused
+        from elftia_desktop.bridge.channels import AgentDraftInput
 
-        async def work(s: AppServices) -> Any:
+        async def work(s: AppServices, data: AgentDraftInput) -> McpToolListing:
             from elftia_desktop.tools.loader import fetch_agent_server_tools
 
             return await fetch_agent_server_tools(s.mcp, _draft(data))
 
-        return self._submit("agents:tools", work, on_done, on_error)
+        reply = Reply("agents:tools", receiver, on_done, on_error)
+        return self._core.call(reply, AgentDraftInput, {"agent": dict(agent)}, work)
 
-    def preview_payload(
-        self, agent: dict[str, Any], strict: bool = False, on_done: Done | None = None, on_error: Failed | None = None
+    def preview(
+        self,
+        agent: Mapping[str, object],
+        strict: bool = False,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[list[ProviderPayload]] | None = None,
+        on_error: Failed | None = None,
     ) -> int:
-        """``agents:preview``: the exact payload per provider (``list[ProviderPayload]``) for the agent's tools."""
-        data, refused = self._validated(
-            "agents:preview", "AgentDraftInput", {"agent": agent, "strict": strict}, on_error
-        )
-        if data is None:
-            return refused
+        """``agents:preview``: the exact payload per provider for the agent's tools."""
+        from elftia_desktop.bridge.channels import AgentDraftInput
 
-        async def work(s: AppServices) -> Any:
+        async def work(s: AppServices, data: AgentDraftInput) -> list[ProviderPayload]:
             from elftia_desktop.tools.loader import fetch_mcp_tools
             from elftia_desktop.tools.preview import preview_payloads
 
             listing = await fetch_mcp_tools(s.mcp, _draft(data))
             return await asyncio.to_thread(preview_payloads, listing.tools, strict=data.strict)
 
-        return self._submit("agents:preview", work, on_done, on_error)
+        reply = Reply("agents:preview", receiver, on_done, on_error)
+        return self._core.call(reply, AgentDraftInput, {"agent": dict(agent), "strict": strict}, work)
 
-    def agent_summaries(self, on_done: Done | None = None, on_error: Failed | None = None) -> int:
-        """``agents:summaries``: per agent, its tool count and the tokens of its definitions (``AgentToolSummary``)."""
+    def summaries(
+        self,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[list[AgentToolSummary]] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
+        """``agents:summaries``: per agent, its tool count and the tokens of its definitions."""
 
-        async def work(s: AppServices) -> Any:
+        async def work(s: AppServices) -> list[AgentToolSummary]:
             from elftia_desktop.tools.loader import fetch_mcp_tools
             from elftia_desktop.tools.preview import tool_summary
 
@@ -121,4 +167,10 @@ class AgentChannels(RouterCore):
                 summaries.append(await asyncio.to_thread(tool_summary, agent.id, listing.tools, listing.errors))
             return summaries
 
-        return self._submit("agents:summaries", work, on_done, on_error)
+        return self._core.submit(Reply("agents:summaries", receiver, on_done, on_error), work)
+
+
+def _draft(data: AgentDraftInput) -> Agent:
+    from elftia_desktop.core.models import Agent
+
+    return Agent.model_validate(data.agent)

@@ -1,34 +1,73 @@
-"""App channels: presets and the notices found at start."""
+"""App channels: presets, the notices found at start, and install links."""
 
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from elftia_desktop.bridge.plumbing import Done, Failed, RouterCore
+from PySide6.QtCore import QObject
+
+from elftia_desktop.bridge.plumbing import Done, Failed, Reply, Route
+from elftia_desktop.bridge.results import JsonDict
 
 if TYPE_CHECKING:
+    from elftia_desktop.bridge.channels import InstallLinkInput
     from elftia_desktop.bridge.services import AppServices
 
 
-class AppChannels(RouterCore):
-    """``mcp:presets``, ``app:notices``."""
+class AppRoute(Route):
+    """``mcp:presets``, ``app:notices``, ``app:parse-link``."""
 
-    def presets(self, on_done: Done | None = None, on_error: Failed | None = None) -> int:
+    def presets(
+        self,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[list[JsonDict]] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
         """``mcp:presets``: the built-in and official server presets as JSON dicts."""
 
-        async def work(s: AppServices) -> list[dict[str, Any]]:
+        async def work(_s: AppServices) -> list[JsonDict]:
             from elftia_desktop.core.presets import load_presets
 
             presets = await asyncio.to_thread(load_presets)
             return [p.model_dump(mode="json", by_alias=True, exclude_none=True) for p in presets]
 
-        return self._submit("mcp:presets", work, on_done, on_error)
+        return self._core.submit(Reply("mcp:presets", receiver, on_done, on_error), work)
 
-    def notices(self, on_done: Done | None = None, on_error: Failed | None = None) -> int:
+    def notices(
+        self,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[list[str]] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
         """``app:notices``: problems found at start (config recovered, secrets in a file)."""
 
         async def work(s: AppServices) -> list[str]:
             return list(s.notices)
 
-        return self._submit("app:notices", work, on_done, on_error)
+        return self._core.submit(Reply("app:notices", receiver, on_done, on_error), work)
+
+    def parse_link(
+        self,
+        link: str,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[JsonDict] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
+        """``app:parse-link``: the link's server as an ``McpServerInput`` JSON dict, untrusted.
+
+        Nothing is added or started: the UI opens the add form filled in with the result. A malformed
+        link fails with ``InstallLinkError`` and a message saying what is wrong with it.
+        """
+        from elftia_desktop.bridge.channels import InstallLinkInput
+
+        async def work(_s: AppServices, data: InstallLinkInput) -> JsonDict:
+            from elftia_desktop.core.install_link import parse_install_link
+
+            return parse_install_link(data.link).to_json_dict()
+
+        reply = Reply("app:parse-link", receiver, on_done, on_error)
+        return self._core.call(reply, InstallLinkInput, {"link": link}, work)

@@ -1,99 +1,101 @@
-"""Explore channels: try a tool (with progress and Cancel), get a prompt, read a resource.
-
-Also owns the in-memory :class:`~elftia_desktop.bridge.activity.ActivityLog` fed by
-``toolCalled``, so every window part sees the same recent calls.
-"""
+"""Explore channels: try a tool (with progress and Cancel), get a prompt, read a resource."""
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject
 
-from elftia_desktop.bridge.activity import ActivityLog
-from elftia_desktop.bridge.plumbing import Done, Failed, RouterCore
+from elftia_desktop.bridge.plumbing import Done, Failed, Reply, Route
+from elftia_desktop.bridge.results import JsonDict, TimedCall
 
 if TYPE_CHECKING:
-    from elftia_desktop.bridge.service_loop import ServiceLoop
+    from elftia_desktop.bridge.channels import TryToolInput
     from elftia_desktop.bridge.services import AppServices
-    from elftia_desktop.core.models import MCPCallToolResponse
 
 
-@dataclass(frozen=True)
-class TimedCall:
-    """The answer of ``mcp:try-tool``: the tool's response and how long the call took."""
-
-    response: MCPCallToolResponse
-    duration_ms: float
-
-
-class ExploreChannels(RouterCore):
+class ExploreRoute(Route):
     """``mcp:try-tool``, ``mcp:cancel-call``, ``mcp:get-prompt``, ``mcp:read-resource``.
 
-    Signals:
-        toolProgress(object): ``{serverId, toolName, callId, progress, total, message}``.
+    A tried call's progress arrives as the ``toolProgress`` signal, named by its call id.
     """
 
-    toolProgress = Signal(object)
+    def try_tool(
+        self,
+        server_id: str,
+        tool_name: str,
+        args: Mapping[str, object],
+        call_id: str,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[TimedCall] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
+        """``mcp:try-tool``: a call from the window; ``call_id`` names it for progress and :meth:`cancel_call`."""
+        from elftia_desktop.bridge.channels import TryToolInput
 
-    def __init__(self, loop: ServiceLoop[AppServices], parent: QObject | None = None) -> None:
-        super().__init__(loop, parent)
-        self.activity = ActivityLog(self)
-        """Recent tool calls per server (bounded, in memory)."""
-        self.toolCalled.connect(self.activity.record)
+        reply = Reply("mcp:try-tool", receiver, on_done, on_error)
+        params = {"serverId": server_id, "toolName": tool_name, "args": dict(args), "callId": call_id}
+        return self._core.call(reply, TryToolInput, params, _timed_call)
 
-    def _wire_events(self, services: AppServices) -> None:
-        first = not self._events_wired
-        super()._wire_events(services)
-        if first:
-            services.mcp.events.on("tool:progress", lambda p: self.toolProgress.emit(dict(p)))
-
-    def try_tool(self, params: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None) -> int:
-        """``mcp:try-tool``: ``{serverId, toolName, args, callId}``; the result is a :class:`TimedCall`."""
-        data, refused = self._validated("mcp:try-tool", "TryToolInput", params, on_error)
-        if data is None:
-            return refused
-        call = data
-
-        async def work(s: AppServices) -> TimedCall:
-            started = time.perf_counter()
-            response = await s.mcp.signed_in(  # an OAuth server may ask to sign in first (in place)
-                call.server_id, lambda: s.mcp.call_tool(call.server_id, call.tool_name, call.args, call.call_id)
-            )
-            return TimedCall(response, (time.perf_counter() - started) * 1000)
-
-        return self._submit("mcp:try-tool", work, on_done, on_error)
-
-    def cancel_call(self, call_id: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
+    def cancel_call(
+        self,
+        call_id: str,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[bool] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
         """``mcp:cancel-call``: True when the call was running (the server is sent ``notifications/cancelled``)."""
-        data, refused = self._validated("mcp:cancel-call", "CancelCallInput", {"callId": call_id}, on_error)
-        if data is None:
-            return refused
-        valid = data.call_id
+        from elftia_desktop.bridge.channels import CancelCallInput
 
-        async def work(s: AppServices) -> bool:
-            return s.mcp.cancel_call(valid)
+        async def work(s: AppServices, data: CancelCallInput) -> bool:
+            return s.mcp.cancel_call(data.call_id)
 
-        return self._submit("mcp:cancel-call", work, on_done, on_error)
+        reply = Reply("mcp:cancel-call", receiver, on_done, on_error)
+        return self._core.call(reply, CancelCallInput, {"callId": call_id}, work)
 
-    def get_prompt(self, params: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None) -> int:
-        """``mcp:get-prompt``: ``{serverId, name, arguments}``; the result is ``{description?, messages}``."""
-        data, refused = self._validated("mcp:get-prompt", "GetPromptInput", params, on_error)
-        if data is None:
-            return refused
-        ask = data
-        return self._submit(
-            "mcp:get-prompt", lambda s: s.mcp.prompt_json(ask.server_id, ask.name, ask.arguments), on_done, on_error
+    def get_prompt(
+        self,
+        server_id: str,
+        name: str,
+        arguments: Mapping[str, str],
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[JsonDict] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
+        """``mcp:get-prompt``: the prompt's ``{description?, messages}`` as the server sent it."""
+        from elftia_desktop.bridge.channels import GetPromptInput
+
+        reply = Reply("mcp:get-prompt", receiver, on_done, on_error)
+        params = {"serverId": server_id, "name": name, "arguments": dict(arguments)}
+        return self._core.call(
+            reply, GetPromptInput, params, lambda s, p: s.mcp.prompt_json(p.server_id, p.name, p.arguments)
         )
 
-    def read_resource(self, params: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None) -> int:
-        """``mcp:read-resource``: ``{serverId, uri}``; the result is ``{contents: [...]}``."""
-        data, refused = self._validated("mcp:read-resource", "ReadResourceInput", params, on_error)
-        if data is None:
-            return refused
-        read = data
-        return self._submit(
-            "mcp:read-resource", lambda s: s.mcp.resource_json(read.server_id, read.uri), on_done, on_error
-        )
+    def read_resource(
+        self,
+        server_id: str,
+        uri: str,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[JsonDict] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
+        """``mcp:read-resource``: the resource's ``{contents: [...]}`` as the server sent it."""
+        from elftia_desktop.bridge.channels import ReadResourceInput
+
+        reply = Reply("mcp:read-resource", receiver, on_done, on_error)
+        params = {"serverId": server_id, "uri": uri}
+        return self._core.call(reply, ReadResourceInput, params, lambda s, r: s.mcp.resource_json(r.server_id, r.uri))
+
+
+async def _timed_call(s: AppServices, call: TryToolInput) -> TimedCall:
+    started = time.perf_counter()
+    response = await s.mcp.signed_in(  # an OAuth server may ask to sign in first (in place)
+        call.server_id, lambda: s.mcp.call_tool(call.server_id, call.tool_name, call.args, call.call_id)
+    )
+    return TimedCall(response, (time.perf_counter() - started) * 1000)

@@ -7,14 +7,22 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from elftia_desktop.bridge.plumbing import Done, Failed, RouterCore
+from PySide6.QtCore import QObject
+
+from elftia_desktop.bridge.plumbing import Done, Failed, Reply, Route
+from elftia_desktop.bridge.results import JsonDict
 
 if TYPE_CHECKING:
     from elftia_desktop.bridge.channels import GatewayTargetInput
     from elftia_desktop.bridge.services import AppServices
     from elftia_desktop.gateway.install import InstallPlan
+
+T = TypeVar("T")
+GatewayTarget = Mapping[str, object]
+"""``{app?, agent?, hub?, remove?}`` (``GatewayTargetInput``): which app's config, which agent, which mode."""
 
 
 def _agent_name(services: AppServices, agent: str | None) -> str | None:
@@ -60,56 +68,76 @@ def _info(services: AppServices, target: GatewayTargetInput) -> dict[str, Any]:
     }
 
 
-class GatewayChannels(RouterCore):
+class GatewayRoute(Route):
     """``gateway:info``, ``gateway:preview``, ``gateway:install``, ``gateway:uninstall``, ``gateway:reset-token``."""
 
     def _gateway(
         self,
-        channel: str,
-        params: dict[str, Any],
-        work: Any,
-        on_done: Done | None,
-        on_error: Failed | None,
+        reply: Reply[T],
+        target: GatewayTarget,
+        work: Callable[[AppServices, GatewayTargetInput], T],
     ) -> int:
-        data, refused = self._validated(channel, "GatewayTargetInput", params, on_error)
-        if data is None:
-            return refused
-        target = data
+        from elftia_desktop.bridge.channels import GatewayTargetInput
 
-        async def run(services: AppServices) -> Any:
-            return await asyncio.to_thread(work, services, target)
+        async def run(services: AppServices, data: GatewayTargetInput) -> T:
+            return await asyncio.to_thread(work, services, data)
 
-        return self._submit(channel, run, on_done, on_error)
+        return self._core.call(reply, GatewayTargetInput, target, run)
 
-    def gateway_info(self, params: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None) -> int:
+    def info(
+        self,
+        target: GatewayTarget,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[JsonDict] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
         """``gateway:info`` ``{agent?, hub?}``: per app its entry JSON, config path and whether it is installed;
         the stdio and HTTP command lines and the HTTP token."""
-        return self._gateway("gateway:info", params, _info, on_done, on_error)
+        return self._gateway(Reply("gateway:info", receiver, on_done, on_error), target, _info)
 
-    def gateway_preview(
-        self, params: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None
+    def preview(
+        self,
+        target: GatewayTarget,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[JsonDict] | None = None,
+        on_error: Failed | None = None,
     ) -> int:
         """``gateway:preview`` ``{app, agent?, hub?, remove?}``: the change as a diff; nothing is written."""
 
-        def work(services: AppServices, target: GatewayTargetInput) -> dict[str, Any]:
-            return _plan(services, target).to_json_dict()
+        def work(services: AppServices, data: GatewayTargetInput) -> JsonDict:
+            return _plan(services, data).to_json_dict()
 
-        return self._gateway("gateway:preview", params, work, on_done, on_error)
+        return self._gateway(Reply("gateway:preview", receiver, on_done, on_error), target, work)
 
-    def gateway_apply(self, params: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None) -> int:
+    def apply(
+        self,
+        target: GatewayTarget,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[JsonDict] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
         """``gateway:install`` / ``gateway:uninstall`` (``remove: true``): back up, then write the change."""
 
-        def work(services: AppServices, target: GatewayTargetInput) -> dict[str, Any]:
+        def work(services: AppServices, data: GatewayTargetInput) -> JsonDict:
             from elftia_desktop.gateway.install import apply_plan
 
-            plan = _plan(services, target)
+            plan = _plan(services, data)
             backup = apply_plan(plan)
             return plan.to_json_dict() | {"backup": str(backup) if backup else None}
 
-        channel = "gateway:uninstall" if params.get("remove") else "gateway:install"
-        return self._gateway(channel, params, work, on_done, on_error)
+        channel = "gateway:uninstall" if target.get("remove") else "gateway:install"
+        return self._gateway(Reply(channel, receiver, on_done, on_error), target, work)
 
-    def gateway_reset_token(self, on_done: Done | None = None, on_error: Failed | None = None) -> int:
+    def reset_token(
+        self,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[str] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
         """``gateway:reset-token``: a new HTTP token (clients with the old one get 401)."""
 
         async def run(services: AppServices) -> str:
@@ -117,7 +145,7 @@ class GatewayChannels(RouterCore):
 
             return await asyncio.to_thread(reset_token, services.catalog.vault)
 
-        return self._submit("gateway:reset-token", run, on_done, on_error)
+        return self._core.submit(Reply("gateway:reset-token", receiver, on_done, on_error), run)
 
 
 def _plan(services: AppServices, target: GatewayTargetInput) -> InstallPlan:

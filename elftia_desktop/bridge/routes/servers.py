@@ -3,128 +3,209 @@
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-from elftia_desktop.bridge.plumbing import Done, Failed, RouterCore
+from PySide6.QtCore import QObject
+
+from elftia_desktop.bridge.plumbing import Done, Failed, Reply, Route
+from elftia_desktop.bridge.results import LaunchChange, LaunchInfo
 
 if TYPE_CHECKING:
     from elftia_desktop.bridge.services import AppServices
+    from elftia_desktop.core.models import McpActionResult, McpDiscoverResult, McpServerRecord, McpTestResult
+
+ServerStates = dict[str, tuple[str, str]]
+"""Server id -> (connection state, error text or "")."""
 
 
-class ServerChannels(RouterCore):
+class ServerRoute(Route):
     """``mcp:list``, ``mcp:add`` … ``mcp:states``: what the servers page needs."""
 
-    def list_servers(self, on_done: Done | None = None, on_error: Failed | None = None) -> int:
+    def records(
+        self,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[list[McpServerRecord]] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
         """``mcp:list``: every server record."""
-        return self._submit("mcp:list", lambda s: s.mcp.list_servers(), on_done, on_error)
+        return self._core.submit(Reply("mcp:list", receiver, on_done, on_error), lambda s: s.mcp.list_servers())
 
-    def add(self, params: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None) -> int:
-        """``mcp:add``: params in the ``McpServerInput`` shape."""
-        server, refused = self._validated("mcp:add", "McpServerInput", params, on_error)
-        if server is None:
-            return refused
-        return self._submit("mcp:add", lambda s: s.mcp.add(server), on_done, on_error)
+    def add(
+        self,
+        server: Mapping[str, object],
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[McpActionResult] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
+        """``mcp:add``: ``server`` in the ``McpServerInput`` JSON shape."""
+        from elftia_desktop.core.models import McpServerInput
 
-    def add_json(self, params: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None) -> int:
-        """``mcp:addJson``: ``{json, trust, onConflict}``."""
-        data, refused = self._validated("mcp:addJson", "McpServerJsonInput", params, on_error)
-        if data is None:
-            return refused
-        return self._submit("mcp:addJson", lambda s: s.mcp.add_json(data), on_done, on_error)
+        reply = Reply("mcp:add", receiver, on_done, on_error)
+        return self._core.call(reply, McpServerInput, server, lambda s, data: s.mcp.add(data))
 
-    def remove(self, server_id: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
+    def add_json(
+        self,
+        json_text: str,
+        trust: bool = False,
+        on_conflict: str = "fail",
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[McpActionResult] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
+        """``mcp:addJson``: servers from pasted JSON; ``on_conflict`` is rename, skip, replace or fail."""
+        from elftia_desktop.core.models import McpServerJsonInput
+
+        reply = Reply("mcp:addJson", receiver, on_done, on_error)
+        params = {"json": json_text, "trust": trust, "onConflict": on_conflict}
+        return self._core.call(reply, McpServerJsonInput, params, lambda s, data: s.mcp.add_json(data))
+
+    def remove(
+        self,
+        server_id: str,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[McpActionResult] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
         """``mcp:remove``."""
-        return self._by_id("mcp:remove", server_id, lambda s, i: s.mcp.remove(i), on_done, on_error)
+        return self._by_id(Reply("mcp:remove", receiver, on_done, on_error), server_id, lambda s, i: s.mcp.remove(i))
 
     def update(
-        self, server_id: str, updates: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None
+        self,
+        server_id: str,
+        updates: Mapping[str, object],
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[McpActionResult] | None = None,
+        on_error: Failed | None = None,
     ) -> int:
-        """``mcp:update``: merge ``updates`` into the record."""
-        data, refused = self._validated(
-            "mcp:update", "McpServerUpdateInput", {"id": server_id, "updates": updates}, on_error
-        )
-        if data is None:
-            return refused
-        update = data
-        return self._submit("mcp:update", lambda s: s.mcp.update(update.id, update.updates), on_done, on_error)
+        """``mcp:update``: merge ``updates`` (record fields in JSON spelling) into the record."""
+        from elftia_desktop.core.models import McpServerUpdateInput
 
-    def test(self, server_id: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
+        reply = Reply("mcp:update", receiver, on_done, on_error)
+        params = {"id": server_id, "updates": dict(updates)}
+        return self._core.call(reply, McpServerUpdateInput, params, lambda s, u: s.mcp.update(u.id, u.updates))
+
+    def test(
+        self,
+        server_id: str,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[McpTestResult] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
         """``mcp:test``: connect and list tools (signing in in place when an OAuth server asks)."""
-        return self._by_id(
-            "mcp:test", server_id, lambda s, i: s.mcp.signed_in(i, lambda: s.mcp.test(i)), on_done, on_error
-        )
+        reply = Reply("mcp:test", receiver, on_done, on_error)
+        return self._by_id(reply, server_id, lambda s, i: s.mcp.signed_in(i, lambda: s.mcp.test(i)))
 
     def test_config(
         self,
-        params: dict[str, Any],
+        server: Mapping[str, object],
         server_id: str | None = None,
-        on_done: Done | None = None,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[McpTestResult] | None = None,
         on_error: Failed | None = None,
     ) -> int:
         """``mcp:test-config``: try an unsaved server (``McpServerInput`` shape) without saving it.
 
         ``server_id``: the saved server being edited, so its stored secrets resolve.
         """
-        server, refused = self._validated("mcp:test-config", "McpServerInput", params, on_error)
-        if server is None:
-            return refused
-        return self._submit(
-            "mcp:test-config", lambda s: s.mcp.test_config(server, server_id, sign_in=True), on_done, on_error
+        from elftia_desktop.core.models import McpServerInput
+
+        reply = Reply("mcp:test-config", receiver, on_done, on_error)
+        return self._core.call(
+            reply, McpServerInput, server, lambda s, data: s.mcp.test_config(data, server_id, sign_in=True)
         )
 
-    def discover(self, server_id: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
+    def discover(
+        self,
+        server_id: str,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[McpDiscoverResult] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
         """``mcp:discover``: tools, prompts, resources (signing in in place when an OAuth server asks)."""
-        return self._by_id(
-            "mcp:discover", server_id, lambda s, i: s.mcp.signed_in(i, lambda: s.mcp.discover(i)), on_done, on_error
-        )
+        reply = Reply("mcp:discover", receiver, on_done, on_error)
+        return self._by_id(reply, server_id, lambda s, i: s.mcp.signed_in(i, lambda: s.mcp.discover(i)))
 
-    def trust(self, server_id: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
+    def trust(
+        self,
+        server_id: str,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[McpActionResult] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
         """``mcp:trust``: the user confirmed what the server runs."""
-        return self._by_id("mcp:trust", server_id, lambda s, i: s.mcp.trust(i), on_done, on_error)
+        return self._by_id(Reply("mcp:trust", receiver, on_done, on_error), server_id, lambda s, i: s.mcp.trust(i))
 
-    def launch_info(self, server_id: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
-        """``mcp:launch-info``: what the server runs, for the trust dialog.
+    def launch_info(
+        self,
+        server_id: str,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[LaunchInfo] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
+        """``mcp:launch-info``: what the server runs, for the trust dialog; secret values are never included."""
+        return self._by_id(Reply("mcp:launch-info", receiver, on_done, on_error), server_id, _launch_info)
 
-        Result: ``{name, transport, rows: [[label, value]], changes: [[field, confirmed, now]],
-        needsConfirmation}``; secret values are never included.
-        """
-
-        async def work(s: AppServices, i: str) -> dict[str, Any]:
-            from elftia_desktop.core.trust import describe_launch, launch_changes, needs_confirmation
-
-            record = await asyncio.to_thread(s.catalog.get, i)
-            return {
-                "name": record.name,
-                "transport": record.type.value,
-                "rows": [list(row) for row in describe_launch(record)],
-                "changes": [list(c) for c in launch_changes(record)] if record.trusted_launch else [],
-                "needsConfirmation": needs_confirmation(record),
-            }
-
-        return self._by_id("mcp:launch-info", server_id, work, on_done, on_error)
-
-    def reconnect(self, server_id: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
+    def reconnect(
+        self,
+        server_id: str,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[None] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
         """``mcp:reconnect``."""
-        return self._by_id("mcp:reconnect", server_id, lambda s, i: s.mcp.reconnect(i), on_done, on_error)
+        reply = Reply("mcp:reconnect", receiver, on_done, on_error)
+        return self._by_id(reply, server_id, lambda s, i: s.mcp.reconnect(i))
 
-    def server_log(self, server_id: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
+    def log(
+        self,
+        server_id: str,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[list[str]] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
         """``mcp:logs``: the server's recent log lines."""
 
         async def work(s: AppServices, i: str) -> list[str]:
             return s.mcp.server_log(i)
 
-        return self._by_id("mcp:logs", server_id, work, on_done, on_error)
+        return self._by_id(Reply("mcp:logs", receiver, on_done, on_error), server_id, work)
 
-    def states(self, on_done: Done | None = None, on_error: Failed | None = None) -> int:
+    def states(
+        self,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[ServerStates] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
         """``mcp:states``: ``{serverId: (state, error)}`` for every server."""
 
-        async def work(s: AppServices) -> dict[str, tuple[str, str]]:
+        async def work(s: AppServices) -> ServerStates:
             records = await s.mcp.list_servers()
             return {r.id: (str(s.mcp.connection_state(r.id)), s.mcp.connection_error(r.id) or "") for r in records}
 
-        return self._submit("mcp:states", work, on_done, on_error)
+        return self._core.submit(Reply("mcp:states", receiver, on_done, on_error), work)
 
-    def read_json_file(self, path: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
+    def read_json_file(
+        self,
+        path: str,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[str] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
         """``mcp:read-json-file``: a JSON file's text, decoded as UTF-8 and bounded in size.
 
         Fails with a ``JsonInputError`` naming the byte offset of undecodable bytes, or why the
@@ -139,4 +220,24 @@ class ServerChannels(RouterCore):
             data = await asyncio.to_thread(read_bytes, Path(path), path)
             return decode_json_bytes(data, Path(path).name)
 
-        return self._submit("mcp:read-json-file", work, on_done, on_error)
+        return self._core.submit(Reply("mcp:read-json-file", receiver, on_done, on_error), work)
+
+
+async def _launch_info(s: AppServices, server_id: str) -> LaunchInfo:
+    from elftia_desktop.core.trust import describe_launch, launch_changes, needs_confirmation
+
+    record = await asyncio.to_thread(s.catalog.get, server_id)
+    changes = launch_changes(record) if record.trusted_launch else []
+    return LaunchInfo(
+        server_id=record.id,
+        name=record.name,
+        transport=record.type.value,
+        rows=[(str(label), str(value)) for label, value in describe_launch(record)],
+        changes=[LaunchChange(str(field), _shown(before), _shown(now)) for field, before, now in changes],
+        needs_confirmation=needs_confirmation(record),
+    )
+
+
+def _shown(value: object) -> str:
+    """A confirmed or current launch value as the trust dialog shows it (an env variable not set: ``(unset)``)."""
+    return "(unset)" if value is None else str(value)

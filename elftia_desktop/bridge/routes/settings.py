@@ -6,10 +6,14 @@ import asyncio
 import json
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from elftia_desktop.bridge.plumbing import Done, Failed, RouterCore
+from PySide6.QtCore import QObject
+
+from elftia_desktop.bridge.plumbing import Done, Failed, Reply, Route
+from elftia_desktop.bridge.results import BackupResult, JsonDict, SecretsBackend, SettingsPaths, SettingsView
 
 if TYPE_CHECKING:
     from elftia_desktop.bridge.services import AppServices
@@ -26,24 +30,35 @@ KEYRING_HELP = {
 }
 
 
-class SettingsChannels(RouterCore):
+class SettingsRoute(Route):
     """``app:settings``, ``app:save-settings``, ``app:export-backup``."""
 
-    def settings(self, on_done: Done | None = None, on_error: Failed | None = None) -> int:
-        """``app:settings``: ``{settings, paths, secrets}``: the values, the folders and the secrets backend."""
+    def load(
+        self,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[SettingsView] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
+        """``app:settings``: the values in force, the folders and the secrets backend."""
 
-        async def work(s: AppServices) -> dict[str, Any]:
+        async def work(s: AppServices) -> SettingsView:
             return await asyncio.to_thread(_describe, s)
 
-        return self._submit("app:settings", work, on_done, on_error)
+        return self._core.submit(Reply("app:settings", receiver, on_done, on_error), work)
 
-    def save_settings(self, values: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None) -> int:
-        """``app:save-settings``: validate, save atomically, and put the new values in force."""
-        data, refused = self._validated("app:save-settings", "SettingsSaveInput", values, on_error)
-        if data is None:
-            return refused
+    def save(
+        self,
+        values: Mapping[str, object],
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[JsonDict] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
+        """``app:save-settings``: validate (a bad value names its field), save atomically, put in force."""
+        from elftia_desktop.bridge.channels import SettingsSaveInput
 
-        async def work(s: AppServices) -> dict[str, Any]:
+        async def work(s: AppServices, data: SettingsSaveInput) -> JsonDict:
             from elftia_desktop.core.settings_store import AppSettings
 
             settings = AppSettings.model_validate(data.model_dump())
@@ -51,22 +66,28 @@ class SettingsChannels(RouterCore):
             s.apply_settings(settings)
             return settings.to_json_dict()
 
-        return self._submit("app:save-settings", work, on_done, on_error)
+        return self._core.call(Reply("app:save-settings", receiver, on_done, on_error), SettingsSaveInput, values, work)
 
-    def export_backup(self, path: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
+    def export_backup(
+        self,
+        path: str,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[BackupResult] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
         """``app:export-backup``: the whole config and settings in one file, secrets left as references."""
-        data, refused = self._validated("app:export-backup", "BackupInput", {"path": path}, on_error)
-        if data is None:
-            return refused
-        target = Path(data.path)
+        from elftia_desktop.bridge.channels import BackupInput
 
-        async def work(s: AppServices) -> dict[str, Any]:
-            return await asyncio.to_thread(_write_backup, s, target)
+        async def work(s: AppServices, data: BackupInput) -> BackupResult:
+            return await asyncio.to_thread(_write_backup, s, Path(data.path))
 
-        return self._submit("app:export-backup", work, on_done, on_error)
+        return self._core.call(
+            Reply("app:export-backup", receiver, on_done, on_error), BackupInput, {"path": path}, work
+        )
 
 
-def _describe(s: AppServices) -> dict[str, Any]:
+def _describe(s: AppServices) -> SettingsView:
     import keyring
 
     from elftia_desktop.core.paths import config_dir, data_dir
@@ -74,27 +95,27 @@ def _describe(s: AppServices) -> dict[str, Any]:
 
     vault = s.catalog.vault
     backend = keyring.get_keyring()
-    return {
-        "settings": s.settings.to_json_dict(),
-        "paths": {
-            "dataDir": str(data_dir()),
-            "configDir": str(config_dir()),
-            "configFile": str(s.catalog.store.path),
-            "settingsFile": str(s.settings_store.path),
-            "toolsDir": str(s.installer.tools_dir),
-        },
-        "secrets": {
-            "usesKeyring": vault.uses_keyring,
-            "backend": f"{type(backend).__module__}.{type(backend).__name__}",
-            "backendName": getattr(backend, "name", type(backend).__name__),
-            "fallbackFile": str(config_dir() / SECRETS_FILE_NAME),
-            "warning": vault.warning,
-            "help": None if vault.uses_keyring else KEYRING_HELP.get(sys.platform, KEYRING_HELP["linux"]),
-        },
-    }
+    return SettingsView(
+        settings=s.settings.to_json_dict(),
+        paths=SettingsPaths(
+            data_dir=str(data_dir()),
+            config_dir=str(config_dir()),
+            config_file=str(s.catalog.store.path),
+            settings_file=str(s.settings_store.path),
+            tools_dir=str(s.installer.tools_dir),
+        ),
+        secrets=SecretsBackend(
+            uses_keyring=vault.uses_keyring,
+            backend=f"{type(backend).__module__}.{type(backend).__name__}",
+            backend_name=getattr(backend, "name", type(backend).__name__),
+            fallback_file=str(config_dir() / SECRETS_FILE_NAME),
+            warning=vault.warning,
+            help=None if vault.uses_keyring else KEYRING_HELP.get(sys.platform, KEYRING_HELP["linux"]),
+        ),
+    )
 
 
-def _write_backup(s: AppServices, target: Path) -> dict[str, Any]:
+def _write_backup(s: AppServices, target: Path) -> BackupResult:
     """Records as stored (secret values are ``${secret:NAME}`` references, never values) plus settings."""
     from elftia_desktop.core.atomic_file import atomic_write_text
     from elftia_desktop.core.config_store import CONFIG_VERSION
@@ -110,4 +131,4 @@ def _write_backup(s: AppServices, target: Path) -> dict[str, Any]:
     target.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(target, json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
     secrets = sum(1 for r in records for v in [*r.config.env.values(), *r.config.headers.values()] if "${secret:" in v)
-    return {"path": str(target), "servers": len(records), "secretsLeftOut": secrets}
+    return BackupResult(str(target), len(records), secrets)

@@ -3,56 +3,94 @@
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Literal
 
-from elftia_desktop.bridge.plumbing import Done, Failed, RouterCore
+from PySide6.QtCore import QObject
+
+from elftia_desktop.bridge.plumbing import Done, Failed, Reply, Route
 
 if TYPE_CHECKING:
+    from elftia_desktop.bridge.channels import ToolToggleInput
     from elftia_desktop.bridge.services import AppServices
+    from elftia_desktop.core.models import McpActionResult, MCPCallToolResponse, MCPTool, McpToolListing
 
 
-class ToolChannels(RouterCore):
+class ToolRoute(Route):
     """``mcp:list-server-tools``, ``mcp:list-all-tools``, ``mcp:call-tool``, ``mcp:set-tool``."""
 
-    def list_server_tools(self, server_id: str, on_done: Done | None = None, on_error: Failed | None = None) -> int:
-        """``mcp:list-server-tools``."""
-        return self._by_id(
-            "mcp:list-server-tools", server_id, lambda s, i: s.mcp.list_server_tools(i), on_done, on_error
-        )
+    def of_server(
+        self,
+        server_id: str,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[list[MCPTool]] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
+        """``mcp:list-server-tools``: one server's tools."""
+        reply = Reply("mcp:list-server-tools", receiver, on_done, on_error)
+        return self._by_id(reply, server_id, lambda s, i: s.mcp.list_server_tools(i))
 
-    def list_all_tools(self, on_done: Done | None = None, on_error: Failed | None = None) -> int:
-        """``mcp:list-all-tools``: an ``McpToolListing`` of every active server."""
-        return self._submit("mcp:list-all-tools", lambda s: s.mcp.list_all_active_server_tools(), on_done, on_error)
+    def all_active(
+        self,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[McpToolListing] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
+        """``mcp:list-all-tools``: the tools of every active server; failing servers are in ``errors``."""
+        reply = Reply("mcp:list-all-tools", receiver, on_done, on_error)
+        return self._core.submit(reply, lambda s: s.mcp.list_all_active_server_tools())
 
-    def call_tool(self, params: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None) -> int:
-        """``mcp:call-tool``: ``{serverId, toolName, args, callId}``; an OAuth server may ask to sign in first."""
-        data, refused = self._validated("mcp:call-tool", "CallToolInput", params, on_error)
-        if data is None:
-            return refused
-        call = data
-        return self._submit(
-            "mcp:call-tool",
-            lambda s: s.mcp.signed_in(
-                call.server_id, lambda: s.mcp.call_tool(call.server_id, call.tool_name, call.args, call.call_id)
+    def call(
+        self,
+        server_id: str,
+        tool_name: str,
+        args: Mapping[str, object] | None = None,
+        call_id: str | None = None,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[MCPCallToolResponse] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
+        """``mcp:call-tool``: call a tool; an OAuth server may ask to sign in first."""
+        from elftia_desktop.bridge.channels import CallToolInput
+
+        reply = Reply("mcp:call-tool", receiver, on_done, on_error)
+        params = {"serverId": server_id, "toolName": tool_name, "args": dict(args or {}), "callId": call_id}
+        return self._core.call(
+            reply,
+            CallToolInput,
+            params,
+            lambda s, c: s.mcp.signed_in(
+                c.server_id, lambda: s.mcp.call_tool(c.server_id, c.tool_name, c.args, c.call_id)
             ),
-            on_done,
-            on_error,
         )
 
-    def set_tool_flag(self, params: dict[str, Any], on_done: Done | None = None, on_error: Failed | None = None) -> int:
-        """``mcp:set-tool``: enable/disable a tool or its auto-approval (``ToolToggleInput``)."""
-        data, refused = self._validated("mcp:set-tool", "ToolToggleInput", params, on_error)
-        if data is None:
-            return refused
-        toggle = data
+    def set_flag(
+        self,
+        server_id: str,
+        tool_name: str,
+        flag: Literal["enabled", "autoApprove"],
+        value: bool,
+        *,
+        receiver: QObject | None = None,
+        on_done: Done[McpActionResult] | None = None,
+        on_error: Failed | None = None,
+    ) -> int:
+        """``mcp:set-tool``: switch a tool on/off (``enabled``) or its auto-approval (``autoApprove``)."""
+        from elftia_desktop.bridge.channels import ToolToggleInput
 
-        async def work(s: AppServices) -> Any:
-            record = await asyncio.to_thread(s.catalog.get, toggle.server_id)
-            field = "disabledTools" if toggle.flag == "enabled" else "disabledAutoApproveTools"
-            current = record.disabled_tools if toggle.flag == "enabled" else record.disabled_auto_approve_tools
-            names = [n for n in current if n != toggle.tool_name]
-            if not toggle.value:
-                names.append(toggle.tool_name)
-            return await s.mcp.update(toggle.server_id, {field: names})
+        reply = Reply("mcp:set-tool", receiver, on_done, on_error)
+        params = {"serverId": server_id, "toolName": tool_name, "flag": flag, "value": value}
+        return self._core.call(reply, ToolToggleInput, params, _set_flag)
 
-        return self._submit("mcp:set-tool", work, on_done, on_error)
+
+async def _set_flag(s: AppServices, toggle: ToolToggleInput) -> McpActionResult:
+    record = await asyncio.to_thread(s.catalog.get, toggle.server_id)
+    field = "disabledTools" if toggle.flag == "enabled" else "disabledAutoApproveTools"
+    current = record.disabled_tools if toggle.flag == "enabled" else record.disabled_auto_approve_tools
+    names = [n for n in current if n != toggle.tool_name]
+    if not toggle.value:
+        names.append(toggle.tool_name)
+    return await s.mcp.update(toggle.server_id, {field: names})

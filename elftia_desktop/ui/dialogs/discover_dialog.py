@@ -11,6 +11,7 @@ server's recent calls.
 from __future__ import annotations
 
 import json
+from html import escape
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -215,7 +216,7 @@ class DiscoverDialog(QDialog):
         """Ask the server (through the router) what it offers."""
         self._set_busy(True)
         self._set_error("", "")
-        self._router.discover(self.record.id, on_done=self._loaded, on_error=self._failed)
+        self._router.servers.discover(self.record.id, receiver=self, on_done=self._loaded, on_error=self._failed)
 
     def _set_busy(self, busy: bool) -> None:
         self.busy.setVisible(busy)
@@ -231,7 +232,7 @@ class DiscoverDialog(QDialog):
 
     def _failed(self, error: BridgeError) -> None:
         self._set_busy(False)
-        self._set_error(f"{error.kind}: {error.message}", error.details or error.message)
+        self._set_error(escape(f"{error.kind}: {error.message}"), error.details or error.message)
 
     def _loaded(self, result: McpDiscoverResult) -> None:
         self._set_busy(False)
@@ -300,9 +301,12 @@ class DiscoverDialog(QDialog):
             card.auto.setEnabled(value)
         card.status.hide()
         self.status.setText("Saving…")
-        params = {"serverId": self.record.id, "toolName": tool, "flag": flag, "value": value}
-        self._router.set_tool_flag(
-            params,
+        self._router.tools.set_flag(
+            self.record.id,
+            tool,
+            "enabled" if flag == "enabled" else "autoApprove",
+            value,
+            receiver=self,
             on_done=lambda result: self._flag_saved(tool, flag, value, result),
             on_error=lambda error: self._flag_failed(tool, flag, value, error.message),
         )

@@ -141,8 +141,11 @@ class PromptsPanel(QWidget):
         self.get_button.setEnabled(False)
         self.status.setText("Asking…")
         self._started = time.perf_counter()
-        self._router.get_prompt(
-            {"serverId": self.server_id, "name": name, "arguments": arguments},
+        self._router.explore.get_prompt(
+            self.server_id,
+            name,
+            arguments,
+            receiver=self,
             on_done=self._shown,
             on_error=self._failed,
         )

@@ -168,7 +168,9 @@ class ResourcesPanel(QWidget):
         self.read_button.setEnabled(False)
         self.status.setText("Reading…")
         self._started = time.perf_counter()
-        self._router.read_resource({"serverId": self.server_id, "uri": uri}, on_done=self._shown, on_error=self._failed)
+        self._router.explore.read_resource(
+            self.server_id, uri, receiver=self, on_done=self._shown, on_error=self._failed
+        )
 
     def _elapsed(self) -> float:
         return (time.perf_counter() - self._started) * 1000

@@ -190,7 +190,7 @@ class JsonImportDialog(QDialog):
         if self._router is None:
             return
         self.open_button.setEnabled(False)
-        self._router.read_json_file(path, on_done=self._file_loaded, on_error=self._file_failed)
+        self._router.servers.read_json_file(path, receiver=self, on_done=self._file_loaded, on_error=self._file_failed)
 
     def _file_loaded(self, text: str) -> None:
         self.open_button.setEnabled(True)
@@ -362,9 +362,11 @@ class JsonImportDialog(QDialog):
             return
         assert self._router is not None
         policy, rows = self._pending[0]
-        params = {"json": group_json(rows), "trust": self.trust.isChecked(), "onConflict": policy}
-        self._router.add_json(
-            params,
+        self._router.servers.add_json(
+            group_json(rows),
+            self.trust.isChecked(),
+            policy,
+            receiver=self,
             on_done=lambda result: self._group_done(rows, result),
             on_error=lambda error: self._group_failed(rows, error),
         )

@@ -58,8 +58,8 @@ class LogsDialog(QDialog):
         row.addWidget(close)
         layout.addLayout(row)
 
-        router.logLine.connect(self._on_line)
-        router.server_log(server_id, on_done=self._on_history)
+        router.signals.logLine.connect(self._on_line)
+        router.servers.log(server_id, receiver=self, on_done=self._on_history)
         self._refresh()
 
     def _on_history(self, lines: list[str]) -> None:
@@ -97,5 +97,5 @@ class LogsDialog(QDialog):
 
     def done(self, result: int) -> None:
         """Stop following the server's log when the dialog closes."""
-        self.router.logLine.disconnect(self._on_line)
+        self.router.signals.logLine.disconnect(self._on_line)
         super().done(result)

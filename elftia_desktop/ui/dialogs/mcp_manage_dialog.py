@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from elftia_desktop.core.models import Agent, McpMode, MCPTool
+from elftia_desktop.ui.error_presenter import show_error
 from elftia_desktop.ui.theme import STATE_COLORS
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 from elftia_desktop.ui.widgets.state_badge import STATE_LABELS
@@ -91,8 +92,8 @@ class McpManageDialog(QDialog):
         self.picker.tryRequested.connect(self._try_tool)
         self._fill_servers()
         self._sync_enabled()
-        router.connectionStateChanged.connect(self._on_state)
-        self.router.agent_tools({"name": "all", "mcpMode": "auto"}, on_done=self._set_counts)
+        router.signals.connectionStateChanged.connect(self._on_state)
+        self.router.agents.tools({"name": "all", "mcpMode": "auto"}, receiver=self, on_done=self._set_counts)
         self.request_tools()
 
     def _build_left(self) -> QWidget:
@@ -239,8 +240,9 @@ class McpManageDialog(QDialog):
         self.agent = self.agent.model_copy(update={"selected_tools": self.draft().selected_tools})
         self._tools_generation += 1
         generation, draft = self._tools_generation, self.draft()
-        self.router.agent_tools(
+        self.router.agents.tools(
             self._draft_json(),
+            receiver=self,
             on_done=lambda listing: self._set_tools(generation, draft, listing),
             on_error=self._failed,
         )
@@ -260,8 +262,11 @@ class McpManageDialog(QDialog):
         """Ask for the payload per provider of the ticked tools."""
         self._preview_generation += 1
         generation = self._preview_generation
-        self.router.preview_payload(
-            self._draft_json(), on_done=lambda payloads: self._set_preview(generation, payloads), on_error=self._failed
+        self.router.agents.preview(
+            self._draft_json(),
+            receiver=self,
+            on_done=lambda payloads: self._set_preview(generation, payloads),
+            on_error=self._failed,
         )
 
     def _set_preview(self, generation: int, payloads: list[ProviderPayload]) -> None:
@@ -269,7 +274,7 @@ class McpManageDialog(QDialog):
             self.picker.set_preview(payloads)
 
     def _failed(self, error: BridgeError) -> None:
-        self.notice.show_message(escape(error.message, quote=False), "error", error.details or error.message)
+        show_error(self.notice, error)
 
     def save(self) -> None:
         """Write the draft; the dialog closes when it is saved, or shows why not."""
@@ -284,7 +289,7 @@ class McpManageDialog(QDialog):
             self.saved = agent
             self.accept()
 
-        self.router.update_agent(self.agent.id, updates, on_done=done, on_error=self._failed)
+        self.router.agents.update(self.agent.id, updates, receiver=self, on_done=done, on_error=self._failed)
 
     def _try_tool(self, tool: MCPTool) -> None:
         """Open the try-a-tool dialog for a tool of the picker (its server is started on demand)."""

@@ -283,8 +283,9 @@ class DependencyStatus(QWidget):
         assert self._router is not None
         command = self._command
         self.label.setText(self._muted("Checking…"))
-        self._router.check_dependency(
+        self._router.deps.check(
             command,
+            receiver=self,
             on_done=lambda result: self._checked(command, result),
             on_error=lambda error: self._failed(command, error),
         )
@@ -316,13 +317,14 @@ class DependencyStatus(QWidget):
         command = self._command
         self.install.setEnabled(False)
         self.label.setText(self._muted("Installing…"))
-        self._router.install_dependency(
+        self._router.deps.install(
             command,
+            receiver=self,
             on_progress=self._progress,
             on_done=lambda result: self._installed(command, result),
             on_error=lambda error: self._install_failed(command, error),
         )
-        self._router.logLine.connect(self._log_line)
+        self._router.signals.logLine.connect(self._log_line)
 
     def _log_line(self, source: str, line: str) -> None:
         if source == f"deps:{self._command}":
@@ -351,7 +353,7 @@ class DependencyStatus(QWidget):
     def _disconnect_log(self) -> None:
         if self._router is not None:
             with contextlib.suppress(RuntimeError, TypeError):
-                self._router.logLine.disconnect(self._log_line)
+                self._router.signals.logLine.disconnect(self._log_line)
 
     def _muted(self, text: str) -> str:
         return self._colored(text, muted_text_color(self.palette()).name())

@@ -78,7 +78,7 @@ class ToolReviewDialog(QDialog):
         self.accept_all.clicked.connect(lambda: self._accept(None))
         buttons.rejected.connect(self.reject)
         column.addWidget(buttons)
-        router.tool_review(server_id, on_done=self.show_review, on_error=self._failed)
+        router.tool_review.review(server_id, receiver=self, on_done=self.show_review, on_error=self._failed)
 
     def show_review(self, review: dict[str, Any]) -> None:
         """Fill the dialog from a ``mcp:tool-review`` result."""
@@ -128,7 +128,9 @@ class ToolReviewDialog(QDialog):
             return
         self.accept_all.setEnabled(False)
         self.accept_selected.setEnabled(False)
-        self.router.accept_tools(self.server_id, names, on_done=self._accepted, on_error=self._failed)
+        self.router.tool_review.accept(
+            self.server_id, names, receiver=self, on_done=self._accepted, on_error=self._failed
+        )
 
     def _accepted(self, names: list[str]) -> None:
         self.toolsAccepted.emit(list(names))

@@ -12,19 +12,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from elftia_desktop.bridge.results import LaunchInfo
+
 
 class TrustDialog(QDialog):
     """Shows the launch rows (command, arguments, folder, env keys, URL) and what changed.
 
-    ``info`` is the router's ``launch_info`` result: ``{name, transport, rows: [[label, value]],
-    changes: [[field, confirmed, now]]}``. Accepting means the user trusts the server.
+    ``info`` is the router's ``launch_info`` result. Accepting means the user trusts the server.
     """
 
-    def __init__(self, info: dict[str, object], parent: QWidget | None = None) -> None:
+    def __init__(self, info: LaunchInfo, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        name = str(info.get("name", ""))
-        changes = list(info.get("changes") or [])  # type: ignore[call-overload]
-        stdio = info.get("transport") == "stdio"
+        name = info.name
+        changes = info.changes
+        stdio = info.transport == "stdio"
         self.setWindowTitle(f"Trust {name}?")
         self.setMinimumWidth(520)
         layout = QVBoxLayout(self)
@@ -52,7 +53,7 @@ class TrustDialog(QDialog):
 
         form = QFormLayout()
         form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
-        for label, value in info.get("rows", []):  # type: ignore[attr-defined]
+        for label, value in info.rows:
             if label in ("Name", "Transport"):
                 continue
             field = QLabel(f"<code>{_escape(str(value))}</code>")
@@ -64,9 +65,9 @@ class TrustDialog(QDialog):
         if changes:
             diff = QLabel(
                 "<br>".join(
-                    f"<b>{_escape(str(f))}</b>: <span style='color:#d64545'><s>{_escape(str(old))}</s></span>"
-                    f" → <span style='color:#2e9d57'>{_escape(str(new))}</span>"
-                    for f, old, new in changes
+                    f"<b>{_escape(c.field)}</b>: <span style='color:#d64545'><s>{_escape(c.confirmed)}</s></span>"
+                    f" → <span style='color:#2e9d57'>{_escape(c.now)}</span>"
+                    for c in changes
                 )
             )
             diff.setObjectName("Banner")

@@ -35,8 +35,9 @@ from elftia_desktop.ui.widgets.schema_form import SchemaForm
 
 if TYPE_CHECKING:
     from elftia_desktop.bridge.errors import BridgeError
+    from elftia_desktop.bridge.results import TimedCall
     from elftia_desktop.bridge.router import McpRouter
-    from elftia_desktop.bridge.routes.explore import TimedCall
+    from elftia_desktop.bridge.signals import ToolProgress
     from elftia_desktop.core.models import MCPCallToolResponse, MCPTool
 
 PROGRESS_STEPS = 1000
@@ -75,7 +76,7 @@ class TryToolDialog(QDialog):
         self._sent_args: dict[str, Any] = {}
         self.setWindowTitle(f"Try {self.tool_name}" + (f" — {server_name}" if server_name else ""))
         self._build(server_name)
-        router.toolProgress.connect(self._on_progress)
+        router.signals.toolProgress.connect(self._on_progress)
         self._listening = True
         self.resize(1000, 660)
         self._show_history()
@@ -185,8 +186,12 @@ class TryToolDialog(QDialog):
         self.status.setText("Calling…")
         self.result_view.clear(f"Calling {self.tool_name}… the result appears here.")
         call_id = self.call_id
-        self._router.try_tool(
-            {"serverId": self.server_id, "toolName": self.tool_name, "args": self._sent_args, "callId": call_id},
+        self._router.explore.try_tool(
+            self.server_id,
+            self.tool_name,
+            self._sent_args,
+            call_id,
+            receiver=self,
             on_done=lambda timed: self._done(call_id, timed),
             on_error=lambda error: self._failed(call_id, error),
         )
@@ -197,7 +202,7 @@ class TryToolDialog(QDialog):
             return
         self.cancel_button.setEnabled(False)
         self.status.setText("Cancelling…")
-        self._router.cancel_call(self.call_id)
+        self._router.explore.cancel_call(self.call_id)
 
     def rerun(self, row: int) -> None:
         """Load the arguments of history row ``row`` into the form and call again."""
@@ -224,7 +229,8 @@ class TryToolDialog(QDialog):
         def failed(error: BridgeError) -> None:
             view.show_failure(f"{error.kind}: {error.message}", (time.perf_counter() - started) * 1000)
 
-        self._router.read_resource({"serverId": self.server_id, "uri": uri}, on_done=shown, on_error=failed)
+        # the link window owns the callbacks: closed (or the dialog closed) before the answer, they are dropped
+        self._router.explore.read_resource(self.server_id, uri, receiver=window, on_done=shown, on_error=failed)
         window.open()
         self.link_window = window
         return window
@@ -237,18 +243,17 @@ class TryToolDialog(QDialog):
         self.progress.setFormat("working…")
 
     @Slot(object)
-    def _on_progress(self, event: dict[str, Any]) -> None:
-        if event.get("callId") != self.call_id or self.call_id is None:
+    def _on_progress(self, event: ToolProgress) -> None:
+        if event.call_id != self.call_id or self.call_id is None:
             return
-        progress, total = float(event.get("progress") or 0), event.get("total")
+        progress, total = event.progress, event.total
         if total:
-            self.progress.setFormat(f"{progress:g} / {float(total):g}")
+            self.progress.setFormat(f"{progress:g} / {total:g}")
             self.progress.setRange(0, PROGRESS_STEPS)
-            self.progress.setValue(round(min(progress / float(total), 1.0) * PROGRESS_STEPS))
+            self.progress.setValue(round(min(progress / total, 1.0) * PROGRESS_STEPS))
         else:
             self.progress.setRange(0, 0)
-        message = event.get("message")
-        self.status.setText(str(message) if message else f"Progress: {progress:g}")
+        self.status.setText(event.message or f"Progress: {progress:g}")
 
     def _done(self, call_id: str | None, timed: TimedCall) -> None:
         if call_id != self.call_id:
@@ -267,7 +272,7 @@ class TryToolDialog(QDialog):
         self.call_id = None
         self._set_running(False)
         self.last_response = None
-        cancelled = error.kind == "ToolCallCancelled"
+        cancelled = error.cancelled
         self.result_view.show_failure(error.message, cancelled=cancelled)
         self.side.setCurrentIndex(0)
         self.status.setText("Cancelled." if cancelled else f"{error.kind}: {error.message}")
@@ -291,7 +296,7 @@ class TryToolDialog(QDialog):
             self.call_id = None
         if self._listening:
             self._listening = False
-            self._router.toolProgress.disconnect(self._on_progress)
+            self._router.signals.toolProgress.disconnect(self._on_progress)
         super().done(result)
 
     def closeEvent(self, event: QCloseEvent) -> None:

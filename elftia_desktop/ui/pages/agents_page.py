@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from elftia_desktop.ui.dialogs.gateway_dialog import GatewayDialog
 from elftia_desktop.ui.dialogs.mcp_manage_dialog import McpManageDialog
+from elftia_desktop.ui.error_presenter import show_error
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 
 if TYPE_CHECKING:
@@ -52,9 +53,9 @@ class AgentsPage(QWidget):
         self.summaries: dict[str, AgentToolSummary] = {}
         self._started = False
         self._build()
-        router.serversChanged.connect(self.reload)
-        router.toolsChanged.connect(lambda _sid: self._fetch_summaries())
-        router.connectionStateChanged.connect(self._on_state)
+        router.signals.serversChanged.connect(self.reload)
+        router.signals.toolsChanged.connect(lambda _sid: self._fetch_summaries())
+        router.signals.connectionStateChanged.connect(self._on_state)
 
     def showEvent(self, event: QShowEvent) -> None:
         """Load once the page is first shown."""
@@ -139,9 +140,9 @@ class AgentsPage(QWidget):
     @Slot()
     def reload(self) -> None:
         """Fetch the agents, the servers and their states, then the tool summaries."""
-        self.router.list_servers(on_done=self._set_servers, on_error=self.show_error)
-        self.router.states(on_done=self._set_states)
-        self.router.list_agents(on_done=self._set_agents, on_error=self.show_error)
+        self.router.servers.records(receiver=self, on_done=self._set_servers, on_error=self.show_error)
+        self.router.servers.states(receiver=self, on_done=self._set_states)
+        self.router.agents.all(receiver=self, on_done=self._set_agents, on_error=self.show_error)
 
     def _set_servers(self, servers: list[McpServerRecord]) -> None:
         self.servers = list(servers)
@@ -160,7 +161,7 @@ class AgentsPage(QWidget):
         self._fetch_summaries()
 
     def _fetch_summaries(self) -> None:
-        self.router.agent_summaries(on_done=self._set_summaries)
+        self.router.agents.summaries(receiver=self, on_done=self._set_summaries)
 
     def _set_summaries(self, summaries: list[AgentToolSummary]) -> None:
         self.summaries = {s.agent_id: s for s in summaries}
@@ -229,14 +230,15 @@ class AgentsPage(QWidget):
 
     def _changed(self, text: str) -> None:
         self.notice.show_message(text, "success")
-        self.router.list_agents(on_done=self._set_agents, on_error=self.show_error)
+        self.router.agents.all(receiver=self, on_done=self._set_agents, on_error=self.show_error)
 
     def create_agent(self) -> None:
         """Ask for a name and add an agent in automatic mode."""
         name, ok = QInputDialog.getText(self, "New agent", "Name of the new agent:")
         if ok and name.strip():
-            self.router.add_agent(
+            self.router.agents.add(
                 {"name": name},
+                receiver=self,
                 on_done=lambda a: self._changed(f"Added <b>{escape(a.name)}</b>."),
                 on_error=self.show_error,
             )
@@ -248,9 +250,10 @@ class AgentsPage(QWidget):
             return
         name, ok = QInputDialog.getText(self, "Rename agent", f"New name for “{agent.name}”:", text=agent.name)
         if ok and name.strip() and name.strip() != agent.name:
-            self.router.update_agent(
+            self.router.agents.update(
                 agent.id,
                 {"name": name},
+                receiver=self,
                 on_done=lambda a: self._changed(f"Renamed to <b>{escape(a.name)}</b>."),
                 on_error=self.show_error,
             )
@@ -259,8 +262,11 @@ class AgentsPage(QWidget):
         """Copy the selected agent."""
         agent = self.selected_agent()
         if agent is not None:
-            self.router.duplicate_agent(
-                agent.id, on_done=lambda a: self._changed(f"Added <b>{escape(a.name)}</b>."), on_error=self.show_error
+            self.router.agents.duplicate(
+                agent.id,
+                receiver=self,
+                on_done=lambda a: self._changed(f"Added <b>{escape(a.name)}</b>."),
+                on_error=self.show_error,
             )
 
     def delete_selected(self) -> None:
@@ -276,8 +282,11 @@ class AgentsPage(QWidget):
             QMessageBox.StandardButton.Cancel,
         )
         if answer == QMessageBox.StandardButton.Yes:
-            self.router.remove_agent(
-                agent.id, on_done=lambda a: self._changed(f"Deleted <b>{escape(a.name)}</b>."), on_error=self.show_error
+            self.router.agents.remove(
+                agent.id,
+                receiver=self,
+                on_done=lambda a: self._changed(f"Deleted <b>{escape(a.name)}</b>."),
+                on_error=self.show_error,
             )
 
     def use_in_other_apps(self) -> GatewayDialog | None:
@@ -306,7 +315,7 @@ class AgentsPage(QWidget):
 
     def show_error(self, error: BridgeError) -> None:
         """Show a failed request with its reason."""
-        self.notice.show_message(escape(error.message, quote=False), "error", error.details or error.message)
+        show_error(self.notice, error)
 
 
 def _size_text(summary: AgentToolSummary) -> str:

@@ -20,7 +20,9 @@ from PySide6.QtWidgets import (
 )
 
 from elftia_desktop.bridge.errors import BridgeError
+from elftia_desktop.bridge.results import ClaudeStatus
 from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.ui.error_presenter import show_error
 from elftia_desktop.ui.theme import STATE_COLORS
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 from elftia_desktop.ui.widgets.server_checklist import ServerChecklist
@@ -42,7 +44,7 @@ class ClaudePanel(QWidget):
         super().__init__(parent)
         self.router = router
         self.notice = notice
-        self.status: dict[str, Any] | None = None
+        self.status: ClaudeStatus | None = None
         column = QVBoxLayout(self)
         column.setContentsMargins(10, 10, 10, 10)
         head = QHBoxLayout()
@@ -110,32 +112,32 @@ class ClaudePanel(QWidget):
         self.servers.set_records(records)
 
     def _update_buttons(self) -> None:
-        installed = bool(self.status and self.status["installed"])
+        installed = bool(self.status and self.status.installed)
         self.push_button.setEnabled(installed and bool(self.servers.checked_ids()))
-        self.pull_button.setEnabled(bool(self.status and self.status.get("servers")))
+        self.pull_button.setEnabled(bool(self.status and self.status.servers))
 
     # -- status --------------------------------------------------------------------------------
 
     def check(self) -> None:
         """Find the CLI and list its servers."""
         self.check_button.setEnabled(False)
-        self.router.claude_status(on_done=self._show_status, on_error=self._failed)
+        self.router.integrations.claude_status(receiver=self, on_done=self._show_status, on_error=self._failed)
 
-    def _show_status(self, status: dict[str, Any]) -> None:
+    def _show_status(self, status: ClaudeStatus) -> None:
         self.status = status
         self.check_button.setEnabled(True)
-        if status["installed"]:
-            self.state.setText(f"<b>claude {escape(status['version'] or '')}</b> at {escape(status['path'] or '')}")
+        if status.installed:
+            self.state.setText(f"<b>claude {escape(status.version or '')}</b> at {escape(status.path or '')}")
         else:
-            help_html = escape(status["help"] or "").replace("\n", "<br>")
+            help_html = escape(status.help or "").replace("\n", "<br>")
             self.state.setText(f"<span style='color:{STATE_COLORS['error']}'><b>Not installed.</b></span> {help_html}")
         self.theirs.clear()
-        for server in status.get("servers") or []:
+        for server in status.servers:
             item = QTreeWidgetItem([server["name"], server["scope"], server.get("error") or server["runs"]])
             item.setToolTip(2, server.get("source") or "")
             self.theirs.addTopLevelItem(item)
-        if status.get("error"):
-            self.notice.show_message(status["error"], "warning")
+        if status.error:
+            self.notice.show_message(escape(status.error), "warning")
         self._update_buttons()
 
     # -- push / pull ---------------------------------------------------------------------------
@@ -151,7 +153,7 @@ class ClaudePanel(QWidget):
                 self.notice.show_message(f"Pushed to Claude Code ({scope} scope): {', '.join(pushed)}.", "success")
                 self.check()
                 return
-            self.router.claude_push(ids.pop(0), scope, on_done=done, on_error=self._failed)
+            self.router.integrations.claude_push(ids.pop(0), scope, receiver=self, on_done=done, on_error=self._failed)
 
         def done(result: dict[str, Any]) -> None:
             pushed.append(result["name"])
@@ -161,8 +163,8 @@ class ClaudePanel(QWidget):
 
     def pull(self) -> None:
         """Hand Claude Code's files to the import preview."""
-        self.router.claude_sources(on_done=self.pullRequested.emit, on_error=self._failed)
+        self.router.integrations.claude_sources(receiver=self, on_done=self.pullRequested.emit, on_error=self._failed)
 
     def _failed(self, error: BridgeError) -> None:
         self.check_button.setEnabled(True)
-        self.notice.show_message(error.message, "error", error.details)
+        show_error(self.notice, error)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from html import escape
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QTimer, Slot
@@ -10,6 +11,7 @@ from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
 
 from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.ui.error_presenter import show_error
 from elftia_desktop.ui.pages.page_frame import PageFrame
 from elftia_desktop.ui.widgets.runtime_card import RuntimeCard
 
@@ -36,7 +38,7 @@ class DependenciesPage(PageFrame):
         self.header_actions.addWidget(self.recheck_button)
         scroll, self.card_column = self.card_scroll()
         self.body.addWidget(scroll, 1)
-        router.serversChanged.connect(self.reload)
+        router.signals.serversChanged.connect(self.reload)
 
     def showEvent(self, event: QShowEvent) -> None:
         """Check the runtimes the first time the page is shown."""
@@ -56,7 +58,7 @@ class DependenciesPage(PageFrame):
         self.checking = True
         self.recheck_button.setEnabled(False)
         self.summary.setText("Checking runtimes…" if not self.loaded else self.summary.text())
-        self.router.dependencies(on_done=self._show_rows, on_error=self._check_failed)
+        self.router.deps.rows(receiver=self, on_done=self._show_rows, on_error=self._check_failed)
 
     def _checked(self) -> None:
         self.checking = False
@@ -100,7 +102,7 @@ class DependenciesPage(PageFrame):
         self._show_error(error)
 
     def _show_error(self, error: BridgeError) -> None:
-        self.notice.show_message(error.message, "error", error.details or "")
+        show_error(self.notice, error)
 
     # -- install / uninstall ------------------------------------------------------------------
 
@@ -113,36 +115,36 @@ class DependenciesPage(PageFrame):
         self.notice.hide()
 
         def done(result: DependencyInstallResult) -> None:
-            self._install_finished(card, result.to_json_dict())
+            self._install_finished(card, result)
 
         def failed(error: BridgeError) -> None:
             card.finish_install(f"Failed: {error.message}")
             self._show_error(error)
 
-        self.router.install_dependency(command, on_progress=card.add_progress, on_done=done, on_error=failed)
+        self.router.deps.install(command, receiver=self, on_progress=card.add_progress, on_done=done, on_error=failed)
 
-    def _install_finished(self, card: RuntimeCard, result: dict[str, Any]) -> None:
+    def _install_finished(self, card: RuntimeCard, result: DependencyInstallResult) -> None:
         title = card.row["title"]
-        if result.get("success"):
-            version = f" {result['version']}" if result.get("version") else ""
-            card.finish_install(f"Installed {title}{version} at {result.get('path')}")
-            self.notice.show_message(f"{title}{version} is installed and ready for your servers.", "success")
+        if result.success:
+            version = f" {result.version}" if result.version else ""
+            card.finish_install(f"Installed {title}{version} at {result.path}")
+            self.notice.show_message(escape(f"{title}{version} is installed and ready for your servers."), "success")
         else:
-            error = str(result.get("error") or "the install failed")
+            error = result.error or "the install failed"
             card.finish_install(error)
-            cancelled = "cancelled" in error
-            details = "\n".join(result.get("log") or []) + (
-                "\n\n" + result["instructions"] if result.get("instructions") else ""
-            )
-            self.notice.show_message(f"{title}: {error}", "warning" if cancelled else "error", details.strip())
+            details = "\n".join(result.log) + ("\n\n" + result.instructions if result.instructions else "")
+            kind = "warning" if result.cancelled else "error"
+            self.notice.show_message(escape(f"{title}: {error}"), kind, details.strip())
         self.reload()
 
     @Slot(str)
     def _cancel(self, command: str) -> None:
-        if not self.router.cancel_install(command):
+        def done(cancelled: bool) -> None:
             card = self._card_for(command)
-            if card is not None:
+            if not cancelled and card is not None:
                 card.finish_install("Nothing to cancel: the install had already ended.")
+
+        self.router.deps.cancel_install(command, receiver=self, on_done=done, on_error=self._show_error)
 
     @Slot(str)
     def _uninstall(self, command: str) -> None:
@@ -158,16 +160,15 @@ class DependenciesPage(PageFrame):
         )
         if answer != QMessageBox.StandardButton.Yes:
             return
-        self.router.uninstall_dependency(
-            command, on_done=lambda r: self._uninstalled(title, r), on_error=self._show_error
+        self.router.deps.uninstall(
+            command, receiver=self, on_done=lambda r: self._uninstalled(title, r), on_error=self._show_error
         )
 
     def _uninstalled(self, title: str, result: DependencyInstallResult) -> None:
-        data = result.to_json_dict()
-        if data.get("success"):
+        if result.success:
             self.notice.show_message(
-                f"{title} was removed from the app's tools folder.", "success", "\n".join(data.get("log") or [])
+                escape(f"{title} was removed from the app's tools folder."), "success", "\n".join(result.log)
             )
         else:
-            self.notice.show_message(f"{title}: {data.get('error')}", "error")
+            self.notice.show_message(escape(f"{title}: {result.error}"), "error")
         self.reload()

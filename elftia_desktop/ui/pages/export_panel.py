@@ -20,8 +20,10 @@ from PySide6.QtWidgets import (
 )
 
 from elftia_desktop.bridge.errors import BridgeError
+from elftia_desktop.bridge.results import ExportFileResult
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.ui.dialogs.diff_dialog import DiffDialog
+from elftia_desktop.ui.error_presenter import show_error
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 from elftia_desktop.ui.widgets.server_checklist import ServerChecklist
 
@@ -141,7 +143,7 @@ class ExportPanel(QWidget):
             self.text.clear()
             self.warnings.clear()
             return
-        self.router.export_servers(ids, self.fmt, on_done=self._show_export, on_error=self._failed)
+        self.router.integrations.export(ids, self.fmt, receiver=self, on_done=self._show_export, on_error=self._failed)
 
     def _show_export(self, exported: dict[str, Any]) -> None:
         self.exported = exported
@@ -165,12 +167,12 @@ class ExportPanel(QWidget):
         """Write the ticked servers in the chosen format to ``path`` (merging into an existing file)."""
         ids = self.servers.checked_ids()
 
-        def done(result: dict[str, Any]) -> None:
-            replaced = f" (replaced there: {', '.join(result['replaced'])})" if result["replaced"] else ""
-            text = f"Wrote {len(ids)} server(s) in {self.label}'s format to {result['path']}{replaced}."
-            self.notice.show_message(text, "success", "\n".join(result["warnings"]))
+        def done(result: ExportFileResult) -> None:
+            replaced = f" (replaced there: {', '.join(result.replaced)})" if result.replaced else ""
+            text = f"Wrote {len(ids)} server(s) in {self.label}'s format to {result.path}{replaced}."
+            self.notice.show_message(escape(text), "success", "\n".join(result.warnings))
 
-        self.router.export_to_file(ids, self.fmt, path, on_done=done, on_error=self._failed)
+        self.router.integrations.export_to_file(ids, self.fmt, path, receiver=self, on_done=done, on_error=self._failed)
 
     # -- into the app's config -----------------------------------------------------------------
 
@@ -179,8 +181,8 @@ class ExportPanel(QWidget):
         ids = self.servers.checked_ids()
         label = self.label
         fmt = self.fmt
-        self.router.plan_export_into_app(
-            ids, fmt, on_done=lambda plan: self._confirm(ids, fmt, label, plan), on_error=self._failed
+        self.router.integrations.plan_export_into_app(
+            ids, fmt, receiver=self, on_done=lambda plan: self._confirm(ids, fmt, label, plan), on_error=self._failed
         )
 
     def _confirm(self, ids: list[str], fmt: str, label: str, plan: dict[str, Any]) -> None:
@@ -188,11 +190,12 @@ class ExportPanel(QWidget):
 
         def answered(code: int) -> None:
             if code == DiffDialog.DialogCode.Accepted:
-                self.router.export_into_app(
+                self.router.integrations.export_into_app(
                     ids,
                     fmt,
                     plan["digest"],
                     plan["afterDigest"],
+                    receiver=self,
                     on_done=lambda r: self._written(label, r),
                     on_error=self._failed,
                 )
@@ -205,4 +208,4 @@ class ExportPanel(QWidget):
         self.notice.show_message(f"Wrote into {label}'s config {result['path']}.{backup}", "success")
 
     def _failed(self, error: BridgeError) -> None:
-        self.notice.show_message(error.message, "error", error.details)
+        show_error(self.notice, error)

@@ -46,7 +46,7 @@ class ImportExportPage(PageFrame):
         self.body.addWidget(self.tabs, 1)
         self.claude_panel.pullRequested.connect(self._pull)
         self.tabs.currentChanged.connect(self._tab_shown)
-        router.serversChanged.connect(self.reload_servers)
+        router.signals.serversChanged.connect(self.reload_servers)
 
     def showEvent(self, event: QShowEvent) -> None:
         """Search for other apps' configs the first time the page is shown."""
@@ -63,7 +63,7 @@ class ImportExportPage(PageFrame):
     def reload_servers(self) -> None:
         """Fetch our servers for the export and push lists."""
         if self._started:
-            self.router.list_servers(on_done=self._show_servers)
+            self.router.servers.records(receiver=self, on_done=self._show_servers)
 
     def _show_servers(self, records: list[McpServerRecord]) -> None:
         self.export_panel.set_records(records)

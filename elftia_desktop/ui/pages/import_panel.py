@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.ui.error_presenter import show_error
 from elftia_desktop.ui.theme import STATE_COLORS
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 
@@ -126,7 +127,7 @@ class ImportPanel(QWidget):
     def detect(self) -> None:
         """Look for other apps' config files."""
         self.rescan_button.setEnabled(False)
-        self.router.detect_configs(on_done=self._show_configs, on_error=self._failed)
+        self.router.integrations.detect(receiver=self, on_done=self._show_configs, on_error=self._failed)
 
     def show_sources(self, configs: list[dict[str, Any]]) -> None:
         """Show these files (e.g. Claude Code's, for a pull) instead of a search result."""
@@ -178,7 +179,9 @@ class ImportPanel(QWidget):
         if not sources:
             self._show_preview({"rows": [], "fileErrors": []})
             return
-        self.router.preview_import(sources, on_done=lambda p: self._show_preview(p, announce), on_error=self._failed)
+        self.router.integrations.preview_import(
+            sources, receiver=self, on_done=lambda p: self._show_preview(p, announce), on_error=self._failed
+        )
 
     def _show_preview(self, preview: dict[str, Any], announce: bool = True) -> None:
         self.rows, self.file_errors = preview["rows"], preview["fileErrors"]
@@ -265,7 +268,9 @@ class ImportPanel(QWidget):
         if not picked:
             return
         self.import_button.setEnabled(False)
-        self.router.import_servers(self.checked_sources(), picked, on_done=self._imported, on_error=self._failed)
+        self.router.integrations.import_servers(
+            self.checked_sources(), picked, receiver=self, on_done=self._imported, on_error=self._failed
+        )
 
     def _imported(self, outcome: dict[str, Any]) -> None:
         results = outcome["results"]
@@ -293,4 +298,4 @@ class ImportPanel(QWidget):
     def _failed(self, error: BridgeError) -> None:
         self.rescan_button.setEnabled(True)
         self._update_import_button()
-        self.notice.show_message(error.message, "error", error.details)
+        show_error(self.notice, error)

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Slot
 
+from elftia_desktop.bridge.signals import SignInStarted
+
 if TYPE_CHECKING:
     from elftia_desktop.bridge.errors import BridgeError
     from elftia_desktop.core.models import McpAuthStatus, McpServerRecord
@@ -24,12 +26,12 @@ class ServerAuthActions(QObject):
         super().__init__(page)
         self.page = page
         page.notice.label.setOpenExternalLinks(True)
-        page.router.signInStarted.connect(self._on_sign_in_started)
+        page.router.signals.signInStarted.connect(self._on_sign_in_started)
 
     def refresh(self, record: McpServerRecord) -> None:
         """Fetch the sign-in status of an OAuth server and show it on its card."""
         if record.config.oauth is not None:
-            self.page.router.auth_status(record.id, on_done=self._show)
+            self.page.router.auth.status(record.id, receiver=self, on_done=self._show)
 
     def _show(self, status: McpAuthStatus) -> None:
         card = self.page.cards.get(status.server_id)
@@ -52,7 +54,7 @@ class ServerAuthActions(QObject):
             self.refresh(record)
             self.page.show_error(error)
 
-        self.page.router.sign_in(record.id, on_done=done, on_error=failed)
+        self.page.router.auth.sign_in(record.id, receiver=self, on_done=done, on_error=failed)
 
     def sign_out(self, record: McpServerRecord) -> None:
         """Delete the server's tokens."""
@@ -63,7 +65,7 @@ class ServerAuthActions(QObject):
                 f"Signed out of <b>{html_escape(record.name)}</b>; its tokens were deleted.", "info"
             )
 
-        self.page.router.sign_out(record.id, on_done=done, on_error=self.page.show_error)
+        self.page.router.auth.sign_out(record.id, receiver=self, on_done=done, on_error=self.page.show_error)
 
     def _finish(self, server_id: str, status: McpAuthStatus | None) -> None:
         card = self.page.cards.get(server_id)
@@ -72,12 +74,12 @@ class ServerAuthActions(QObject):
             if status is not None:
                 card.set_auth(status)
 
-    @Slot(str, str, str, bool)
-    def _on_sign_in_started(self, server_id: str, name: str, url: str, opened: bool) -> None:
-        where = "in the browser window that opened" if opened else "in your browser"
+    @Slot(object)
+    def _on_sign_in_started(self, started: SignInStarted) -> None:
+        where = "in the browser window that opened" if started.browser_opened else "in your browser"
         self.page.notice.show_message(
-            f"Finish signing in to <b>{html_escape(name)}</b> {where}, then come back here. "
-            f'<a href="{html_escape(url, quote=True)}">Open the sign-in page</a>',
+            f"Finish signing in to <b>{html_escape(started.server_name)}</b> {where}, then come back here. "
+            f'<a href="{html_escape(started.url, quote=True)}">Open the sign-in page</a>',
             "info",
-            f"Sign-in address:\n{url}",
+            f"Sign-in address:\n{started.url}",
         )

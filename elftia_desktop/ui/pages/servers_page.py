@@ -21,10 +21,12 @@ from PySide6.QtWidgets import (
 )
 
 from elftia_desktop.bridge.errors import BridgeError
+from elftia_desktop.bridge.results import LaunchInfo
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.ui.dialogs.logs_dialog import LogsDialog
 from elftia_desktop.ui.dialogs.tool_review_dialog import ToolReviewDialog
 from elftia_desktop.ui.dialogs.trust_dialog import TrustDialog
+from elftia_desktop.ui.error_presenter import show_error
 from elftia_desktop.ui.pages.servers_auth import ServerAuthActions
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 from elftia_desktop.ui.widgets.server_card import ServerCard
@@ -63,9 +65,9 @@ class McpServersPage(QWidget):
         self.loaded = False
         self._build()
         self.auth = ServerAuthActions(self)
-        router.serversChanged.connect(self.reload)
-        router.connectionStateChanged.connect(self._on_state)
-        router.toolsChanged.connect(self._fetch_tool_count)
+        router.signals.serversChanged.connect(self.reload)
+        router.signals.connectionStateChanged.connect(self._on_state)
+        router.signals.toolsChanged.connect(self._fetch_tool_count)
         router.activity.recorded.connect(self._on_activity)
         self._started = False
 
@@ -77,7 +79,7 @@ class McpServersPage(QWidget):
             QTimer.singleShot(0, self._first_load)
 
     def _first_load(self) -> None:
-        self.router.notices(on_done=self._show_startup_notices)
+        self.router.app.notices(receiver=self, on_done=self._show_startup_notices)
         self.reload()
 
     # -- layout --------------------------------------------------------------------------------
@@ -177,9 +179,12 @@ class McpServersPage(QWidget):
     @Slot()
     def reload(self) -> None:
         """Fetch the server list and the live states."""
-        self.router.list_servers(on_done=self._set_records, on_error=self.show_error)
-        self.router.states(on_done=self._set_states)
-        self.router.held_tools(on_done=self._set_held)
+        self.router.servers.records(receiver=self, on_done=self._set_records, on_error=self.show_error)
+        self.router.servers.states(receiver=self, on_done=self._set_states)
+        self._fetch_held()
+
+    def _fetch_held(self) -> None:
+        self.router.tool_review.held(receiver=self, on_done=self._set_held)
 
     def _set_held(self, held: dict[str, dict[str, list[str]]]) -> None:
         self.held = dict(held)
@@ -236,9 +241,9 @@ class McpServersPage(QWidget):
             self.tool_counts[server_id] = len(tools)
             if server_id in self.cards:
                 self.cards[server_id].set_tool_count(len(tools))
-            self.router.held_tools(on_done=self._set_held)  # the listing compared the tools with their pins
+            self._fetch_held()  # the listing compared the tools with their pins
 
-        self.router.list_server_tools(server_id, on_done=done)
+        self.router.tools.of_server(server_id, receiver=self, on_done=done)
 
     def _apply_filter(self) -> None:
         needle = self.filter.text().strip().lower()
@@ -272,7 +277,7 @@ class McpServersPage(QWidget):
 
     @Slot(str, bool)
     def _on_toggle(self, server_id: str, active: bool) -> None:
-        self.router.update(server_id, {"isActive": active}, on_error=self.show_error)
+        self.router.servers.update(server_id, {"isActive": active}, receiver=self, on_error=self.show_error)
 
     @Slot(str, str)
     def _on_action(self, action: str, server_id: str) -> None:
@@ -297,7 +302,7 @@ class McpServersPage(QWidget):
             self.auth.sign_out(record)
         elif action == "review-tools":
             dialog = ToolReviewDialog(self.router, server_id, record.name, self)
-            dialog.toolsAccepted.connect(lambda _names: self.router.held_tools(on_done=self._set_held))
+            dialog.toolsAccepted.connect(lambda _names: self._fetch_held())
             dialog.open()
         elif action == "activity":
             from elftia_desktop.ui.dialogs.discover_activity import ActivityDialog
@@ -313,15 +318,15 @@ class McpServersPage(QWidget):
     def run_trusted(self, record: McpServerRecord, then: Callable[[], None], always_ask: bool = False) -> None:
         """Run ``then`` once the server is trusted, asking the user first when it is not."""
 
-        def ask(info: dict[str, Any]) -> None:
-            if not info["needsConfirmation"] and not always_ask:
+        def ask(info: LaunchInfo) -> None:
+            if not info.needs_confirmation and not always_ask:
                 then()
                 return
             dialog = TrustDialog(info, self)
             if dialog.exec() == TrustDialog.DialogCode.Accepted:
-                self.router.trust(record.id, on_done=lambda _: then(), on_error=self.show_error)
+                self.router.servers.trust(record.id, receiver=self, on_done=lambda _: then(), on_error=self.show_error)
 
-        self.router.launch_info(record.id, on_done=ask, on_error=self.show_error)
+        self.router.servers.launch_info(record.id, receiver=self, on_done=ask, on_error=self.show_error)
 
     def _test(self, record: McpServerRecord) -> None:
         card = self.cards.get(record.id)
@@ -337,8 +342,8 @@ class McpServersPage(QWidget):
                     card.set_tool_count(len(result.tools))
                 names = ", ".join(result.tools[:8]) + (" …" if len(result.tools) > 8 else "")
                 self.notice.show_message(
-                    f"<b>{record.name}</b> works: {len(result.tools)} tools in {result.duration_ms:.0f} ms"
-                    + (f" — {names}" if names else ""),
+                    f"<b>{html_escape(record.name)}</b> works: {len(result.tools)} tools in {result.duration_ms:.0f} ms"
+                    + (f" — {html_escape(names)}" if names else ""),
                     "success",
                 )
             else:
@@ -352,7 +357,7 @@ class McpServersPage(QWidget):
                 card.buttons["test"].setEnabled(True)
             self.show_error(error)
 
-        self.router.test(record.id, on_done=done, on_error=failed)
+        self.router.servers.test(record.id, receiver=self, on_done=done, on_error=failed)
 
     def _confirm_remove(self, record: McpServerRecord) -> None:
         answer = QMessageBox.question(
@@ -363,12 +368,13 @@ class McpServersPage(QWidget):
             QMessageBox.StandardButton.Cancel,
         )
         if answer == QMessageBox.StandardButton.Yes:
-            self.router.remove(
+            self.router.servers.remove(
                 record.id,
+                receiver=self,
                 on_done=lambda result: self.notice.show_message(html_escape(result.message or ""), "info"),
                 on_error=self.show_error,
             )
 
     def show_error(self, error: BridgeError) -> None:
         """Show a failed request with its reason and a Details button."""
-        self.notice.show_message(html_escape(error.message), "error", error.details or error.message)
+        show_error(self.notice, error)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from html import escape
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QFileDialog, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from elftia_desktop.bridge.errors import BridgeError
+from elftia_desktop.bridge.results import BackupResult, SettingsView
 from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.ui.error_presenter import show_error
 from elftia_desktop.ui.pages.page_frame import PageFrame
 from elftia_desktop.ui.pages.settings_sections import PlacesSection, ValuesSection, card, secrets_html
 from elftia_desktop.ui.theme import set_theme_mode
@@ -27,7 +30,7 @@ class SettingsPage(PageFrame):
         super().__init__("Settings", parent)
         self.router = router
         self.saved: dict[str, Any] | None = None
-        self.info: dict[str, Any] | None = None
+        self.info: SettingsView | None = None
         self._theme = "system"
         self.summary.setText("Connections, appearance, where your data lives, and secrets")
         self.revert_button = QPushButton("Revert")
@@ -76,14 +79,14 @@ class SettingsPage(PageFrame):
 
     def load(self) -> None:
         """Fetch the settings, folders and secrets backend."""
-        self.router.settings(on_done=self._show, on_error=self._failed)
+        self.router.settings.load(receiver=self, on_done=self._show, on_error=self._failed)
 
-    def _show(self, info: dict[str, Any]) -> None:
+    def _show(self, info: SettingsView) -> None:
         self.info = info
-        self.saved = dict(info["settings"])
+        self.saved = dict(info.settings)
         self.values.set_values(self.saved)
-        self.places.set_paths(info["paths"])
-        self.secrets.setText(secrets_html(info["secrets"]))
+        self.places.set_paths(info.paths)
+        self.secrets.setText(secrets_html(info.secrets))
         self._apply_theme(self.saved["theme"])
         self._update_buttons()
 
@@ -103,7 +106,7 @@ class SettingsPage(PageFrame):
     def save(self) -> None:
         """Save the values shown; the services use them from the next connection and call on."""
         self.save_button.setEnabled(False)
-        self.router.save_settings(self.values.values(), on_done=self._saved, on_error=self._failed)
+        self.router.settings.save(self.values.values(), receiver=self, on_done=self._saved, on_error=self._failed)
 
     def _saved(self, values: dict[str, Any]) -> None:
         self.saved = dict(values)
@@ -131,15 +134,14 @@ class SettingsPage(PageFrame):
     def export_backup(self, path: str) -> None:
         """Write the backup to ``path``."""
 
-        def done(result: dict[str, Any]) -> None:
-            left_out = result["secretsLeftOut"]
-            extra = f"; {left_out} secret value(s) left out" if left_out else ""
+        def done(result: BackupResult) -> None:
+            extra = f"; {result.secrets_left_out} secret value(s) left out" if result.secrets_left_out else ""
             self.notice.show_message(
-                f"Backup of {result['servers']} server(s) written to {result['path']}{extra}.", "success"
+                escape(f"Backup of {result.servers} server(s) written to {result.path}{extra}."), "success"
             )
 
-        self.router.export_backup(path, on_done=done, on_error=self._failed)
+        self.router.settings.export_backup(path, receiver=self, on_done=done, on_error=self._failed)
 
     def _failed(self, error: BridgeError) -> None:
         self._update_buttons()
-        self.notice.show_message(error.message, "error", error.details)
+        show_error(self.notice, error)

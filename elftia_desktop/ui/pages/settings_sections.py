@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from elftia_desktop.bridge.results import SecretsBackend, SettingsPaths
 from elftia_desktop.ui.theme import STATE_COLORS
 
 STARTUP = [
@@ -153,28 +154,28 @@ class PlacesSection(QWidget):
         column.addLayout(self.grid)
         self.paths: dict[str, QLabel] = {}
 
-    def set_paths(self, paths: dict[str, str]) -> None:
+    def set_paths(self, paths: SettingsPaths) -> None:
         """Show the folders and files (``app:settings`` ``paths``)."""
         rows = [
-            ("dataDir", "Data folder", True),
-            ("configDir", "Private settings folder", True),
-            ("configFile", "Server list", False),
-            ("settingsFile", "Settings", False),
-            ("toolsDir", "Runtimes the app installed", False),
+            ("dataDir", "Data folder", True, paths.data_dir),
+            ("configDir", "Private settings folder", True, paths.config_dir),
+            ("configFile", "Server list", False, paths.config_file),
+            ("settingsFile", "Settings", False, paths.settings_file),
+            ("toolsDir", "Runtimes the app installed", False, paths.tools_dir),
         ]
-        for index, (key, label, openable) in enumerate(rows):
+        for index, (key, label, openable, path) in enumerate(rows):
             if key in self.paths:
-                self.paths[key].setText(paths[key])
+                self.paths[key].setText(path)
                 continue
             self.grid.addWidget(QLabel(f"<b>{label}</b>"), index, 0)
-            value = QLabel(paths[key])
+            value = QLabel(path)
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             value.setWordWrap(True)
             self.paths[key] = value
             self.grid.addWidget(value, index, 1)
             if openable:
                 button = QPushButton("Open folder")
-                button.setToolTip(f"Show {paths[key]} in the file manager")
+                button.setToolTip(f"Show {path} in the file manager")
                 button.clicked.connect(lambda _=False, k=key: self.open_folder(self.paths[k].text()))
                 self.grid.addWidget(button, index, 2)
 
@@ -184,17 +185,17 @@ class PlacesSection(QWidget):
         return QDesktopServices.openUrl(QUrl.fromLocalFile(path))
 
 
-def secrets_html(secrets: dict[str, Any]) -> str:
+def secrets_html(secrets: SecretsBackend) -> str:
     """Which backend keeps the secrets, and how to get a keyring when the file is used."""
-    if secrets["usesKeyring"]:
+    if secrets.uses_keyring:
         ok = STATE_COLORS["connected"]
         return (
-            f"<span style='color:{ok}'><b>● OS keyring</b></span> ({escape(secrets['backendName'])}): "
+            f"<span style='color:{ok}'><b>● OS keyring</b></span> ({escape(secrets.backend_name)}): "
             "secret env values and headers are kept there; the server list holds only references."
         )
     warn = STATE_COLORS["connecting"]
-    help_html = escape(secrets.get("help") or "").replace("\n", "<br>")
+    help_html = escape(secrets.help or "").replace("\n", "<br>")
     return (
-        f"<span style='color:{warn}'><b>● A file only you can read</b></span>: {escape(secrets['fallbackFile'])}<br>"
+        f"<span style='color:{warn}'><b>● A file only you can read</b></span>: {escape(secrets.fallback_file)}<br>"
         f"No working OS keyring was found. {help_html}"
     )

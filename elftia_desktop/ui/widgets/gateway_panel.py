@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from elftia_desktop.ui.error_presenter import show_error
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 
 if TYPE_CHECKING:
@@ -161,7 +162,7 @@ class GatewayPanel(QWidget):
 
     def reload(self) -> None:
         """Ask for the entries, the apps' files and the token."""
-        self.router.gateway_info(self._target(), on_done=self._set_info, on_error=self.show_error)
+        self.router.gateway.info(self._target(), receiver=self, on_done=self._set_info, on_error=self.show_error)
 
     def _set_info(self, info: dict[str, Any]) -> None:
         self.info = info
@@ -200,7 +201,7 @@ class GatewayPanel(QWidget):
             self.token.setText(token)
             self.notice.show_message("A new token was made: give it to the apps that connect over HTTP.", "info")
 
-        self.router.gateway_reset_token(on_done=done, on_error=self.show_error)
+        self.router.gateway.reset_token(receiver=self, on_done=done, on_error=self.show_error)
 
     # -- install / uninstall -------------------------------------------------------------------
 
@@ -208,8 +209,9 @@ class GatewayPanel(QWidget):
         app = self.current_app()
         if app is None:
             return
-        self.router.gateway_preview(
+        self.router.gateway.preview(
             self._target(app=app["id"], remove=remove),
+            receiver=self,
             on_done=lambda plan: self._confirm(plan, remove),
             on_error=self.show_error,
         )
@@ -225,8 +227,9 @@ class GatewayPanel(QWidget):
         dialog = DiffDialog(f"{verb} in {plan['label']}", summary, plan["diff"], verb, self)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
-        self.router.gateway_apply(
+        self.router.gateway.apply(
             self._target(app=plan["app"], remove=remove),
+            receiver=self,
             on_done=lambda result: self._applied(result, remove),
             on_error=self.show_error,
         )
@@ -243,4 +246,4 @@ class GatewayPanel(QWidget):
 
     def show_error(self, error: BridgeError) -> None:
         """Show a failed request in the panel's notice bar."""
-        self.notice.show_message(error.message, "error", error.details)
+        show_error(self.notice, error)

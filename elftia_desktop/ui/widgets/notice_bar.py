@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMessageBox, QPushButton, QWidget
 
 from elftia_desktop.ui.theme import is_dark
@@ -41,7 +42,10 @@ class NoticeBar(QFrame):
         self.hide()
 
     def show_message(self, text: str, kind: str = "info", details: str = "") -> None:
-        """Show ``text``; ``kind`` is info, success, warning or error."""
+        """Show ``text`` (rich text: escape plain text first); ``kind`` is info, success, warning or error.
+
+        Errors of requests go through ``ui.error_presenter.show_error``, which escapes them.
+        """
         self.kind, self.details = kind, details
         light_bg, light_border, dark_bg, dark_border = _COLORS.get(kind, _COLORS["info"])
         dark = is_dark(self.palette())
@@ -57,6 +61,7 @@ class NoticeBar(QFrame):
         box = QMessageBox(self)
         box.setWindowTitle("Details")
         box.setIcon(QMessageBox.Icon.Critical if self.kind == "error" else QMessageBox.Icon.Information)
+        box.setTextFormat(Qt.TextFormat.RichText)
         box.setText(self.label.text())
         box.setDetailedText(self.details)
         box.exec()

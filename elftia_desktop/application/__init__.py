@@ -1,0 +1,1 @@
+"""Qt-free application actions shared by the window (through the bridge), the CLI and the gateway."""

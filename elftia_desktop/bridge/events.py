@@ -1,0 +1,106 @@
+"""Service events re-emitted as the router's Qt signals, and the service's questions to the user.
+
+:meth:`EventRelay.wire` runs once, on the service loop, right after the services are built
+(``ServiceLoop.when_built``): it subscribes to the service events, and installs the elicitation
+handler and the sign-in prompt. Nothing else subscribes to them for the window.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from elftia_desktop.bridge.activity import CallRecord
+from elftia_desktop.bridge.signals import ElicitationRequest, RouterSignals, SignInStarted, ToolProgress
+
+if TYPE_CHECKING:
+    from elftia_desktop.bridge.services import AppServices
+    from elftia_desktop.core.models import McpServerRecord
+
+ElicitationOutcome = tuple[str, dict[str, Any] | None]
+
+
+def call_record(p: Mapping[str, Any]) -> CallRecord:
+    """A ``tool:called`` event as a :class:`CallRecord` (an event without ``outcome`` says ``success``)."""
+    outcome = p.get("outcome") or ("ok" if p.get("success") else "failed")
+    return CallRecord(
+        server_id=str(p["serverId"]),
+        tool_name=str(p["toolName"]),
+        outcome=str(outcome),
+        duration_ms=float(p.get("duration") or 0.0),
+        at=float(p.get("at") or time.time()),
+        call_id=p.get("callId"),
+    )
+
+
+def tool_progress(p: Mapping[str, Any]) -> ToolProgress:
+    """A ``tool:progress`` event as a :class:`ToolProgress`."""
+    total = p.get("total")
+    return ToolProgress(
+        server_id=str(p["serverId"]),
+        tool_name=str(p["toolName"]),
+        call_id=str(p["callId"]),
+        progress=float(p.get("progress") or 0.0),
+        total=float(total) if total is not None else None,
+        message=p.get("message"),
+    )
+
+
+class EventRelay:
+    """Turns service events into :class:`RouterSignals` and holds the open elicitations."""
+
+    def __init__(self, signals: RouterSignals, next_ticket: Callable[[], int]) -> None:
+        self._signals = signals
+        self._next_ticket = next_ticket
+        self._elicitations: dict[int, asyncio.Future[ElicitationOutcome]] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.wired = 0
+        """How many times :meth:`wire` ran (once per services)."""
+
+    def wire(self, services: AppServices) -> None:
+        """Subscribe to the services' events (on the service loop, once per services)."""
+        self.wired += 1
+        self._loop = asyncio.get_running_loop()
+        s = self._signals
+        events = services.mcp.events
+        events.on(
+            "connection:state",
+            lambda p: s.connectionStateChanged.emit(p["serverId"], str(p["state"]), p.get("error") or ""),
+        )
+        events.on("servers:changed", lambda _p: s.serversChanged.emit())
+        events.on("tools:changed", lambda p: s.toolsChanged.emit(p["serverId"]))
+        events.on("tool:called", lambda p: s.toolCalled.emit(call_record(p)))
+        events.on("tool:progress", lambda p: s.toolProgress.emit(tool_progress(p)))
+        events.on("log", lambda p: s.logLine.emit(p["serverId"], p["line"]))
+        services.mcp.set_elicitation_handler(self._elicit)
+        services.mcp.set_sign_in_prompt(self._show_sign_in)
+
+    async def _elicit(self, server_id: str, message: str, schema: dict[str, Any]) -> ElicitationOutcome:
+        ticket = self._next_ticket()
+        future: asyncio.Future[ElicitationOutcome] = asyncio.get_running_loop().create_future()
+        self._elicitations[ticket] = future
+        self._signals.elicitationRequested.emit(ElicitationRequest(ticket, server_id, message, schema))
+        try:
+            return await future
+        finally:
+            self._elicitations.pop(ticket, None)
+
+    def answer(self, ticket: int, action: str, content: dict[str, Any] | None) -> None:
+        """Settle an elicitation (from the UI thread); an unknown or settled ticket is ignored."""
+        future = self._elicitations.get(ticket)
+        if future is None or self._loop is None:
+            return
+
+        def settle() -> None:
+            if not future.done():
+                future.set_result((action, content))
+
+        self._loop.call_soon_threadsafe(settle)
+
+    async def _show_sign_in(self, record: McpServerRecord, url: str) -> None:
+        from elftia_desktop.connections.oauth_prompt import open_in_browser
+
+        opened = await open_in_browser(url)
+        self._signals.signInStarted.emit(SignInStarted(record.id, record.name, url, opened))

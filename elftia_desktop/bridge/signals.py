@@ -1,0 +1,72 @@
+"""Every Qt signal the router emits, in one documented class, and the typed payloads they carry."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QObject, Signal
+
+
+@dataclass(frozen=True)
+class ToolProgress:
+    """A progress notification of a running tool call (``notifications/progress``)."""
+
+    server_id: str
+    tool_name: str
+    call_id: str
+    progress: float
+    total: float | None
+    message: str | None
+
+
+@dataclass(frozen=True)
+class ElicitationRequest:
+    """A server asks the user for input; answer it with ``McpRouter.answer_elicitation(ticket, ...)``."""
+
+    ticket: int
+    server_id: str
+    message: str
+    schema: dict[str, object]
+    """The JSON schema of the requested input."""
+
+
+@dataclass(frozen=True)
+class SignInStarted:
+    """A sign-in waits for the browser."""
+
+    server_id: str
+    server_name: str
+    url: str
+    """The authorization URL."""
+    browser_opened: bool
+    """False when no browser could be opened: the UI shows the URL to copy."""
+
+
+class RouterSignals(QObject):
+    """The router's signals, all delivered on the UI thread.
+
+    Signals:
+        finished(int, str, object): request id, channel, result; after every successful request.
+        failed(int, str, object): request id, channel, ``BridgeError``; after every failed request.
+        busyChanged(bool): True while any request runs.
+        connectionStateChanged(str, str, str): server id, state, error text ("" when none).
+        serversChanged(): the server list changed.
+        toolsChanged(str): a server's tool list changed (server id).
+        toolCalled(object): a finished tool call, as a ``bridge.activity.CallRecord``.
+        toolProgress(object): a running call's progress, as a :class:`ToolProgress`.
+        logLine(str, str): source (a server id, or ``deps:<command>`` for an install), one log line.
+        elicitationRequested(object): a server asks for input, as an :class:`ElicitationRequest`.
+        signInStarted(object): a sign-in waits for the browser, as a :class:`SignInStarted`.
+    """
+
+    finished = Signal(int, str, object)
+    failed = Signal(int, str, object)
+    busyChanged = Signal(bool)
+    connectionStateChanged = Signal(str, str, str)
+    serversChanged = Signal()
+    toolsChanged = Signal(str)
+    toolCalled = Signal(object)
+    toolProgress = Signal(object)
+    logLine = Signal(str, str)
+    elicitationRequested = Signal(object)
+    signInStarted = Signal(object)

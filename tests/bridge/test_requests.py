@@ -1,0 +1,72 @@
+"""Router requests: typed parameters validated before anything runs, typed results, callbacks need a receiver."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QObject
+from pytestqt.qtbot import QtBot
+
+from elftia_desktop.bridge.errors import BridgeError, ErrorCategory
+from elftia_desktop.bridge.results import LaunchInfo
+from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.bridge.service_loop import ServiceLoop
+from elftia_desktop.bridge.services import AppServices
+from elftia_desktop.core.models import McpActionResult
+from tests.helpers.live_router import server_input
+
+WAIT = 30_000
+pytestmark = pytest.mark.timeout(120)
+
+
+def test_invalid_requests_are_refused_without_running(
+    qtbot: QtBot, live: tuple[McpRouter, ServiceLoop[AppServices]]
+) -> None:
+    router, loop = live
+    owner = QObject()
+    errors: list[BridgeError] = []
+    failed: list[tuple[int, str]] = []
+    router.signals.failed.connect(lambda request_id, channel, _e: failed.append((request_id, channel)))
+    ids = [
+        router.servers.add({"name": "x", "type": "carrier-pigeon"}, receiver=owner, on_error=errors.append),
+        router.tools.call("", "echo", receiver=owner, on_error=errors.append),
+        router.explore.read_resource("s", "", receiver=owner, on_error=errors.append),
+        router.tools.set_flag("s", "echo", "sometimes", True, receiver=owner, on_error=errors.append),  # type: ignore[arg-type]
+        router.agents.add({"name": "A", "mcpMode": "sometimes"}, receiver=owner, on_error=errors.append),
+        router.settings.save({"callTimeout": 0}, receiver=owner, on_error=errors.append),
+    ]
+    qtbot.waitUntil(lambda: len(errors) == len(ids), timeout=WAIT)
+    assert {e.category for e in errors} == {ErrorCategory.INVALID_INPUT}
+    assert all(e.kind == "InvalidParameters" and e.message for e in errors)
+    assert "type" in errors[0].message and "mcpMode" in errors[4].message
+    assert [i for i, _ in failed] == ids and failed[1][1] == "mcp:call-tool"
+    assert not loop.built, "a refused request never reaches the service loop"
+
+
+def test_callbacks_need_a_receiver(router: McpRouter) -> None:
+    with pytest.raises(TypeError, match="receiver"):
+        router.servers.records(on_done=lambda _records: None)
+
+
+def test_results_are_typed(qtbot: QtBot, router: McpRouter) -> None:
+    owner = QObject()
+    box: dict[str, Any] = {}
+    spec = server_input("imported", trusted=False).model_dump(mode="json", by_alias=True, exclude_none=True)
+    router.servers.add(spec, receiver=owner, on_done=lambda r: box.setdefault("added", r))
+    qtbot.waitUntil(lambda: "added" in box, timeout=WAIT)
+    added = box["added"]
+    assert isinstance(added, McpActionResult) and added.server is not None
+    router.servers.launch_info(added.server.id, receiver=owner, on_done=lambda i: box.setdefault("info", i))
+    qtbot.waitUntil(lambda: "info" in box, timeout=WAIT)
+    info = box["info"]
+    assert isinstance(info, LaunchInfo) and info.needs_confirmation and info.name == "imported"
+    assert ("Transport", "stdio") in info.rows and info.changes == []
+
+
+def test_a_typed_error_carries_its_category(qtbot: QtBot, router: McpRouter) -> None:
+    owner = QObject()
+    errors: list[BridgeError] = []
+    router.servers.test("no-such-server", receiver=owner, on_error=errors.append)
+    qtbot.waitUntil(lambda: bool(errors), timeout=WAIT)
+    assert errors[0].kind == "ServerNotFound" and errors[0].category is ErrorCategory.CONFIG
