@@ -145,6 +145,8 @@ class ToolGuard:
         pinned = {name: pin.get("digest") for name, pin in (pins.get("tools") or {}).items()}
         check = compare(pinned, digests, (pins.get("instructions") or {}).get("digest"), text_digest(instructions))
         pending = {t.name: _pin(t, digests[t.name]) for t in tools if t.name in check.held}
+        # a tool held by another process's listing (added at run time) stays pending until reviewed
+        pending |= {n: p for n, p in (pins.get("pending") or {}).items() if n not in digests}
         pending_text = text if check.instructions_changed else None
         if pending != pins.get("pending") or pending_text != pins.get("pendingInstructions"):
             pins["pending"], pins["pendingInstructions"] = pending, pending_text
