@@ -11,8 +11,10 @@
 A venv set up for more (``test`` or ``package`` extras) serves ``run`` as it is; pip runs again
 only when pyproject.toml changed or an extra is missing.
 
-On a headless Debian/Ubuntu machine run as root, ``test`` first installs the Qt runtime
-libraries, fonts, Xvfb and gnome-keyring that the GUI and keyring tests need, when missing.
+On a Debian/Ubuntu machine run as root, ``run`` first installs the Qt runtime libraries and fonts
+the window needs, and ``test`` those plus Xvfb and gnome-keyring for the GUI and keyring tests, when
+missing. Elsewhere (not root, or not Debian-like), ``run`` checks Qt's X11 platform plugin with ``ldd``
+and names the exact libraries it cannot find (and their Debian/Ubuntu packages) instead of starting.
 """
 
 from __future__ import annotations
@@ -35,9 +37,13 @@ QT_RUNTIME_PACKAGES = [
     "libglib2.0-0", "libegl1", "libgl1", "libx11-6", "libdbus-1-3", "libfontconfig1", "libfreetype6",
     "libxkbcommon0", "fonts-dejavu-core",
     "libxcb-cursor0", "libxcb-icccm4", "libxcb-keysyms1", "libxcb-image0", "libxcb-render-util0",
-    "libxcb-shape0", "libxcb-xkb1", "libxkbcommon-x11-0", "xvfb", "xauth",
-    "gnome-keyring", "dbus-daemon",
+    "libxcb-shape0", "libxcb-xkb1", "libxkbcommon-x11-0",
 ]  # fmt: skip
+"""What the window needs (``run`` and ``test``)."""
+TEST_PACKAGES = ["xvfb", "xauth", "gnome-keyring", "dbus-daemon"]
+"""What the GUI and keyring tests need besides (``test``)."""
+PACKAGE_OF_LIBRARY = {"libglib-2.0.so.0": "libglib2.0-0", "libGL.so.1": "libgl1", "libEGL.so.1": "libegl1"}
+"""Debian packages whose names do not follow from the library's (``libxcb-icccm.so.4`` → ``libxcb-icccm4``)."""
 
 
 def step(title: str) -> None:
@@ -81,14 +87,14 @@ def ensure_venv(*extras: str) -> None:
 
 
 def ensure_system_packages(*extra: str) -> None:
-    """Install missing Qt runtime libraries and test services (and ``extra``) on Debian-like systems, as root."""
+    """Install missing Qt runtime libraries (and ``extra``) on Debian-like systems, as root."""
     if not sys.platform.startswith("linux") or not shutil.which("dpkg-query") or not shutil.which("apt-get"):
         return
     missing = [p for p in [*QT_RUNTIME_PACKAGES, *extra] if not _dpkg_installed(p)]
     if not missing:
         return
     if os.geteuid() != 0:
-        print(f"Note: missing system packages (install them for the GUI tests): {' '.join(missing)}")
+        print(f"Note: missing system packages (as root: apt-get install {' '.join(missing)})")
         return
     step(f"Installing system packages: {' '.join(missing)}")
     env = os.environ | {"DEBIAN_FRONTEND": "noninteractive"}
@@ -102,13 +108,46 @@ def _dpkg_installed(package: str) -> bool:
     return result.stdout.strip() == "install ok installed"
 
 
+def missing_qt_libraries() -> list[str]:
+    """Libraries Qt's X11 (xcb) platform plugin links to that ``ldd`` cannot find (Linux; else none)."""
+    if not sys.platform.startswith("linux") or not shutil.which("ldd"):
+        return []
+    plugins = list(VENV.glob("lib/python3*/site-packages/PySide6/Qt/plugins/platforms/libqxcb.so"))
+    if not plugins:
+        return []
+    result = subprocess.run(["ldd", str(plugins[0])], capture_output=True, text=True, check=False)
+    found = [line.split("=>")[0].strip() for line in result.stdout.splitlines() if "not found" in line]
+    return list(dict.fromkeys(found))
+
+
+def debian_package(library: str) -> str:
+    """The Debian/Ubuntu package that ships ``library`` (``libxcb-icccm.so.4`` → ``libxcb-icccm4``)."""
+    if library in PACKAGE_OF_LIBRARY:
+        return PACKAGE_OF_LIBRARY[library]
+    base, _, version = library.partition(".so.")
+    version = version.split(".")[0]
+    return (f"{base}-{version}" if base[-1:].isdigit() else f"{base}{version}").lower()
+
+
 def cmd_run(args: list[str]) -> int:
+    ensure_system_packages()
     ensure_venv()
+    default = "wayland" if os.environ.get("WAYLAND_DISPLAY") else "xcb"
+    missing = missing_qt_libraries() if os.environ.get("QT_QPA_PLATFORM", default).startswith("xcb") else []
+    if missing:
+        packages = " ".join(dict.fromkeys(debian_package(m) for m in missing))
+        print(
+            f"Qt's X11 platform plugin cannot load: these libraries are missing: {', '.join(missing)}.\n"
+            f"On Debian/Ubuntu install them with: sudo apt-get install {packages}\n"
+            "(or run python3 dev.py run as root once, which installs them)",
+            file=sys.stderr,
+        )
+        return 1
     return run(BIN / "elftia-desktop", *args)
 
 
 def cmd_test(args: list[str]) -> int:
-    ensure_system_packages()
+    ensure_system_packages(*TEST_PACKAGES)
     ensure_venv("test")
     env = os.environ | {"QT_QPA_PLATFORM": "offscreen"}
     checks = [

@@ -26,6 +26,7 @@ from keyring.backends.fail import Keyring as NoKeyring  # noqa: E402
 from mcp.client.session import ClientSession  # noqa: E402
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 
+from elftia_desktop.application import servers  # noqa: E402
 from elftia_desktop.connections.service import McpService  # noqa: E402
 from elftia_desktop.core.catalog import ServerCatalog  # noqa: E402
 from elftia_desktop.core.config_store import ConfigStore  # noqa: E402
@@ -51,7 +52,7 @@ def _stdio(name: str, active: bool = True) -> McpServerInput:
 
 
 async def _add(service: McpService, server: McpServerInput) -> str:
-    result = await service.add(server)
+    result = await servers.add(service, server)
     assert result.server is not None, result.error
     return result.server.id
 

@@ -21,6 +21,7 @@ from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtGui import QColor, QPalette  # noqa: E402
 from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
+from elftia_desktop.bridge.results import LaunchInfo  # noqa: E402
 from elftia_desktop.bridge.router import McpRouter  # noqa: E402
 from elftia_desktop.core.config_store import ConfigStore  # noqa: E402
 from elftia_desktop.core.models import McpServerInput, McpServerRecord  # noqa: E402
@@ -84,8 +85,8 @@ def shoot_theme(
     settle(app, 25, lambda: all(page.states.get(r.id, ("",))[0] in ("connected", "error") for r in records[:3]))
     settle(app, 1.5)
     save(window, f"servers-{theme}")
-    infos: list[dict[str, object]] = []
-    router.launch_info(records[3].id, on_done=infos.append)
+    infos: list[LaunchInfo] = []
+    router.servers.launch_info(records[3].id, receiver=window, on_done=infos.append)
     settle(app, 10, lambda: bool(infos))
     dialog = TrustDialog(infos[0], window)
     dialog.show()

@@ -6,8 +6,13 @@ SDK) are built on the service loop on first use, off the UI thread.
 
 from __future__ import annotations
 
+import signal
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QApplication
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -17,10 +22,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if maybe_run_builtin_server(argv):  # before Qt is imported: the child serves MCP on stdio
         return 0
+    early = EarlyQuit()  # Ctrl+C or SIGTERM while starting: recorded, and the app ends quietly
 
-    from PySide6.QtCore import QEvent, QObject, QSettings
-    from PySide6.QtGui import QIcon
-    from PySide6.QtWidgets import QApplication, QMessageBox
+    from PySide6.QtCore import QSettings, QTimer
 
     from elftia_desktop.bridge.app_lifecycle import QuitController
     from elftia_desktop.bridge.router import McpRouter
@@ -28,57 +32,78 @@ def main(argv: Sequence[str] | None = None) -> int:
     from elftia_desktop.bridge.services import AppServices, build_services
     from elftia_desktop.core.errors import UnsafePermissions
     from elftia_desktop.core.paths import config_dir, data_dir
-    from elftia_desktop.core.resources import resource_path
-    from elftia_desktop.ui.main_window import MainWindow
+    from elftia_desktop.ui.main_window import MainWindow, bundle_argument
     from elftia_desktop.ui.probe import install_probe
     from elftia_desktop.ui.single_instance import SingleInstance, instance_name
-    from elftia_desktop.ui.theme import apply_theme
+    from elftia_desktop.ui.theme import saved_theme, set_theme_mode
+
+    if early.requested:
+        return 0
+    app = _application(argv)
+    try:
+        folder = data_dir()
+    except UnsafePermissions as exc:  # a folder every user may change: say how to fix it, start nothing
+        from PySide6.QtWidgets import QMessageBox
+
+        print(f"elftia-desktop: {exc}", file=sys.stderr)
+        QMessageBox.critical(None, "Elftia Desktop cannot start", str(exc))
+        return 2
+    instance = SingleInstance(instance_name(str(folder)), app)
+    arguments = [bundle_argument(a) for a in argv[1:]]
+    if instance.hand_over(arguments):  # the running app comes forward and opens the link
+        return 0
+    settings = QSettings(str(config_dir() / "window.ini"), QSettings.Format.IniFormat)
+    set_theme_mode(app, saved_theme(settings))  # the theme is in force before any widget exists
+
+    loop: ServiceLoop[AppServices] = ServiceLoop(build_services)
+    loop.start()
+    router = McpRouter(loop)
+    window = MainWindow(router, settings)
+    instance.argumentsReceived.connect(window.handle_arguments)
+    instance.listen()
+    install_probe(window, router)
+    window.show()
+    window.handle_arguments(arguments)
+
+    async def close(services: AppServices) -> None:
+        await services.close()
+
+    QuitController(app, loop, close).install(window)  # window close, Ctrl+Q, signals, logout
+    if early.requested:
+        QTimer.singleShot(0, app.quit)
+    return app.exec()
+
+
+def _application(argv: list[str]) -> QApplication:
+    """The Qt application, named and with its icon."""
+    from PySide6.QtGui import QIcon
+    from PySide6.QtWidgets import QApplication
+
+    from elftia_desktop.core.resources import resource_path
 
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication(argv)
     app.setApplicationName("Elftia Desktop")
     app.setOrganizationName("Elftia")
     app.setDesktopFileName("elftia-desktop")
-    try:
-        folder = data_dir()
-        config_dir()
-    except UnsafePermissions as exc:  # a folder every user may change: say how to fix it, start nothing
-        print(f"elftia-desktop: {exc}", file=sys.stderr)
-        QMessageBox.critical(None, "Elftia Desktop cannot start", str(exc))
-        return 2
-    instance = SingleInstance(instance_name(str(folder)), app)
-    if instance.hand_over(argv[1:]):  # the running app comes forward and opens the link
-        return 0
-    apply_theme(app)
     app.setWindowIcon(QIcon(str(resource_path("icons/elftia-desktop-256.png"))))
+    return app
 
-    class PaletteWatcher(QObject):
-        """Re-applies the theme when the system switches between light and dark."""
 
-        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-            if event.type() == QEvent.Type.ApplicationPaletteChange:
-                apply_theme(app)
-            return False
+class EarlyQuit:
+    """Records SIGINT, SIGTERM and SIGHUP until the quit controller takes them over.
 
-    watcher = PaletteWatcher(app)
-    app.installEventFilter(watcher)
+    Without it, Ctrl+C while the modules load prints a ``KeyboardInterrupt`` traceback.
+    """
 
-    loop: ServiceLoop[AppServices] = ServiceLoop(build_services)
-    loop.start()
-    router = McpRouter(loop)
-    settings = QSettings(str(config_dir() / "window.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(router, settings)
-    instance.argumentsReceived.connect(window.handle_arguments)
-    instance.listen()
-    install_probe(window, router)
-    window.show()
-    window.handle_arguments(argv[1:])
+    def __init__(self) -> None:
+        self.requested = False
+        for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+            if hasattr(signal, name):
+                signal.signal(getattr(signal, name), self._record)
 
-    async def close(services: AppServices) -> None:
-        await services.close()
-
-    QuitController(app, loop, close).install(window)  # window close, Ctrl+Q, signals, logout
-    return app.exec()
+    def _record(self, _signum: int, _frame: object) -> None:
+        self.requested = True
 
 
 if __name__ == "__main__":

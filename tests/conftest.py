@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import stat
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import keyring
@@ -32,3 +33,20 @@ def memory_keyring() -> Iterator[MemoryKeyring]:
     keyring.set_keyring(backend)
     yield backend
     keyring.set_keyring(previous)
+
+
+@pytest.fixture
+def make_program(tmp_path: Path) -> Callable[[str, str], Path]:
+    """Write an executable shell script ``name`` with ``body`` into a fresh bin folder; returns its path."""
+    bin_dir = tmp_path / "fake-bin"
+
+    def make(name: str, body: str) -> Path:
+        if os.name == "nt":
+            pytest.skip("shell-script programs need a POSIX system")
+        bin_dir.mkdir(exist_ok=True)
+        program = bin_dir / name
+        program.write_text(f"#!/bin/sh\n{body}\n", encoding="utf-8")
+        program.chmod(program.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+        return program
+
+    return make

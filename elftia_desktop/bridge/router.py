@@ -18,6 +18,7 @@ Where to find a channel:
 - ``router.app`` (``routes/app_info.py``): presets, notices, install links
 - ``router.explore`` (``routes/explore.py``): trying tools, prompts, resources
 - ``router.auth`` (``routes/auth.py``): OAuth sign-in, sign-out, sign-in status
+- ``router.registry`` (``routes/registry.py``): MCP registries (search, install, updates), ``.mcpb`` bundles
 - ``router.tool_review`` (``routes/tool_review.py``): tools held back since they changed (pinning), review, accept
 """
 
@@ -37,6 +38,7 @@ from elftia_desktop.bridge.routes.dependencies import DependencyRoute
 from elftia_desktop.bridge.routes.explore import ExploreRoute
 from elftia_desktop.bridge.routes.gateway import GatewayRoute
 from elftia_desktop.bridge.routes.integrations import IntegrationRoute
+from elftia_desktop.bridge.routes.registry import RegistryRoute
 from elftia_desktop.bridge.routes.servers import ServerRoute
 from elftia_desktop.bridge.routes.settings import SettingsRoute
 from elftia_desktop.bridge.routes.tool_review import ToolReviewRoute
@@ -72,6 +74,7 @@ class McpRouter:
         self.app = AppRoute(self.core)
         self.explore = ExploreRoute(self.core)
         self.auth = AuthRoute(self.core)
+        self.registry = RegistryRoute(self.core)
         self.tool_review = ToolReviewRoute(self.core)
 
     def answer_elicitation(

@@ -54,6 +54,10 @@ class ServiceLoop(Generic[S]):
     def _run(self) -> None:
         asyncio.set_event_loop(self._loop)
         self._loop.run_forever()
+        pending = asyncio.all_tasks(self._loop)  # requests still running at quit: end them, quietly
+        for task in pending:
+            task.cancel()
+        self._loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
         self._loop.run_until_complete(self._loop.shutdown_asyncgens())
         self._loop.close()
 

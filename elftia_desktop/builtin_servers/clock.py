@@ -31,9 +31,9 @@ class TimeInfo(BaseModel):
     """ISO 8601 with the UTC offset."""
     weekday: str
     utc_offset: str
-    """``+09:00`` style."""
+    """`+09:00` style."""
     abbreviation: str
-    """``JST``, ``CEST`` ... (as the zone database names it)."""
+    """`JST`, `CEST` ... (as the zone database names it)."""
     is_dst: bool
 
 
@@ -43,14 +43,14 @@ class Conversion(BaseModel):
     source: TimeInfo
     target: TimeInfo
     time_difference: str
-    """Target offset minus source offset, ``+7h`` or ``-5.5h``."""
+    """Target offset minus source offset, `+7h` or `-5.5h`."""
 
 
 class ZoneList(BaseModel):
     """Zones matching a query."""
 
     total: int
-    """How many zones matched (``zones`` may be cut to ``limit``)."""
+    """How many zones matched (`zones` may be cut to `limit`)."""
     zones: list[str]
 
 
@@ -71,11 +71,11 @@ class DateDifference(BaseModel):
     """Whole days (negative when end is before start)."""
     total_seconds: float
     human: str
-    """``3 days, 4 hours, 5 minutes``."""
+    """`3 days, 4 hours, 5 minutes`."""
 
 
 def describe(moment: datetime, zone_name: str) -> TimeInfo:
-    """Describe an aware ``moment`` in the zone ``zone_name``."""
+    """Describe an aware `moment` in the zone `zone_name`."""
     local = moment.astimezone(zone(zone_name))
     return TimeInfo(
         timezone=zone_name,
@@ -98,7 +98,7 @@ def get_current_time(timezone: str | None = None) -> TimeInfo:
 def convert_time(time: str, source_timezone: str, target_timezone: str, date: str | None = None) -> Conversion:
     """Convert a time from one zone to another.
 
-    ``time`` is ``HH:MM``, ``HH:MM:SS`` or a full ISO date-time; ``date`` (``YYYY-MM-DD``)
+    `time` is `HH:MM`, `HH:MM:SS` or a full ISO date-time; `date` (`YYYY-MM-DD`)
     picks the day for a bare time (default: today in the source zone).
     """
     moment = parse_moment(time, source_timezone, on_date=date)
@@ -112,7 +112,7 @@ def convert_time(time: str, source_timezone: str, target_timezone: str, date: st
 
 @server.tool()
 def list_timezones(query: str = "", limit: int = 100) -> ZoneList:
-    """IANA zone names containing ``query`` (case-insensitive; empty lists all), sorted."""
+    """IANA zone names containing `query` (case-insensitive; empty lists all), sorted."""
     if limit < 1:
         raise ToolError(f"limit must be at least 1, got {limit}")
     matches = timezones.search_zones(query)
@@ -121,7 +121,7 @@ def list_timezones(query: str = "", limit: int = 100) -> ZoneList:
 
 @server.tool()
 def resolve_timezone(name: str) -> ZoneMatch:
-    """Find the IANA zone meant by a loose name: ``tokyo``, ``new york``, ``utc``, ``Europe/paris``."""
+    """Find the IANA zone meant by a loose name: `tokyo`, `new york`, `utc`, `Europe/paris`."""
     best, candidates = timezones.resolve(name)
     return ZoneMatch(query=name, timezone=best, candidates=candidates)
 
@@ -140,8 +140,8 @@ def add_to_date(
 ) -> TimeInfo:
     """Add (or, with negative numbers, subtract) a span to a date or date-time.
 
-    ``start`` is ``YYYY-MM-DD``, an ISO date-time, or ``now``. The arithmetic happens on the
-    wall clock of ``timezone`` (default: this computer's zone; an aware ``start`` is converted
+    `start` is `YYYY-MM-DD`, an ISO date-time, or `now`. The arithmetic happens on the
+    wall clock of `timezone` (default: this computer's zone; an aware `start` is converted
     there first). Months and years keep the day of the month, clamped to the month's last day
     (Jan 31 + 1 month = Feb 28/29); hours, minutes and seconds are elapsed time.
     """
@@ -157,7 +157,7 @@ def add_to_date(
 
 @server.tool()
 def date_difference(start: str, end: str, timezone: str | None = None) -> DateDifference:
-    """The span from ``start`` to ``end`` (dates or ISO date-times; naive ones in ``timezone``)."""
+    """The span from `start` to `end` (dates or ISO date-times; naive ones in `timezone`)."""
     name = timezone or timezones.local_zone_name()
     first = parse_moment(start, name)
     second = parse_moment(end, name)
@@ -168,7 +168,7 @@ def date_difference(start: str, end: str, timezone: str | None = None) -> DateDi
 
 @server.tool()
 def day_of_week(day: str) -> str:
-    """The weekday of a date given as ``YYYY-MM-DD``."""
+    """The weekday of a date given as `YYYY-MM-DD`."""
     try:
         return date.fromisoformat(day).strftime("%A")
     except ValueError as exc:

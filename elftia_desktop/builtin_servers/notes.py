@@ -57,7 +57,7 @@ def create_note(title: str, body: str = "", tags: list[str] | None = None) -> No
 
 @server.tool()
 def read_note(note_id: str) -> Note:
-    """The full note with ``note_id``."""
+    """The full note with `note_id`."""
     return store().read(note_id)
 
 
@@ -69,7 +69,7 @@ def update_note(
     append: str | None = None,
     tags: list[str] | None = None,
 ) -> Note:
-    """Change a note: a new ``title``, ``body`` (replaces it) or ``tags``; ``append`` adds a paragraph."""
+    """Change a note: a new `title`, `body` (replaces it) or `tags`; `append` adds a paragraph."""
     if title is None and body is None and append is None and tags is None:
         raise ToolError("nothing to update: give at least one of title, body, append, tags")
     return store().update(note_id, title=title, body=body, append=append, tags=tags)
@@ -84,13 +84,13 @@ def delete_note(note_id: str) -> str:
 
 @server.tool()
 def search_notes(query: str, limit: int = 20) -> list[NoteSummary]:
-    """Notes whose title, body or tags contain every word of ``query`` (case-insensitive), newest first."""
+    """Notes whose title, body or tags contain every word of `query` (case-insensitive), newest first."""
     return store().search(query, limit)
 
 
 @server.tool()
 def list_notes(tag: str | None = None) -> list[NoteSummary]:
-    """Every note (or those with ``tag``), newest first, with a snippet of each."""
+    """Every note (or those with `tag`), newest first, with a snippet of each."""
     return store().summaries(tag)
 
 

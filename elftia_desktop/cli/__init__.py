@@ -33,7 +33,17 @@ def _optional_groups(command: str | None = None) -> list[object]:
     names = (
         ["runtime"]
         if command in runtime.COMMANDS
-        else ["runtime", "tool_formats", "agents", "dependencies", "integrations", "gateway", "auth", "review"]
+        else [
+            "runtime",
+            "tool_formats",
+            "agents",
+            "dependencies",
+            "integrations",
+            "gateway",
+            "auth",
+            "registry",
+            "review",
+        ]
     )
     groups: list[object] = []
     for name in names:

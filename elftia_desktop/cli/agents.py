@@ -9,10 +9,10 @@ duplicate agent name, is exit 2 with a message naming the value and what would b
 from __future__ import annotations
 
 import argparse
-import asyncio
 from typing import Any
 
-from elftia_desktop.cli.context import open_catalog
+from elftia_desktop.application import agents as agent_actions
+from elftia_desktop.cli.context import open_catalog, run_services
 from elftia_desktop.cli.output import EXIT_OK, add_json_flag, print_json, print_table, warn
 from elftia_desktop.core.agent_store import AgentStore
 from elftia_desktop.core.catalog import ServerCatalog
@@ -116,7 +116,7 @@ def _selection(args: argparse.Namespace, catalog: ServerCatalog) -> dict[str, An
     if args.server is not None:
         fields["selectedServers"] = [catalog.find(name).id for name in args.server]
     if args.tool is not None:
-        fields["selectedTools"] = resolve_tool_ids(catalog, args.tool)
+        fields["selectedTools"] = resolve_tool_ids(catalog, args.tool, args)
     return fields
 
 
@@ -165,45 +165,15 @@ def _agents(catalog: ServerCatalog) -> AgentStore:
 # -- tools on live servers -------------------------------------------------------------------
 
 
-def _tool_prefix(record: McpServerRecord) -> str:
-    from elftia_desktop.connections.listing import tool_id
-
-    return tool_id(record.name, "")
-
-
-def _live_tools(catalog: ServerCatalog, record: McpServerRecord) -> list[MCPTool]:
-    """The enabled tools of one server, fetched now (``ServerConnectionError`` when it cannot be reached)."""
-    from elftia_desktop.connections.service import McpService
-
-    async def fetch() -> list[MCPTool]:
-        service = McpService(catalog)
-        try:
-            return await service.list_server_tools(record.id)
-        finally:
-            await service.cleanup()
-
-    return asyncio.run(fetch())
+def _live_tools(args: argparse.Namespace, records: list[McpServerRecord]) -> dict[str, list[MCPTool]]:
+    """The enabled tools of these servers by id, fetched now on one service (signing in where a server asks)."""
+    return run_services(args, lambda services: agent_actions.live_tools(services.mcp, records))
 
 
-def resolve_tool_ids(catalog: ServerCatalog, tool_ids: list[str]) -> dict[str, list[str]]:
+def resolve_tool_ids(catalog: ServerCatalog, tool_ids: list[str], args: argparse.Namespace) -> dict[str, list[str]]:
     """``{server id: [tool name]}`` for tool ids like ``mcp__files__read``, checked on the live servers."""
-    records = catalog.all()
-    selection: dict[str, list[str]] = {}
-    listed: dict[str, list[MCPTool]] = {}
-    for wanted in tool_ids:
-        owners = sorted((r for r in records if wanted.startswith(_tool_prefix(r))), key=lambda r: -len(r.name))
-        if not owners:
-            known = ", ".join(_tool_prefix(r) + "…" for r in records) or "no servers configured"
-            raise ConfigError(f"--tool {wanted}: no server has this tool id (tool ids start with: {known})")
-        record = owners[0]
-        if record.id not in listed:
-            listed[record.id] = _live_tools(catalog, record)
-        tool = next((t for t in listed[record.id] if t.id == wanted), None)
-        if tool is None:
-            valid = ", ".join(t.id for t in listed[record.id]) or "none"
-            raise ConfigError(f"--tool {wanted}: {record.name} has no such tool (its tools: {valid})")
-        selection.setdefault(record.id, []).append(tool.name)
-    return selection
+    owners = agent_actions.owners_of(catalog.all(), tool_ids)
+    return agent_actions.tool_selection(owners, _live_tools(args, list(owners.values())))
 
 
 def cmd_switch(args: argparse.Namespace) -> int:
@@ -215,7 +185,7 @@ def cmd_switch(args: argparse.Namespace) -> int:
             disabled = ", ".join(record.disabled_tools) or "none"
             raise ConfigError(f"{record.name}: {args.tool!r} is not disabled (disabled tools: {disabled})")
     else:
-        _check_tool(catalog, record, args.tool)
+        _check_tool(args, record, args.tool)
     field, names = _switched(record, args)
     _, after = catalog.update(record.id, {field: names})
     state = {"disable-tool": "disabled", "enable-tool": "enabled"}.get(args.switch)
@@ -236,12 +206,12 @@ def _switched(record: McpServerRecord, args: argparse.Namespace) -> tuple[str, l
     return field, [*names, args.tool] if off else names
 
 
-def _check_tool(catalog: ServerCatalog, record: McpServerRecord, tool: str) -> None:
+def _check_tool(args: argparse.Namespace, record: McpServerRecord, tool: str) -> None:
     """Exit 2 when the live server has no such tool; a server that cannot be reached only warns."""
     if tool in record.disabled_tools:
         return
     try:
-        names = [t.name for t in _live_tools(catalog, record)]
+        names = [t.name for t in _live_tools(args, [record])[record.id]]
     except ServerConnectionError as exc:
         warn(f"could not check the tool name on {record.name}: {exc}")
         return

@@ -9,16 +9,13 @@ keyring. ``logout`` deletes them. Commands that connect (``test``, ``call``, ``t
 from __future__ import annotations
 
 import argparse
-import asyncio
-import sys
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from elftia_desktop.cli.context import apply_saved_settings, open_catalog
+from elftia_desktop.cli.context import run_services
 from elftia_desktop.cli.output import EXIT_OK, add_json_flag, print_json
 
 if TYPE_CHECKING:  # the SDK is imported only when a command connects (a light CLI start)
-    from elftia_desktop.connections.service import McpService
+    from elftia_desktop.application.services import Services
     from elftia_desktop.core.models import McpAuthStatus
 
 
@@ -27,14 +24,6 @@ def sign_in_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-browser", action="store_true", help="on a sign-in, only print the address (do not open a browser)"
     )
-
-
-def prepare(service: McpService, args: argparse.Namespace, to_stdout: bool = False) -> None:
-    """Let ``service`` sign in in place: URL printed on its own line, browser unless ``--no-browser``."""
-    from elftia_desktop.connections.oauth_prompt import console_prompt
-
-    stream = sys.stdout if to_stdout and not getattr(args, "json", False) else sys.stderr
-    service.set_sign_in_prompt(console_prompt(stream, browser=not getattr(args, "no_browser", False)))
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -51,39 +40,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(handler=cmd_logout)
 
 
-def describe(name: str, status: McpAuthStatus) -> str:
-    """One line about a sign-in."""
-    if not status.signed_in:
-        return f"{name}: not signed in"
-    who = f" as {status.subject}" if status.subject else ""
-    scopes = f"; scopes: {' '.join(status.scopes)}" if status.scopes else ""
-    until = ""
-    if status.expires_at is not None:
-        until = f"; token valid until {datetime.fromtimestamp(status.expires_at / 1000, UTC):%Y-%m-%d %H:%M} UTC"
-    return f"{name}: signed in{who}{scopes}{until}"
-
-
 def _run_auth(args: argparse.Namespace, login: bool) -> McpAuthStatus:
-    from elftia_desktop.connections.service import McpService
+    from elftia_desktop.application import sign_in
 
-    catalog = open_catalog()
-    record = catalog.find(args.server)
+    async def main(services: Services) -> sign_in.SignInOutcome:
+        return await (sign_in.sign_in if login else sign_in.sign_out)(services.mcp, args.server)
 
-    async def main() -> McpAuthStatus:
-        service = McpService(catalog)
-        apply_saved_settings(service)
-        prepare(service, args, to_stdout=True)
-        try:
-            return await (service.sign_in(record.id) if login else service.sign_out(record.id))
-        finally:
-            await service.cleanup()
-
-    status = asyncio.run(main())
+    outcome = run_services(args, main, prompt_to_stdout=True)
     if args.json:
-        print_json(status.to_json_dict())
+        print_json(outcome.status.to_json_dict())
     else:
-        print(describe(record.name, status))
-    return status
+        print(outcome.message)
+    return outcome.status
 
 
 def cmd_login(args: argparse.Namespace) -> int:

@@ -1,46 +1,64 @@
-"""Opening the app's stores from the CLI, with their notices printed as warnings."""
+"""The CLI's way into the assembly point (``application.services``), with notices printed as warnings."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import argparse
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, TypeVar
 
+from elftia_desktop.application.services import Services, Stores, open_services, open_stores
 from elftia_desktop.cli.output import warn
 from elftia_desktop.core.agent_store import AgentStore
 from elftia_desktop.core.catalog import ServerCatalog
-from elftia_desktop.core.config_store import ConfigStore
-from elftia_desktop.core.secrets import SecretVault
 
 if TYPE_CHECKING:
-    from elftia_desktop.connections.service import McpService
+    from elftia_desktop.connections.oauth_provider import SignInPrompt
+
+T = TypeVar("T")
+
+
+def _warn_all(notices: list[str]) -> None:
+    for notice in notices:
+        warn(notice)
+
+
+def open_cli_stores() -> Stores:
+    """The stores (a fresh install seeded); load problems go to stderr."""
+    stores = open_stores(builtin_servers=False)
+    _warn_all(stores.notices)
+    return stores
 
 
 def open_catalog() -> ServerCatalog:
     """The server catalog on the user's config file, with the agents; load problems go to stderr."""
-    store = ConfigStore()
-    vault = SecretVault()
-    agents = open_agents()
-    for notice in store.notices:
-        warn(notice)
-    return ServerCatalog(store, vault, agents)
+    return open_cli_stores().catalog
 
 
 def open_agents() -> AgentStore:
     """The agents (seeded with "Assistant" on a fresh install); load problems go to stderr."""
-    from elftia_desktop.core.first_run import seed_default_agent
-
-    agents = AgentStore()
-    seed_default_agent(agents)
-    for notice in agents.notices:
-        warn(notice)
-    return agents
+    return open_cli_stores().agents
 
 
-def apply_saved_settings(service: McpService) -> None:
-    """Give a CLI-made service the default timeouts and log size of the Settings page."""
-    from elftia_desktop.core.settings_store import SettingsStore
+def sign_in_prompt(args: argparse.Namespace, to_stdout: bool = False) -> SignInPrompt:
+    """Sign in in place on a terminal: the URL on its own line, a browser unless ``--no-browser``."""
+    from elftia_desktop.connections.oauth_prompt import console_prompt
 
-    store = SettingsStore()
-    settings = store.load()
-    for notice in store.notices:
-        warn(notice)
-    service.set_defaults(settings.connect_timeout, settings.call_timeout, settings.log_lines)
+    stream = sys.stdout if to_stdout and not getattr(args, "json", False) else sys.stderr
+    return console_prompt(stream, browser=not getattr(args, "no_browser", False))
+
+
+def run_services(
+    args: argparse.Namespace, work: Callable[[Services], Awaitable[T]], *, prompt_to_stdout: bool = False
+) -> T:
+    """Run ``work`` on the services (saved settings, sign-in in place); the servers are stopped afterwards."""
+
+    async def main() -> T:
+        async with open_services(
+            builtin_servers=False, sign_in_prompt=sign_in_prompt(args, prompt_to_stdout)
+        ) as services:
+            _warn_all(services.notices)
+            return await work(services)
+
+    return asyncio.run(main())

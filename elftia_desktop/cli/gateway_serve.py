@@ -10,10 +10,9 @@ import signal
 import socket
 import sys
 
-from elftia_desktop.cli.context import open_agents, open_catalog
+from elftia_desktop.application.services import open_services
+from elftia_desktop.cli.context import open_agents
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_OK, fail, warn
-from elftia_desktop.connections.service import McpService
-from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.errors import AgentNotFound
 from elftia_desktop.core.text_rules import VisibleFormatter
 from elftia_desktop.gateway.core import Gateway
@@ -45,12 +44,24 @@ def _listen(address: Address) -> tuple[socket.socket, Address]:
     return sock, address
 
 
-async def _serve(
-    args: argparse.Namespace, catalog: ServerCatalog, source: ScopeSource, http: tuple[socket.socket, Address] | None
+async def _serve(args: argparse.Namespace, source: ScopeSource, http: tuple[socket.socket, Address] | None) -> None:
+    """Run the gateway on the services (saved timeouts and log size) until its client leaves (stdio) or
+    until interrupted (HTTP); always clean up."""
+    async with open_services(builtin_servers=False) as services:
+        for notice in services.notices:
+            warn(notice)
+        await _run_gateway(
+            args,
+            Gateway(services.mcp, source.current, call_timeout=args.timeout, release_when_idle=http is not None),
+            source,
+            http,
+        )
+
+
+async def _run_gateway(
+    args: argparse.Namespace, gateway: Gateway, source: ScopeSource, http: tuple[socket.socket, Address] | None
 ) -> None:
-    """Run the gateway until its client leaves (stdio), or until interrupted (HTTP); always clean up."""
-    service = await asyncio.to_thread(McpService, catalog)  # stopping leftovers scans /proc: not on the loop
-    gateway = Gateway(service, source.current, call_timeout=args.timeout, release_when_idle=http is not None)
+    """Serve ``gateway`` (stdio, or HTTP on ``http``) while watching the config and the scope."""
     loop = asyncio.get_running_loop()
     watcher = loop.create_task(watch(gateway, source.refresh))
     main_task = asyncio.current_task()
@@ -61,9 +72,10 @@ async def _serve(
             await serve_stdio(gateway, hub_mode=args.hub)
         else:
             sock, address = http
-            await asyncio.to_thread(gateway_token, catalog.vault)  # made on first use
+            vault = gateway.service.catalog.vault
+            await asyncio.to_thread(gateway_token, vault)  # made on first use
             print(f"Elftia gateway ({source.current().label}) at {address.url}", flush=True)
-            app = http_app(gateway, lambda: current_token(catalog.vault), address, hub_mode=args.hub)
+            app = http_app(gateway, lambda: current_token(vault), address, hub_mode=args.hub)
             await serve_http(app, sock)
     finally:
         watcher.cancel()
@@ -86,12 +98,11 @@ def serve_command(args: argparse.Namespace) -> int:
         return fail(args, f"--agent: {exc}", EXIT_BAD_INPUT)
     except ValueError as exc:
         return fail(args, str(exc), EXIT_BAD_INPUT)
-    catalog = open_catalog()
     try:
         http = _listen(address) if address is not None else None
     except OSError as exc:
         assert address is not None
         return fail(args, f"--http: cannot listen on {address.host}:{address.port}: {exc.strerror or exc}")
     with contextlib.suppress(asyncio.CancelledError):  # SIGTERM: the servers were stopped on the way out
-        asyncio.run(_serve(args, catalog, source, http))
+        asyncio.run(_serve(args, source, http))
     return EXIT_OK

@@ -35,6 +35,13 @@ def print_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
             print("  ".join("-" * w for w in widths))
 
 
+def shorten_for_terminal(text: str, limit: int = 60) -> str:
+    """``text`` cut to ``limit`` characters with "…" on a terminal; whole when stdout is a pipe or a file."""
+    if len(text) <= limit or not sys.stdout.isatty():
+        return text
+    return text[: limit - 1] + "…"
+
+
 def fail(args: argparse.Namespace, message: str, code: int = EXIT_FAILED, **details: Any) -> int:
     """Report an error (JSON on stdout with ``--json``, text on stderr) and return ``code``."""
     if getattr(args, "json", False):

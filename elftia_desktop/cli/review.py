@@ -8,16 +8,17 @@ with the lint's findings; ``--accept`` pins the named tools as they are now, ``-
 from __future__ import annotations
 
 import argparse
-import asyncio
 from typing import TYPE_CHECKING
 
-from elftia_desktop.cli.context import apply_saved_settings, open_catalog
+from elftia_desktop.cli.auth import sign_in_flag
+from elftia_desktop.cli.context import open_catalog, run_services
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_OK, add_json_flag, fail, print_json, warn
 from elftia_desktop.core.errors import ElftiaError
 from elftia_desktop.core.text_rules import visible
 from elftia_desktop.core.tool_pins import definition_diff
 
 if TYPE_CHECKING:
+    from elftia_desktop.application.services import Services
     from elftia_desktop.connections.tool_guard import ToolGuard, ToolReview
 
 
@@ -29,6 +30,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     which.add_argument("--accept", nargs="+", metavar="TOOL", help="pin these tools as they are now")
     which.add_argument("--all", action="store_true", help="pin every changed tool as it is now")
     add_json_flag(p)
+    sign_in_flag(p)
     p.set_defaults(handler=cmd_review)
 
 
@@ -36,7 +38,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     """``review SERVER``: show the held-back tools, or accept them."""
     catalog = open_catalog()
     record = catalog.find(args.server)
-    guard, problem = asyncio.run(_list_now(args, record.id))
+    guard, problem = run_services(args, lambda services: _list_now(services, record.id))
     accepted: list[str] = []
     if args.accept or args.all:
         try:
@@ -56,23 +58,13 @@ def cmd_review(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-async def _list_now(args: argparse.Namespace, server_id: str) -> tuple[ToolGuard, str | None]:
+async def _list_now(services: Services, server_id: str) -> tuple[ToolGuard, str | None]:
     """List the server's tools once (which compares them with the pins); why it failed, if it did."""
-    from elftia_desktop.cli.auth import prepare
-    from elftia_desktop.connections.service import McpService
-    from elftia_desktop.connections.shell_env import use_process_environment
-
-    use_process_environment()  # the terminal's environment is the login environment already
-    service = await asyncio.to_thread(McpService, open_catalog())
-    apply_saved_settings(service)
-    prepare(service, args)
     try:
-        await service.list_server_tools(server_id)
+        await services.mcp.tools.of_server(server_id)
     except ElftiaError as exc:
-        return service.tool_guard, str(exc)
-    finally:
-        await service.cleanup()
-    return service.tool_guard, None
+        return services.mcp.tool_guard, str(exc)
+    return services.mcp.tool_guard, None
 
 
 def _print_review(server: str, review: ToolReview) -> None:

@@ -1,10 +1,11 @@
 """Commands that start servers: ``test``, ``discover``, ``call`` and ``logs``.
 
-Each runs on one ``McpService`` over the same store as the other commands and cleans up its
-servers before it exits. An untrusted server is refused with a message that says how to trust
-it. When a server asks for input during ``call`` (elicitation), the CLI asks on the terminal
-field by field, offering the schema's defaults; ``--elicit accept-defaults|decline`` answers
-without a terminal (and without a terminal the default is to decline).
+Each runs on the services of the assembly point (``application.services``: saved settings,
+sign-in in place) and cleans up its servers before it exits. An untrusted server is refused
+with a message that says how to trust it. When a server asks for input during ``call``
+(elicitation), the CLI asks on the terminal field by field, offering the schema's defaults;
+``--elicit accept-defaults|decline`` answers without a terminal (and without a terminal the
+default is to decline).
 """
 
 from __future__ import annotations
@@ -16,14 +17,16 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from elftia_desktop.cli.auth import prepare, sign_in_flag
-from elftia_desktop.cli.context import apply_saved_settings, open_catalog
+from elftia_desktop.cli.auth import sign_in_flag
+from elftia_desktop.cli.context import open_catalog, run_services
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, add_json_flag, fail, print_json
+from elftia_desktop.core.argument_check import FieldIssue, check
 from elftia_desktop.core.errors import JsonInputError
 from elftia_desktop.core.json_input import parse_json_text
 from elftia_desktop.core.text_rules import visible
 
 if TYPE_CHECKING:  # imported when a command runs (see _run): the other commands never load the SDK
+    from elftia_desktop.application.services import Services
     from elftia_desktop.connections.callbacks import ElicitationHandler
     from elftia_desktop.connections.service import McpService
     from elftia_desktop.core.models import McpServerRecord
@@ -78,23 +81,16 @@ def _run(work: Callable[[McpService, McpServerRecord], Awaitable[T]], server: st
     from elftia_desktop.connections.sdk_light import defer_sdk_package_inits
 
     defer_sdk_package_inits()
-    from elftia_desktop.connections.service import McpService
-    from elftia_desktop.connections.shell_env import use_process_environment
+    from elftia_desktop.core.login_env import use_process_environment
 
     use_process_environment()
-    catalog = open_catalog()
-    record = catalog.find(server)
 
-    async def main() -> T:
-        service = McpService(catalog)
-        apply_saved_settings(service)
-        prepare(service, args)
-        try:
-            return await service.signed_in(record.id, lambda: work(service, record))
-        finally:
-            await service.cleanup()
+    async def main(services: Services) -> T:
+        record = await asyncio.to_thread(services.catalog.find, server)
+        service = services.mcp
+        return await service.signed_in(record.id, lambda: work(service, record))
 
-    return asyncio.run(main())
+    return run_services(args, main)
 
 
 def cmd_test(args: argparse.Namespace) -> int:
@@ -103,12 +99,24 @@ def cmd_test(args: argparse.Namespace) -> int:
     if args.json:
         print_json(result.to_json_dict())
     elif result.success:
-        print(f"OK in {result.duration_ms:.0f} ms: {len(result.tools)} tools")
+        off = _disabled_tools(args.server)
+        print(
+            f"OK in {result.duration_ms:.0f} ms: {len(result.tools)} tools" + (f", {len(off)} disabled" if off else "")
+        )
         for name in result.tools:
-            print(f"  {name}")
+            print(f"  {_marked(name, off)}")
     else:
         print(f"error: {result.error}", file=sys.stderr)
     return EXIT_OK if result.success else EXIT_FAILED
+
+
+def _disabled_tools(server: str) -> set[str]:
+    """The tools switched off on this server (listed, but never offered or called)."""
+    return set(open_catalog().find(server).disabled_tools)
+
+
+def _marked(name: str, disabled: set[str]) -> str:
+    return f"{name}  (disabled)" if name in disabled else name
 
 
 def cmd_discover(args: argparse.Namespace) -> int:
@@ -120,8 +128,12 @@ def cmd_discover(args: argparse.Namespace) -> int:
     if result.error and not result.tools:
         print(f"error: {result.error}", file=sys.stderr)
         return EXIT_FAILED
+    off = _disabled_tools(args.server)
     sections = [
-        ("Tools", [(t["name"], t.get("description")) for t in result.tools]),
+        (
+            "Tools",
+            [(t["name"] + ("  (disabled)" if t["name"] in off else ""), t.get("description")) for t in result.tools],
+        ),
         ("Prompts", [(p["name"], p.get("description")) for p in result.prompts]),
         ("Resources", [(r["uri"], r.get("name")) for r in result.resources]),
         ("Resource templates", [(t["uriTemplate"], t.get("name")) for t in result.resource_templates]),
@@ -199,6 +211,20 @@ def elicitation_handler(mode: str | None) -> ElicitationHandler:
     return handler
 
 
+def _bad_arguments(args: argparse.Namespace, issues: list[FieldIssue]) -> int:
+    """Exit 2 naming the first argument that does not fit the schema, and what was expected."""
+    first = issues[0]
+    message = first.message.replace("Required: fill this in.", "required, but not given")
+    more = f" (and {len(issues) - 1} more)" if len(issues) > 1 else ""
+    return fail(
+        args,
+        f"--args: {first.where}: {message}{more}; not sent",
+        EXIT_BAD_INPUT,
+        field=first.where,
+        problems=[{"field": i.where, "message": i.message} for i in issues],
+    )
+
+
 def cmd_call(args: argparse.Namespace) -> int:
     """``call NAME TOOL --args JSON``: call one tool and print its result."""
     try:
@@ -210,9 +236,17 @@ def cmd_call(args: argparse.Namespace) -> int:
 
     async def work(service: McpService, record: McpServerRecord) -> Any:
         service.set_elicitation_handler(elicitation_handler(args.elicit))
+        tools = {t.name: t for t in await service.list_server_tools(record.id)}
+        tool = tools.get(args.tool)
+        if tool is not None:  # an unknown or disabled tool: call_tool says so
+            issues = check(tool.input_schema, arguments)
+            if issues:
+                return issues
         return await service.call_tool(record.id, args.tool, arguments, timeout=args.timeout)
 
     response = _run(work, args.server, args)
+    if isinstance(response, list):  # the arguments do not fit the tool's input schema: nothing was sent
+        return _bad_arguments(args, response)
     if args.json:
         print_json(response.to_json_dict())
     else:

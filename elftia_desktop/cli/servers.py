@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 from typing import Any
 
 from pydantic import ValidationError
 
+from elftia_desktop.application import servers
 from elftia_desktop.cli.context import open_catalog
 from elftia_desktop.cli.output import (
     EXIT_BAD_INPUT,
@@ -18,15 +20,16 @@ from elftia_desktop.cli.output import (
     fail,
     print_json,
     print_table,
+    shorten_for_terminal,
     warn,
 )
 from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.config_store import describe_validation_error
-from elftia_desktop.core.errors import ElftiaError, JsonInputError
+from elftia_desktop.core.errors import JsonInputError
 from elftia_desktop.core.json_input import read_input_text
-from elftia_desktop.core.models import McpServerInput, McpServerRecord
+from elftia_desktop.core.models import McpActionResult, McpServerInput, McpServerRecord
 from elftia_desktop.core.server_json import parse_servers_json
-from elftia_desktop.core.text_rules import display_name, visible
+from elftia_desktop.core.text_rules import visible
 from elftia_desktop.core.trust import describe_launch, launch_changes
 
 
@@ -117,7 +120,7 @@ def record_row(record: McpServerRecord) -> list[Any]:
         record.scope.value,
         "yes" if record.is_active else "no",
         "yes" if record.is_trusted else "no",
-        visible(target or "")[:60],
+        shorten_for_terminal(visible(target or "")),
     ]
 
 
@@ -190,22 +193,8 @@ def cmd_add_json(args: argparse.Namespace) -> int:
     """``add-json FILE|-``: add the servers of a JSON file or standard input."""
     parsed = parse_servers_json(*read_input_text(args.file))
     catalog = open_catalog()
-    results: list[dict[str, Any]] = []
-    for entry in parsed:
-        if entry.server is None:
-            results.append({"name": entry.name, "success": False, "error": entry.error})
-            continue
-        entry.server.is_trusted = args.trust
-        try:
-            record = catalog.add(entry.server, on_conflict=args.on_conflict)
-        except ElftiaError as exc:
-            results.append({"name": entry.name, "success": False, "error": f"{display_name(entry.name)}: {exc}"})
-            continue
-        if record is None:
-            results.append({"name": entry.name, "success": False, "skipped": True, "error": "name taken; skipped"})
-        else:
-            _warn_secrets(catalog, record)
-            results.append({"name": record.name, "success": True, "id": record.id})
+    outcome = asyncio.run(servers.add_parsed(catalog, parsed, args.trust, args.on_conflict))
+    results = [_add_json_row(catalog, result) for result in outcome.results or []]
     ok = all(r["success"] or r.get("skipped") for r in results)
     if args.json:
         print_json({"success": ok, "results": results})
@@ -216,6 +205,16 @@ def cmd_add_json(args: argparse.Namespace) -> int:
             else:
                 print(f"{'skipped' if r.get('skipped') else 'failed '}  {r['error']}")
     return EXIT_OK if ok else (EXIT_BAD_INPUT if not any(r["success"] for r in results) else EXIT_FAILED)
+
+
+def _add_json_row(catalog: ServerCatalog, result: McpActionResult) -> dict[str, Any]:
+    """One server of ``add-json`` as printed with ``--json``."""
+    if result.success and result.server is not None:
+        _warn_secrets(catalog, result.server)
+        return {"name": result.server.name, "success": True, "id": result.server.id}
+    if result.skipped:
+        return {"name": result.server_name, "success": False, "skipped": True, "error": result.reason}
+    return {"name": result.server_name, "success": False, "error": result.error}
 
 
 def cmd_update(args: argparse.Namespace) -> int:
@@ -291,12 +290,14 @@ def cmd_trust(args: argparse.Namespace) -> int:
         if input("Trust it? [y/N] ").strip().lower() not in ("y", "yes"):
             print("Not trusted.")
             return EXIT_FAILED
-    _, after = catalog.update(record.id, {"isTrusted": True})
+    result = asyncio.run(servers.trust(catalog, record.id))
+    if not result.success or result.server is None:
+        return fail(args, result.error or f"{record.name} could not be trusted")
     if args.json:
-        rows = describe_launch(after)
-        print_json({"success": True, "server": after.to_json_dict(), "launch": dict(rows), "rows": rows})
+        rows = describe_launch(result.server)
+        print_json({"success": True, "server": result.server.to_json_dict(), "launch": dict(rows), "rows": rows})
     else:
-        print(f"{after.name} is trusted.")
+        print(result.message)
     return EXIT_OK
 
 

@@ -10,17 +10,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from elftia_desktop.cli.auth import sign_in_flag
-from elftia_desktop.cli.context import apply_saved_settings, open_catalog
+from elftia_desktop.cli.context import run_services
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, add_json_flag, print_json, print_table, warn
-from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.errors import ElftiaError, JsonInputError
 from elftia_desktop.core.json_input import parse_json_text, read_input_text
-from elftia_desktop.core.models import MCPTool
+from elftia_desktop.core.models import McpServerRecord, MCPTool
 from elftia_desktop.tools.convert import Conversion, ToolInput
 from elftia_desktop.tools.loader import FORMATS, convert_tools, select_tools
+
+if TYPE_CHECKING:
+    from elftia_desktop.application.services import Services
+    from elftia_desktop.connections.service import McpService
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -67,7 +70,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
 def cmd_tools(args: argparse.Namespace) -> int:
     """List tools from live servers."""
-    tools, errors = asyncio.run(_live_tools(args.server, args.agent, args))
+    tools, errors = run_services(args, lambda services: _live_tools(services, args.server, args.agent))
     for server, reason in errors.items():
         warn(f"{server}: {reason}")
     if args.format == "table":
@@ -77,45 +80,37 @@ def cmd_tools(args: argparse.Namespace) -> int:
 
 
 async def _live_tools(
-    server: str | None, agent_name: str | None, args: argparse.Namespace
+    services: Services, server: str | None, agent_name: str | None
 ) -> tuple[list[MCPTool], dict[str, str]]:
-    from elftia_desktop.cli.auth import prepare
-    from elftia_desktop.connections.service import McpService
     from elftia_desktop.tools.loader import fetch_mcp_tools
 
-    catalog = open_catalog()
-    agent = catalog.agents.get(agent_name) if catalog.agents is not None and agent_name is not None else None
-    service = McpService(catalog)
-    apply_saved_settings(service)
-    prepare(service, args)
-    try:
-        if server is not None:
-            sid = catalog.find(server).id
-            tools = await _signed_in_tools(service, sid)
-            return (select_tools(agent, tools) if agent is not None else tools), {}
-        if agent is not None:
-            listing = await fetch_mcp_tools(service, agent)
-        else:
-            listing = await service.list_all_active_server_tools()
-        for sid in [sid for sid in listing.errors if service.connection_state(sid).value == "auth_required"]:
-            try:  # sign in to each server that asks, one after the other
-                listing.tools.extend(await _signed_in_tools(service, sid))
-                del listing.errors[sid]
-            except ElftiaError as exc:
-                listing.errors[sid] = str(exc)
-        return listing.tools, _named_errors(catalog, listing.errors)
-    finally:
-        await service.cleanup()
+    catalog, service = services.catalog, services.mcp
+    agent = await asyncio.to_thread(services.agents.get, agent_name) if agent_name is not None else None
+    if server is not None:
+        sid = (await asyncio.to_thread(catalog.find, server)).id
+        tools = await _signed_in_tools(service, sid)
+        return (select_tools(agent, tools) if agent is not None else tools), {}
+    if agent is not None:
+        listing = await fetch_mcp_tools(service, agent)
+    else:
+        listing = await service.list_all_active_server_tools()
+    for sid in [sid for sid in listing.errors if service.connection_state(sid).value == "auth_required"]:
+        try:  # sign in to each server that asks, one after the other
+            listing.tools.extend(await _signed_in_tools(service, sid))
+            del listing.errors[sid]
+        except ElftiaError as exc:
+            listing.errors[sid] = str(exc)
+    return listing.tools, _named_errors(await service.current_records(), listing.errors)
 
 
-async def _signed_in_tools(service: Any, server_id: str) -> list[MCPTool]:
+async def _signed_in_tools(service: McpService, server_id: str) -> list[MCPTool]:
     tools: list[MCPTool] = await service.signed_in(server_id, lambda: service.list_server_tools(server_id))
     return tools
 
 
-def _named_errors(catalog: ServerCatalog, errors: dict[str, str]) -> dict[str, str]:
+def _named_errors(records: list[McpServerRecord], errors: dict[str, str]) -> dict[str, str]:
     """Failed servers by name (their id when no longer configured)."""
-    names = {record.id: record.name for record in catalog.all()}
+    names = {record.id: record.name for record in records}
     return {names.get(server_id, server_id): reason for server_id, reason in errors.items()}
 
 

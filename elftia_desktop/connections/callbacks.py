@@ -55,6 +55,7 @@ class ClientCallbacks:
         """The roots callback: the folders set with ``set_roots``."""
 
         async def callback(context: ClientRequestContext) -> types.ListRootsResult | types.ErrorData:
+            """Answer ``roots/list`` with the folders set now."""
             return types.ListRootsResult(roots=[folder_root(folder) for folder in self.roots])
 
         return callback
@@ -65,6 +66,7 @@ class ClientCallbacks:
         async def callback(
             context: ClientRequestContext, params: types.ElicitRequestParams
         ) -> types.ElicitResult | types.ErrorData:
+            """Ask the UI's handler, or decline when there is none."""
             handler = self.elicitation_handler
             if handler is None or not isinstance(params, types.ElicitRequestFormParams):
                 return types.ElicitResult(action="decline")
@@ -87,6 +89,7 @@ class ClientCallbacks:
         async def callback(
             context: ClientRequestContext, params: types.CreateMessageRequestParams
         ) -> types.CreateMessageResult | types.CreateMessageResultWithTools | types.ErrorData:
+            """Ask the sampling handler, or decline with a message saying why."""
             handler = self.sampling_handler
             if handler is None:
                 return types.ErrorData(code=types.INVALID_REQUEST, message=SAMPLING_DECLINED)
@@ -102,6 +105,7 @@ def logging_callback(
     """A logging callback that writes ``notifications/message`` into the server log (and to ``on_message``)."""
 
     async def callback(params: types.LoggingMessageNotificationParams) -> None:
+        """Write one log message into the server log and pass it on."""
         add_line(format_log_message(str(params.level), params.logger, params.data))
         if on_message is not None:
             on_message(params)
@@ -124,6 +128,7 @@ def message_handler(
     transport errors."""
 
     async def handler(message: types.ServerNotification | Exception) -> None:
+        """Route one server notification (or transport error) to the connection's hooks."""
         if isinstance(message, types.ToolListChangedNotification):
             on_tools_changed()
         elif isinstance(message, Exception):

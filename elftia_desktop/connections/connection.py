@@ -9,7 +9,6 @@ and ``open``/``close`` to start and stop; they never touch the exit stack.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from elftia_desktop.connections.callbacks import ClientCallbacks, logging_callba
 from elftia_desktop.connections.errors import FailureContext, translate
 from elftia_desktop.connections.logs import ServerLog
 from elftia_desktop.connections.stdio_process import STDIN_CLOSE_GRACE, TERM_GRACE, StdioProcess
+from elftia_desktop.connections.tasks import await_cancelled, caller_cancelled
 from elftia_desktop.connections.transports import TransportHooks, open_transport
 from elftia_desktop.core.errors import ServerConnectionError
 from elftia_desktop.core.models import McpServerRecord, McpServerTransport
@@ -221,9 +221,13 @@ class ServerConnection:
         owner = self._owner
         if owner is None or owner.done():
             return
-        with contextlib.suppress(asyncio.CancelledError, TimeoutError):
+        try:
             await asyncio.wait_for(asyncio.shield(owner), CLOSE_TIMEOUT)
+        except TimeoutError:
+            pass
+        except asyncio.CancelledError:
+            if caller_cancelled():  # the owner, asked to stop, goes on closing by itself
+                raise
         if not owner.done():
             owner.cancel()
-            with contextlib.suppress(BaseException):
-                await owner
+            await await_cancelled(owner)

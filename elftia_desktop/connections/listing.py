@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -10,17 +9,12 @@ import mcp_types as types
 from mcp.client.session import ClientSession
 
 from elftia_desktop.core.models import MCPCallToolResponse, McpServerRecord, MCPTool
+from elftia_desktop.core.tool_names import tool_id as tool_id  # re-exported: the CLI and tests import it here
 
 MAX_PAGES = 1000
 """A server that keeps answering with a cursor is cut off after this many pages."""
-_NON_ALNUM = re.compile(r"[^A-Za-z0-9]")
 
 T = TypeVar("T")
-
-
-def tool_id(server_name: str, tool_name: str) -> str:
-    """``mcp__{server}__{tool}`` with every non-alphanumeric character as ``_``."""
-    return f"mcp__{_NON_ALNUM.sub('_', server_name)}__{_NON_ALNUM.sub('_', tool_name)}"
 
 
 async def paginate(

@@ -34,11 +34,6 @@ class ServerLog:
         if self._on_line is not None:
             self._on_line(line)
 
-    def add_text(self, text: str) -> None:
-        """Append each line of ``text``."""
-        for line in text.splitlines():
-            self.add(line)
-
     def lines(self) -> list[str]:
         """All kept lines, oldest first."""
         return list(self._lines)

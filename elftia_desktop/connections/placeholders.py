@@ -33,6 +33,7 @@ def expand(
     """
 
     def replace(match: re.Match[str]) -> str:
+        """The value of one placeholder (``${secret:...}`` stays as it is)."""
         body = match.group(1)
         if body.startswith("secret:"):
             return match.group(0)

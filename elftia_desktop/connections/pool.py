@@ -1,10 +1,11 @@
-"""The connection pool: one entry per server with its state, connection, log and tool cache.
+"""The connection pool: one entry per server with its state, connection, log and sign-in gate.
 
 ``ensure`` connects lazily (concurrent callers share one attempt), checks the health of an
 idle connection before reuse (``ping``, or ``tools/list`` where ping is unknown) and
 reconnects a dead one. ``use`` runs one request with a timeout and translates failures; a
 lost connection moves the state to ``error`` and the next use reconnects. Requests are
-never replayed.
+never replayed. The tool lists live in :class:`ToolCache`; the pool drops a server's when its
+session starts, ends or the server says its tools changed.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ import time
 import warnings
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TypeVar
+from pathlib import Path
+from typing import NamedTuple, TypeVar
 
 import anyio
 import httpx2
@@ -34,8 +36,9 @@ from elftia_desktop.connections.oauth_provider import SignInGate, SignInPrompt, 
 from elftia_desktop.connections.oauth_storage import VaultTokenStorage
 from elftia_desktop.connections.placeholders import expand_record
 from elftia_desktop.connections.process_tracker import ProcessTracker
-from elftia_desktop.connections.shell_env import login_env
 from elftia_desktop.connections.stdio_process import StdioProcess
+from elftia_desktop.connections.tasks import await_cancelled
+from elftia_desktop.connections.tool_cache import ToolCache
 from elftia_desktop.core.errors import (
     ElftiaError,
     ServerAuthRequired,
@@ -43,7 +46,8 @@ from elftia_desktop.core.errors import (
     ServerNotTrusted,
     ToolCallError,
 )
-from elftia_desktop.core.models import ConnectionState, McpServerRecord, MCPTool
+from elftia_desktop.core.login_env import login_env
+from elftia_desktop.core.models import ConnectionState, McpServerRecord
 from elftia_desktop.core.secrets import SecretVault
 from elftia_desktop.core.trust import needs_confirmation
 
@@ -69,12 +73,6 @@ class PoolEntry:
     connection: ServerConnection | None = None
     attempt: asyncio.Task[ServerConnection] | None = None
     last_used: float = 0.0
-    tools: list[MCPTool] | None = None
-    tool_defs: dict[str, types.Tool] = field(default_factory=dict)
-    """The cached tools as the server defined them (title, annotations, output schema), by name."""
-    tool_names: frozenset[str] = field(default_factory=frozenset)
-    tools_at: float = 0.0
-    tools_key: str = ""
     gate: SignInGate = field(default_factory=SignInGate)
     """OAuth: whether a sign-in may happen now, and why the last flow failed."""
 
@@ -89,20 +87,23 @@ class PoolDefaults:
     log_lines: int = LOG_LINES
 
 
-def timeouts_of(record: McpServerRecord, defaults: PoolDefaults | None = None) -> tuple[float, float, float]:
-    """(connect, list, call) timeouts of a server: its config, else the defaults."""
-    t = record.config.timeout
-    d = defaults or PoolDefaults()
-    return ((t and t.connect) or d.connect, (t and t.list_) or d.list_, (t and t.call) or d.call)
+class Timeouts(NamedTuple):
+    """The seconds one server gets to connect, to answer a list request and to finish a tool call."""
+
+    connect: float
+    list_: float
+    call: float
 
 
 class ConnectionPool:
     """Connections by server id."""
 
-    def __init__(self, vault: SecretVault, events: ServiceEvents, tracker: ProcessTracker) -> None:
+    def __init__(self, vault: SecretVault, events: ServiceEvents, runtime_dir: Path, tools: ToolCache) -> None:
         self.vault = vault
         self.events = events
-        self.tracker = tracker
+        self.runtime_dir = runtime_dir
+        """Where started processes are recorded (:class:`ProcessTracker`), so a later start can stop leftovers."""
+        self.tools = tools
         self.callbacks = ClientCallbacks()
         self.entries: dict[str, PoolEntry] = {}
         self.sign_in_prompt: SignInPrompt | None = None
@@ -110,9 +111,10 @@ class ConnectionPool:
         self._notices: set[asyncio.Task[None]] = set()
         self.defaults = PoolDefaults()
 
-    def timeouts(self, record: McpServerRecord) -> tuple[float, float, float]:
-        """(connect, list, call) timeouts of a server: its own, else this pool's defaults."""
-        return timeouts_of(record, self.defaults)
+    def timeouts(self, record: McpServerRecord) -> Timeouts:
+        """The timeouts of a server: its own settings, else this pool's defaults (the one place they are read)."""
+        t, d = record.config.timeout, self.defaults
+        return Timeouts((t and t.connect) or d.connect, (t and t.list_) or d.list_, (t and t.call) or d.call)
 
     def set_defaults(self, defaults: PoolDefaults) -> None:
         """New defaults for the next connections and calls; every log is resized at once."""
@@ -149,14 +151,6 @@ class ConnectionPool:
         entry.state, entry.error = state, error
         self.events.emit("connection:state", {"serverId": entry.server_id, "state": state.value, "error": error})
 
-    def invalidate_tools(self, server_id: str, emit: bool = False) -> None:
-        """Drop a server's cached tools (and tell subscribers when ``emit``)."""
-        entry = self.entries.get(server_id)
-        if entry is not None:
-            entry.tools, entry.tool_names, entry.tools_at = None, frozenset(), 0.0
-        if emit:
-            self.events.emit("tools:changed", {"serverId": server_id})
-
     async def ensure(self, record: McpServerRecord) -> ServerConnection:
         """A healthy connection to the server, connecting or reconnecting as needed."""
         entry = self.entry(record.id)
@@ -186,7 +180,7 @@ class ConnectionPool:
         if session is None:
             return False
         try:
-            with anyio.fail_after(self.timeouts(record)[1]):
+            with anyio.fail_after(self.timeouts(record).list_):
                 try:
                     await session.send_ping()
                 except MCPError as exc:
@@ -221,14 +215,14 @@ class ConnectionPool:
             connection = ServerConnection(
                 launch, env, headers, self.callbacks, entry.log, self._hooks(record), auth, entry.gate.person_time
             )
-            await connection.open(self.timeouts(record)[0])
+            await connection.open(self.timeouts(record).connect)
         except ElftiaError as exc:
             raise self._failed(entry, record, exc, connection.http_status if connection else None) from exc
         except asyncio.CancelledError:
             self.set_state(entry, ConnectionState.DISCONNECTED)
             raise
         entry.connection, entry.last_used = connection, time.monotonic()
-        self.invalidate_tools(record.id)
+        self.tools.invalidate(record.id)
         self.set_state(entry, ConnectionState.CONNECTED)
         self.events.emit("server:connected", {"serverId": record.id})
         return connection
@@ -242,20 +236,20 @@ class ConnectionPool:
         server_id = record.id
 
         def on_tools_changed() -> None:
-            self.invalidate_tools(server_id, emit=True)
+            self.tools.invalidate(server_id, emit=True)
 
         def on_lost(connection: ServerConnection, reason: str) -> None:
             entry = self.entries.get(server_id)
             if entry is not None and entry.connection is connection:
                 entry.connection = None
-                self.invalidate_tools(server_id)
+                self.tools.invalidate(server_id)
                 self._failed(entry, record, ServerConnectionError(reason, server_id), connection.http_status)
 
         def on_spawn(process: StdioProcess) -> None:
-            self.tracker.add(server_id, process.pid, process.argv)
+            ProcessTracker.for_dir(self.runtime_dir).add(server_id, process.pid, process.argv)
 
         def on_exit(process: StdioProcess) -> None:
-            self.tracker.remove(process.pid)
+            ProcessTracker.for_dir(self.runtime_dir).remove(process.pid)
 
         def on_list_changed(kind: str) -> None:
             self.events.emit("lists:changed", {"serverId": server_id, "kind": kind})
@@ -298,7 +292,7 @@ class ConnectionPool:
             if is_connection_lost(exc) or not connection.alive:
                 entry = self.entry(record.id)
                 await self._drop(record.id, connection)
-                self.invalidate_tools(record.id)
+                self.tools.invalidate(record.id)
                 error = self._failed(entry, record, error, connection.http_status)
             raise error from exc
 
@@ -310,12 +304,11 @@ class ConnectionPool:
         attempt, entry.attempt = entry.attempt, None
         if attempt is not None and not attempt.done():
             attempt.cancel()
-            with contextlib.suppress(BaseException):
-                await attempt
+            await await_cancelled(attempt)
         connection, entry.connection = entry.connection, None
         if connection is not None:
             await connection.close()
-        self.invalidate_tools(server_id)
+        self.tools.invalidate(server_id)
         if entry.state is not ConnectionState.DISCONNECTED:
             self.set_state(entry, ConnectionState.DISCONNECTED)
 

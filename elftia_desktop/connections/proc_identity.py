@@ -138,11 +138,6 @@ def signal_group(pgid: int, sig: int) -> bool:
     return True
 
 
-def group_alive(pgid: int) -> bool:
-    """Whether any process of the group is left (signal 0)."""
-    return signal_group(pgid, 0)
-
-
 def _io_chars(pid: int) -> int:
     """Bytes the process (all its threads) read and wrote so far (``rchar + wchar``), 0 when unknown."""
     try:

@@ -42,6 +42,7 @@ def defer_sdk_package_inits() -> bool:
 
 def _loader_for(module: ModuleType) -> Any:
     def load_then_get(attr: str) -> Any:
+        """Import the module's deferred parts on first use, then return ``attr``."""
         with _lock:
             if module.__dict__.pop("__getattr__", None) is not None:
                 assert module.__spec__ is not None and module.__spec__.loader is not None

@@ -11,6 +11,7 @@ event that fires the moment the process is gone.
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import subprocess
 from collections.abc import AsyncIterator, Callable
@@ -166,6 +167,11 @@ async def stop_process(process: anyio.abc.Process, info: StdioProcess) -> None:
     proc_identity.signal_group(info.pid, signal.SIGKILL)
 
 
+def working_folder(cwd: str | None) -> str:
+    """Where a stdio server starts: its own folder (``~`` expanded), else the user's home folder."""
+    return os.path.expanduser(cwd) if cwd else os.path.expanduser("~")
+
+
 @asynccontextmanager
 async def open_stdio(
     argv: list[str],
@@ -174,14 +180,14 @@ async def open_stdio(
     on_stderr: Callable[[str], None],
     on_spawn: Callable[[StdioProcess], None] | None = None,
 ) -> AsyncIterator[tuple[ReadStream, WriteStream, StdioProcess]]:
-    """Start ``argv`` in a new session and yield (read stream, write stream, process)."""
+    """Start ``argv`` in a new session (in :func:`working_folder`) and yield (read, write, process)."""
     process = await anyio.open_process(
         argv,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=env,
-        cwd=cwd,
+        cwd=working_folder(cwd),
         start_new_session=True,
     )
     info = StdioProcess(pid=process.pid, argv=list(argv))

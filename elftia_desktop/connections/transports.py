@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 from mcp.client.stdio import get_default_environment
 
 from elftia_desktop.builtin_servers.launcher import BUILTIN_SERVERS, builtin_command
-from elftia_desktop.connections.shell_env import find_command, login_env, passed_through, search_path
 from elftia_desktop.connections.stdio_process import StdioProcess, open_stdio
 from elftia_desktop.core.errors import ServerStartFailed
+from elftia_desktop.core.login_env import find_command, login_env, passed_through, search_path
 from elftia_desktop.core.models import McpServerRecord, McpServerTransport
 
 if TYPE_CHECKING:  # the HTTP transports are imported when one is opened: a stdio-only CLI run skips them

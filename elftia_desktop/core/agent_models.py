@@ -91,7 +91,7 @@ class ProviderPayload(CamelModel):
     skipped: list[str] = Field(default_factory=list)
     """Tools left out because the payload would pass the limit."""
     notes: list[str] = Field(default_factory=list)
-    """What the converter changed or dropped, one line per change."""
+    """What the converter changed or dropped, one line per change (one line for the same change to many tools)."""
     tokens: int = 0
     """Tokens of the payload's JSON."""
     tokens_exact: bool = False

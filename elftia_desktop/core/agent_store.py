@@ -76,6 +76,7 @@ class AgentStore(JsonListStore[Agent]):
         """Save a new agent; ``DuplicateAgentName`` when the name is taken."""
 
         def change(agents: builtins.list[Agent]) -> Agent:
+            """Append the agent (a fresh id when its id is taken)."""
             _check_name_free(agents, agent.name)
             if any(a.id == agent.id for a in agents):
                 agent.id = new_agent_id()
@@ -95,6 +96,7 @@ class AgentStore(JsonListStore[Agent]):
             raise ConfigError(f"{sorted(bad)[0]}: cannot be changed")
 
         def change(agents: builtins.list[Agent]) -> Agent:
+            """Merge the fields into the stored agent and validate the result."""
             before = _find(agents, name_or_id)
             merged = before.model_dump(mode="json", by_alias=True) | camel | {"updatedAt": now_ms()}
             try:
@@ -111,6 +113,7 @@ class AgentStore(JsonListStore[Agent]):
         """Delete an agent; returns what was removed."""
 
         def change(agents: builtins.list[Agent]) -> Agent:
+            """Remove the agent from the list."""
             agent = _find(agents, name_or_id)
             agents.remove(agent)
             return agent
@@ -121,6 +124,7 @@ class AgentStore(JsonListStore[Agent]):
         """A copy of an agent under ``name`` (default ``"<name> copy"``, numbered when taken)."""
 
         def change(agents: builtins.list[Agent]) -> Agent:
+            """Append the copy under a free name."""
             source = _find(agents, name_or_id)
             wanted = name or f"{source.name} copy"
             if name is None:
@@ -145,6 +149,7 @@ class AgentStore(JsonListStore[Agent]):
         """Take a removed server out of every agent; returns the agents that lost it (as changed)."""
 
         def change(agents: builtins.list[Agent]) -> builtins.list[Agent]:
+            """Drop the server from each agent that used it."""
             changed = []
             for agent in agents:
                 if _uses(agent, server_id):
@@ -161,6 +166,7 @@ class AgentStore(JsonListStore[Agent]):
         """Point every agent that used ``old_id`` at ``new_id`` (a server replaced on import)."""
 
         def change(agents: builtins.list[Agent]) -> builtins.list[Agent]:
+            """Replace ``old_id`` by ``new_id`` in each agent that used it."""
             changed = []
             for agent in agents:
                 if _uses(agent, old_id):

@@ -73,6 +73,7 @@ class ServerCatalog:
         replaced: list[str] = []
 
         def change(records: list[McpServerRecord]) -> McpServerRecord | None:
+            """Append the record, or skip or replace a server with the same name."""
             clash = _clash(records, record.name)
             if clash is not None:
                 if on_conflict == "skip":
@@ -106,6 +107,7 @@ class ServerCatalog:
             raise ConfigError(f"{sorted(bad)[0]}: cannot be changed")
 
         def change(records: list[McpServerRecord]) -> tuple[McpServerRecord, McpServerRecord]:
+            """Apply the changes to the stored record; (before, after)."""
             index = next((i for i, r in enumerate(records) if r.id == server_id), None)
             if index is None:
                 raise ServerNotFound(f"No server with id {server_id!r}")
@@ -140,6 +142,7 @@ class ServerCatalog:
         """
 
         def change(records: list[McpServerRecord]) -> McpServerRecord:
+            """Remove the record from the list."""
             for record in records:
                 if record.id == server_id:
                     records.remove(record)
@@ -171,6 +174,7 @@ def _sign_in_changed(before: McpServerRecord, after: McpServerRecord) -> bool:
     secrets = {"client_secret", "private_key"}
 
     def client(record: McpServerRecord) -> dict[str, Any] | None:
+        """The record's OAuth settings without its secrets."""
         oauth = record.config.oauth
         return oauth.model_dump(exclude=secrets) if oauth is not None else None
 

@@ -18,7 +18,6 @@
     │   └── ServerAuthRequired      the server wants an OAuth sign-in (or the sign-in failed)
     ├── ToolCallError               a tool call failed or was refused
     │   └── ToolCallCancelled       the user cancelled a running call
-    └── DependencyMissing           a runtime a server needs is not installed
 
 Errors from the mcp SDK, anyio and httpx2 are translated at the ``connections`` boundary.
 """
@@ -114,7 +113,3 @@ class ToolCallError(ElftiaError):
 
 class ToolCallCancelled(ToolCallError):
     """The user cancelled a running tool call; the server was sent ``notifications/cancelled``."""
-
-
-class DependencyMissing(ElftiaError):
-    """A runtime a server needs is not installed."""

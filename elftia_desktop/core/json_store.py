@@ -85,6 +85,15 @@ class JsonListStore(Generic[M]):
             self._reload_if_changed()
             return [item.model_copy(deep=True) for item in self._snapshot.items]
 
+    def current_items(self) -> list[M] | None:
+        """The entries as last read or written, when the file has not changed since; else None.
+
+        No lock and no read, only a ``stat``: cheap enough for the service loop. The list and its
+        entries are shared: do not change them.
+        """
+        snapshot = self._snapshot
+        return snapshot.items if self._file_stamp() == snapshot.stamp else None
+
     def mutate(self, change: Callable[[list[M]], T]) -> T:
         """Apply ``change`` to the current list under the lock, then save atomically.
 

@@ -52,6 +52,17 @@ class McpServerTransport(StrEnum):
     HTTP = "http"
 
 
+TRANSPORT_NAMES = {
+    "stdio": McpServerTransport.STDIO,
+    "sse": McpServerTransport.SSE,
+    "http": McpServerTransport.HTTP,
+    "streamablehttp": McpServerTransport.HTTP,
+    "streamable-http": McpServerTransport.HTTP,
+    "streamable_http": McpServerTransport.HTTP,
+}
+"""Every spelling of a transport seen in other apps' files and in ``server.json`` (lower-cased)."""
+
+
 class McpServerScope(StrEnum):
     """``user``: everywhere; ``local``: only for one project folder."""
 
@@ -70,7 +81,22 @@ class ConnectionState(StrEnum):
     """The server wants an OAuth sign-in; nothing retries until the user signs in."""
 
 
-InstallSource = Literal["builtin", "manual", "protocol", "unknown"]
+InstallSource = Literal["builtin", "manual", "protocol", "unknown", "registry", "bundle"]
+
+
+class RegistryOrigin(_Model):
+    """Where a server installed from a registry or a ``.mcpb`` bundle came from (for updates)."""
+
+    registry: str
+    """The registry's base URL, ``featured`` for the shipped entries, or ``bundle`` for a file."""
+    name: str
+    """The entry's name (``io.github.owner/server``) or the bundle's name."""
+    version: str
+    """The exact version installed."""
+    package: str | None = None
+    """How it was installed: ``npm``, ``pypi``, ``oci``, ``nuget``, ``mcpb`` or ``remote``."""
+    inputs: dict[str, str] = Field(default_factory=dict)
+    """The non-secret values the user gave, reused by an update (secret ones stay in the keyring)."""
 
 
 class McpTimeouts(_OpenModel):
@@ -201,6 +227,8 @@ class McpServerRecord(_OpenModel):
     disabled_tools: list[str] = Field(default_factory=list)
     disabled_auto_approve_tools: list[str] = Field(default_factory=list)
     install_source: InstallSource = "manual"
+    registry_origin: RegistryOrigin | None = None
+    """Set for servers installed from a registry entry or a bundle."""
     project_path: str | None = None
     trusted_launch: dict[str, Any] | None = None
     """What the user confirmed when trusting the server (command, args, cwd or url)."""
@@ -231,6 +259,8 @@ class McpServerInput(_Model):
     disabled_tools: list[str] = Field(default_factory=list)
     disabled_auto_approve_tools: list[str] = Field(default_factory=list)
     install_source: InstallSource = "manual"
+    registry_origin: RegistryOrigin | None = None
+    """Set for servers installed from a registry entry or a bundle."""
     secret_keys: list[str] = Field(default_factory=list)
     """Env or header names the user marked as secret, beyond the ones that look secret."""
 
@@ -285,6 +315,14 @@ class McpActionResult(_Model):
     """For bulk actions (``addJson``): one result per server."""
     agents_updated: list[str] = Field(default_factory=list)
     """Names of the agents the action changed (a removed server taken out of them)."""
+    server_name: str | None = None
+    """The server a failure is about (``error`` names it too; a UI can show ``reason`` beside it)."""
+    reason: str | None = None
+    """Why the action failed, without the server's name."""
+    skipped: bool = False
+    connect_problem: str | None = None
+    """Why a server that was saved did not connect afterwards (``message`` says it too)."""
+    """Nothing was done on purpose (a server of pasted JSON whose name is taken, with ``onConflict: skip``)."""
 
 
 class McpTestResult(_Model):

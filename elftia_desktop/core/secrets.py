@@ -100,16 +100,19 @@ class _FileSecrets:
         return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
 
     def get(self, account: str) -> str | None:
+        """The stored value of ``account``, or None."""
         with self._lock.hold():
             return self._read().get(account)
 
     def set(self, account: str, value: str) -> None:
+        """Store ``value`` for ``account`` (the file is rewritten atomically, mode 0600)."""
         with self._lock.hold():
             data = self._read()
             data[account] = value
             atomic_write_text(self.path, json.dumps(data, indent=2), mode=0o600)
 
     def delete(self, accounts: list[str]) -> None:
+        """Forget ``accounts`` (the file is rewritten only when one was stored)."""
         with self._lock.hold():
             data = self._read()
             if any(a in data for a in accounts):

@@ -9,6 +9,7 @@ or ``url``/``headers`` and an optional ``type`` (``stdio``, ``sse``, ``http``, C
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,17 +18,9 @@ from pydantic import ValidationError
 from elftia_desktop.core.config_store import describe_validation_error
 from elftia_desktop.core.errors import JsonInputError
 from elftia_desktop.core.json_input import MAX_JSON_CHARS, parse_json_text
-from elftia_desktop.core.models import McpServerConfig, McpServerInput, McpServerTransport
+from elftia_desktop.core.models import TRANSPORT_NAMES, McpServerConfig, McpServerInput, McpServerTransport
 from elftia_desktop.core.text_rules import display_name
 
-_TRANSPORT_ALIASES = {
-    "stdio": McpServerTransport.STDIO,
-    "sse": McpServerTransport.SSE,
-    "http": McpServerTransport.HTTP,
-    "streamablehttp": McpServerTransport.HTTP,
-    "streamable-http": McpServerTransport.HTTP,
-    "streamable_http": McpServerTransport.HTTP,
-}
 _ENTRY_KEYS = {"command", "url", "serverUrl", "httpUrl"}
 _CONFIG_KEYS = {"command", "args", "env", "cwd", "url", "headers", "timeout"}
 _HANDLED_KEYS = _CONFIG_KEYS | {
@@ -114,6 +107,9 @@ def entry_to_input(name: str, entry: dict[str, Any]) -> McpServerInput:
     if url:
         config["url"] = url
     extra = {k: v for k, v in entry.items() if k not in _HANDLED_KEYS}
+    for key in ("disabled", "active", "isActive"):
+        if key in entry and not isinstance(entry[key], bool):
+            raise ValueError(f"{key}: expected true or false, got {json.dumps(entry[key])}")
     is_active = entry.get("disabled") is not True
     if "active" in entry or "isActive" in entry:
         is_active = entry.get("active", entry.get("isActive")) is not False
@@ -142,6 +138,6 @@ def _transport_of(entry: dict[str, Any]) -> McpServerTransport:
     raw = entry.get("type") or entry.get("transport")
     if raw is None:
         return McpServerTransport.STDIO if entry.get("command") else McpServerTransport.HTTP
-    if not isinstance(raw, str) or raw.lower() not in _TRANSPORT_ALIASES:
+    if not isinstance(raw, str) or raw.lower() not in TRANSPORT_NAMES:
         raise ValueError(f"type: {raw!r} is not a transport (expected stdio, sse, http or streamableHttp)")
-    return _TRANSPORT_ALIASES[raw.lower()]
+    return TRANSPORT_NAMES[raw.lower()]

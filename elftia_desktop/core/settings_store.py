@@ -12,7 +12,7 @@ import json
 import os
 import time
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
@@ -24,6 +24,7 @@ from elftia_desktop.core.paths import data_dir
 
 SETTINGS_VERSION = 1
 SETTINGS_FILE_NAME = "settings.json"
+OFFICIAL_REGISTRY_URL = "https://registry.modelcontextprotocol.io"
 
 StartupMode = Literal["first-use", "at-start"]
 ThemeMode = Literal["system", "light", "dark"]
@@ -44,6 +45,10 @@ class AppSettings(BaseModel):
     """``at-start``: connect every active, trusted server when the app starts; ``first-use``: when needed."""
     theme: ThemeMode = "system"
     """``system`` follows the desktop's light or dark palette."""
+    registry_url: str = Field(default=OFFICIAL_REGISTRY_URL, pattern=r"^https?://[^\s]+$")
+    """The MCP registry the Browse page and ``elftia-mcp registry`` use (``ELFTIA_REGISTRY_URL`` overrides it)."""
+    extra_registries: list[Annotated[str, Field(pattern=r"^https?://[^\s]+$")]] = Field(default_factory=list)
+    """More registries (an organisation's) whose entries are shown beside the main one's."""
 
     def to_json_dict(self) -> dict[str, Any]:
         """The JSON shape (camelCase keys)."""

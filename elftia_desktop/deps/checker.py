@@ -1,7 +1,8 @@
 """Is the runtime a stdio server needs on this machine, which version, and is it new enough?
 
-Commands are looked up on the PATH servers are started with: the login shell's ``PATH``
-(``login_env``) followed by the app's managed tools folder (``installer.server_path``).
+Commands are looked up on the PATH servers are started with, the one the pool uses
+(:func:`elftia_desktop.core.login_env.command_search_path`: the login shell's ``PATH``, this
+process's, then the app's managed tools folder).
 The version comes from the runtime's main command (``node --version`` for ``npx``), run
 asynchronously with a 5 s timeout. Unknown programs are only looked up, never run.
 """
@@ -14,10 +15,9 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from elftia_desktop.core.login_env import command_search_path
 from elftia_desktop.core.models import DependencyCheckResult, McpServerRecord, McpServerTransport
 from elftia_desktop.deps.command_map import runtime_command
-from elftia_desktop.deps.installer import server_path
-from elftia_desktop.deps.login_env import login_shell_path
 from elftia_desktop.deps.process import run_capture
 from elftia_desktop.deps.requirements import (
     RUNTIMES,
@@ -51,8 +51,7 @@ class DependencyChecker:
 
     async def search_path(self) -> str:
         """The PATH commands are looked up on: the base PATH, then the managed bin folder."""
-        base = self._path if self._path is not None else await login_shell_path()
-        return server_path(base, self._tools_dir)
+        return await command_search_path(self._tools_dir, self._path)
 
     async def check(self, command: str) -> DependencyCheckResult:
         """Look up ``command`` (a name or a path), probe its runtime's version, compare to the minimum."""

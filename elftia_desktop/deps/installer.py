@@ -10,8 +10,9 @@ Layout of ``<data dir>/tools`` (``tools_dir``)::
 
 PyPI packages go into a venv made with the running interpreter's ``venv`` module; npm packages
 need npm on the system. Output of pip / npm is streamed line by line to ``on_progress``.
-``server_path`` appends ``tools/bin`` AFTER the system ``PATH``: a runtime already on the system
-is always preferred, the managed one is a visible fallback that ``uninstall`` removes again.
+The PATH commands are found on (:mod:`elftia_desktop.core.login_env`) has ``tools/bin`` AFTER the
+system ``PATH``: a runtime already on the system is always preferred, the managed one is a visible
+fallback that ``uninstall`` removes again.
 Node.js, Python and Docker cannot be installed this way: their result carries per-OS instructions.
 """
 
@@ -24,9 +25,9 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from elftia_desktop.core.login_env import command_search_path
 from elftia_desktop.core.models import DependencyInstallResult
 from elftia_desktop.core.paths import managed_tools_dir
-from elftia_desktop.deps.login_env import login_shell_path
 from elftia_desktop.deps.process import kill_tree, run_capture, start
 from elftia_desktop.deps.requirements import Runtime, command_name, instructions_for, parse_version, runtime_for
 
@@ -46,22 +47,6 @@ class InstallFailed(Exception):
 def default_tools_dir() -> Path:
     """``<data dir>/tools`` (not created)."""
     return managed_tools_dir()
-
-
-def managed_bin_dirs(tools_dir: Path | None = None) -> list[Path]:
-    """The folders holding managed commands that exist (``[tools/bin]`` or ``[]``)."""
-    bin_dir = (tools_dir or default_tools_dir()) / "bin"
-    return [bin_dir] if bin_dir.is_dir() else []
-
-
-def server_path(base_path: str | None = None, tools_dir: Path | None = None) -> str:
-    """``base_path`` (default: this process's PATH) with the managed bin folders appended."""
-    base = os.environ.get("PATH", os.defpath) if base_path is None else base_path
-    parts = [p for p in base.split(os.pathsep) if p]
-    for extra in managed_bin_dirs(tools_dir):
-        if str(extra) not in parts:
-            parts.append(str(extra))
-    return os.pathsep.join(parts)
 
 
 def is_managed(path: str | Path, tools_dir: Path | None = None) -> bool:
@@ -114,6 +99,7 @@ class DependencyInstaller:
             )
 
         def report(line: str) -> None:
+            """Keep the line for the result and pass it to ``on_progress``."""
             log.append(line)
             if on_progress is not None:
                 on_progress(line)
@@ -169,7 +155,7 @@ class DependencyInstaller:
 
     async def _install_npm(self, runtime: Runtime, report: ProgressCallback) -> None:
         assert runtime.install is not None
-        search = self._path if self._path is not None else await login_shell_path()
+        search = await command_search_path(self.tools_dir, self._path)
         npm = shutil.which(runtime.install.needs or "npm", path=search)
         if npm is None:
             raise InstallFailed(

@@ -9,6 +9,8 @@ per-OS instructions for installing it by hand.
 from __future__ import annotations
 
 import asyncio
+import os
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,6 +34,8 @@ class RuntimeRow:
     """The app can install it here (a PyPI package, or an npm one with npm on the PATH)."""
     needed_by: list[str] = field(default_factory=list)
     """Names of the configured servers whose launch line needs it."""
+    own_interpreter: list[str] = field(default_factory=list)
+    """Python only: servers that run on the app's own interpreter (built-in ones), which need nothing."""
 
     @property
     def status(self) -> str:
@@ -59,17 +63,39 @@ class RuntimeRow:
             "canInstall": self.can_install,
             "installSource": runtime.install.index if runtime.install else None,
             "neededBy": self.needed_by,
+            "ownInterpreter": {"servers": self.own_interpreter, "path": sys.executable}
+            if self.own_interpreter
+            else None,
             "instructions": instructions_for(runtime),
             "problem": self.check.instructions if self.status in ("too-old", "broken") else None,
             "os": current_os(),
         }
 
 
+OWN_INTERPRETER = "own-python"
+"""The key :func:`servers_by_runtime` files servers under that run on the app's own interpreter."""
+
+
+def runs_own_interpreter(command: str) -> bool:
+    """True when ``command`` is the interpreter (or frozen executable) this app runs on."""
+    try:
+        return os.path.samefile(command, sys.executable)
+    except OSError:
+        return False
+
+
 def servers_by_runtime(records: Iterable[McpServerRecord]) -> dict[str, list[str]]:
-    """Runtime name -> names of the stdio servers whose (unwrapped) command belongs to it."""
+    """Runtime name -> names of the stdio servers whose (unwrapped) command belongs to it.
+
+    Servers started with the app's own interpreter (the built-in Clock and Notes) need no runtime:
+    they are filed under :data:`OWN_INTERPRETER`.
+    """
     out: dict[str, list[str]] = {}
     for record in records:
         if record.type is not McpServerTransport.STDIO or not record.config.command:
+            continue
+        if runs_own_interpreter(record.config.command):
+            out.setdefault(OWN_INTERPRETER, []).append(record.name)
             continue
         runtime = runtime_for(runtime_command(record.config.command, record.config.args))
         if runtime is not None:
@@ -91,7 +117,10 @@ async def runtime_rows(
     rows = []
     for runtime, check in zip(RUNTIMES, per_runtime, strict=True):
         managed = runtime.name in installed_here or bool(check.path and is_managed(check.path, installer.tools_dir))
-        rows.append(RuntimeRow(runtime, check, managed, check.installable, users.get(runtime.name, [])))
+        row = RuntimeRow(runtime, check, managed, check.installable, users.get(runtime.name, []))
+        if runtime.name == "python":
+            row.own_interpreter = users.get(OWN_INTERPRETER, [])
+        rows.append(row)
     return rows
 
 

@@ -19,9 +19,10 @@ from typing import Any, Generic, TypeVar
 
 import mcp_types as types
 
-from elftia_desktop.connections.service import TOOL_CACHE_TTL, McpService
+from elftia_desktop.connections.service import McpService
+from elftia_desktop.connections.tool_cache import TOOL_CACHE_TTL
 from elftia_desktop.core.models import McpServerRecord
-from elftia_desktop.gateway.names import gateway_names
+from elftia_desktop.core.tool_names import prefixed_names
 from elftia_desktop.gateway.scope import Scope
 from elftia_desktop.tools.names import ToolRef
 
@@ -68,10 +69,6 @@ class Catalog:
         for kind in kinds or KINDS:
             self._cache.pop(kind, None)
             self._building.pop(kind, None)
-
-    def is_known(self, kind: str) -> bool:
-        """Whether a listing of ``kind`` was built (the client has seen it)."""
-        return kind in self._cache
 
     async def _get(self, kind: str, build: Callable[[], Awaitable[Listing[Any]]]) -> Listing[Any]:
         cached = self._cache.get(kind)
@@ -151,6 +148,6 @@ class Catalog:
 
 
 def _renamed(chosen: Sequence[tuple[McpServerRecord, Any]], errors: dict[str, str]) -> Listing[Any]:
-    routes = gateway_names([(record.id, record.name, item.name) for record, item in chosen])
+    routes = prefixed_names([(record.id, record.name, item.name) for record, item in chosen])
     items = [item.model_copy(update={"name": name}) for name, (_, item) in zip(routes, chosen, strict=True)]
     return Listing(items=items, routes=routes, errors=errors)

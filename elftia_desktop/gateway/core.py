@@ -43,6 +43,7 @@ def progress_forwarder(ctx: Context) -> ProgressFnT | None:
     session = ctx.session
 
     async def forward(progress: float, total: float | None, message: str | None) -> None:
+        """Pass one progress notification on to the client."""
         await session.report_progress(progress, total, message)
 
     return forward

@@ -23,6 +23,7 @@ from elftia_desktop.integrations.app_config_file import digest, user_config_path
 from elftia_desktop.integrations.app_formats import AppFormat, app_format
 from elftia_desktop.integrations.detector import (
     Environment,
+    is_elftia_gateway,
     parse_config_text,
     read_config_text,
 )
@@ -109,16 +110,6 @@ def gateway_entry(fmt: AppFormat, agent: str | None = None, hub: bool = False) -
     return entry
 
 
-def is_gateway_entry(entry: Any) -> bool:
-    """Whether an app's entry runs an Elftia gateway (``... serve`` of ``elftia_desktop.cli`` or ``elftia-mcp``)."""
-    if not isinstance(entry, dict):
-        return False
-    command = str(entry.get("command") or "")
-    args = [str(a) for a in entry.get("args") or []]
-    runs_cli = "elftia_desktop.cli" in args or Path(command).stem == "elftia-mcp"
-    return runs_cli and "serve" in args
-
-
 def config_path(fmt: AppFormat, machine: Environment | None = None) -> Path:
     """The app's user-level config file: the first that exists, else where the app looks first."""
     return user_config_path(fmt.id, machine)
@@ -131,7 +122,7 @@ def installed_entry(fmt: AppFormat, path: Path, name: str) -> bool:
     except (OSError, JsonInputError):
         return False
     servers = data.get(fmt.root_key)
-    return isinstance(servers, dict) and is_gateway_entry(servers.get(name))
+    return isinstance(servers, dict) and is_elftia_gateway(servers.get(name))
 
 
 def _read(fmt: AppFormat, path: Path) -> tuple[str | None, dict[str, Any]]:
@@ -154,16 +145,22 @@ def _dump(data: dict[str, Any]) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
+def _entries(
+    app_id: str, agent: str | None, path: Path | None, name: str | None
+) -> tuple[AppFormat, Path, str, str | None, dict[str, Any], dict[str, Any]]:
+    """The app's format, its file, the entry's name, the file's text and data, and its server entries."""
+    fmt = install_app(app_id)
+    path = path or config_path(fmt)
+    before, data = _read(fmt, path)
+    return fmt, path, name or entry_name(agent), before, data, dict(data.get(fmt.root_key) or {})
+
+
 def plan_install(
     app_id: str, agent: str | None = None, hub: bool = False, *, path: Path | None = None, name: str | None = None
 ) -> InstallPlan:
     """What installing the gateway into ``app_id`` would change (nothing is written)."""
-    fmt = install_app(app_id)
-    path = path or config_path(fmt)
-    name = name or entry_name(agent)
-    before, data = _read(fmt, path)
-    servers = dict(data.get(fmt.root_key) or {})
-    if name in servers and not is_gateway_entry(servers[name]):
+    fmt, path, name, before, data, servers = _entries(app_id, agent, path, name)
+    if name in servers and not is_elftia_gateway(servers[name]):
         raise InstallError(f"{path}: the entry {name!r} is not Elftia's gateway; choose another name with --name")
     entry = gateway_entry(fmt, agent, hub)
     servers[name] = entry
@@ -176,18 +173,34 @@ def plan_install(
 def plan_uninstall(
     app_id: str, agent: str | None = None, *, path: Path | None = None, name: str | None = None
 ) -> InstallPlan:
-    """What removing the gateway's entry from ``app_id`` would change; ``InstallError`` when there is none."""
-    fmt = install_app(app_id)
-    path = path or config_path(fmt)
-    name = name or entry_name(agent)
-    before, data = _read(fmt, path)
-    servers = dict(data.get(fmt.root_key) or {})
+    """What removing the gateway's entry from ``app_id`` would change; ``InstallError`` when there is none.
+
+    Without ``agent`` or ``name`` it removes the one entry Elftia wrote there, whatever its name; when
+    there are several, the error lists them.
+    """
+    fmt, path, _, before, data, servers = _entries(app_id, agent, path, name)
+    name = name or (entry_name(agent) if agent else _the_gateway_entry(path, servers))
     if name not in servers:
         raise InstallError(f"{path}: there is no entry {name!r} to remove")
-    if not is_gateway_entry(servers[name]):
+    if not is_elftia_gateway(servers[name]):
         raise InstallError(f"{path}: the entry {name!r} is not Elftia's gateway; it was left alone")
     del servers[name]
     return InstallPlan(fmt, path, name, None, before, _dump(data | {fmt.root_key: servers}), [])
+
+
+def _the_gateway_entry(path: Path, servers: dict[str, Any]) -> str:
+    """The name of the one entry in ``servers`` that runs Elftia's gateway."""
+    ours = [name for name, entry in servers.items() if is_elftia_gateway(entry)]
+    if not ours and DEFAULT_ENTRY_NAME in servers:
+        raise InstallError(f"{path}: the entry {DEFAULT_ENTRY_NAME!r} is not Elftia's gateway; it was left alone")
+    if not ours:
+        raise InstallError(f"{path}: there is no entry of Elftia's gateway to remove")
+    if len(ours) > 1:
+        raise InstallError(
+            f"{path}: Elftia's gateway has {len(ours)} entries there ({', '.join(ours)}); "
+            "say which with --agent NAME or --name ENTRY"
+        )
+    return ours[0]
 
 
 def apply_plan(plan: InstallPlan) -> Path | None:

@@ -78,6 +78,7 @@ class Upstreams:
             upstream = self._by_connection[key] = Upstream(ctx.session)
 
             async def forget() -> None:
+                """Drop this client's upstream; the last one closing runs ``on_last_closed``."""
                 self._by_connection.pop(key, None)
                 if not self._by_connection and self._on_last_closed is not None:
                     await self._on_last_closed()

@@ -118,15 +118,6 @@ APP_ALIASES = {
     "inspector": "mcp-inspector",
 }
 
-TRANSPORT_NAMES = {
-    "stdio": McpServerTransport.STDIO,
-    "sse": McpServerTransport.SSE,
-    "http": McpServerTransport.HTTP,
-    "streamablehttp": McpServerTransport.HTTP,
-    "streamable-http": McpServerTransport.HTTP,
-    "streamable_http": McpServerTransport.HTTP,
-}
-"""Every spelling of a transport seen in the apps' files (lower-cased)."""
 
 CLINE_LEGACY_TRANSPORT = {"stdio": "stdio", "sse": "sse", "http": "streamableHttp"}
 """Cline's old ``transportType`` field and what its values mean today."""

@@ -38,6 +38,20 @@ class ConfigLocation:
     project_path: str | None = None
 
 
+GATEWAY_EXECUTABLES = ("elftia-mcp", "elftia-desktop")
+"""Executables whose ``serve`` runs Elftia's gateway (the CLI, or the frozen app without a CLI beside it)."""
+
+
+def is_elftia_gateway(entry: Any) -> bool:
+    """Whether an app's entry runs an Elftia gateway (``serve`` of ``elftia_desktop.cli`` or ``elftia-mcp``)."""
+    if not isinstance(entry, dict):
+        return False
+    command = str(entry.get("command") or "")
+    args = [str(a) for a in entry.get("args") or []]
+    runs_cli = "elftia_desktop.cli" in args or Path(command).stem.lower() in GATEWAY_EXECUTABLES
+    return runs_cli and "serve" in args
+
+
 @dataclass
 class ServerSection:
     """One ``{name: entry}`` object inside a file (``~/.claude.json`` has one per project)."""
@@ -63,8 +77,17 @@ class ConfigFile:
 
     @property
     def server_names(self) -> list[str]:
-        """Every server name in the file, in file order."""
-        return [name for section in self.sections for name in section.entries]
+        """Every server name in the file, in file order, without the entries of Elftia's own gateway."""
+        return [
+            name for section in self.sections for name, entry in section.entries.items() if not is_elftia_gateway(entry)
+        ]
+
+    @property
+    def elftia_entries(self) -> list[str]:
+        """Names of the entries that run Elftia's own gateway (written by "Use in other apps"): never imported."""
+        return [
+            name for section in self.sections for name, entry in section.entries.items() if is_elftia_gateway(entry)
+        ]
 
     def to_json_dict(self) -> dict[str, Any]:
         """The summary ``detect --json`` prints."""
@@ -76,6 +99,8 @@ class ConfigFile:
             "scope": self.location.scope,
             "servers": self.server_names,
         }
+        if self.elftia_entries:
+            out["elftiaEntries"] = self.elftia_entries
         if self.location.project_path:
             out["projectPath"] = self.location.project_path
         if self.error:

@@ -30,7 +30,7 @@ from elftia_desktop.integrations.app_formats import (
     placeholder_kind,
     placeholders_in,
 )
-from elftia_desktop.integrations.detector import ConfigFile, ServerSection
+from elftia_desktop.integrations.detector import ConfigFile, ServerSection, is_elftia_gateway
 
 _STR_LIST = "a list of strings"
 _STR_MAP = "an object of string values"
@@ -225,6 +225,8 @@ def load_entries(config: ConfigFile) -> list[SourceEntry]:
     input_ids = _input_ids(config.data)
     for section in config.sections:
         for name, entry in section.entries.items():
+            if is_elftia_gateway(entry):
+                continue  # Elftia's own gateway entry points back at Elftia: never offered
             item = normalise_entry(fmt, name, entry, section)
             item.path = str(config.location.path)
             for placeholder in item.placeholders:

@@ -51,11 +51,6 @@ class SourceRef:
         loc = config.location
         return cls(loc.app, str(loc.path), loc.scope, loc.project_path)
 
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> SourceRef:
-        """From ``{app, path, scope?, projectPath?}``."""
-        return cls(str(data["app"]), str(data["path"]), str(data.get("scope") or "user"), data.get("projectPath"))
-
     def read(self) -> ConfigFile:
         """The file now; a missing file is reported as an error, not skipped."""
         location = ConfigLocation(app_format(self.app).id, Path(self.path), self.scope, self.project_path)

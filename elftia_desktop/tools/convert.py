@@ -115,7 +115,7 @@ def convert_all(
         conversion.payload.append(one(source, name, log))
         conversion.notes.extend(log.notes)
         entries[name] = source.ref
-        if log.arguments is not None:
+        if log.arguments is not None and log.arguments.prune() is not None:
             arguments[name] = log.arguments
     conversion.name_map = NameMap(entries, arguments)
     if conversion.skipped:

@@ -12,73 +12,56 @@ Rules relied on (checked against the providers' current API references):
 * Gemini parameter names (``FunctionDeclaration.parameters``: "Parameter names must start with a
   letter or an underscore and must only contain chars a-z, A-Z, 0-9, or underscores with a
   maximum length of 64", google-genai ``types.FunctionDeclaration`` and the Vertex AI reference).
-  The same names are used for ``parametersJsonSchema``, whose root properties "are the
-  parameters to the function". :func:`parameter_names` renames the others; the
+  :func:`parameter_names` renames the others, at every depth of ``parameters``
+  (``parametersJsonSchema`` takes JSON Schema, where a property name is any string); the
   :class:`NameMap` keeps each tool's :class:`~elftia_desktop.tools.arguments.ArgumentMap` so that
   the model's call reaches the server under the names it declared.
 
-MCP allows 128 characters and dots, spaces or any unicode in names. A name is sanitised
-(unicode folded to ASCII, other characters as ``_``); a name that had to be cut, or that collides
+The sanitizer, the hash and :func:`assign_names` live in :mod:`elftia_desktop.core.tool_names`
+(one for the whole app) and are re-exported here. MCP allows 128 characters and dots, spaces or
+any unicode in names. A name is sanitised (unicode folded to ASCII, other characters as ``_``);
+a name that had to be cut, or that collides
 with another tool's name, gets a short stable hash of its identity (server id + tool name) so that
 it stays the same across runs and the :class:`NameMap` routes the model's call to the right tool.
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
-import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
+from elftia_desktop.core.tool_names import (
+    HASH_LENGTH,
+    MAX_NAME_LENGTH,
+    NameRule,
+    ToolRef,
+    assign_names,
+    sanitize_name,
+    short_hash,
+    with_hash,
+)
 from elftia_desktop.tools.arguments import ArgumentMap
 
-NameRule = Literal["openai", "anthropic", "gemini"]
+__all__ = [
+    "HASH_LENGTH",
+    "MAX_NAME_LENGTH",
+    "NameMap",
+    "NameRule",
+    "ToolRef",
+    "assign_names",
+    "is_valid_name",
+    "parameter_names",
+    "sanitize_name",
+    "short_hash",
+    "with_hash",
+]
 
-MAX_NAME_LENGTH = 64
-HASH_LENGTH = 8
 OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 ANTHROPIC_NAME = OPENAI_NAME
 GEMINI_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$")
 GEMINI_PARAMETER_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]{0,63}$")
-_INVALID_PARAMETER = re.compile(r"[^a-zA-Z0-9_]")
-_INVALID = {
-    "openai": re.compile(r"[^a-zA-Z0-9_-]"),
-    "anthropic": re.compile(r"[^a-zA-Z0-9_-]"),
-    "gemini": re.compile(r"[^a-zA-Z0-9_.:-]"),
-}
 _VALID = {"openai": OPENAI_NAME, "anthropic": ANTHROPIC_NAME, "gemini": GEMINI_NAME}
-
-
-@dataclass(frozen=True)
-class ToolRef:
-    """Where a provider's tool name leads: the server and the tool's original MCP name."""
-
-    server_id: str
-    tool_name: str
-
-
-def short_hash(text: str) -> str:
-    """A short, stable hash of ``text`` (hex, :data:`HASH_LENGTH` characters)."""
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:HASH_LENGTH]
-
-
-def sanitize_name(name: str, rule: NameRule) -> str:
-    """``name`` with only the characters ``rule`` allows (not yet cut to length)."""
-    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
-    clean = _INVALID[rule].sub("_", folded)
-    if not clean:
-        clean = "tool"
-    if rule == "gemini" and not (clean[0].isalpha() or clean[0] == "_"):
-        clean = "_" + clean
-    return clean
-
-
-def with_hash(base: str, identity: str, salt: int = 0) -> str:
-    """``base`` cut so that ``_`` plus the hash of ``identity`` fits in 64 characters."""
-    digest = short_hash(identity if not salt else f"{identity}#{salt}")
-    return f"{base[: MAX_NAME_LENGTH - HASH_LENGTH - 1]}_{digest}"
 
 
 def is_valid_name(name: str, rule: NameRule) -> bool:
@@ -99,9 +82,7 @@ def parameter_names(names: Iterable[str]) -> dict[str, str]:
     for name in originals:
         if name in taken:
             continue
-        folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
-        base = _INVALID_PARAMETER.sub("_", folded) or "_"
-        base = (base if base[0].isalpha() or base[0] == "_" else "_" + base)[:MAX_NAME_LENGTH]
+        base = sanitize_name(name, "parameter")[:MAX_NAME_LENGTH]
         candidate, n = base, 2
         while candidate in taken:
             suffix = f"_{n}"
@@ -148,36 +129,3 @@ class NameMap(Mapping[str, ToolRef]):
     def to_json(self) -> dict[str, str]:
         """``{providerName: originalToolName}`` (the ``convert --json`` shape)."""
         return {name: ref.tool_name for name, ref in self._entries.items()}
-
-    def to_json_full(self) -> dict[str, dict[str, str]]:
-        """``{providerName: {serverId, toolName}}``."""
-        return {name: {"serverId": ref.server_id, "toolName": ref.tool_name} for name, ref in self._entries.items()}
-
-
-def assign_names(wanted: Iterable[tuple[str, ToolRef]], rule: NameRule) -> list[str]:
-    """Provider names for tools, in order; ``wanted`` holds (preferred name, identity) pairs.
-
-    A name is sanitised; a name longer than 64 characters is cut and gets a hash; when several
-    tools end up with the same name, every one of them gets a hash of its own identity (so the
-    result does not depend on which tool came first). The names returned are unique.
-    """
-    items = list(wanted)
-    bases = [sanitize_name(name, rule) for name, _ in items]
-    counts: dict[str, int] = {}
-    for base in bases:
-        counts[base] = counts.get(base, 0) + 1
-    taken = {b for b in bases if counts[b] == 1 and len(b) <= MAX_NAME_LENGTH}
-    result: list[str] = []
-    for base, (_, ref) in zip(bases, items, strict=True):
-        if counts[base] == 1 and len(base) <= MAX_NAME_LENGTH:
-            result.append(base)
-            continue
-        identity = f"{ref.server_id}\x00{ref.tool_name}"
-        salt = 0
-        candidate = with_hash(base, identity)
-        while candidate in taken:
-            salt += 1
-            candidate = with_hash(base, identity, salt)
-        taken.add(candidate)
-        result.append(candidate)
-    return result

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from elftia_desktop.core.models import AgentToolSummary, MCPTool, ProviderPayload
 from elftia_desktop.tools.formats.openai import MAX_TOOLS
 from elftia_desktop.tools.loader import convert_tools
+from elftia_desktop.tools.notes import Note
 from elftia_desktop.tools.tokens import count_tokens
 
 PREVIEW_FORMATS = {
@@ -36,11 +37,27 @@ def provider_payload(tools: Sequence[MCPTool], fmt: str, *, strict: bool = False
         tool_count=len(conversion.name_map),
         limit=TOOL_LIMITS.get(fmt),
         skipped=list(conversion.skipped),
-        notes=[str(note) for note in conversion.notes],
+        notes=grouped_notes(conversion.notes),
         tokens=count.tokens,
         tokens_exact=count.exact,
         token_method=count.method,
     )
+
+
+def grouped_notes(notes: Sequence[Note], shown: int = 6) -> list[str]:
+    """One line per distinct change; the same change to several tools is one line that names them."""
+    groups: dict[tuple[str, str, str], list[str]] = {}
+    for note in notes:
+        groups.setdefault((note.path, note.action, note.detail), []).append(note.tool)
+    lines = []
+    for (path, action, detail), tools in groups.items():
+        where = f" {path}" if path else ""
+        if len(tools) == 1:
+            lines.append(f"{tools[0]}{where}: {action}: {detail}")
+            continue
+        names = ", ".join(tools[:shown]) + (f" and {len(tools) - shown} more" if len(tools) > shown else "")
+        lines.append(f"{len(tools)} tools ({names}){where}: {action}: {detail}")
+    return lines
 
 
 def preview_payloads(tools: Sequence[MCPTool], *, strict: bool = False) -> list[ProviderPayload]:

@@ -172,9 +172,9 @@ class RefInliner:
     def _note_cuts(self) -> None:
         for ref, paths in self._cuts.items():
             others = f" and at {len(paths) - 1} other places" if len(paths) > 1 else ""
+            below = f"level {RECURSION_DEPTH + 1} is sent as a JSON-encoded string (decoded before the call)"
             self.log.add(paths[0], "cut", f"recursive reference {ref!r} inlined {RECURSION_DEPTH} levels deep (the "
-                         f"API takes no references), cut here{others}: level {RECURSION_DEPTH + 1} is sent as an "
-                         "object without properties, so a deeper value cannot be described")  # fmt: skip
+                         f"API takes no references), cut here{others}: {below}; its structure is lost")  # fmt: skip
 
     def _free_def_name(self, base: str) -> str:
         used = set(self._def_names.values())

@@ -1,9 +1,9 @@
 """``process_json_schema`` and the schema helpers every provider pass shares.
 
-``process_json_schema`` follows the original ToolsLoader: an empty or non-object input becomes
-an empty object schema; an object schema keeps its ``properties``, ``required`` and
-``description`` (and its ``$defs``/``definitions``, which its references need); anything else is
-wrapped as an object. Additions:
+``process_json_schema`` follows the original ToolsLoader: an empty or non-object input (or one of
+annotations only, such as a bare ``$schema``) becomes an empty object schema; an object schema
+keeps its ``properties``, ``required`` and ``description`` (and its ``$defs``/``definitions``,
+which its references need); anything else is wrapped as an object. Additions:
 
 * a root ``$ref`` (pydantic's ``model_json_schema()`` of one model: ``{"$ref": "#/$defs/Tree",
   "$defs": {...}}``, with or without ``type: object``), or a root ``allOf`` of one ``$ref``, is
@@ -35,7 +35,9 @@ _MAX_REF_SCAN = 64
 _CONTAINERS = (dict, list)
 _DATA_KEYS = frozenset({"default", "enum", "const", "examples", "example"})
 _ROOT_KEPT = ("required", "description", "$defs", "definitions", "additionalProperties")
-_ROOT_NOT_NOTED = frozenset({*_ROOT_KEPT, "type", "properties"})
+_ROOT_NOT_NOTED = frozenset({*_ROOT_KEPT, "type", "properties", "$schema", "title"})
+"""Root keys left out without a note: a dialect marker, and a title the tool's name already gives."""
+_ANNOTATIONS = frozenset({"$schema", "$id", "$comment", "title", "description"})
 _SPECIAL_ROOT = frozenset({"$ref", *COMBINATORS})
 
 
@@ -82,8 +84,8 @@ def root_object(schema: Any, log: NoteLog | None = None) -> dict[str, Any]:
 
     For passes that build a new tree anyway; the shared parts must not be changed.
     """
-    if not isinstance(schema, dict) or not schema:
-        return empty_object()
+    if not isinstance(schema, dict) or _ANNOTATIONS.issuperset(schema):
+        return empty_object()  # nothing but annotations (a broken zod export sends only ``$schema``): no parameters
     kind, root = _classify(schema, log)
     if kind == "merged":
         return root
@@ -132,11 +134,6 @@ def _classify(schema: dict[str, Any], log: NoteLog | None) -> tuple[str, dict[st
         if merged is not None:
             return "merged", merged
     return ("object" if is_object_schema(schema) else "wrap"), schema
-
-
-def is_wrapped(schema: Any) -> bool:
-    """Whether :func:`root_object` wraps ``schema`` as the single property ``value``."""
-    return isinstance(schema, dict) and bool(schema) and _classify(schema, None)[0] == "wrap"
 
 
 def may_be_object(node: Any, root: dict[str, Any], depth: int = 0) -> bool:

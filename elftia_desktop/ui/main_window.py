@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from functools import partial
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, Slot
+from PySide6.QtCore import QByteArray, QSettings, Qt, QUrl, Slot
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -24,12 +25,16 @@ from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.bridge.signals import ElicitationRequest
 from elftia_desktop.ui.dialogs.elicitation_dialog import ElicitationDialog
 from elftia_desktop.ui.pages.agents_page import AgentsPage
+from elftia_desktop.ui.pages.browse_page import BrowsePage
 from elftia_desktop.ui.pages.dependencies_page import DependenciesPage
 from elftia_desktop.ui.pages.import_export_page import ImportExportPage
 from elftia_desktop.ui.pages.servers_page import McpServersPage
 from elftia_desktop.ui.pages.settings_page import SettingsPage
 from elftia_desktop.ui.server_flows import ServerFlows
+from elftia_desktop.ui.theme import THEME_KEY
 
+BUNDLE_SUFFIXES = (".mcpb", ".dxt")
+"""Arguments that end with these are bundle files (open-with from the desktop)."""
 LINK_SCHEME = "elftia:"
 """Arguments that start with this are install links (parsed and checked by the service layer)."""
 
@@ -38,8 +43,19 @@ PAGES = [
     ("agents", "Agents", "Which servers and tools each agent may use"),
     ("dependencies", "Dependencies", "Runtimes that servers need: Node, uv, Python, Docker …"),
     ("import", "Import / Export", "Bring servers from Claude, Cursor, VS Code and other apps, or send yours"),
+    ("browse", "Browse", "Find servers in the MCP registry and install them, or install a .mcpb bundle"),
     ("settings", "Settings", "Timeouts, start-up, theme, data folder and secrets"),
 ]
+
+
+def bundle_argument(argument: str) -> str:
+    """A bundle file argument as an absolute path (``file://`` URLs from the desktop too); others unchanged."""
+    text = argument.strip()
+    if not text.lower().endswith(BUNDLE_SUFFIXES):
+        return argument
+    if text.lower().startswith("file:"):
+        return QUrl(text).toLocalFile()
+    return os.path.abspath(text)
 
 
 class MainWindow(QMainWindow):
@@ -49,7 +65,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.router = router
         self.settings = settings
-        self.setWindowTitle("Elftia — MCP Servers")
+        self.setWindowTitle("Servers — Elftia")
         self.setMinimumSize(860, 560)
 
         central = QWidget()
@@ -64,14 +80,18 @@ class MainWindow(QMainWindow):
         self.servers_page = McpServersPage(router)
         self.flows = ServerFlows(router, self.servers_page, self)
         self.agents_page = AgentsPage(router)
+        self.browse_page = BrowsePage(router)
         self.import_page = ImportExportPage(router)
         self.import_page.navigate.connect(self.show_page)
+        self.settings_page = SettingsPage(router)
+        self.settings_page.themeChanged.connect(lambda mode: self.settings.setValue(THEME_KEY, mode))
         self.pages: dict[str, QWidget] = {
             "servers": self.servers_page,
+            "browse": self.browse_page,
             "agents": self.agents_page,
             "dependencies": DependenciesPage(router),
             "import": self.import_page,
-            "settings": SettingsPage(router),
+            "settings": self.settings_page,
         }
         for key, _, _ in PAGES:
             self.stack.addWidget(self.pages[key])
@@ -99,7 +119,7 @@ class MainWindow(QMainWindow):
             item.setData(Qt.ItemDataRole.UserRole, key)
             item.setToolTip(f"{tip} (Ctrl+{index + 1})")
             self.sidebar.addItem(item)
-        self.sidebar.currentRowChanged.connect(lambda row: self.stack.setCurrentIndex(row))
+        self.sidebar.currentRowChanged.connect(self._page_changed)
         column.addWidget(self.sidebar, 1)
         return sidebar
 
@@ -134,6 +154,13 @@ class MainWindow(QMainWindow):
         self.show_page("servers")
         self.servers_page.filter.setFocus()
 
+    @Slot(int)
+    def _page_changed(self, row: int) -> None:
+        """Show the page of sidebar row ``row`` and name it in the window title."""
+        self.stack.setCurrentIndex(row)
+        if 0 <= row < len(PAGES):
+            self.setWindowTitle(f"{PAGES[row][1]} — Elftia")
+
     @Slot(str)
     def show_page(self, key: str) -> None:
         """Switch to the page named ``key``."""
@@ -149,7 +176,10 @@ class MainWindow(QMainWindow):
         self.raise_()
         self.activateWindow()
         for argument in arguments:
-            if argument.strip().lower().startswith(LINK_SCHEME):
+            if argument.strip().lower().endswith(BUNDLE_SUFFIXES):
+                self.show_page("browse")
+                self.browse_page.open_bundle(argument.strip())
+            elif argument.strip().lower().startswith(LINK_SCHEME):
                 self.show_page("servers")
                 self.flows.open_link(argument.strip())
 
@@ -161,6 +191,7 @@ class MainWindow(QMainWindow):
         dialog = ElicitationDialog(name, request.message, request.schema or {}, self)
 
         def answer(_code: int) -> None:
+            """Send the person's answer (or decline, or cancel) back to the server."""
             if dialog.action == "accept":
                 self.router.answer_elicitation(request.ticket, "accept", dialog.content())
             else:

@@ -85,9 +85,11 @@ class AppProbe(QObject):
 
     def _call(self, server: str, tool: str, args: dict[str, Any]) -> None:
         def failed(error: BridgeError) -> None:
+            """Report the failed call."""
             self.write({"event": "called", "ok": False, "error": error.message})
 
         def listed(records: list[Any]) -> None:
+            """Find the server by name and call its tool."""
             match = [r for r in records if r.name.lower() == server.lower()]
             if not match:
                 self.write({"event": "called", "ok": False, "error": f"no server named {server!r}"})
@@ -95,6 +97,7 @@ class AppProbe(QObject):
             self.router.tools.call(match[0].id, tool, args, receiver=self, on_done=done, on_error=failed)
 
         def done(result: Any) -> None:
+            """Report the call's result."""
             data = result.to_json_dict() if hasattr(result, "to_json_dict") else result
             self.write({"event": "called", "ok": not data.get("isError", False), "result": data})
 

@@ -10,11 +10,12 @@ from PySide6.QtWidgets import QWidget
 
 from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.core.trust import needs_confirmation
 from elftia_desktop.ui.error_presenter import show_error
 from elftia_desktop.ui.pages.servers_page import McpServersPage
 
 if TYPE_CHECKING:
-    from elftia_desktop.core.models import McpActionResult
+    from elftia_desktop.core.models import McpActionResult, McpServerRecord
 
 
 class ServerFlows(QObject):
@@ -46,7 +47,23 @@ class ServerFlows(QObject):
 
     def _added(self, result: McpActionResult) -> None:
         if result.success and result.server is not None:
-            self.page.notice.show_message(f"Added <b>{escape(result.server.name)}</b>.", "success")
+            self._connect_saved(result.server, f"Added <b>{escape(result.server.name)}</b>.")
+
+    def _edited(self, result: McpActionResult) -> None:
+        if result.success and result.server is not None:
+            self._connect_saved(result.server, f"Saved <b>{escape(result.server.name)}</b>.")
+
+    def _connect_saved(self, record: McpServerRecord, said: str) -> None:
+        """The form closed at once; connect the saved server now (its card shows connecting, then the outcome)."""
+        if not record.is_active or needs_confirmation(record):
+            self.page.notice.show_message(said, "success")
+            return
+        self.page.notice.show_message(f"{said} Connecting… (its card shows how it goes)", "success")
+
+        def failed(error: BridgeError) -> None:
+            show_error(self.page.notice, error, f"{record.name} was saved but did not connect")
+
+        self.router.servers.reconnect(record.id, receiver=self, on_error=failed)
 
     @Slot(str)
     def open_link(self, link: str) -> None:
@@ -74,13 +91,7 @@ class ServerFlows(QObject):
         if record is None:
             return
         form = McpServerForm(self.router, record=record, parent=self.window)
-        form.saved.connect(
-            lambda result: (
-                self.page.notice.show_message(f"Saved <b>{escape(result.server.name)}</b>.", "success")
-                if result.success and result.server is not None
-                else None
-            )
-        )
+        form.saved.connect(self._edited)
         form.exec()
 
     @Slot()

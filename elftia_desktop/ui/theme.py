@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
@@ -11,6 +12,7 @@ STATE_COLORS = {
     "disconnected": "#8a8f98",
     "error": "#d64545",
     "auth_required": "#c0622a",
+    "untrusted": "#d08b16",
 }
 ACCENT = "#4f6bed"
 
@@ -22,15 +24,20 @@ def is_dark(palette: QPalette | None = None) -> bool:
 
 
 def muted_text_color(palette: QPalette | None = None) -> QColor:
-    """A secondary text colour readable on the window background."""
+    """A secondary text colour readable on the window background (≥ 4.5:1 with the app's palettes)."""
     palette = palette or QApplication.palette()
     text = palette.color(QPalette.ColorRole.WindowText)
     window = palette.color(QPalette.ColorRole.Window)
     return QColor(
-        (text.red() * 3 + window.red() * 2) // 5,
-        (text.green() * 3 + window.green() * 2) // 5,
-        (text.blue() * 3 + window.blue() * 2) // 5,
+        (text.red() * 2 + window.red()) // 3,
+        (text.green() * 2 + window.green()) // 3,
+        (text.blue() * 2 + window.blue()) // 3,
     )
+
+
+def error_text_color(palette: QPalette | None = None) -> str:
+    """Red for error words in running text, light enough to read on a dark background."""
+    return "#ff8a8a" if is_dark(palette) else "#c62f2f"
 
 
 def card_colors(palette: QPalette | None = None) -> tuple[str, str]:
@@ -38,6 +45,38 @@ def card_colors(palette: QPalette | None = None) -> tuple[str, str]:
     if is_dark(palette):
         return "#2b2d31", "#3c3f45"
     return "#ffffff", "#dfe2e8"
+
+
+NOTICE_KINDS = ("info", "success", "warning", "error")
+_NOTICE = {
+    # kind: (light bg, light border, dark bg, dark border); text is the palette's window text
+    "info": ("#eaf0ff", "#b9c8f5", "#243056", "#3b4c86"),
+    "success": ("#e6f6ec", "#a9dcbc", "#1f3a2a", "#2f6244"),
+    "warning": ("#fff4d6", "#f0d48a", "#4a3b12", "#7a6424"),
+    "error": ("#fdeaea", "#f1b1b1", "#4a2222", "#7d3737"),
+}
+
+
+def notice_colors(kind: str, palette: QPalette | None = None) -> tuple[str, str, str]:
+    """Background, border and text colour of a notice of ``kind`` (info, success, warning, error)."""
+    palette = palette or QApplication.palette()
+    light_bg, light_border, dark_bg, dark_border = _NOTICE.get(kind, _NOTICE["info"])
+    dark = is_dark(palette)
+    text = palette.color(QPalette.ColorRole.WindowText).name()
+    return (dark_bg, dark_border, text) if dark else (light_bg, light_border, text)
+
+
+def contrast_ratio(first: str | QColor, second: str | QColor) -> float:
+    """The WCAG 2 contrast ratio of two colours (1 to 21)."""
+
+    def luminance(color: QColor) -> float:
+        def channel(value: float) -> float:
+            return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
+
+        return 0.2126 * channel(color.redF()) + 0.7152 * channel(color.greenF()) + 0.0722 * channel(color.blueF())
+
+    high, low = sorted((luminance(QColor(first)), luminance(QColor(second))), reverse=True)
+    return (high + 0.05) / (low + 0.05)
 
 
 def style_sheet(palette: QPalette | None = None) -> str:
@@ -48,6 +87,7 @@ def style_sheet(palette: QPalette | None = None) -> str:
     page_bg = "#232428" if dark else "#f7f8fa"
     muted = muted_text_color(palette).name()
     selected = "#34373d" if dark else "#dde3f7"
+    warning_bg, warning_border, warning_text = notice_colors("warning", palette)
     return f"""
     QWidget#Sidebar {{ background: {sidebar_bg}; }}
     QListWidget#SidebarList {{ background: transparent; border: none; font-size: 10.5pt; outline: 0; }}
@@ -60,10 +100,10 @@ def style_sheet(palette: QPalette | None = None) -> str:
     QFrame#Card {{ background: {card_bg}; border: 1px solid {card_border}; border-radius: 10px; }}
     QLabel#CardTitle {{ font-size: 11.5pt; font-weight: 600; }}
     QLabel#Chip {{ border: 1px solid {card_border}; border-radius: 8px; padding: 1px 8px; color: {muted}; }}
-    QPushButton#ChangedTools {{ background: {"#4a3b12" if dark else "#fff4d6"};
-        border: 1px solid {STATE_COLORS["connecting"]}; border-radius: 6px; padding: 4px 10px; text-align: left; }}
-    QFrame#Banner {{ background: {"#4a3b12" if dark else "#fff4d6"}; border: 1px solid
-        {"#7a6424" if dark else "#f0d48a"}; border-radius: 8px; }}
+    QPushButton#ChangedTools {{ background: {warning_bg}; border: 1px solid {warning_border};
+        border-radius: 6px; padding: 4px 10px; text-align: left; color: {warning_text}; }}
+    QLabel#Banner, QFrame#Banner {{ background: {warning_bg}; border: 1px solid {warning_border};
+        border-radius: 8px; color: {warning_text}; }}
     QLabel#EmptyTitle {{ font-size: 14pt; font-weight: 600; }}
     QPushButton {{ padding: 4px 12px; border-radius: 6px; border: 1px solid {card_border};
         background: {card_bg}; min-height: 20px; }}
@@ -74,7 +114,7 @@ def style_sheet(palette: QPalette | None = None) -> str:
         padding: 6px 14px; font-weight: 600; }}
     QPushButton#Primary:hover {{ background: #3f59d6; }}
     QPushButton#Primary:disabled {{ background: #9aa7e6; }}
-    QLabel#FieldError {{ color: {STATE_COLORS["error"]}; }}
+    QLabel#FieldError {{ color: {error_text_color(palette)}; }}
     QTreeWidget#DataTable::item, QListWidget#ServerChecklist::item {{ padding: 3px 4px; }}
     """
 
@@ -109,7 +149,21 @@ _LIGHT = {
     QPalette.ColorRole.PlaceholderText: "#8a8f98",
     QPalette.ColorRole.Link: ACCENT,
 }
-_system_palette: QPalette | None = None
+
+
+class _ThemeState:
+    """What is in force: the chosen mode, the system's own palette, and how often the theme was applied."""
+
+    def __init__(self) -> None:
+        self.mode = "system"
+        self.system_palette: QPalette | None = None
+        self.palette: QPalette | None = None
+        self.fusion = False
+        self.applications = 0
+        self.watching = False
+
+
+_state = _ThemeState()
 
 
 def fixed_palette(mode: str) -> QPalette:
@@ -123,19 +177,87 @@ def fixed_palette(mode: str) -> QPalette:
     return palette
 
 
-def set_theme_mode(app: QApplication, mode: str) -> None:
-    """Use the ``light`` or ``dark`` palette, or the system's (``system``), and restyle."""
-    global _system_palette
-    if _system_palette is None:
-        _system_palette = QPalette(app.palette())
-    target = _system_palette if mode == "system" else fixed_palette(mode)
-    if app.palette() != target:
+def theme_mode() -> str:
+    """The mode in force: ``system``, ``light`` or ``dark``."""
+    return _state.mode
+
+
+def theme_applications() -> int:
+    """How many times the theme was put in force in this process (each a real change)."""
+    return _state.applications
+
+
+def _target_palette(app: QApplication, mode: str) -> QPalette:
+    if mode in ("light", "dark"):
+        return fixed_palette(mode)
+    scheme = app.styleHints().colorScheme()
+    if scheme == Qt.ColorScheme.Dark:
+        return fixed_palette("dark")
+    if scheme == Qt.ColorScheme.Light:
+        return fixed_palette("light")
+    assert _state.system_palette is not None
+    return _state.system_palette
+
+
+def set_theme_mode(app: QApplication, mode: str) -> bool:
+    """Use the ``light`` or ``dark`` palette, or follow the system (``system``); True when it changed.
+
+    The palette and the style sheet are set only when they differ from what is in force, so asking for
+    the mode already shown costs nothing, and a real change restyles the widgets once.
+    """
+    if _state.system_palette is None:
+        _state.system_palette = QPalette(app.palette())
+    _state.mode = mode
+    if not _state.watching:
+        _state.watching = True
+        app.styleHints().colorSchemeChanged.connect(lambda _scheme: _follow_system(app))
+    target = _target_palette(app, mode)
+    changed = _state.palette is None or _state.palette != target
+    if changed:
+        _state.palette = QPalette(target)
         app.setPalette(target)
-    apply_theme(app)
+    changed = _restyle(app) or changed
+    if changed:
+        _state.applications += 1
+    return changed
 
 
-def apply_theme(app: QApplication) -> None:
-    """Use the Fusion style (it follows the palette everywhere) and the style sheet for the palette."""
-    if app.style().name().lower() != "fusion":
-        app.setStyle("Fusion")
-    app.setStyleSheet(style_sheet(app.palette()))
+def _follow_system(app: QApplication) -> None:
+    """The desktop switched between light and dark: follow it when the mode is ``system``."""
+    if _state.mode == "system":
+        set_theme_mode(app, "system")
+
+
+def apply_theme(app: QApplication) -> bool:
+    """Use the Fusion style (it follows the palette everywhere) and the style sheet for the palette.
+
+    Returns True when anything changed (then the theme counts as applied once).
+    """
+    changed = _restyle(app)
+    if changed:
+        _state.applications += 1
+    return changed
+
+
+def _restyle(app: QApplication) -> bool:
+    changed = False
+    if not _state.fusion:  # once a style sheet is set, app.style() is a nameless proxy around Fusion
+        _state.fusion = True
+        if app.style().name().lower() != "fusion":
+            app.setStyle("Fusion")
+            changed = True
+    sheet = style_sheet(app.palette())
+    if app.styleSheet() != sheet:
+        app.setStyleSheet(sheet)
+        changed = True
+    return changed
+
+
+THEME_KEY = "appearance/theme"
+"""Where the window's settings file keeps the last theme in force, so the next start begins with it."""
+
+
+def saved_theme(settings: QSettings) -> str:
+    """The theme mode last put in force (``system`` when none was saved)."""
+    value = settings.value(THEME_KEY, "system")
+    return value if value in ("system", "light", "dark") else "system"

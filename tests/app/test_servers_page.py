@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QDialog, QMessageBox, QPushButton
+from PySide6.QtWidgets import QDialog, QLabel, QMessageBox, QPushButton
 from pytestqt.qtbot import QtBot
 
 from elftia_desktop.bridge.router import McpRouter
@@ -12,7 +12,7 @@ from elftia_desktop.core.secrets import SecretVault
 from elftia_desktop.ui.dialogs.logs_dialog import LogsDialog
 from elftia_desktop.ui.dialogs.trust_dialog import TrustDialog
 from elftia_desktop.ui.pages.servers_page import McpServersPage
-from tests.helpers.live_router import add_servers, server_input
+from tests.helpers.live_router import add_servers, server_input, settle
 from tests.helpers.modal import when_modal
 
 WAIT = 30_000
@@ -80,15 +80,16 @@ def test_untrusted_server_asks_before_it_starts(qtbot: QtBot, router: McpRouter)
     (record,) = add_servers(server_input("Imported", trusted=False))
     page = open_page(qtbot, router, 1)
     card = page.cards[record.id]
-    assert card.review.isVisibleTo(page) and card.trust_chip.text() == "not trusted"
+    assert card.review.isVisibleTo(page) and card.review.text() == "Trust…"
+    assert card.badge.state == "untrusted" and "Needs trust" in card.badge.text()  # not a red "Error"
 
     rejected = when_modal(lambda d: d.reject())
     card.buttons["test"].click()
     qtbot.waitUntil(lambda: bool(rejected), timeout=WAIT)
     assert isinstance(rejected[0], TrustDialog)
-    assert "tests.servers.basic" in " ".join(label.text() for label in rejected[0].findChildren(type(card.title)))
-    qtbot.wait(300)
-    assert card.badge.state == "disconnected" and stored("Imported").is_trusted is False
+    assert "tests.servers.basic" in " ".join(label.text() for label in rejected[0].findChildren(QLabel))
+    settle(qtbot, router)
+    assert card.badge.state == "untrusted" and stored("Imported").is_trusted is False
 
     accepted = when_modal(lambda d: d.accept())
     card.buttons["test"].click()
@@ -96,6 +97,7 @@ def test_untrusted_server_asks_before_it_starts(qtbot: QtBot, router: McpRouter)
     qtbot.waitUntil(lambda: "works" in page.notice.label.text(), timeout=WAIT)
     assert stored("Imported").is_trusted is True
     qtbot.waitUntil(lambda: not card.review.isVisibleTo(page), timeout=WAIT)
+    qtbot.waitUntil(lambda: card.badge.state == "connected", timeout=WAIT)
 
 
 def test_switch_disables_the_server(qtbot: QtBot, router: McpRouter) -> None:
@@ -113,9 +115,10 @@ def test_remove_asks_then_removes(qtbot: QtBot, router: McpRouter) -> None:
     def press(button: QMessageBox.StandardButton):  # type: ignore[no-untyped-def]
         return lambda box: box.button(button).click()
 
-    when_modal(press(QMessageBox.StandardButton.Cancel))
+    cancelled = when_modal(press(QMessageBox.StandardButton.Cancel))
     page.cards[record.id].buttons["remove"].click()
-    qtbot.wait(200)
+    qtbot.waitUntil(lambda: bool(cancelled), timeout=WAIT)
+    settle(qtbot, router)
     assert [r.name for r in ServerCatalog(ConfigStore(), SecretVault()).all()] == ["Doomed"]
 
     when_modal(press(QMessageBox.StandardButton.Yes))
@@ -146,6 +149,7 @@ def test_edit_reconnects_the_server(qtbot: QtBot, router: McpRouter) -> None:
     from PySide6.QtCore import Qt
 
     from elftia_desktop.ui.dialogs.server_form import McpServerForm
+    from elftia_desktop.ui.server_flows import ServerFlows
 
     (record,) = add_servers(server_input("Editable"))
     page = open_page(qtbot, router, 1)
@@ -166,15 +170,19 @@ def test_edit_reconnects_the_server(qtbot: QtBot, router: McpRouter) -> None:
         lambda sid, state, _e: states.append(state) if sid == record.id else None
     )
 
-    form = McpServerForm(router, record=page.record(record.id))
-    qtbot.addWidget(form)
-    form.show()
-    qtbot.mouseClick(form.ui.env.add_button, Qt.MouseButton.LeftButton)
-    qtbot.keyClicks(form.ui.env.row(0).key, "MODE")
-    qtbot.keyClicks(form.ui.env.row(0).value, "fast")
-    with qtbot.waitSignal(form.saved, timeout=WAIT) as saved:
+    saved: list[object] = []
+
+    def edit(form: object) -> None:
+        assert isinstance(form, McpServerForm)
+        form.saved.connect(saved.append)
+        qtbot.mouseClick(form.ui.env.add_button, Qt.MouseButton.LeftButton)
+        qtbot.keyClicks(form.ui.env.row(0).key, "MODE")
+        qtbot.keyClicks(form.ui.env.row(0).value, "fast")
         qtbot.mouseClick(form.ui.save, Qt.MouseButton.LeftButton)
-    assert saved.args[0].success
+
+    when_modal(edit)
+    ServerFlows(router, page, page).edit_server(record.id)  # the form closes at once, then the server reconnects
+    assert saved and saved[0].success  # type: ignore[attr-defined]
     qtbot.waitUntil(lambda: states[-2:] == ["connecting", "connected"], timeout=WAIT)
     assert "disconnected" in states
     remember_pid()

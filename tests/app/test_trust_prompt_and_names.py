@@ -13,7 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.ui.dialogs.trust_dialog import TrustDialog
-from tests.app.test_15_install_links import WAIT, link_form, open_window
+from tests.app.test_install_links import WAIT, link_form, open_window
 from tests.helpers.live_router import add_servers, server_input
 
 RECEIVER = QObject()

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from keyring.backends.fail import Keyring as NoKeyring
 
+from elftia_desktop.application import servers
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.config_store import ConfigStore
@@ -26,7 +27,7 @@ async def main(runtime_dir: Path, data_dir: Path, config: dict[str, object]) -> 
     vault = SecretVault(backend=NoKeyring(), fallback_path=data_dir / "secrets.json")
     service = McpService(ServerCatalog(ConfigStore(data_dir / "mcp-config.json"), vault), runtime_dir=runtime_dir)
     server = McpServerInput(name="leftover", config=config, is_trusted=True)
-    result = await service.add(server)
+    result = await servers.add(service, server)
     assert result.server is not None, result.error
     test = await service.test(result.server.id)
     assert test.success, test.error

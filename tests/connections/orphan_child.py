@@ -12,6 +12,7 @@ from pathlib import Path
 
 from keyring.backends.fail import Keyring as NoKeyring
 
+from elftia_desktop.application import servers
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.config_store import ConfigStore
@@ -31,7 +32,7 @@ async def main(runtime_dir: Path, data_dir: Path, count: int) -> None:
             config={"command": sys.executable, "args": [str(SERVERS / "basic.py"), "--linger"]},
             is_trusted=True,
         )
-        result = await service.add(server)
+        result = await servers.add(service, server)
         assert result.server is not None, result.error
         response = await service.call_tool(result.server.id, "pid", {})
         pids.append(response.structured_content["result"])  # type: ignore[index]

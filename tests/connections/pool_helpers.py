@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from elftia_desktop.application import servers
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.models import McpServerInput
 from tests.servers.serve_http import server_command
@@ -26,7 +27,7 @@ def http_input(name: str, url: str, transport: str = "http", **fields: Any) -> M
 
 async def add_server(service: McpService, server: McpServerInput) -> str:
     """Add a server and return its id (an active, trusted one is connected by the add)."""
-    result = await service.add(server)
+    result = await servers.add(service, server)
     assert result.success, result.error
     assert result.server is not None
     return result.server.id

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 
 import pytest
 
-from elftia_desktop.connections import shell_env
+from elftia_desktop.application import servers
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.models import ConnectionState, McpServerJsonInput
 from tests.connections.pool_helpers import add_server, stdio_input
@@ -30,7 +29,7 @@ async def test_add_json_reports_each_server(service: McpService) -> None:
     )
     changed: list[dict[str, object]] = []
     service.events.on("servers:changed", changed.append)
-    result = await service.add_json(McpServerJsonInput(json=text, trust=True))
+    result = await servers.add_json(service, McpServerJsonInput(json=text, trust=True))
     assert result.success is False and result.results is not None
     by_name = {(r.server.name if r.server else (r.error or "").split(":")[0]): r for r in result.results}
     assert by_name["ok"].success and by_name["exits"].success
@@ -45,40 +44,22 @@ async def test_add_json_reports_each_server(service: McpService) -> None:
 async def test_update_reconnects_and_remove_disconnects(service: McpService) -> None:
     sid = await add_server(service, stdio_input("editable", "basic"))
     first = (await service.call_tool(sid, "pid", {})).structured_content
-    renamed = await service.update(sid, {"name": "edited"})
+    renamed = await servers.update(service, sid, {"name": "edited"})
     assert renamed.success and renamed.server is not None and renamed.server.id == sid
     assert renamed.server.updated_at is not None
     assert (await service.call_tool(sid, "pid", {})).structured_content == first  # no restart for a rename
     assert all(t.id.startswith("mcp__edited__") for t in await service.list_server_tools(sid))
 
-    changed = await service.update(sid, {"config": {"env": {"MODE": "two"}}})
+    changed = await servers.update(service, sid, {"config": {"env": {"MODE": "two"}}})
     assert changed.success and changed.server is not None
     assert not changed.server.is_trusted  # the environment is part of what the user trusted: asked again
-    assert (await service.trust(sid)).success
+    assert (await servers.trust(service, sid)).success
     assert (await service.call_tool(sid, "env", {"name": "MODE"})).content[0]["text"] == "two"
     assert (await service.call_tool(sid, "pid", {})).structured_content != first
 
-    disabled = await service.update(sid, {"isActive": False})
+    disabled = await servers.update(service, sid, {"isActive": False})
     assert disabled.success and service.connection_state(sid) is ConnectionState.DISCONNECTED
 
-    removed = await service.remove(sid)
+    removed = await servers.remove(service, sid)
     assert removed.success and await service.list_servers() == []
     assert service.connection_state(sid) is ConnectionState.DISCONNECTED
-
-
-def test_env_output_parsing() -> None:
-    text = "noise from .bashrc\n__ELFTIA_ENV_START__\nPATH=/a:/b\nMULTI=one\ntwo\nEMPTY=\n"
-    assert shell_env.parse_env_output(text) == {"PATH": "/a:/b", "MULTI": "one\ntwo", "EMPTY": ""}
-
-
-async def test_login_env_is_cached_and_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
-    shell_env.reset_cache()
-    monkeypatch.setenv("SHELL", "/nonexistent/shell")
-    env = await shell_env.login_env()
-    assert env == dict(os.environ)
-    monkeypatch.setenv("SHELL", "/bin/sh")
-    assert await shell_env.login_env() is env  # cached
-    shell_env.reset_cache()
-    real = await shell_env.login_env()  # /bin/sh -ilc env, or the fallback
-    assert real.get("PATH")
-    shell_env.reset_cache()

@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 
+from elftia_desktop.application import servers
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.errors import ServerConnectionError, ServerNotTrusted, ServerStartFailed, ServerTimeout
 from elftia_desktop.core.models import ConnectionState, McpServerInput
@@ -25,7 +26,7 @@ async def _assert_nothing_lost(service: McpService, bad: str, good: str) -> None
 async def test_command_not_found_names_the_path(service: McpService) -> None:
     good = await add_server(service, stdio_input("good", "basic"))
     server = McpServerInput(name="ghost", config={"command": "no-such-mcp-server-xyz"}, is_trusted=True)
-    added = await service.add(server)
+    added = await servers.add(service, server)
     assert added.success and added.server is not None
     assert "command not found" in (added.message or "")
     bad = added.server.id
@@ -99,14 +100,14 @@ async def test_per_server_call_timeout_from_config(service: McpService) -> None:
 
 
 async def test_untrusted_server_is_never_started(service: McpService) -> None:
-    added = await service.add(stdio_input("stranger", "basic", trusted=False))
+    added = await servers.add(service, stdio_input("stranger", "basic", trusted=False))
     assert added.success and added.server is not None
     sid = added.server.id
     assert service.connection_state(sid) is ConnectionState.DISCONNECTED
     with pytest.raises(ServerNotTrusted, match="elftia-mcp trust 'stranger'"):
         await service.init_client(sid)
     assert service.server_log(sid) == []
-    trusted = await service.trust(sid)
+    trusted = await servers.trust(service, sid)
     assert trusted.success
     assert service.connection_state(sid) is ConnectionState.CONNECTED
 

@@ -62,6 +62,8 @@ def test_servers_of_a_killed_run_are_killed_at_next_start(catalog: ServerCatalog
     assert all(_alive(pid) for pid in pids)
 
     service = McpService(catalog, runtime_dir=runtime)
+
+    asyncio.run(service.start())  # building it does no I/O; start() stops the leftovers
     assert sorted(e.pid for e in service.leftovers_killed) == sorted(pids)
     assert _wait_dead(pids) == []
     assert list(runtime.glob(f"{FILE_PREFIX}*.json")) == []
@@ -77,6 +79,7 @@ def test_a_reused_pid_is_not_killed(catalog: ServerCatalog, tmp_path: Path) -> N
         dead_owner = {"ownerPid": 2**22 + 7, "ownerStartTime": "1", "servers": [entry]}
         (runtime / f"{FILE_PREFIX}999999.json").write_text(json.dumps(dead_owner))
         service = McpService(catalog, runtime_dir=runtime)
+        asyncio.run(service.start())  # building it does no I/O; start() stops the leftovers
         assert service.leftovers_killed == []
         assert bystander.poll() is None
         assert list(runtime.glob(f"{FILE_PREFIX}*.json")) == []

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from elftia_desktop.connections import shell_env
+from elftia_desktop.application import servers
 from elftia_desktop.connections.service import McpService
+from elftia_desktop.core import login_env
 from elftia_desktop.core.errors import ServerStartFailed
 from elftia_desktop.core.models import ConnectionState
 from tests.connections.pool_helpers import add_server, stdio_input
@@ -15,7 +16,7 @@ pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120)]
 
 @pytest.fixture(autouse=True)
 def fresh_login_env() -> None:
-    shell_env.reset_cache()
+    login_env.reset_cache()
 
 
 async def read_env(service: McpService, server_id: str, name: str) -> str:
@@ -41,7 +42,7 @@ async def test_env_placeholders_expand_from_the_environment(service: McpService,
 
 async def test_unset_variable_stops_the_start_with_what_to_set(service: McpService) -> None:
     server = stdio_input("missing", "basic", config={"env": {"KEY": "${env:ELFTIA_T_NEVER_SET}"}})
-    result = await service.add(server)
+    result = await servers.add(service, server)
     assert result.success and result.server is not None  # saved; the connect failure does not block the add
     with pytest.raises(ServerStartFailed, match="ELFTIA_T_NEVER_SET is not set in your environment"):
         await service.init_client(result.server.id)
@@ -50,7 +51,7 @@ async def test_unset_variable_stops_the_start_with_what_to_set(service: McpServi
 
 async def test_vscode_input_placeholder_says_to_fill_it_in(service: McpService) -> None:
     server = stdio_input("prompted", "basic", config={"env": {"API_KEY": "${input:api-key}"}})
-    result = await service.add(server)
+    result = await servers.add(service, server)
     assert result.server is not None
     with pytest.raises(ServerStartFailed, match="asks for the input 'api-key'"):
         await service.init_client(result.server.id)

@@ -8,8 +8,9 @@ import sys
 
 import pytest
 
-from elftia_desktop.connections import shell_env
+from elftia_desktop.application import servers
 from elftia_desktop.connections.service import McpService
+from elftia_desktop.core import login_env
 from elftia_desktop.core.models import ConnectionState, McpServerInput
 from elftia_desktop.core.paths import managed_bin_dir
 from tests.connections.pool_helpers import add_server, stdio_input
@@ -42,7 +43,7 @@ async def test_test_config_resolves_the_edited_servers_secrets(service: McpServi
 async def test_update_marks_chosen_keys_secret(service: McpService) -> None:
     server_id = await add_server(service, stdio_input("plain", "basic"))
     edit = {"config": {"env": {"TENANT": "acme-private"}}, "secretKeys": ["TENANT"], "isTrusted": True}  # as the form
-    result = await service.update(server_id, edit)
+    result = await servers.update(service, server_id, edit)
     assert result.success and result.server is not None
     assert result.server.config.env == {"TENANT": "${secret:TENANT}"}
     assert "acme-private" not in service.catalog.store.path.read_text()
@@ -55,7 +56,7 @@ async def test_servers_get_certificate_and_proxy_settings(service: McpService, m
     monkeypatch.setenv("SSL_CERT_FILE", "/etc/ssl/certs/ca-certificates.crt")
     monkeypatch.setenv("HTTPS_PROXY", "http://proxy.invalid:3128")
     monkeypatch.setenv("SOME_PRIVATE_THING", "not for servers")
-    shell_env.reset_cache()
+    login_env.reset_cache()
     server_id = await add_server(service, stdio_input("envy", "basic"))
     seen = {
         name: (await service.call_tool(server_id, "env", {"name": name})).content[0]["text"]
@@ -64,7 +65,7 @@ async def test_servers_get_certificate_and_proxy_settings(service: McpService, m
     assert seen["SSL_CERT_FILE"] == "/etc/ssl/certs/ca-certificates.crt"
     assert seen["HTTPS_PROXY"] == "http://proxy.invalid:3128"
     assert seen["SOME_PRIVATE_THING"] == ""  # not passed: the SDK default environment leaves it out
-    shell_env.reset_cache()
+    login_env.reset_cache()
 
 
 async def test_managed_tools_folder_is_searched_after_the_system_path(service: McpService) -> None:
@@ -77,7 +78,7 @@ async def test_managed_tools_folder_is_searched_after_the_system_path(service: M
     server.config.command = "elftia-test-runtime"
     server_id = await add_server(service, server)
     assert service.connection_state(server_id) is ConnectionState.CONNECTED
-    path = shell_env.search_path({"PATH": "/usr/bin"})
+    path = login_env.search_path({"PATH": "/usr/bin"})
     assert path.split(os.pathsep)[-1] == str(bin_dir)
 
 

@@ -10,7 +10,7 @@ from elftia_desktop.connections.tool_guard import held_tools
 from elftia_desktop.core.agent_store import AgentStore
 from elftia_desktop.core.models import Agent, McpMode
 from elftia_desktop.core.tool_pin_store import PinStore
-from tests.core.test_cli_servers import cli
+from tests.cli.test_servers import cli
 from tests.core.test_trust_fingerprint import SERVER
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.core.test_cli_servers import cli
+from tests.cli.test_servers import cli
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
 

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from elftia_desktop.core.install_link import InstallLinkError, parse_install_link
-from tests.core.test_cli_servers import cli
+from tests.cli.test_servers import cli
 
 
 @pytest.mark.parametrize(

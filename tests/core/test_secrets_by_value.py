@@ -15,7 +15,7 @@ from elftia_desktop.cli.crash import crash_log_path, report_crash
 from elftia_desktop.core.models import McpServerRecord
 from elftia_desktop.core.secret_detect import secret_kind, url_secrets
 from elftia_desktop.core.secrets import SecretVault
-from tests.core.test_cli_servers import cli
+from tests.cli.test_servers import cli
 
 PAT = "ghp_" + "Ab3" * 12
 KEYS = {

@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from tests.core.test_cli_servers import ROOT, cli
+from tests.cli.test_servers import ROOT, cli
 
 SERVER = [sys.executable, str(ROOT / "tests" / "servers" / "rug_pull.py")]
 

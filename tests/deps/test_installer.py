@@ -12,10 +12,11 @@ import pytest
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
+from elftia_desktop.core.login_env import managed_bin_dirs, path_with_managed
 from elftia_desktop.core.models import DependencyInstallResult
 from elftia_desktop.core.presets import find_preset, load_presets, preset_to_input
 from elftia_desktop.deps.checker import DependencyChecker
-from elftia_desktop.deps.installer import DependencyInstaller, is_managed, managed_bin_dirs, server_path
+from elftia_desktop.deps.installer import DependencyInstaller, is_managed
 
 pytestmark = pytest.mark.anyio
 
@@ -48,7 +49,7 @@ async def test_real_uv_install_streams_progress_and_exposes_uvx(
     assert result.version and result.version[0].isdigit()
     assert managed_bin_dirs(tools) == [tools / "bin"]
 
-    uvx = shutil.which("uvx", path=server_path(_base_path_without("uvx"), tools))
+    uvx = shutil.which("uvx", path=path_with_managed(_base_path_without("uvx"), tools))
     assert uvx is not None and is_managed(uvx, tools)
     proc = await asyncio.create_subprocess_exec(uvx, "--version", stdout=asyncio.subprocess.PIPE)
     out, _ = await asyncio.wait_for(proc.communicate(), 60)
@@ -66,7 +67,7 @@ async def test_time_preset_runs_through_the_managed_uvx(
     tools, result, _ = installed_uv
     assert result.success
     server = preset_to_input(find_preset(load_presets(), "time"), {"timezone": "Europe/Berlin"})
-    path = server_path(_base_path_without("uvx"), tools)
+    path = path_with_managed(_base_path_without("uvx"), tools)
     command = shutil.which(server.config.command or "", path=path)
     assert command is not None and is_managed(command, tools)
     env = {"PATH": path, "HOME": str(tmp_path), "UV_CACHE_DIR": str(tmp_path / "uv-cache"), "UV_NATIVE_TLS": "1"}
@@ -89,7 +90,7 @@ async def test_system_runtime_comes_first_and_uninstall_removes_the_managed_one(
     system_dir = tmp_path / "system-bin"
     system_dir.mkdir()
     (system_dir / "uvx").symlink_to(tools / "uv" / "bin" / "uvx")
-    assert shutil.which("uvx", path=server_path(str(system_dir), tools)) == str(system_dir / "uvx")
+    assert shutil.which("uvx", path=path_with_managed(str(system_dir), tools)) == str(system_dir / "uvx")
 
     removed = await DependencyInstaller(tools_dir=tools).uninstall("uv")
     assert removed.success and any(line.endswith(str(tools / "uv")) for line in removed.log)
@@ -132,8 +133,8 @@ async def test_a_failed_step_is_reported_and_cleaned_up(tmp_path: Path) -> None:
 
 def test_server_path_appends_managed_dirs_once(tmp_path: Path) -> None:
     assert managed_bin_dirs(tmp_path) == []
-    assert server_path("/a:/b".replace(":", os.pathsep), tmp_path) == os.pathsep.join(["/a", "/b"])
+    assert path_with_managed("/a:/b".replace(":", os.pathsep), tmp_path) == os.pathsep.join(["/a", "/b"])
     (tmp_path / "bin").mkdir()
-    joined = server_path(os.pathsep.join(["/a", "/b"]), tmp_path)
+    joined = path_with_managed(os.pathsep.join(["/a", "/b"]), tmp_path)
     assert joined.split(os.pathsep) == ["/a", "/b", str(tmp_path / "bin")]
-    assert server_path(joined, tmp_path) == joined
+    assert path_with_managed(joined, tmp_path) == joined

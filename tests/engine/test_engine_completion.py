@@ -20,6 +20,7 @@ from openai.types.responses import Response, ResponseFunctionToolCall
 from openai.types.responses.response_input_param import FunctionCallOutput
 from pydantic import TypeAdapter
 
+from elftia_desktop.application import servers
 from elftia_desktop.builtin_servers.launcher import builtin_command
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.models import Agent, McpMode, McpServerInput
@@ -33,7 +34,7 @@ async def _setup(service: McpService) -> CompletionService:
     command, args = builtin_command("clock")
     for name, argv in (("basic", server_command("basic")), ("clock", [command, *args])):
         server = McpServerInput(name=name, type="stdio", config={"command": argv[0], "args": argv[1:]}, is_trusted=True)
-        assert (await service.add(server)).success
+        assert (await servers.add(service, server)).success
     return CompletionService(service)
 
 
@@ -99,9 +100,9 @@ async def test_openai_strict_mode_removes_the_nulls_it_forced_before_the_call(se
     args |= {k: None for k in ("years", "weeks", "days", "hours", "minutes", "seconds")}
     [message] = await completion.answer_tool_calls(prepared, _openai_response(("s1", add, json.dumps(args))))
     assert json.loads(message["content"])["datetime"] == "2024-02-29T00:00:00+00:00"
-    # The same nulls sent as they are: the server refuses them.
-    prepared.strict = False
-    [raw] = await completion.answer_tool_calls(prepared, _openai_response(("s2", add, json.dumps(args))))
+    # The same nulls in a request that was not strict: sent as they are, the server refuses them.
+    loose = await completion.prepare("openai", "gpt-test", [], strict=False)
+    [raw] = await completion.answer_tool_calls(loose, _openai_response(("s2", add, json.dumps(args))))
     assert raw["content"].startswith(f"Error: tool {add} reported an error: ")
 
 

@@ -13,12 +13,7 @@ import pytest
 
 from elftia_desktop.connections.process_tracker import ProcessTracker
 from elftia_desktop.core.errors import ServerStartFailed
-from elftia_desktop.engine.direct_adapter import (
-    DirectMcpConnection,
-    DirectServerSpec,
-    direct_tool_name,
-    load_direct_mcp_tools,
-)
+from elftia_desktop.engine.direct_adapter import DirectServerSpec, load_direct_mcp_tools, open_direct_server
 from elftia_desktop.engine.registry import ToolRegistry
 from elftia_desktop.engine.tool import ITool
 from tests.engine.engine_helpers import await_gone, is_alive, wait_gone
@@ -93,19 +88,19 @@ async def test_one_failing_server_does_not_stop_the_others(tmp_path: Path, track
 
 
 @pytest.mark.anyio
-async def test_start_failure_says_why_with_the_servers_output() -> None:
+async def test_start_failure_says_why_with_the_servers_output(tmp_path: Path) -> None:
     spec = DirectServerSpec(
         name="broken",
         command=sys.executable,
         args=["-c", "import sys; print('no config found', file=sys.stderr); sys.exit(3)"],
     )
-    connection = DirectMcpConnection(spec, connect_timeout=60)
+    tracker = ProcessTracker.for_dir(tmp_path / "runtime")
     with pytest.raises(ServerStartFailed) as failed:
-        await connection.start()
-    await connection.aclose()
-    assert "server 'broken'" in str(failed.value)
-    assert "did not start" in str(failed.value)
+        await open_direct_server(spec, tracker=tracker, connect_timeout=60)
+    # the pool's own wording: direct servers start through the same connection class
+    assert str(failed.value).startswith("broken: the server process exited with code 3")
     assert "no config found" in str(failed.value)
+    assert tracker.tracked() == [] and tracker.pids() == []
 
 
 @pytest.mark.anyio
@@ -178,10 +173,20 @@ def test_a_signal_kills_the_servers_then_the_previous_handler_runs(signum: int) 
     assert all(wait_gone(pid) for pid in pids)
 
 
-def test_tool_names_are_valid_for_every_provider() -> None:
-    assert direct_tool_name("clock", "get_current_time") == "clock__get_current_time"
-    assert direct_tool_name("my server", "do.it") == "my_server__do_it"
-    assert direct_tool_name("1st", "x") == "_1st__x"
-    long = direct_tool_name("s" * 40, "t" * 40)
-    assert len(long) == 64
-    assert long != direct_tool_name("s" * 40, "t" * 39 + "u")
+@pytest.mark.anyio
+async def test_colliding_tool_names_get_a_hash_and_both_work(tmp_path: Path, tracker: ProcessTracker) -> None:
+    # two servers whose names sanitize alike: "my clock" and "my-clock" both give my_clock__...
+    specs = [
+        DirectServerSpec(name=name, command=sys.executable, args=["-m", "elftia_desktop.builtin_servers.clock"])
+        for name in ("my clock", "my.clock")
+    ]
+    tools, servers = await load_direct_mcp_tools(specs, tracker=tracker)
+    try:
+        assert len(servers) == 2
+        now = [t for t in tools if t.tool.name == "get_current_time"]
+        assert len({t.name for t in now}) == 2
+        assert all(t.name.startswith("my_clock__get_current_time_") and len(t.name) <= 64 for t in now)
+        for tool in now:
+            assert json.loads(await tool.execute({"timezone": "UTC"}))["utc_offset"] == "+00:00"
+    finally:
+        await tracker.close_all()

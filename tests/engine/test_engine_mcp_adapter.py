@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from elftia_desktop.application import servers
 from elftia_desktop.builtin_servers.launcher import builtin_command
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.models import McpServerInput
@@ -21,7 +22,7 @@ async def _add(service: McpService, name: str, command: list[str], **fields: obj
     server = McpServerInput(
         name=name, type="stdio", config={"command": command[0], "args": command[1:]}, is_trusted=True, **fields
     )
-    result = await service.add(server)
+    result = await servers.add(service, server)
     assert result.success, result.error
     assert result.server is not None
     return result.server.id
@@ -86,8 +87,8 @@ async def test_one_failing_server_does_not_affect_the_others(service: McpService
     basic = await _add(service, "basic", server_command("basic"))
     missing = await _add(service, "missing", [str(tmp_path / "no-such-program")])
     broken = await _add(service, "broken", [sys.executable, "-c", "import sys; sys.exit(4)"])
-    untrusted_result = await service.add(
-        McpServerInput(name="untrusted", type="stdio", config={"command": sys.executable, "args": ["-V"]})
+    untrusted_result = await servers.add(
+        service, McpServerInput(name="untrusted", type="stdio", config={"command": sys.executable, "args": ["-V"]})
     )
     assert untrusted_result.server is not None
     adapters = await load_mcp_tools(service, [missing, basic, "no-such-id", broken, untrusted_result.server.id])

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from elftia_desktop.cli import main
-from tests.gateway.test_12_gateway_install import claude_desktop_file, home  # noqa: F401 - the fixture
+from tests.gateway.test_gateway_install import claude_desktop_file, home  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the Linux location of the file")
 

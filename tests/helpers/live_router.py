@@ -52,3 +52,22 @@ def live_router() -> Iterator[tuple[McpRouter, ServiceLoop[AppServices]]]:
             await services.close()
 
         loop.stop(cleanup=close, timeout=30)
+
+
+def connect_servers(qtbot: Any, router: McpRouter, *records: McpServerRecord, timeout: int = 30_000) -> None:
+    """Connect ``records`` through the router (the window counts tools of connected servers only)."""
+    done: list[object] = []
+    for record in records:
+        router.servers.test(record.id, receiver=router.signals, on_done=done.append, on_error=done.append)
+    qtbot.waitUntil(lambda: len(done) == len(records), timeout=timeout)
+
+
+def settle(qtbot: Any, router: McpRouter, timeout: int = 60_000) -> None:
+    """A round trip through the service loop and back to the UI thread (``mcp:states``).
+
+    What the UI submitted before has reached the loop, and the answers queued before this one
+    have been delivered: the barrier for a test that checks that something did NOT happen.
+    """
+    answered: list[Any] = []
+    router.servers.states(receiver=router.signals, on_done=answered.append)
+    qtbot.waitUntil(lambda: bool(answered), timeout=timeout)

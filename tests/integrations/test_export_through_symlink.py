@@ -6,7 +6,7 @@ import json
 import stat
 from pathlib import Path
 
-from tests.core.test_cli_servers import cli
+from tests.cli.test_servers import cli
 
 
 def test_export_output_through_a_symlink_keeps_the_link(tmp_path: Path) -> None:

@@ -31,7 +31,8 @@ async def count(steps: int, ctx: Context) -> str:
 
 @mcp.tool()
 async def wait(seconds: float, marker: str) -> str:
-    """Sleep; when cancelled, write 'cancelled' into the file ``marker`` (so a test can see it)."""
+    """Sleep; ``marker``.started exists once it runs; when cancelled, write 'cancelled' into ``marker``."""
+    Path(marker + ".started").touch()  # noqa: ASYNC240 - a test server: one tiny local write
     try:
         await asyncio.sleep(seconds)
     except asyncio.CancelledError:

@@ -30,7 +30,11 @@ _ANTHROPIC = TypeAdapter(ToolParam)
 GEMINI_KEYS = {"type", "format", "title", "description", "nullable", "enum", "maxItems", "minItems", "properties",
                "required", "minProperties", "maxProperties", "minLength", "maxLength", "pattern", "anyOf", "default",
                "items", "minimum", "maximum"}  # fmt: skip
-STRICT_KEYS = {"type", "description", "title", "enum", "const", "anyOf", "default", "$ref", "$defs", "pattern",
+GEMINI_JSON_SUBSET = {"type", "title", "description", "anyOf", "$ref", "$defs", "properties", "required",
+                      "additionalProperties", "enum", "format", "minimum", "maximum", "items", "prefixItems",
+                      "minItems", "maxItems"}  # fmt: skip
+"""Gemini's documented JSON Schema keywords (Gemini API docs, Structured output, "JSON Schema support")."""
+STRICT_KEYS = {"type", "description", "title", "enum", "const", "anyOf", "$ref", "$defs", "pattern",
                "format", "multipleOf", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "items",
                "minItems", "maxItems", "properties", "required", "additionalProperties"}  # fmt: skip
 
@@ -45,8 +49,7 @@ def check_openai(payload: list[dict[str, Any]], *, responses: bool = False) -> N
         assert OPENAI_NAME.match(function["name"]), function["name"]
         if responses:
             assert isinstance(tool["strict"], bool)
-        else:
-            assert len(function["description"]) <= 1024
+        assert len(function["description"]) <= 1024
         params = function["parameters"]
         assert params["type"] == "object" and isinstance(params["properties"], dict)
         assert not {"anyOf", "oneOf", "allOf", "not"} & set(params)
@@ -128,6 +131,7 @@ def check_gemini(payload: list[dict[str, Any]], *, json_schema: bool = False) ->
                     assert schema["type"] == "object"
                     Draft202012Validator.check_schema(schema)
                     check_refs_resolve(schema, schema, bare=True)
+                    check_gemini_json_subset(schema)
             else:
                 assert "parametersJsonSchema" not in declaration
                 if "parameters" in declaration:
@@ -157,9 +161,27 @@ def check_gemini_schema(node: Any, path: str = "") -> None:
         check_gemini_schema(node["items"], f"{path}.items")
     if kind == "OBJECT":
         props = node.get("properties", {})
+        assert props, f"{path}: an OBJECT without properties (Gemini cannot describe a free-form object)"
         assert set(node.get("required", [])) <= set(props), path
         for name, sub in props.items():
             check_gemini_schema(sub, f"{path}.{name}")
+
+
+def check_gemini_json_subset(node: Any, path: str = "") -> None:
+    """Only the JSON Schema keywords Gemini documents, at every node (names in ``properties``/``$defs`` aside)."""
+    if not isinstance(node, dict):
+        return
+    assert set(node) <= GEMINI_JSON_SUBSET, (path, set(node) - GEMINI_JSON_SUBSET)
+    if "format" in node:
+        assert node["format"] in {"date-time", "date", "time"}, path
+    for key in ("properties", "$defs"):
+        for name, sub in (node.get(key) or {}).items():
+            check_gemini_json_subset(sub, f"{path}.{key}.{name}")
+    for key in ("items", "additionalProperties"):
+        check_gemini_json_subset(node.get(key), f"{path}.{key}")
+    for key in ("anyOf", "prefixItems"):
+        for i, sub in enumerate(node.get(key) or []):
+            check_gemini_json_subset(sub, f"{path}.{key}[{i}]")
 
 
 def check_all(conversions: dict[str, Any]) -> None:

@@ -38,7 +38,7 @@ def test_recursive_model_is_cut_for_gemini_and_kept_as_defs_elsewhere() -> None:
         assert node["type"] == "OBJECT" and set(node["properties"]) == {"label", "children"}
         assert node["properties"]["children"]["type"] == "ARRAY"
         node = node["properties"]["children"]["items"]
-    assert node["type"] == "OBJECT" and "further nesting omitted" in node["description"] and not node["properties"]
+    assert node["type"] == "STRING" and "further nesting omitted" in node["description"]  # sent JSON-encoded
     schema = convert_tools([tree], "anthropic").payload[0]["input_schema"]
     assert schema["properties"]["root"]["properties"]["children"]["items"] == {"$ref": "#/$defs/TreeNode"}
     assert schema["$defs"]["TreeNode"]["properties"]["children"]["items"] == {"$ref": "#/$defs/TreeNode"}
@@ -63,7 +63,8 @@ def test_enums_maps_tuples_and_literals_for_gemini() -> None:
     assert props["color"] == {"type": "STRING", "description": "A colour.", "title": "Color", "enum": ["red", "green"]}
     assert props["priority"]["type"] == "INTEGER" and "enum" not in props["priority"]
     assert "Allowed values: 1, 2" in props["priority"]["description"]
-    assert props["labels"]["type"] == "OBJECT" and props["labels"]["nullable"] is True
+    assert props["labels"]["type"] == "STRING" and props["labels"]["nullable"] is True  # a map, JSON-encoded
+    assert "JSON-encoded" in props["labels"]["description"]
     assert props["point"]["items"]["anyOf"] == [{"type": "INTEGER"}, {"type": "STRING"}]
     assert props["note"] == {"type": "STRING", "title": "Note", "nullable": True}
 
@@ -140,8 +141,18 @@ def test_long_descriptions_are_cut_cleanly() -> None:
     words = "word " * 400
     assert cut_text(words, 1024).endswith("word…")
     tool = {"name": "t", "description": text, "inputSchema": {}}
-    assert len(convert_tools([tool], "openai").payload[0]["function"]["description"]) <= 1024
-    assert convert_tools([tool], "openai-responses").payload[0]["description"] == text
+    for fmt, strict in (("openai", False), ("openai-responses", False), ("openai-responses", True)):
+        conversion = convert_tools([tool], fmt, strict=strict)
+        function = conversion.payload[0] if fmt == "openai-responses" else conversion.payload[0]["function"]
+        head, params = function["description"], function["parameters"]
+        assert len(head) <= 1024 and head.endswith("here. (continued in the parameters' description)")
+        rest = params["description"].removeprefix("(Tool description, continued:) ")
+        assert head.removesuffix(" (continued in the parameters' description)") + " " + rest == text.strip()
+        assert [n.path for n in conversion.notes if n.action == "changed"][:1] == ["description"]
+    for fmt in ("anthropic", "gemini", "gemini-json"):  # no limit documented: sent whole
+        payload = convert_tools([tool], fmt).payload
+        sent = payload[0]["description"] if fmt == "anthropic" else payload[0]["functionDeclarations"][0]["description"]
+        assert sent == text
 
 
 def test_process_json_schema_like_the_original() -> None:

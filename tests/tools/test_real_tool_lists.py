@@ -25,7 +25,13 @@ def load(path: Path) -> list[dict[str, Any]]:
 def test_captured_lists_are_present() -> None:
     names = {p.stem for p in FILES}
     assert {"everything", "filesystem", "memory", "time", "fetch", "pydantic_hard_cases", "zod_style"} <= names
-    assert sum(len(load(p)) for p in FILES) >= 50
+    captured = [json.loads(p.read_text(encoding="utf-8")) for p in FILES]
+    real = [data for data in captured if "package" in data]
+    assert len(real) >= 20 and sum(len(data["tools"]) for data in real) >= 500
+    for data in real:  # each file says which published package (and version) it was captured from
+        package = data["package"]
+        assert package["registry"] in ("npm", "pypi") and package["name"] and package["version"][0].isdigit()
+    assert {d["package"]["registry"] for d in real} == {"npm", "pypi"}
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)

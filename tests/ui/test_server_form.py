@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import json
+import re
+import sys
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLineEdit
 from pytestqt.qtbot import QtBot
 
 from elftia_desktop.core.models import McpServerRecord
+from elftia_desktop.core.presets import load_presets
 from elftia_desktop.ui.dialogs.server_form import McpServerForm, error_field
 
 PRESETS: list[dict[str, Any]] = [
@@ -23,7 +28,6 @@ PRESETS: list[dict[str, Any]] = [
         "env": [
             {"name": "GITHUB_PERSONAL_ACCESS_TOKEN", "description": "repo scope", "required": True, "secret": True}
         ],
-        "requiredArgs": [],
         "runtime": "node",
         "homepage": "https://github.com/modelcontextprotocol/servers",
     },
@@ -34,9 +38,11 @@ PRESETS: list[dict[str, Any]] = [
         "category": "Files",
         "transport": "stdio",
         "command": "npx",
-        "args": ["-y", "@modelcontextprotocol/server-filesystem"],
+        "args": ["-y", "@modelcontextprotocol/server-filesystem", "{directory}"],
         "env": [],
-        "requiredArgs": ["/path/to/folder"],
+        "arguments": [
+            {"key": "directory", "label": "Folder the server may access", "placeholder": "~/Documents", "isPath": True}
+        ],
     },
     {
         "id": "remote",
@@ -230,18 +236,47 @@ def test_preset_fills_form_and_requires_its_secret(qtbot: QtBot) -> None:
     assert form.ui.save.isEnabled()
 
 
-def test_preset_required_argument_and_http_preset(qtbot: QtBot) -> None:
+def test_preset_required_argument_and_http_preset(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", "/home/ada")
     form = make_form(qtbot, presets=PRESETS)
     form.ui.gallery.choose("filesystem")
-    assert "required argument" in form.ui.error_labels["args"].text()
-    assert form.ui.args.row_edit(2).placeholderText() == "/path/to/folder"
-    type_into(qtbot, form.ui.args.row_edit(2), "/srv/data")
-    assert form.ui.save.isEnabled()
+    assert form.ui.preset_values.isVisible()
+    error = form.ui.error_labels["preset"]
+    assert error.isVisible() and error.text() == "Required: Filesystem needs “Folder the server may access” to run."
+    assert not form.ui.save.isEnabled()
+    assert form.ui.args.items()[-1] == "{directory}", "the placeholder shows where the value goes"
+    form.ui.preset_values.fields["directory"].set_text("~/data")  # type: ignore[union-attr]
+    assert form.ui.save.isEnabled() and not error.isVisible()
+    assert form.params()["config"]["args"] == ["-y", "@modelcontextprotocol/server-filesystem", "/home/ada/data"]
     form.ui.gallery.search.setText("remote")
     assert form.ui.gallery.list.item(1).isHidden()
     form.ui.gallery.choose("remote")
     assert form.ui.transport.value() == "http"
-    assert form.ui.url.isVisible()
+    assert form.ui.url.isVisible() and not form.ui.preset_values.isVisible()
+
+
+def real_presets() -> list[dict[str, Any]]:
+    return [p.model_dump(mode="json", by_alias=True, exclude_none=True) for p in load_presets()]
+
+
+def test_every_real_preset_saves_no_placeholder(qtbot: QtBot) -> None:
+    """Each shipped preset, its required values filled, saves without a single ``{key}`` left."""
+    for preset in real_presets():
+        form = make_form(qtbot, presets=[preset])
+        form.ui.gallery.choose(preset["id"])
+        for argument in preset.get("arguments", []):
+            field = form.ui.preset_values.fields[argument["key"]]
+            text = "/tmp/x" if argument.get("isPath") else "value-1"
+            field.set_text(text) if hasattr(field, "set_text") else field.setText(text)  # type: ignore[union-attr]
+        for row in range(len(preset.get("env", []))):
+            if not form.ui.env.row(row).value.text():
+                form.ui.env.row(row).value.setText("v")
+        params = form.params()
+        saved = json.dumps(params["config"])
+        assert not re.search(r"\{[A-Za-z_]+\}", saved), f"{preset['id']}: {saved}"
+        assert not form.errors, f"{preset['id']}: {form.errors}"
+        if preset.get("command") == "{python}":
+            assert params["config"]["command"] == sys.executable
 
 
 def test_edit_mode_keeps_saved_secret_unless_retyped(qtbot: QtBot) -> None:

@@ -158,12 +158,12 @@ class AgentRoute(Route):
         """``agents:summaries``: per agent, its tool count and the tokens of its definitions."""
 
         async def work(s: AppServices) -> list[AgentToolSummary]:
-            from elftia_desktop.tools.loader import fetch_mcp_tools
+            from elftia_desktop.tools.connected import connected_agent_tools
             from elftia_desktop.tools.preview import tool_summary
 
             summaries = []
             for agent in await asyncio.to_thread(s.agents.list):
-                listing = await fetch_mcp_tools(s.mcp, agent)
+                listing = await connected_agent_tools(s.mcp, agent)  # counting tools never starts a server
                 summaries.append(await asyncio.to_thread(tool_summary, agent.id, listing.tools, listing.errors))
             return summaries
 

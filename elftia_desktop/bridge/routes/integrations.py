@@ -279,9 +279,8 @@ def _refs(sources: list[Any]) -> list[SourceRef]:
 
 async def _claude_cli() -> ClaudeCli:
     """The CLI on the PATH servers get: the login shell's, plus the app's managed tools."""
-    from elftia_desktop.deps.installer import server_path
-    from elftia_desktop.deps.login_env import login_shell_path
+    from elftia_desktop.core.login_env import command_search_path
     from elftia_desktop.integrations.claude_cli import ClaudeCli
 
-    path = server_path(await login_shell_path())
+    path = await command_search_path()
     return await asyncio.to_thread(ClaudeCli, None, os.environ | {"PATH": path})

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 
+from elftia_desktop.application import servers as actions
 from elftia_desktop.bridge.plumbing import Done, Failed, Reply, Route
 from elftia_desktop.bridge.results import LaunchChange, LaunchInfo
 
@@ -39,12 +40,13 @@ class ServerRoute(Route):
         receiver: QObject | None = None,
         on_done: Done[McpActionResult] | None = None,
         on_error: Failed | None = None,
+        connect: bool = True,
     ) -> int:
-        """``mcp:add``: ``server`` in the ``McpServerInput`` JSON shape."""
+        """``mcp:add``: ``server`` in the ``McpServerInput`` JSON shape; ``connect=False`` saves without connecting."""
         from elftia_desktop.core.models import McpServerInput
 
         reply = Reply("mcp:add", receiver, on_done, on_error)
-        return self._core.call(reply, McpServerInput, server, lambda s, data: s.mcp.add(data))
+        return self._core.call(reply, McpServerInput, server, lambda s, data: actions.add(s.mcp, data, connect=connect))
 
     def add_json(
         self,
@@ -61,7 +63,7 @@ class ServerRoute(Route):
 
         reply = Reply("mcp:addJson", receiver, on_done, on_error)
         params = {"json": json_text, "trust": trust, "onConflict": on_conflict}
-        return self._core.call(reply, McpServerJsonInput, params, lambda s, data: s.mcp.add_json(data))
+        return self._core.call(reply, McpServerJsonInput, params, lambda s, data: actions.add_json(s.mcp, data))
 
     def remove(
         self,
@@ -72,7 +74,9 @@ class ServerRoute(Route):
         on_error: Failed | None = None,
     ) -> int:
         """``mcp:remove``."""
-        return self._by_id(Reply("mcp:remove", receiver, on_done, on_error), server_id, lambda s, i: s.mcp.remove(i))
+        return self._by_id(
+            Reply("mcp:remove", receiver, on_done, on_error), server_id, lambda s, i: actions.remove(s.mcp, i)
+        )
 
     def update(
         self,
@@ -82,13 +86,19 @@ class ServerRoute(Route):
         receiver: QObject | None = None,
         on_done: Done[McpActionResult] | None = None,
         on_error: Failed | None = None,
+        connect: bool = True,
     ) -> int:
-        """``mcp:update``: merge ``updates`` (record fields in JSON spelling) into the record."""
+        """``mcp:update``: merge ``updates`` (record fields in JSON spelling) into the record.
+
+        ``connect=False``: a server whose launch changed is stopped, not restarted (the caller connects it).
+        """
         from elftia_desktop.core.models import McpServerUpdateInput
 
         reply = Reply("mcp:update", receiver, on_done, on_error)
         params = {"id": server_id, "updates": dict(updates)}
-        return self._core.call(reply, McpServerUpdateInput, params, lambda s, u: s.mcp.update(u.id, u.updates))
+        return self._core.call(
+            reply, McpServerUpdateInput, params, lambda s, u: actions.update(s.mcp, u.id, u.updates, connect=connect)
+        )
 
     def test(
         self,
@@ -143,7 +153,9 @@ class ServerRoute(Route):
         on_error: Failed | None = None,
     ) -> int:
         """``mcp:trust``: the user confirmed what the server runs."""
-        return self._by_id(Reply("mcp:trust", receiver, on_done, on_error), server_id, lambda s, i: s.mcp.trust(i))
+        return self._by_id(
+            Reply("mcp:trust", receiver, on_done, on_error), server_id, lambda s, i: actions.trust(s.mcp, i)
+        )
 
     def launch_info(
         self,

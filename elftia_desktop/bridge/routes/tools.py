@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Literal
 
 from PySide6.QtCore import QObject
 
+from elftia_desktop.application.tools import set_tool_flag
 from elftia_desktop.bridge.plumbing import Done, Failed, Reply, Route
 
 if TYPE_CHECKING:
@@ -87,10 +87,4 @@ class ToolRoute(Route):
 
 
 async def _set_flag(s: AppServices, toggle: ToolToggleInput) -> McpActionResult:
-    record = await asyncio.to_thread(s.catalog.get, toggle.server_id)
-    field = "disabledTools" if toggle.flag == "enabled" else "disabledAutoApproveTools"
-    current = record.disabled_tools if toggle.flag == "enabled" else record.disabled_auto_approve_tools
-    names = [n for n in current if n != toggle.tool_name]
-    if not toggle.value:
-        names.append(toggle.tool_name)
-    return await s.mcp.update(toggle.server_id, {field: names})
+    return await set_tool_flag(s.mcp, toggle.server_id, toggle.tool_name, toggle.flag, toggle.value)

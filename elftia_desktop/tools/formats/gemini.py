@@ -16,9 +16,15 @@ Relied on: Gemini API reference ``FunctionDeclaration`` and ``Schema`` (ai.googl
   ``parameters``; ``$defs``/``$ref`` are kept, recursion included. (The Gemini API documents
   ``$defs``/``$ref`` for ``responseJsonSchema``, where cycles "are unrolled to a limited degree"
   and may only pass through non-required properties; nothing more is documented for parameters.)
-* names: see :mod:`elftia_desktop.tools.names`. Parameter names Gemini does not accept
-  (``^[a-zA-Z_][a-zA-Z0-9_]{0,63}$``, in both forms) are renamed for the request and noted; the
-  tool's ``ArgumentMap`` in the name map maps the model's call back to the original names.
+  Only the keywords of Gemini's documented JSON Schema subset are sent; the rest is moved or
+  described (see :mod:`elftia_desktop.tools.formats.gemini_json`).
+* names: see :mod:`elftia_desktop.tools.names`. In ``parameters``, property names Gemini does not
+  accept (``^[a-zA-Z_][a-zA-Z0-9_]{0,63}$``) are renamed at every depth and noted; the tool's
+  ``ArgumentMap`` in the name map maps the model's call back to the original names. That rule is
+  documented for ``parameters`` only: ``parametersJsonSchema`` keeps every name.
+* A value ``parameters`` cannot describe (an object without declared properties, a value without
+  a type) is sent as a JSON-encoded ``STRING`` and decoded by the argument map: no bare ``OBJECT``
+  is sent.
 """
 
 from __future__ import annotations
@@ -28,47 +34,22 @@ from typing import Any
 
 from elftia_desktop.tools.convert import Conversion, ToolInput, ToolSource, convert_all, prepare_schema
 from elftia_desktop.tools.formats.anthropic import json_schema_parameters
+from elftia_desktop.tools.formats.gemini_json import gemini_json_subset
 from elftia_desktop.tools.formats.gemini_schema import GeminiSchemaWriter, recursion_stub
-from elftia_desktop.tools.names import GEMINI_PARAMETER_NAME, parameter_names
 from elftia_desktop.tools.notes import NoteLog
 
 
 def gemini_parameters(schema: Any, log: NoteLog) -> dict[str, Any] | None:
     """A tool's input schema as a Gemini ``Schema`` (OpenAPI subset), or None for no parameters."""
     root, _ = prepare_schema(schema, log, placeholder=recursion_stub)
-    out = rename_parameters(GeminiSchemaWriter(log).root(root), log)
+    out = GeminiSchemaWriter(log).root(root, log.argument_map())
     return out if out.get("properties") else None
 
 
 def gemini_json_parameters(schema: Any, log: NoteLog) -> dict[str, Any] | None:
-    """A tool's input schema as ``parametersJsonSchema``, or None for no parameters."""
-    out = rename_parameters(json_schema_parameters(schema, log), log)
+    """A tool's input schema as ``parametersJsonSchema`` (Gemini's documented subset), or None for no parameters."""
+    out = gemini_json_subset(json_schema_parameters(schema, log), log)
     return out if out.get("properties") or out.get("additionalProperties") not in (None, False) else None
-
-
-def rename_parameters(params: dict[str, Any], log: NoteLog) -> dict[str, Any]:
-    """``params`` with the top-level parameter names Gemini rejects renamed (in ``required`` too).
-
-    Each rename is noted and recorded in the log's ``ArgumentMap`` (provider name -> original name).
-    """
-    props = params.get("properties")
-    if not isinstance(props, dict) or all(map(GEMINI_PARAMETER_NAME.match, props)):
-        return params  # the common case: every name is fine
-    renamed = parameter_names(props)
-    out = dict(params)
-    out["properties"] = {renamed.get(k, k): v for k, v in props.items()}
-    if isinstance(out.get("required"), list):
-        out["required"] = [renamed.get(r, r) if isinstance(r, str) else r for r in out["required"]]
-    depends = out.get("dependentRequired")
-    if isinstance(depends, dict):
-        out["dependentRequired"] = {renamed.get(k, k): [renamed.get(n, n) for n in v] for k, v in depends.items()}
-    arguments = log.argument_map()
-    for original, new in renamed.items():
-        log.add(f"properties.{original}", "renamed", f"parameter {original!r} sent as {new!r} (Gemini parameter "
-                "names are letters, digits and _, start with a letter or _, at most 64 characters); the model's "
-                f"call is mapped back to {original!r}")  # fmt: skip
-        arguments.renamed[new] = original
-    return out
 
 
 def convert_mcp_tools_to_gemini(tools: Sequence[ToolInput], *, json_schema: bool = False) -> Conversion:
@@ -80,6 +61,7 @@ def convert_mcp_tools_to_gemini(tools: Sequence[ToolInput], *, json_schema: bool
     convert = gemini_json_parameters if json_schema else gemini_parameters
 
     def one(source: ToolSource, name: str, log: NoteLog) -> dict[str, Any]:
+        """One tool as a Gemini ``FunctionDeclaration``."""
         declaration: dict[str, Any] = {"name": name, "description": source.description}
         params = convert(source.input_schema, log)
         if params is not None:

@@ -17,10 +17,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from elftia_desktop.tools.arguments import ArgumentMap, MapRecorder, Where
+from elftia_desktop.tools.describe import add_description, describe, encoded_text, with_extra_carrier
 from elftia_desktop.tools.formats.jsonschema import is_number, valid_pattern
+from elftia_desktop.tools.names import GEMINI_PARAMETER_NAME, parameter_names
 from elftia_desktop.tools.notes import NoteLog, join_path
 from elftia_desktop.tools.refs import MAX_DEPTH
-from elftia_desktop.tools.schema import is_null_schema, merge_all_of, schema_types, string_list
+from elftia_desktop.tools.schema import WRAPPED_PROPERTY, is_null_schema, merge_all_of, schema_types, string_list
 
 GEMINI_FORMATS = {"STRING": {"enum", "date-time"}, "NUMBER": {"float", "double"}, "INTEGER": {"int32", "int64"}}
 _TYPES = {"string": "STRING", "number": "NUMBER", "integer": "INTEGER", "boolean": "BOOLEAN",
@@ -32,6 +35,7 @@ _HANDLED = frozenset(
      "properties", "required", "items", "prefixItems", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
      "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "pattern", "$schema"}
 )  # fmt: skip
+_NOT_DESCRIBED = frozenset({"additionalProperties", "patternProperties", "$comment", "$schema"})
 _DEFAULT_TYPES: dict[str, type | tuple[type, ...]] = {"STRING": str, "BOOLEAN": bool, "ARRAY": list, "OBJECT": dict}
 _NUMBER_TYPES = (int, float)  # tuples, not ``int | float``: an inline union is built on every call
 _TYPE_VALUES = (str, list)
@@ -82,25 +86,42 @@ class GeminiSchemaWriter:
 
     def __init__(self, log: NoteLog) -> None:
         self.log = log
+        self.maps = MapRecorder()
+        """The way back for the arguments, recorded while writing (see :meth:`root`)."""
 
-    def root(self, node: dict[str, Any]) -> dict[str, Any]:
-        """The root: always an ``OBJECT``."""
-        out = self.node(node, "", 0)
+    def root(self, node: dict[str, Any], amap: ArgumentMap) -> dict[str, Any]:
+        """The root: always an ``OBJECT``; the way back for its arguments is added to ``amap``."""
+        out = self._root(node, amap)
+        self.maps.build(amap)
+        return out
+
+    def _root(self, node: dict[str, Any], amap: ArgumentMap) -> dict[str, Any]:
+        """A free-form root map is wrapped as the JSON-encoded ``value``."""
+        if _is_free_form(node):
+            if all(node.get(k) in (None, False) for k in ("additionalProperties", "patternProperties")):
+                return {"type": "OBJECT", "properties": {}}  # no parameters
+            amap.wrapped = WRAPPED_PROPERTY
+            rest = {k: v for k, v in node.items() if k != "description"}
+            value = self._encoded(rest, WRAPPED_PROPERTY, (WRAPPED_PROPERTY,), "a root of any keys")
+            self.log.add("", "changed", f"the arguments are sent as the JSON-encoded property {WRAPPED_PROPERTY!r}, "
+                         "unwrapped again before the call")  # fmt: skip
+            return {"type": "OBJECT", "properties": {WRAPPED_PROPERTY: value}, "required": [WRAPPED_PROPERTY]}
+        out = self.node(node, "", 0, ())
         if out.get("type") != "OBJECT":
             self.log.add("", "dropped", "the root did not convert to an OBJECT: the tool is sent without parameters")
+            self.maps.discard_since(0)
             return {"type": "OBJECT", "properties": {}}
         out.pop("nullable", None)
         return out
 
-    def node(self, node: Any, path: str, depth: int) -> dict[str, Any]:
-        """One schema node, converted."""
+    def node(self, node: Any, path: str, depth: int, at: Where) -> dict[str, Any]:
+        """One schema node, converted; ``at`` says where its value sits (for the way back)."""
         if not isinstance(node, dict):
             if node is not True:
                 self.log.add(path, "changed", "a boolean or invalid subschema written as an unconstrained value")
             node = {}
         if depth > MAX_DEPTH:
-            self.log.add(path, "cut", f"nested deeper than {MAX_DEPTH} levels; written as a string")
-            return {"type": "STRING"}
+            return self._encoded(node, path, at, f"a value nested deeper than {MAX_DEPTH} levels")
         if "allOf" in node or "oneOf" in node or "const" in node:
             node = self._normalize(node, path)
         nullable = node.get("nullable") is True
@@ -109,16 +130,17 @@ class GeminiSchemaWriter:
             nullable, types = True, [t for t in types if t != "null"]
             self.log.add(join_path(path, "type"), "changed", "null in the type list written as nullable: true")
         if isinstance(node.get("anyOf"), list):
-            return self._any_of(node, path, depth, nullable)
+            return self._any_of(node, path, depth, nullable, at)
         if not isinstance(node.get("type"), _TYPE_VALUES):
             types = _infer_types(node)
         if not types:
-            return self._untyped(node, path, nullable)
+            return self._encoded(node, path, at, "a value without a type", nullable)
         if len(types) > 1:
             self.log.add(join_path(path, "type"), "changed", f"type list {types} written as anyOf")
-            branches = [self._typed({**node, "type": t}, t, False, path, depth) for t in types]
-            return self._wrap_any_of(node, branches, nullable)
-        return self._typed(node, types[0], nullable, path, depth)
+            return self._any_of({**node, "anyOf": [{**node, "type": t} for t in types]}, path, depth, nullable, at)
+        if types == ["object"] and _is_free_form(node):
+            return self._encoded(node, path, at, "an object without declared properties", nullable)
+        return self._typed(node, types[0], nullable, path, depth, at)
 
     def _normalize(self, node: dict[str, Any], path: str) -> dict[str, Any]:
         if isinstance(node.get("allOf"), list):
@@ -135,13 +157,18 @@ class GeminiSchemaWriter:
             self.log.add(join_path(path, "const"), "changed", "const written as a one-value enum")
         return node
 
-    def _any_of(self, node: dict[str, Any], path: str, depth: int, nullable: bool) -> dict[str, Any]:
-        branches = []
+    def _any_of(self, node: dict[str, Any], path: str, depth: int, nullable: bool, at: Where) -> dict[str, Any]:
+        branches, encoded, start = [], [], self.maps.mark()
         for i, branch in enumerate(node["anyOf"]):
             if is_null_schema(branch):
                 nullable = True
                 continue
-            branches.append(self.node(branch, f"{path}.anyOf[{i}]", depth + 1))
+            mark = self.maps.mark()
+            branches.append(self.node(branch, f"{path}.anyOf[{i}]", depth + 1, at))
+            encoded.append(self.maps.encoded_since(mark, at))
+        if any(encoded) and any(_may_be_string(b) for b, e in zip(branches, encoded, strict=True) if not e):
+            self.maps.discard_since(start)
+            return self._encoded(node, path, at, "a union of a string and a value of that kind", nullable)
         if nullable and len(branches) < len(node["anyOf"]):
             self.log.add(join_path(path, "anyOf"), "changed", "the null branch written as nullable: true")
         if len(branches) == 1:
@@ -153,7 +180,8 @@ class GeminiSchemaWriter:
                 single["nullable"] = True
             return single
         if not branches:
-            return self._untyped({k: v for k, v in node.items() if k != "anyOf"}, path, nullable)
+            return self._encoded({k: v for k, v in node.items() if k != "anyOf"}, path, at, "a value without a type",
+                                 nullable)  # fmt: skip
         return self._wrap_any_of(node, branches, nullable)
 
     def _wrap_any_of(self, node: dict[str, Any], branches: list[dict[str, Any]], nullable: bool) -> dict[str, Any]:
@@ -165,16 +193,23 @@ class GeminiSchemaWriter:
             out["nullable"] = True
         return out
 
-    def _untyped(self, node: dict[str, Any], path: str, nullable: bool) -> dict[str, Any]:
-        self.log.add(path, "changed", "no type given: written as anyOf of every type (Gemini needs a type)")
-        for key in node:
-            if key not in _HANDLED:
-                self.log.dropped(path, key, "not part of Gemini's schema subset")
-        branches: list[dict[str, Any]] = [{"type": t} for t in ("STRING", "NUMBER", "BOOLEAN", "OBJECT")]
-        branches.append({"type": "ARRAY", "items": {"type": "STRING"}})
-        return self._wrap_any_of(node, branches, nullable)
+    def _encoded(self, node: dict[str, Any], path: str, at: Where, why: str, nullable: bool = False) -> dict[str, Any]:
+        """A value Gemini's schema cannot describe, sent as a JSON-encoded ``STRING`` and decoded again."""
+        self.maps.json_encoded(at)
+        out: dict[str, Any] = {"type": "STRING"}
+        for key in ("title", "description"):
+            if isinstance(node.get(key), str):
+                out[key] = node[key]
+        add_description(out, encoded_text(node))
+        if nullable:
+            out["nullable"] = True
+        self.log.add(path, "changed", f"{why} cannot be described in Gemini's schema: sent as a JSON-encoded "
+                     "string, decoded again before the call")  # fmt: skip
+        return out
 
-    def _typed(self, node: dict[str, Any], json_type: str, nullable: bool, path: str, depth: int) -> dict[str, Any]:
+    def _typed(
+        self, node: dict[str, Any], json_type: str, nullable: bool, path: str, depth: int, at: Where
+    ) -> dict[str, Any]:
         kind = _TYPES[json_type]
         out: dict[str, Any] = {"type": kind}
         for key in ("title", "description"):
@@ -186,15 +221,17 @@ class GeminiSchemaWriter:
         self._format(node, kind, out, path)
         self._bounds(node, kind, out, path)
         if kind == "ARRAY":
-            out["items"] = self._items(node, path, depth)
+            out["items"] = self._items(node, path, depth, at)
         elif kind == "OBJECT":
-            self._object(node, out, path, depth)
+            self._object(node, out, path, depth, at)
         default = node.get("default")
         if default is not None and isinstance(default, _DEFAULT_TYPES.get(kind, _NUMBER_TYPES)):
             out["default"] = default
-        for key in node:
-            if key not in _HANDLED and not (kind == "OBJECT" and key in ("additionalProperties", "patternProperties")):
-                self.log.dropped(path, key, "not part of Gemini's schema subset")
+        elif default is not None:
+            describe(out, node, ["default"], self.log, path, "a default of another type than the value's")
+        if not _HANDLED.issuperset(node):
+            others = [k for k in node if k not in _HANDLED and k not in _NOT_DESCRIBED]
+            describe(out, node, others, self.log, path, "not part of Gemini's schema subset")
         return out
 
     def _enum(self, node: dict[str, Any], kind: str, out: dict[str, Any], path: str) -> None:
@@ -218,7 +255,7 @@ class GeminiSchemaWriter:
         if isinstance(fmt, str) and fmt in GEMINI_FORMATS.get(kind, ()):
             out["format"] = fmt
         else:
-            self.log.dropped(path, "format", f"format {fmt!r} is not one Gemini documents for {kind}")
+            describe(out, node, ["format"], self.log, path, f"not a format Gemini documents for {kind}")
 
     def _bounds(self, node: dict[str, Any], kind: str, out: dict[str, Any], path: str) -> None:
         if kind in ("NUMBER", "INTEGER"):
@@ -231,7 +268,7 @@ class GeminiSchemaWriter:
                     out[bound] = math.floor(value) + 1 if step > 0 else math.ceil(value) - 1
                     self.log.add(join_path(path, key), "changed", f"written as {bound} {out[bound]}")
                 elif key in node:
-                    self.log.dropped(path, key, "Gemini has no exclusive bounds")
+                    describe(out, node, [key], self.log, path, "Gemini has no exclusive bounds")
         for key in _COUNTS.get(kind, ()):
             value = node.get(key)
             if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
@@ -240,9 +277,9 @@ class GeminiSchemaWriter:
             if valid_pattern(node["pattern"]):
                 out["pattern"] = node["pattern"]
             else:
-                self.log.dropped(path, "pattern", "not a valid regular expression")
+                describe(out, node, ["pattern"], self.log, path, "not a valid regular expression")
 
-    def _items(self, node: dict[str, Any], path: str, depth: int) -> dict[str, Any]:
+    def _items(self, node: dict[str, Any], path: str, depth: int, at: Where) -> dict[str, Any]:
         items = node.get("items")
         tuple_items = node.get("prefixItems") if isinstance(node.get("prefixItems"), list) else None
         if isinstance(items, list):
@@ -252,21 +289,49 @@ class GeminiSchemaWriter:
             variants = [*tuple_items, *([items] if isinstance(items, dict) else [])]
             unique = [v for i, v in enumerate(variants) if v not in variants[:i]]
             items = unique[0] if len(unique) == 1 else {"anyOf": unique}
-        return self.node(items if isinstance(items, dict) else {}, join_path(path, "items"), depth + 1)
+        return self.node(items if isinstance(items, dict) else {}, join_path(path, "items"), depth + 1, (*at, None))
 
-    def _object(self, node: dict[str, Any], out: dict[str, Any], path: str, depth: int) -> None:
+    def _object(self, node: dict[str, Any], out: dict[str, Any], path: str, depth: int, at: Where) -> None:
         raw = node.get("properties")
         props: dict[str, Any] = raw if isinstance(raw, dict) else {}
-        out["properties"] = {
-            name: self.node(sub, join_path(path, f"properties.{name}"), depth + 1) for name, sub in props.items()
-        }
+        if props and any(node.get(k) not in (None, False) for k in ("additionalProperties", "patternProperties")):
+            props = with_extra_carrier(props, node, path, at, self.maps, self.log)
+        renamed = rename_properties(props, path, self.log)
+        for original, new in renamed.items():
+            self.maps.renamed(at, new, original)
+        out["properties"] = {}
+        for name, sub in props.items():
+            new = renamed.get(name, name)
+            out["properties"][new] = self.node(sub, join_path(path, f"properties.{name}"), depth + 1, (*at, new))
         required = string_list(node.get("required"))
-        kept = [r for r in required if r in props]
+        kept = [renamed.get(r, r) for r in required if r in props]
         if kept:
             out["required"] = kept
         if len(kept) < len(required):
             missing = ", ".join(r for r in required if r not in props)
             self.log.add(join_path(path, "required"), "changed", f"names without a property removed: {missing}")
-        for key in ("additionalProperties", "patternProperties"):
-            if key in node:
-                self.log.dropped(path, key, "Gemini's schema subset has no " + key)
+
+
+def rename_properties(props: dict[str, Any], path: str, log: NoteLog) -> dict[str, str]:
+    """``{original: new}`` for the property names Gemini rejects, each noted."""
+    if all(map(GEMINI_PARAMETER_NAME.match, props)):
+        return {}  # the common case: every name is fine
+    renamed = parameter_names(props)
+    for original, new in renamed.items():
+        log.add(join_path(path, f"properties.{original}"), "renamed", f"parameter {original!r} sent as {new!r} "
+                "(Gemini parameter names are letters, digits and _, start with a letter or _, at most 64 "
+                f"characters); the model's call is mapped back to {original!r}")  # fmt: skip
+    return renamed
+
+
+def _is_free_form(node: dict[str, Any]) -> bool:
+    """An object without declared properties (a map, or any object): Gemini's schema cannot say so."""
+    props = node.get("properties")
+    return not (isinstance(props, dict) and props)
+
+
+def _may_be_string(node: dict[str, Any]) -> bool:
+    """Whether a converted branch may hold a string (then a JSON-encoded sibling would be ambiguous)."""
+    if node.get("type") == "STRING":
+        return True
+    return any(_may_be_string(b) for b in node.get("anyOf") or [] if isinstance(b, dict))

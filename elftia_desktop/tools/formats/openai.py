@@ -4,8 +4,14 @@ Relied on (OpenAI API reference and the openai SDK's types, openai 3.x):
 
 * Chat Completions: ``{"type": "function", "function": {name, description, parameters, strict?}}``
   (``ChatCompletionFunctionToolParam``/``FunctionDefinition``). ``parameters`` is a JSON Schema
-  object; the root must be ``type: object`` and may not be a combinator. The description is cut at
-  1024 characters (the documented Chat Completions limit), at a sentence or word end.
+  object; the root must be ``type: object`` and may not be a combinator.
+* Descriptions: both shapes are kept within 1024 characters, the limit the API has enforced with
+  ``string_above_max_length`` ("Invalid 'tools[i].function.description': string too long. Expected
+  a string with maximum length 1024"; reported as lifted for some models in 2025, so this is the
+  safe side, not a documented constant). A longer one is cut at a sentence or word end, says
+  that it continues, and the rest opens the root ``parameters.description`` (a JSON Schema
+  description, no limit documented), so the model still reads all of it; a ``changed`` note says so.
+  Anthropic and Gemini document no limit for a tool's description: it is sent whole.
 * Responses: ``{"type": "function", name, description, parameters, strict}``
   (``FunctionToolParam``: ``strict`` is required there, so it is always stated).
 * An array schema without ``items`` is rejected ("array schema missing items"): one is added.
@@ -26,6 +32,7 @@ from elftia_desktop.tools.schema import cut_text
 
 MAX_TOOLS = 128
 MAX_DESCRIPTION = 1024
+CONTINUED = " (continued in the parameters' description)"
 
 
 def openai_parameters(schema: Any, log: NoteLog) -> dict[str, Any]:
@@ -48,16 +55,26 @@ def _function(source: ToolSource, name: str, log: NoteLog, *, strict: bool, chat
         strict_params = make_strict(params, log)
         if strict_params is not None:
             params, is_strict = strict_params, True
-    description = source.description
-    if chat and len(description) > MAX_DESCRIPTION:
-        description = cut_text(description, MAX_DESCRIPTION)
-        log.add("description", "cut", f"{len(source.description)} characters cut to {len(description)} (limit 1024)")
+    description = _short_description(source.description, params, log)
     if chat:
         function: dict[str, Any] = {"name": name, "description": description, "parameters": params}
         if strict:
             function["strict"] = is_strict
         return {"type": "function", "function": function}
     return {"type": "function", "name": name, "description": description, "parameters": params, "strict": is_strict}
+
+
+def _short_description(text: str, params: dict[str, Any], log: NoteLog) -> str:
+    """``text`` within :data:`MAX_DESCRIPTION`; the rest goes to the start of ``params["description"]``."""
+    if len(text) <= MAX_DESCRIPTION:
+        return text
+    head = cut_text(text, MAX_DESCRIPTION - len(CONTINUED))
+    rest = text[len(head.removesuffix("…")) :].strip()
+    before = params.get("description")
+    params["description"] = f"(Tool description, continued:) {rest}" + (f"\n\n{before}" if before else "")
+    log.add("description", "changed", f"{len(text)} characters: the first {len(head)} sent as the description "
+            f"(limit {MAX_DESCRIPTION}), the rest at the start of the parameters' description")  # fmt: skip
+    return head + CONTINUED
 
 
 def convert_mcp_tools_to_openai(
@@ -71,6 +88,7 @@ def convert_mcp_tools_to_openai(
     fmt = "openai-responses" if responses else "openai"
 
     def one(source: ToolSource, name: str, log: NoteLog) -> dict[str, Any]:
+        """One tool as an OpenAI function (Chat Completions or Responses shape)."""
         return _function(source, name, log, strict=strict, chat=not responses)
 
     return convert_all(tools, fmt, "openai", one, limit=limit)

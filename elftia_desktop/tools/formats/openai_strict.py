@@ -5,30 +5,36 @@ guides/structured-outputs#supported-schemas), and the openai SDK's ``lib/_pydant
 (``to_strict_json_schema``):
 
 * every object has ``additionalProperties: false`` and lists every property in ``required``;
-  an optional property is made nullable (``anyOf [T, {"type": "null"}]``) and
-  :func:`strip_strict_nulls` removes those nulls again before the MCP call;
+  an optional property is made nullable (``anyOf [T, {"type": "null"}]``) and the tool's
+  :class:`~elftia_desktop.tools.arguments.ArgumentMap` removes that null again ("omitted") before
+  the MCP call (:func:`strip_strict_nulls` does the same from the original schema);
 * supported: string ``pattern`` and ``format`` (date-time, time, date, duration, email, hostname,
   ipv4, ipv6, uuid); number ``multipleOf``, ``minimum``, ``maximum``, ``exclusiveMinimum``,
   ``exclusiveMaximum``; array ``items``, ``minItems``, ``maxItems``; ``enum``, ``const``,
   ``anyOf``, ``$ref``/``$defs`` (also recursive); a ``$ref`` has no sibling keywords;
-* not supported: ``allOf`` (merged here), ``oneOf`` (-> ``anyOf``), ``not``, ``if``/``then``/``else``,
-  ``dependent*``, ``patternProperties``, ``unevaluated*``, ``propertyNames``, ``prefixItems``,
-  other keywords (dropped with a note); free-form maps and untyped values cannot be expressed,
-  so such a tool falls back to ``strict: false``;
-* limits: 5000 properties, 10 levels of nesting, 1000 enum values, 120,000 characters of names
-  and enum values.
+* not supported, and so rewritten: ``allOf`` (merged), ``oneOf`` (-> ``anyOf``), a tuple
+  (``prefixItems``: an array of ``anyOf`` its item types, the order described); ``default``,
+  ``minLength``/``maxLength``, other formats and every other keyword are said in the description
+  (:mod:`elftia_desktop.tools.describe`), each with a note;
+* a value strict mode cannot describe (no type, a free-form object or map, objects nested deeper
+  than 10 levels) is sent as a JSON-encoded string, decoded again by the argument map: the model
+  may send the same values as before. A tool falls back to ``strict: false`` (with a note naming
+  the reason) only over the limits: 5000 properties, 1000 enum values, 120,000 characters of
+  names and enum values.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from elftia_desktop.tools.arguments import ArgumentMap, MapRecorder, Where
+from elftia_desktop.tools.describe import add_description, describe, encoded_text, value_text, with_extra_carrier
 from elftia_desktop.tools.notes import NoteLog, join_path
 from elftia_desktop.tools.refs import MAX_DEPTH
-from elftia_desktop.tools.schema import deref, merge_all_of, process_json_schema, string_list
+from elftia_desktop.tools.schema import WRAPPED_PROPERTY, deref, merge_all_of, process_json_schema, string_list
 
 STRICT_FORMATS = frozenset({"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"})
-_COMMON = frozenset({"type", "description", "title", "enum", "const", "anyOf", "default", "$ref", "$defs"})
+_COMMON = frozenset({"type", "description", "title", "enum", "const", "anyOf", "$ref", "$defs"})
 _BY_TYPE = {
     "string": frozenset({"pattern", "format"}),
     "number": frozenset({"multipleOf", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}),
@@ -40,6 +46,9 @@ _BY_TYPE = {
 }
 _ALLOWED = {t: _COMMON | extra for t, extra in _BY_TYPE.items()}
 """The keywords strict mode keeps on a schema of one type."""
+_STRUCTURAL = frozenset({"prefixItems", "patternProperties", "additionalProperties", "$schema", "$comment"})
+"""Handled by the object and array passes (or meaningless to the model), never described."""
+_REWRITTEN = frozenset({"allOf", "oneOf", "$ref"})
 MAX_PROPERTIES = 5000
 MAX_NESTING = 10
 MAX_ENUM_VALUES = 1000
@@ -50,16 +59,35 @@ class NotStrict(Exception):
     """The schema cannot be expressed in strict mode; the message says where and why."""
 
 
+def _infer_type(node: dict[str, Any]) -> list[str]:
+    if any(k in node for k in ("properties", "patternProperties", "additionalProperties", "required")):
+        return ["object"]
+    if any(k in node for k in ("items", "prefixItems")):
+        return ["array"]
+    return []
+
+
+def _is_free_form(node: dict[str, Any]) -> bool:
+    """An object whose keys are not declared: a map (``additionalProperties``) or any object."""
+    props = node.get("properties")
+    return not (isinstance(props, dict) and props) and node.get("additionalProperties") is not False
+
+
 class _Strictifier:
-    def __init__(self, log: NoteLog) -> None:
+    def __init__(self, log: NoteLog, maps: MapRecorder) -> None:
         self.log = log
+        self.maps = maps
         self.properties = 0
         self.enum_values = 0
         self.chars = 0
 
-    def node(self, node: Any, path: str, depth: int, nesting: int) -> dict[str, Any]:
-        if not isinstance(node, dict) or depth > MAX_DEPTH:
-            raise NotStrict(f"{path or 'root'}: an unconstrained value (any JSON) cannot be expressed")
+    def node(self, node: Any, path: str, depth: int, nesting: int, at: Where) -> dict[str, Any]:
+        """``node`` (at ``path``) rewritten for strict mode (JSON-encoded where it cannot be expressed)."""
+        if node is True or node == {} or not isinstance(node, dict) or depth > MAX_DEPTH:
+            return self._encoded(node if isinstance(node, dict) else {}, path, at, "a value of any type")
+        kind = node.get("type")
+        if type(kind) is str and kind != "object" and _REWRITTEN.isdisjoint(node):
+            return self._typed(node, [kind], path, depth, nesting, at)  # the common case, without the checks below
         if "allOf" in node:
             node = merge_all_of(node)
             self.log.add(join_path(path, "allOf"), "changed", "allOf merged (strict mode does not support allOf)")
@@ -67,66 +95,142 @@ class _Strictifier:
             node = {**{k: v for k, v in node.items() if k != "oneOf"}, "anyOf": node["oneOf"]}
             self.log.add(join_path(path, "oneOf"), "changed", "oneOf written as anyOf (strict mode has no oneOf)")
         if "$ref" in node:
-            return {"$ref": node["$ref"]}
+            return self._ref(node, path, at)
         types = node.get("type")
         type_list = types if isinstance(types, list) else [types] if isinstance(types, str) else []
         if not type_list and not ("anyOf" in node or "enum" in node or "const" in node):
-            raise NotStrict(f"{path or 'root'}: a value without a type cannot be expressed")
-        if len(type_list) > 1 and len([t for t in type_list if t != "null"]) > 1:
-            return self._split_types(node, type_list, path, depth, nesting)
-        return self._typed(node, type_list, path, depth, nesting)
+            type_list = _infer_type(node)
+            if not type_list:
+                return self._encoded(node, path, at, "a value without a type")
+        if len([t for t in type_list if t != "null"]) > 1:
+            return self._split_types(node, type_list, path, depth, nesting, at)
+        if "object" in type_list and (_is_free_form(node) or nesting >= MAX_NESTING):
+            why = "a free-form object" if _is_free_form(node) else f"objects nested deeper than {MAX_NESTING} levels"
+            return self._encoded(node, path, at, why)
+        return self._typed(node, type_list, path, depth, nesting, at)
 
-    def _split_types(
-        self, node: dict[str, Any], types: list[str], path: str, depth: int, nesting: int
-    ) -> dict[str, Any]:
-        keep = {k: v for k, v in node.items() if k in ("description", "title", "default")}
-        rest = {k: v for k, v in node.items() if k not in keep}
-        branches = [self.node({**rest, "type": t}, path, depth + 1, nesting) for t in types]
-        self.log.add(join_path(path, "type"), "changed", f"type list {types} written as anyOf")
-        return {**keep, "anyOf": branches}
+    def root(self, body: dict[str, Any], amap: ArgumentMap) -> dict[str, Any]:
+        """The root object; a free-form root map is wrapped as the JSON-encoded property ``value``."""
+        props = body.get("properties")
+        if isinstance(props, dict) and props:
+            return self.node(body, "", 0, 0, ())
+        extra = body.get("additionalProperties")
+        if extra in (None, False) and not body.get("patternProperties"):
+            return {"type": "object", "properties": {}, "required": [], "additionalProperties": False,
+                    **{k: body[k] for k in ("description", "title") if isinstance(body.get(k), str)}}  # fmt: skip
+        amap.wrapped = WRAPPED_PROPERTY
+        value = self._encoded({k: v for k, v in body.items() if k != "description"}, WRAPPED_PROPERTY,
+                              (WRAPPED_PROPERTY,), "a root of any keys (a free-form map)")  # fmt: skip
+        self.log.add("", "changed", f"the arguments are sent as the JSON-encoded property {WRAPPED_PROPERTY!r}, "
+                     "unwrapped again before the call")  # fmt: skip
+        out = {"type": "object", "properties": {WRAPPED_PROPERTY: value}, "required": [WRAPPED_PROPERTY]}
+        return {**out, "additionalProperties": False}
 
-    def _typed(self, node: dict[str, Any], types: list[str], path: str, depth: int, nesting: int) -> dict[str, Any]:
-        allowed = _ALLOWED.get(types[0], _COMMON) if len(types) == 1 else _allowed(types)
-        out: dict[str, Any] = {}
-        for key, value in node.items():
-            if key not in allowed:
-                self.log.dropped(path, key, "not supported in strict mode")
-            elif key == "format" and not (isinstance(value, str) and value in STRICT_FORMATS):
-                self.log.dropped(path, key, f"format {value!r} is not supported in strict mode")
-            elif key == "default" and value is None:
-                continue
-            else:
-                out[key] = value
-        self._count(out)
-        if "anyOf" in out:
-            out["anyOf"] = [self.node(b, f"{path}.anyOf[{i}]", depth + 1, nesting) for i, b in enumerate(out["anyOf"])]
-        if "object" in types:
-            self._object(out, node, path, depth, nesting + 1)
-        if "array" in types:
-            if not isinstance(out.get("items"), dict):
-                raise NotStrict(f"{path or 'root'}: an array without an items schema cannot be expressed")
-            out["items"] = self.node(out["items"], join_path(path, "items"), depth + 1, nesting)
+    def _ref(self, node: dict[str, Any], path: str, at: Where) -> dict[str, Any]:
+        ref = node["$ref"]
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            self.maps.ref(at, ref[len("#/$defs/") :])
+        lost = [k for k in node if k not in ("$ref", "description", "title")]
+        if lost:
+            self.log.dropped(path, lost[0] if len(lost) == 1 else f"{{{', '.join(lost)}}}",
+                             "strict mode allows no keyword beside $ref")  # fmt: skip
+        return {"$ref": ref}
+
+    def _encoded(self, node: dict[str, Any], path: str, at: Where, why: str) -> dict[str, Any]:
+        self.maps.json_encoded(at)
+        out: dict[str, Any] = {"type": "string"}
+        for key in ("title", "description"):
+            if isinstance(node.get(key), str):
+                out[key] = node[key]
+        add_description(out, encoded_text(node))
+        self.log.add(path, "changed", f"{why} cannot be described in strict mode: sent as a JSON-encoded string, "
+                     "decoded again before the call")  # fmt: skip
         return out
 
-    def _object(self, out: dict[str, Any], node: dict[str, Any], path: str, depth: int, nesting: int) -> None:
+    def _split_types(
+        self, node: dict[str, Any], types: list[str], path: str, depth: int, nesting: int, at: Where
+    ) -> dict[str, Any]:
+        keep = {k: v for k, v in node.items() if k in ("description", "title")}
+        rest = {k: v for k, v in node.items() if k not in keep}
+        self.log.add(join_path(path, "type"), "changed", f"type list {types} written as anyOf")
+        return {**keep, **self._branches([{**rest, "type": t} for t in types], path, depth, nesting, at, rest)}
+
+    def _branches(
+        self, branches: list[Any], path: str, depth: int, nesting: int, at: Where, node: dict[str, Any]
+    ) -> dict[str, Any]:
+        """``{"anyOf": [...]}``, or the whole value JSON-encoded when a branch must be (it would be ambiguous)."""
+        out, encoded, start = [], [], self.maps.mark()
+        for i, branch in enumerate(branches):
+            mark = self.maps.mark()
+            out.append(self.node(branch, f"{path}.anyOf[{i}]", depth + 1, nesting, at))
+            encoded.append(self.maps.encoded_since(mark, at))
+        if any(encoded) and any(_may_be_string(b) for b, e in zip(out, encoded, strict=True) if not e):
+            self.maps.discard_since(start)
+            return self._encoded(node, path, at, "a union of a string and a value of that kind")
+        return {"anyOf": out}
+
+    def _typed(
+        self, node: dict[str, Any], types: list[str], path: str, depth: int, nesting: int, at: Where
+    ) -> dict[str, Any]:
+        allowed = _ALLOWED.get(types[0], _COMMON) if len(types) == 1 else _allowed(types)
+        out: dict[str, Any] = {}
+        described = []
+        for key, value in node.items():
+            if key == "default" and value is None:
+                continue  # pydantic's default of an optional value: omitting it says the same
+            if key not in allowed or (key == "format" and not (isinstance(value, str) and value in STRICT_FORMATS)):
+                if key not in _STRUCTURAL:
+                    described.append(key)
+            else:
+                out[key] = value
+        if "type" not in out and not ("anyOf" in out or "enum" in out or "const" in out):
+            out["type"] = types[0] if len(types) == 1 else types
+        if described:
+            describe(out, node, described, self.log, path, "strict mode does not support it")
+        self._count(out)
+        if "anyOf" in out:
+            union = self._branches(out.pop("anyOf"), path, depth, nesting, at, node)
+            if "anyOf" not in union:
+                return union  # the whole value JSON-encoded
+            out["anyOf"] = union["anyOf"]
+        if "object" in types:
+            self._object(out, node, path, depth, nesting + 1, at)
+        if "array" in types:
+            self._array(out, node, path, depth, nesting, at)
+        return out
+
+    def _array(self, out: dict[str, Any], node: dict[str, Any], path: str, depth: int, nesting: int, at: Where) -> None:
+        items = node.get("items")
+        tuple_items = node.get("prefixItems")
+        if isinstance(tuple_items, list) and tuple_items:
+            variants = [*tuple_items, *([items] if isinstance(items, dict) else [])]
+            unique = [v for i, v in enumerate(variants) if v not in variants[:i]]
+            items = unique[0] if len(unique) == 1 else {"anyOf": unique}
+            add_description(out, f"A tuple: item i follows prefixItems[i] of {value_text(tuple_items)}.")
+            self.log.add(join_path(path, "prefixItems"), "changed",
+                         "tuple written as an array of anyOf its item types, the order described")  # fmt: skip
+        out["items"] = self.node(items if items is not None else {}, join_path(path, "items"), depth + 1, nesting,
+                                 (*at, None))  # fmt: skip
+
+    def _object(
+        self, out: dict[str, Any], node: dict[str, Any], path: str, depth: int, nesting: int, at: Where
+    ) -> None:
         raw = out.get("properties")
         props: dict[str, Any] = raw if isinstance(raw, dict) else {}
         extra = node.get("additionalProperties")
-        if not props and extra not in (None, False):
-            raise NotStrict(f"{path or 'root'}: a free-form map (additionalProperties) cannot be expressed")
-        if extra not in (None, False):
-            self.log.add(join_path(path, "additionalProperties"), "changed", "set to false (strict mode requires it)")
-        if nesting > MAX_NESTING:
-            raise NotStrict(f"{path or 'root'}: objects nested deeper than {MAX_NESTING} levels")
+        if props and (extra not in (None, False) or node.get("patternProperties")):
+            props = with_extra_carrier(props, node, path, at, self.maps, self.log)
         self.properties += len(props)
         required = set(string_list(node.get("required")))
         new_props: dict[str, Any] = {}
         for name, sub in props.items():
             where = join_path(path, f"properties.{name}")
-            converted = self.node(sub, where, depth + 1, nesting)
+            converted = self.node(sub, where, depth + 1, nesting, (*at, name))
             if name not in required and not _allows_null(converted):
                 converted = _nullable(converted)
-                self.log.add(where, "changed", "optional: made required and nullable (null is removed before the call)")
+                self.maps.omit_null(at, name)
+                self.log.add(where, "changed", "optional: made required and nullable (a null is removed before the "
+                             "call: the property is omitted)")  # fmt: skip
             new_props[name] = converted
         out["properties"] = new_props
         out["required"] = list(new_props)
@@ -142,6 +246,17 @@ class _Strictifier:
         props = out.get("properties")
         if isinstance(props, dict):
             self.chars += sum(map(len, props))
+
+
+def _may_be_string(node: dict[str, Any]) -> bool:
+    """Whether a converted branch may hold a string (then a JSON-encoded sibling branch would be ambiguous)."""
+    types = node.get("type")
+    if types == "string" or (isinstance(types, list) and "string" in types) or "$ref" in node:
+        return True
+    values = node["enum"] if isinstance(node.get("enum"), list) else [node.get("const")]
+    if any(isinstance(v, str) for v in values):
+        return True
+    return any(_may_be_string(b) for b in node.get("anyOf") or [] if isinstance(b, dict))
 
 
 def _allowed(types: list[str]) -> frozenset[str]:
@@ -165,20 +280,35 @@ def _nullable(node: dict[str, Any]) -> dict[str, Any]:
 
 
 def make_strict(params: dict[str, Any], log: NoteLog) -> dict[str, Any] | None:
-    """``params`` (cleaned OpenAI parameters) in strict form, or None with a ``fallback`` note."""
+    """``params`` (cleaned OpenAI parameters) in strict form, or None with a ``fallback`` note.
+
+    On success the way back (nulls of optional properties, JSON-encoded values) joins the log's
+    argument map.
+    """
     trial = NoteLog(log.tool, log.provider)
-    worker = _Strictifier(trial)
+    worker = _Strictifier(trial, MapRecorder())
+    amap = ArgumentMap()
     try:
         defs = params.get("$defs") or {}
-        body = {k: v for k, v in params.items() if k != "$defs"}
-        out = worker.node(body, "", 0, 0)
+        out = worker.root({k: v for k, v in params.items() if k != "$defs"}, amap)
         if defs:
-            out["$defs"] = {k: worker.node(v, f"$defs.{k}", 1, 1) for k, v in defs.items()}
+            out["$defs"] = {k: _def(worker, k, v, amap) for k, v in defs.items()}
         _check_limits(worker)
     except NotStrict as exc:
         log.add("", "fallback", f"sent with strict: false because {exc}")
         return None
     log.notes.extend(trial.notes)
+    if worker.maps.records or amap:
+        log.argument_map().merge(worker.maps.build(amap))
+    return out
+
+
+def _def(worker: _Strictifier, name: str, schema: Any, amap: ArgumentMap) -> dict[str, Any]:
+    """One ``$defs`` entry in strict form; its way back becomes ``amap.defs[name]``."""
+    body_maps, worker.maps = worker.maps, MapRecorder()
+    out = worker.node(schema, f"$defs.{name}", 1, 1, ())
+    amap.defs[name] = worker.maps.build(ArgumentMap())
+    worker.maps = body_maps
     return out
 
 

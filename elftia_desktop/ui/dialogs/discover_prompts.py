@@ -6,22 +6,15 @@ Prompt arguments are strings; the arguments form is the same generated form as f
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QHBoxLayout,
-    QLabel,
     QListWidget,
     QListWidgetItem,
-    QPushButton,
-    QSplitter,
-    QVBoxLayout,
     QWidget,
 )
 
-from elftia_desktop.ui.widgets.result_view import ResultView
+from elftia_desktop.ui.dialogs.explore_pane import DetailPane, explore_layout, show_list_error
 from elftia_desktop.ui.widgets.schema_form import SchemaForm
 
 if TYPE_CHECKING:
@@ -45,60 +38,33 @@ class PromptsPanel(QWidget):
     """The server's prompts; the chosen one gets an arguments form and Get prompt."""
 
     def __init__(self, router: McpRouter, server_id: str, parent: QWidget | None = None) -> None:
+        """An empty tab for ``server_id``'s prompts (fill it with :meth:`set_prompts`)."""
         super().__init__(parent)
         self._router = router
         self.server_id = server_id
         self.prompts: list[dict[str, Any]] = []
-        self.form: SchemaForm | None = None
-        self._started = 0.0
-        self.error = QLabel(self)
-        self.error.setObjectName("FieldError")
-        self.error.setWordWrap(True)
-        self.error.hide()
         self.list = QListWidget(self)
         self.list.setToolTip("The server's prompts; choose one to fill in its arguments")
         self.list.currentRowChanged.connect(self._chosen)
-        splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        splitter.addWidget(self.list)
-        splitter.addWidget(self._detail())
-        splitter.setStretchFactor(0, 2)
-        splitter.setStretchFactor(1, 5)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 8, 8, 8)
-        layout.addWidget(self.error)
-        layout.addWidget(splitter, 1)
+        tip = "Check the arguments, then ask the server for the prompt's messages"
+        self.detail = DetailPane(
+            self,
+            choose="Choose a prompt.",
+            action=("&Get prompt", tip, self.get_prompt),
+            empty_result="The rendered messages appear here.",
+        )
+        self.description, self.get_button = self.detail.description, self.detail.button
+        self.status, self.result_view = self.detail.status, self.detail.result_view
+        self.error = explore_layout(self, self.list, self.detail, (2, 5))
 
-    def _detail(self) -> QWidget:
-        page = QWidget(self)
-        self.description = QLabel("Choose a prompt.", page)
-        self.description.setObjectName("Muted")
-        self.description.setWordWrap(True)
-        self.form_holder = QVBoxLayout()
-        self.get_button = QPushButton("&Get prompt", page)
-        self.get_button.setObjectName("Primary")
-        self.get_button.setAutoDefault(False)
-        self.get_button.setToolTip("Check the arguments, then ask the server for the prompt's messages")
-        self.get_button.setEnabled(False)
-        self.get_button.clicked.connect(self.get_prompt)
-        self.status = QLabel("", page)
-        self.status.setObjectName("Muted")
-        row = QHBoxLayout()
-        row.addWidget(self.get_button)
-        row.addWidget(self.status, 1)
-        self.result_view = ResultView(page)
-        self.result_view.clear("The rendered messages appear here.")
-        layout = QVBoxLayout(page)
-        layout.setContentsMargins(8, 0, 0, 0)
-        layout.addWidget(self.description)
-        layout.addLayout(self.form_holder, 2)
-        layout.addLayout(row)
-        layout.addWidget(self.result_view, 3)
-        return page
+    @property
+    def form(self) -> SchemaForm | None:
+        """The arguments form of the chosen prompt."""
+        return self.detail.form
 
     def set_prompts(self, prompts: list[dict[str, Any]], error: str = "") -> None:
         """Show the listed prompts (and why they could not be listed)."""
-        self.error.setText(f"Could not be listed: {error}" if error else "")
-        self.error.setVisible(bool(error))
+        show_list_error(self.error, error)
         self.prompts = list(prompts)
         self.list.clear()
         for prompt in self.prompts:
@@ -111,21 +77,14 @@ class PromptsPanel(QWidget):
             self.description.setText("This server offers no prompts.")
 
     def _chosen(self, row: int) -> None:
-        if self.form is not None:
-            self.form_holder.removeWidget(self.form)
-            self.form.hide()
-            self.form.deleteLater()
-            self.form = None
         if not 0 <= row < len(self.prompts):
+            self.detail.set_form(None)
             self.get_button.setEnabled(False)
             return
         prompt = self.prompts[row]
         self.description.setText(str(prompt.get("description") or "No description."))
-        self.form = SchemaForm(prompt_schema(prompt), self)
-        self.form_holder.addWidget(self.form)
+        self.detail.set_form(SchemaForm(prompt_schema(prompt), self))
         self.get_button.setEnabled(True)
-        self.status.setText("")
-        self.result_view.clear("The rendered messages appear here.")
 
     def get_prompt(self) -> None:
         """Validate the arguments and ask for the prompt."""
@@ -138,9 +97,7 @@ class PromptsPanel(QWidget):
             return
         name = str(self.prompts[row].get("name", ""))
         arguments = {k: str(v) for k, v in self.form.value().items()}
-        self.get_button.setEnabled(False)
-        self.status.setText("Asking…")
-        self._started = time.perf_counter()
+        self.detail.begin("Asking…")
         self._router.explore.get_prompt(
             self.server_id,
             name,
@@ -150,15 +107,8 @@ class PromptsPanel(QWidget):
             on_error=self._failed,
         )
 
-    def _elapsed(self) -> float:
-        return (time.perf_counter() - self._started) * 1000
-
     def _shown(self, result: dict[str, Any]) -> None:
-        self.get_button.setEnabled(True)
-        self.status.setText("")
-        self.result_view.show_messages(result, self._elapsed())
+        self.result_view.show_messages(result, self.detail.finish())
 
     def _failed(self, error: BridgeError) -> None:
-        self.get_button.setEnabled(True)
-        self.status.setText("")
-        self.result_view.show_failure(f"{error.kind}: {error.message}", self._elapsed())
+        self.detail.fail(error)

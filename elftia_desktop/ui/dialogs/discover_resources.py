@@ -7,23 +7,18 @@ contents appear with a text or image preview.
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QHBoxLayout,
     QLabel,
-    QPushButton,
-    QSplitter,
     QTreeWidget,
     QTreeWidgetItem,
-    QVBoxLayout,
     QWidget,
 )
 
+from elftia_desktop.ui.dialogs.explore_pane import DetailPane, explore_layout, show_list_error
 from elftia_desktop.ui.dialogs.uri_template import expand, template_variables
-from elftia_desktop.ui.widgets.result_view import ResultView
 from elftia_desktop.ui.widgets.schema_form import SchemaForm
 
 if TYPE_CHECKING:
@@ -37,65 +32,38 @@ class ResourcesPanel(QWidget):
     """Resources and resource templates in a tree; the chosen one can be read."""
 
     def __init__(self, router: McpRouter, server_id: str, parent: QWidget | None = None) -> None:
+        """An empty tab for ``server_id``'s resources (fill it with :meth:`set_resources`)."""
         super().__init__(parent)
         self._router = router
         self.server_id = server_id
-        self.form: SchemaForm | None = None
         self.template: dict[str, Any] | None = None
-        self._started = 0.0
-        self.error = QLabel(self)
-        self.error.setObjectName("FieldError")
-        self.error.setWordWrap(True)
-        self.error.hide()
         self.tree = QTreeWidget(self)
         self.tree.setHeaderLabels(["Name", "URI", "Type"])
         self.tree.setAlternatingRowColors(True)
         self.tree.currentItemChanged.connect(lambda item, _old: self._chosen(item))
-        splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        splitter.addWidget(self.tree)
-        splitter.addWidget(self._detail())
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 4)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 8, 8, 8)
-        layout.addWidget(self.error)
-        layout.addWidget(splitter, 1)
-
-    def _detail(self) -> QWidget:
-        page = QWidget(self)
-        self.description = QLabel("Choose a resource or a template.", page)
-        self.description.setObjectName("Muted")
-        self.description.setWordWrap(True)
-        self.uri = QLabel("", page)
+        self.uri = QLabel("", self)
         self.uri.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.uri.setWordWrap(True)
-        self.form_holder = QVBoxLayout()
-        self.read_button = QPushButton("&Read", page)
-        self.read_button.setObjectName("Primary")
-        self.read_button.setAutoDefault(False)
-        self.read_button.setToolTip("Read the resource at this URI")
-        self.read_button.setEnabled(False)
-        self.read_button.clicked.connect(self.read)
-        self.status = QLabel("", page)
-        self.status.setObjectName("Muted")
-        row = QHBoxLayout()
-        row.addWidget(self.read_button)
-        row.addWidget(self.status, 1)
-        self.result_view = ResultView(page)
-        self.result_view.clear("The contents appear here.")
-        layout = QVBoxLayout(page)
-        layout.setContentsMargins(8, 0, 0, 0)
-        layout.addWidget(self.description)
-        layout.addWidget(self.uri)
-        layout.addLayout(self.form_holder, 1)
-        layout.addLayout(row)
-        layout.addWidget(self.result_view, 3)
-        return page
+        self.detail = DetailPane(
+            self,
+            choose="Choose a resource or a template.",
+            action=("&Read", "Read the resource at this URI", self.read),
+            empty_result="The contents appear here.",
+            extra=self.uri,
+            form_stretch=1,
+        )
+        self.description, self.read_button = self.detail.description, self.detail.button
+        self.status, self.result_view = self.detail.status, self.detail.result_view
+        self.error = explore_layout(self, self.tree, self.detail, (3, 4))
+
+    @property
+    def form(self) -> SchemaForm | None:
+        """The variables form of the chosen template (None for a plain resource)."""
+        return self.detail.form
 
     def set_resources(self, resources: list[dict[str, Any]], templates: list[dict[str, Any]], error: str = "") -> None:
         """Show the listed resources and templates (and why they could not be listed)."""
-        self.error.setText(f"Could not be listed: {error}" if error else "")
-        self.error.setVisible(bool(error))
+        show_list_error(self.error, error)
         self.tree.clear()
         groups = (("Resources", resources, "uri"), ("Templates", templates, "uriTemplate"))
         for title, items, key in groups:
@@ -122,15 +90,9 @@ class ResourcesPanel(QWidget):
                     return
 
     def _chosen(self, item: QTreeWidgetItem | None) -> None:
-        if self.form is not None:
-            self.form_holder.removeWidget(self.form)
-            self.form.hide()
-            self.form.deleteLater()
-            self.form = None
         data = item.data(0, ROLE) if item is not None else None
+        self.detail.set_form(None)
         self.read_button.setEnabled(data is not None)
-        self.result_view.clear("The contents appear here.")
-        self.status.setText("")
         if data is None:
             self.template = None
             return
@@ -142,9 +104,9 @@ class ResourcesPanel(QWidget):
             return
         names = template_variables(str(entry.get("uriTemplate", "")))
         schema = {"type": "object", "properties": {n: {"type": "string"} for n in names}, "required": names}
-        self.form = SchemaForm(schema, self)
-        self.form.changed.connect(self._show_uri)
-        self.form_holder.addWidget(self.form)
+        form = SchemaForm(schema, self)
+        form.changed.connect(self._show_uri)
+        self.detail.set_form(form)
         self._show_uri()
 
     def current_uri(self) -> str:
@@ -165,22 +127,13 @@ class ResourcesPanel(QWidget):
         uri = self.current_uri()
         if not uri:
             return
-        self.read_button.setEnabled(False)
-        self.status.setText("Reading…")
-        self._started = time.perf_counter()
+        self.detail.begin("Reading…")
         self._router.explore.read_resource(
             self.server_id, uri, receiver=self, on_done=self._shown, on_error=self._failed
         )
 
-    def _elapsed(self) -> float:
-        return (time.perf_counter() - self._started) * 1000
-
     def _shown(self, result: dict[str, Any]) -> None:
-        self.read_button.setEnabled(True)
-        self.status.setText("")
-        self.result_view.show_contents(result, self._elapsed())
+        self.result_view.show_contents(result, self.detail.finish())
 
     def _failed(self, error: BridgeError) -> None:
-        self.read_button.setEnabled(True)
-        self.status.setText("")
-        self.result_view.show_failure(f"{error.kind}: {error.message}", self._elapsed())
+        self.detail.fail(error)

@@ -121,21 +121,41 @@ class JsonImportDialog(QDialog):
         self.error_label.setToolTip("Follow the link to put the cursor on the error")
         self.error_label.linkActivated.connect(lambda _link: self.go_to_error())
         self.error_label.hide()
-        self.table = QTableWidget(0, 5, page)
-        self.table.setHorizontalHeaderLabels(["Server", "Transport", "Runs", "Status", "Action"])
-        self.table.verticalHeader().hide()
-        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        self.table.setSelectionMode(QTableWidget.SelectionMode.NoSelection)
-        self.table.setWordWrap(False)
-        header = self.table.horizontalHeader()
+        self.table = self._preview_table(page)
+        self.summary = QLabel(page)
+        self.summary.setObjectName("Muted")
+        buttons = self._button_row(page)
+        layout = QVBoxLayout(page)
+        layout.setContentsMargins(0, 0, 0, 0)
+        for widget, stretch in ((title, 0), (hint, 0), (self.editor, 3), (self.error_label, 0)):
+            layout.addWidget(widget, stretch)
+        preview_title = QLabel("Preview", page)
+        preview_title.setObjectName("CardTitle")
+        layout.addWidget(preview_title)
+        layout.addWidget(self.table, 2)
+        layout.addWidget(self.summary)
+        layout.addLayout(buttons)
+        return page
+
+    def _preview_table(self, page: QWidget) -> QTableWidget:
+        """The preview: one row a server, with the action for a name that is taken."""
+        table = QTableWidget(0, 5, page)
+        table.setHorizontalHeaderLabels(["Server", "Transport", "Runs", "Status", "Action"])
+        table.verticalHeader().hide()
+        table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        table.setSelectionMode(QTableWidget.SelectionMode.NoSelection)
+        table.setWordWrap(False)
+        header = table.horizontalHeader()
         modes = (QHeaderView.ResizeMode.ResizeToContents,) * 2 + (QHeaderView.ResizeMode.Stretch,) * 2
         for column, mode in enumerate((*modes, QHeaderView.ResizeMode.Fixed)):
             header.setSectionResizeMode(column, mode)
         header.resizeSection(4, 200)
-        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.table.setToolTip("The servers that will be added; choose what happens to names that are taken")
-        self.summary = QLabel(page)
-        self.summary.setObjectName("Muted")
+        table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        table.setToolTip("The servers that will be added; choose what happens to names that are taken")
+        return table
+
+    def _button_row(self, page: QWidget) -> QHBoxLayout:
+        """Open file, the trust box, Cancel and Add servers."""
         self.trust = QCheckBox("&Trust these servers (start them without asking first)", page)
         self.trust.setToolTip(
             "Unchecked: before a server's first start, Elftia shows exactly what it runs and asks you"
@@ -159,17 +179,7 @@ class JsonImportDialog(QDialog):
         buttons.addWidget(self.trust, 1)
         buttons.addWidget(self.cancel)
         buttons.addWidget(self.submit)
-        layout = QVBoxLayout(page)
-        layout.setContentsMargins(0, 0, 0, 0)
-        for widget, stretch in ((title, 0), (hint, 0), (self.editor, 3), (self.error_label, 0)):
-            layout.addWidget(widget, stretch)
-        preview_title = QLabel("Preview", page)
-        preview_title.setObjectName("CardTitle")
-        layout.addWidget(preview_title)
-        layout.addWidget(self.table, 2)
-        layout.addWidget(self.summary)
-        layout.addLayout(buttons)
-        return page
+        return buttons
 
     # -- parsing and preview ---------------------------------------------------------------
 

@@ -286,6 +286,7 @@ class McpManageDialog(QDialog):
         }
 
         def done(agent: Agent) -> None:
+            """Keep the saved agent and close."""
             self.saved = agent
             self.accept()
 

@@ -26,39 +26,11 @@ from PySide6.QtWidgets import QDialog, QWidget
 from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.models import McpActionResult, McpServerInput, McpServerRecord, McpTestResult
+from elftia_desktop.core.trust import needs_confirmation
+from elftia_desktop.ui.dialogs.server_form_fields import TRANSPORT_ALIASES, env_row, error_field
 from elftia_desktop.ui.dialogs.server_form_layout import FormLayout
 from elftia_desktop.ui.theme import STATE_COLORS
 from elftia_desktop.ui.widgets.key_value_editor import RowSpec
-
-FIELD_OF_PATH = {
-    "name": "name",
-    "type": "transport",
-    "config.command": "command",
-    "config.args": "args",
-    "config.env": "env",
-    "config.cwd": "cwd",
-    "config.url": "url",
-    "config.headers": "headers",
-    "config.oauth": "auth",
-    "config.timeout": "timeout",
-    "scope": "scope",
-    "projectPath": "project",
-}
-TRANSPORT_ALIASES = {"streamablehttp": "http", "streamable-http": "http", "streamable_http": "http"}
-
-
-def error_field(loc: tuple[Any, ...], message: str) -> tuple[str, str]:
-    """The form field an error belongs to and its message without the field prefix."""
-    message = message.removeprefix("Value error, ")
-    path = ".".join(str(part) for part in loc)
-    if not path and ": " in message:
-        prefix, rest = message.split(": ", 1)
-        if " " not in prefix:
-            path, message = prefix, rest
-    for known in sorted(FIELD_OF_PATH, key=len, reverse=True):
-        if path == known or path.startswith(known + "."):
-            return FIELD_OF_PATH[known], message[:1].upper() + message[1:]
-    return "general", message[:1].upper() + message[1:]
 
 
 class McpServerForm(QDialog):
@@ -127,6 +99,7 @@ class McpServerForm(QDialog):
             "timeout": ui.call_timeout.valueChanged,
             "scope": ui.scope.currentIndexChanged,
             "project": ui.project.changed,
+            "preset": ui.preset_values.changed,
         }
         for key, signal in signals.items():
             signal.connect(lambda *_a, k=key: self._changed(k))
@@ -157,14 +130,21 @@ class McpServerForm(QDialog):
         ui = self.ui
         transport = ui.transport.value()
         config: dict[str, Any]
+        values = ui.preset_values  # a preset's {key} placeholders, filled from the values it asked for
         if transport == "stdio":
-            config = {"command": ui.command.text().strip(), "args": ui.args.items(), "env": ui.env.mapping()}
+            args = [values.fill(a) for a in ui.args.items() if values.kept(a)]
+            config = {"command": values.fill(ui.command.text().strip()), "args": args, "env": ui.env.mapping()}
             if ui.cwd.text():
                 config["cwd"] = ui.cwd.text()
             secret = ui.env.secret_keys()
         else:
-            config = {"url": ui.url.text().strip(), "headers": ui.headers.mapping()}
+            headers = ui.headers.mapping()
+            config = {
+                "url": values.fill(ui.url.text().strip()),
+                "headers": {k: values.fill(v) for k, v in headers.items()},
+            }
             secret = ui.headers.secret_keys()
+            secret += [k for k, v in headers.items() if k not in secret and values.uses_secret(v)]
             header, oauth = ui.auth.header(), ui.auth.oauth()
             if header is not None:
                 config["headers"][header[0]] = header[1]
@@ -202,8 +182,8 @@ class McpServerForm(QDialog):
         updates = {k: v for k, v in params.items() if k not in ("config", "secretKeys", "isTrusted")}
         updates["config"] = cleared | params["config"]
         updates.setdefault("projectPath", None)
-        if self.record is not None and self.record.is_trusted:
-            updates["isTrusted"] = True  # edited here, seeing what it runs: the new launch is the trusted one
+        if self.record is not None and not needs_confirmation(self.record):
+            updates["isTrusted"] = True  # the user's own edit in the app keeps a trusted server trusted
         return updates
 
     def _timeouts(self) -> dict[str, float]:
@@ -235,6 +215,9 @@ class McpServerForm(QDialog):
         problems = editor.problems()
         if problems:
             errors.setdefault("env" if transport == "stdio" else "headers", problems[0])
+        preset_problem = self.ui.preset_values.problem()
+        if preset_problem:
+            errors["preset"] = preset_problem
         missing = self.ui.args.missing_required() if transport == "stdio" else []
         if missing:
             errors.setdefault("args", f"Fill in the required argument: {missing[0]}")
@@ -258,8 +241,14 @@ class McpServerForm(QDialog):
     # -- presets and records ---------------------------------------------------------------
 
     def apply_preset(self, preset: dict[str, Any]) -> None:
-        """Fill the form from a preset dict (``{}``: a custom server, the fields stay)."""
+        """Fill the form from a preset dict (``{}``: a custom server, the fields stay).
+
+        The values the preset needs (its ``arguments``) become fields of their own; its ``{key}``
+        placeholders stay visible in the arguments, URL and headers and are filled when saving.
+        """
         self.ui.set_preset_info(preset)
+        self.ui.preset_values.set_preset(preset)
+        self._update_visibility()
         if not preset:
             return
         self._filling = True
@@ -270,20 +259,9 @@ class McpServerForm(QDialog):
         ui.command.setText(str(preset.get("command") or ""))
         ui.url.setText(str(preset.get("url") or ""))
         ui.args.set_items([str(a) for a in preset.get("args") or []])
-        for extra in preset.get("requiredArgs") or []:
-            hint = extra if isinstance(extra, str) else str(extra.get("description") or extra.get("name") or "")
-            ui.args.add_row("", placeholder=hint or "required argument", required=True)
-        specs = [
-            RowSpec(
-                str(var.get("name", "")),
-                str(var.get("default") or ""),
-                bool(var["secret"]) if "secret" in var else None,
-                str(var.get("description") or ""),
-                bool(var.get("required")),
-            )
-            for var in preset.get("env") or []
-        ]
-        (ui.env if ui.transport.value() == "stdio" else ui.headers).set_rows(specs)
+        ui.env.set_rows([env_row(var) for var in preset.get("env") or []])
+        headers = preset.get("headers") or {}
+        ui.headers.set_rows([RowSpec(str(k), str(v), False) for k, v in headers.items()])
         self._filling = False
         self._show_all = True
         self._revalidate()
@@ -339,10 +317,17 @@ class McpServerForm(QDialog):
         self._set_saving(True)
         if self.record is not None:
             self._router.servers.update(
-                self.record.id, self.updates(), receiver=self, on_done=self._saved, on_error=self._save_failed
+                self.record.id,
+                self.updates(),
+                receiver=self,
+                on_done=self._saved,
+                on_error=self._save_failed,
+                connect=False,
             )
-        else:
-            self._router.servers.add(params, receiver=self, on_done=self._saved, on_error=self._save_failed)
+        else:  # saved at once; the servers page connects it afterwards and shows that on its card
+            self._router.servers.add(
+                params, receiver=self, on_done=self._saved, on_error=self._save_failed, connect=False
+            )
 
     def _set_saving(self, saving: bool) -> None:
         self._saving = saving

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.models import ENV_KEY_PATTERN, HEADER_NAME_PATTERN
+from elftia_desktop.ui.dialogs.preset_values import PresetValues
 from elftia_desktop.ui.dialogs.server_form_auth import AuthSection
 from elftia_desktop.ui.dialogs.server_form_parts import (
     DependencyStatus,
@@ -92,6 +93,7 @@ class FormLayout:
         dialog.setStyleSheet(local_style(dialog))
 
     def _make_fields(self, dialog: QDialog, router: McpRouter | None) -> None:
+        self.preset_values = PresetValues(dialog)
         self.name = QLineEdit(dialog)
         self.name.setPlaceholderText("e.g. filesystem")
         self.name.setToolTip("A unique name; agents see tools as mcp__<name>__<tool>")
@@ -185,6 +187,8 @@ class FormLayout:
             ("Pro&ject folder", "project", self._field("project", self.project)),
         ]
         self._add_rows(form, rows)
+        self._section(form, "Values this preset needs")
+        form.addRow(self._field("preset", self.preset_values))
         self._section(form, "Program")
         command_field = self._field("command", self.command, [self.dependency])
         command_field.layout().addWidget(self.command_hint)  # type: ignore[union-attr]
@@ -278,6 +282,9 @@ class FormLayout:
         self.form.setRowVisible(self.rows["section:Program"], stdio)
         self.form.setRowVisible(self.rows["section:Endpoint"], not stdio)
         self.form.setRowVisible(self.rows["project"], local)
+        needs_values = bool(self.preset_values.arguments)
+        self.form.setRowVisible(self.rows["preset"], needs_values)
+        self.form.setRowVisible(self.rows["section:Values this preset needs"], needs_values)
 
     def show_errors(self, errors: dict[str, str]) -> None:
         """Show each message under its field; other fields' labels are hidden."""

@@ -45,12 +45,14 @@ class _PresetDelegate(QStyledItemDelegate):
     """Paints a preset: name in bold, category on the right, description muted below."""
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
+        """Two lines of text and a margin."""
         height = option.fontMetrics.height()
         return QSize(200, height * 2 + 16)
 
     def paint(
         self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
     ) -> None:
+        """Draw the name, the category and the description of the preset."""
         preset: dict[str, Any] = index.data(PRESET_ROLE) or {}
         self.initStyleOption(option, index)
         option.text = ""

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from elftia_desktop.bridge.results import LaunchInfo
+from elftia_desktop.bridge.results import LaunchChange, LaunchInfo
 
 
 class TrustDialog(QDialog):
@@ -51,28 +51,10 @@ class TrustDialog(QDialog):
         intro.setWordWrap(True)
         layout.addWidget(intro)
 
-        form = QFormLayout()
-        form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
-        for label, value in info.rows:
-            if label in ("Name", "Transport"):
-                continue
-            field = QLabel(f"<code>{_escape(str(value))}</code>")
-            field.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            field.setWordWrap(True)
-            form.addRow(f"{label}:", field)
-        layout.addLayout(form)
+        layout.addLayout(_rows_form(info.rows))
 
         if changes:
-            diff = QLabel(
-                "<br>".join(
-                    f"<b>{_escape(c.field)}</b>: <span style='color:#d64545'><s>{_escape(c.confirmed)}</s></span>"
-                    f" → <span style='color:#2e9d57'>{_escape(c.now)}</span>"
-                    for c in changes
-                )
-            )
-            diff.setObjectName("Banner")
-            diff.setWordWrap(True)
-            diff.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            diff = _changes_label(changes)
             layout.addWidget(QLabel("Changes since you trusted it:"))
             layout.addWidget(diff)
 
@@ -91,6 +73,35 @@ class TrustDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
+
+
+def _rows_form(rows: list[tuple[str, str]]) -> QFormLayout:
+    """What the server runs (or where it connects), one selectable row a field; name and transport left out."""
+    form = QFormLayout()
+    form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
+    for label, value in rows:
+        if label in ("Name", "Transport"):
+            continue
+        field = QLabel(f"<code>{_escape(str(value))}</code>")
+        field.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        field.setWordWrap(True)
+        form.addRow(f"{label}:", field)
+    return form
+
+
+def _changes_label(changes: list[LaunchChange]) -> QLabel:
+    """Each changed field: the confirmed value struck out, then the value now."""
+    diff = QLabel(
+        "<br>".join(
+            f"<b>{_escape(c.field)}</b>: <span style='color:#d64545'><s>{_escape(c.confirmed)}</s></span>"
+            f" → <span style='color:#2e9d57'>{_escape(c.now)}</span>"
+            for c in changes
+        )
+    )
+    diff.setObjectName("Banner")
+    diff.setWordWrap(True)
+    diff.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return diff
 
 
 def _escape(text: str) -> str:

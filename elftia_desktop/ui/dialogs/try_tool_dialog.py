@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from elftia_desktop.ui.dialogs.try_history import SESSION_HISTORY, HistoryList, TriedCall, TryHistory
+from elftia_desktop.ui.widgets.fixed_space import keep_place, reserve_lines
 from elftia_desktop.ui.widgets.result_view import ResultView
 from elftia_desktop.ui.widgets.schema_form import SchemaForm
 
@@ -131,10 +132,12 @@ class TryToolDialog(QDialog):
         self.progress = QProgressBar(page)
         self.progress.setTextVisible(True)
         self.progress.setFixedHeight(18)
+        keep_place(self.progress)  # the buttons keep their places while a call runs
         self.progress.hide()
         self.status = QLabel("", page)
         self.status.setObjectName("Muted")
         self.status.setWordWrap(True)
+        reserve_lines(self.status, 2)
         buttons = QHBoxLayout()
         buttons.addWidget(self.call_button)
         buttons.addWidget(self.cancel_button)
@@ -224,9 +227,11 @@ class TryToolDialog(QDialog):
         started = time.perf_counter()
 
         def shown(result: dict[str, Any]) -> None:
+            """Show the resource's contents and the time it took."""
             view.show_contents(result, (time.perf_counter() - started) * 1000)
 
         def failed(error: BridgeError) -> None:
+            """Show why the read failed and the time it took."""
             view.show_failure(f"{error.kind}: {error.message}", (time.perf_counter() - started) * 1000)
 
         # the link window owns the callbacks: closed (or the dialog closed) before the answer, they are dropped

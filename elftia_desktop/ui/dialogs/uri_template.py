@@ -40,6 +40,7 @@ def expand(template: str, values: dict[str, str]) -> str:
     """``template`` with ``values`` filled in (unset variables are left out, as RFC 6570 says)."""
 
     def one(match: re.Match[str]) -> str:
+        """The expansion of one ``{...}`` expression."""
         operator = match.group(1)
         first, separator, named = _OPERATORS[operator]
         safe = ":/?#[]@!$&'()*+,;=" if operator in ("+", "#") else ""

@@ -51,6 +51,7 @@ class _Group:
     """Folded by the user: only the server row shows (unless a filter is typed)."""
 
     def state(self) -> Qt.CheckState:
+        """Checked when every tool is ticked, unchecked when none is, else partly."""
         ticked = sum(1 for t in self.tools if t.checked)
         if ticked == 0:
             return Qt.CheckState.Unchecked

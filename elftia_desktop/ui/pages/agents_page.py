@@ -10,8 +10,7 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer, Slot
-from PySide6.QtGui import QShowEvent
+from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -29,7 +28,9 @@ from PySide6.QtWidgets import (
 from elftia_desktop.ui.dialogs.gateway_dialog import GatewayDialog
 from elftia_desktop.ui.dialogs.mcp_manage_dialog import McpManageDialog
 from elftia_desktop.ui.error_presenter import show_error
+from elftia_desktop.ui.pages.page_frame import FirstShow
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
+from elftia_desktop.ui.widgets.tool_picker import token_count_text
 
 if TYPE_CHECKING:
     from elftia_desktop.bridge.errors import BridgeError
@@ -51,18 +52,13 @@ class AgentsPage(QWidget):
         self.servers: list[McpServerRecord] = []
         self.states: dict[str, tuple[str, str]] = {}
         self.summaries: dict[str, AgentToolSummary] = {}
-        self._started = False
+        self._first_show = FirstShow(self, self.reload)
+        self._select_next: str | None = None
+        """An agent to select as soon as the table shows it (one just created)."""
         self._build()
         router.signals.serversChanged.connect(self.reload)
         router.signals.toolsChanged.connect(lambda _sid: self._fetch_summaries())
         router.signals.connectionStateChanged.connect(self._on_state)
-
-    def showEvent(self, event: QShowEvent) -> None:
-        """Load once the page is first shown."""
-        super().showEvent(event)
-        if not self._started:
-            self._started = True
-            QTimer.singleShot(0, self.reload)
 
     def _build(self) -> None:
         layout = QVBoxLayout(self)
@@ -184,11 +180,14 @@ class AgentsPage(QWidget):
 
     def _fill(self) -> None:
         selected = self.selected_agent()
+        if self._select_next is not None and any(a.id == self._select_next for a in self.agents):
+            selected = next(a for a in self.agents if a.id == self._select_next)
+            self._select_next = None
         self.table.setRowCount(len(self.agents))
         for row, agent in enumerate(self.agents):
             servers, tip = self._servers_text(agent)
             summary = self.summaries.get(agent.id)
-            tools = "…" if summary is None else f"{summary.tool_count}"
+            tools = "…" if summary is None else _tools_text(summary)
             if agent.selected_tools is not None and summary is not None:
                 tools += " (picked)"
             size = "…" if summary is None else (_size_text(summary) if summary.tool_count else "—")
@@ -198,11 +197,11 @@ class AgentsPage(QWidget):
                 item.setData(Qt.ItemDataRole.UserRole, agent.id)
                 if column == 2 and tip:
                     item.setToolTip(tip)
-                if column == 4 and summary is not None:
+                if column in (3, 4) and summary is not None:
                     failing = "; ".join(summary.errors.values())
-                    item.setToolTip(
-                        f"OpenAI Chat payload, {summary.token_method}" + (f"\nMissing: {failing}" if failing else "")
-                    )
+                    what = "Tools of the servers connected now" if column == 3 else "OpenAI Chat payload, "
+                    what += "" if column == 3 else summary.token_method
+                    item.setToolTip(what + (f"\nNot counted: {failing}" if failing else ""))
                 self.table.setItem(row, column, item)
             if selected is not None and agent.id == selected.id:
                 self.table.selectRow(row)
@@ -236,12 +235,12 @@ class AgentsPage(QWidget):
         """Ask for a name and add an agent in automatic mode."""
         name, ok = QInputDialog.getText(self, "New agent", "Name of the new agent:")
         if ok and name.strip():
-            self.router.agents.add(
-                {"name": name},
-                receiver=self,
-                on_done=lambda a: self._changed(f"Added <b>{escape(a.name)}</b>."),
-                on_error=self.show_error,
-            )
+            self.router.agents.add({"name": name}, receiver=self, on_done=self._added, on_error=self.show_error)
+
+    def _added(self, agent: Agent) -> None:
+        """Select the new agent once the list shows it, so its actions apply to it at once."""
+        self._select_next = agent.id
+        self._changed(f"Added <b>{escape(agent.name)}</b>.")
 
     def rename_selected(self) -> None:
         """Ask for a new name for the selected agent."""
@@ -306,6 +305,7 @@ class AgentsPage(QWidget):
         dialog = McpManageDialog(self.router, agent, self.servers, self.states, self)
 
         def closed(code: int) -> None:
+            """Say what was saved when the dialog was accepted."""
             if code == McpManageDialog.DialogCode.Accepted and dialog.saved is not None:
                 self._changed(f"Saved the MCP choices of <b>{escape(dialog.saved.name)}</b>.")
 
@@ -318,7 +318,13 @@ class AgentsPage(QWidget):
         show_error(self.notice, error)
 
 
+def _tools_text(summary: AgentToolSummary) -> str:
+    """The tool count; ``+`` when servers not counted (not connected yet, failing) may add more."""
+    if summary.errors and not summary.tool_count:
+        return "—"  # the tooltip says which servers and why
+    return f"{summary.tool_count}" + ("+" if summary.errors else "")
+
+
 def _size_text(summary: AgentToolSummary) -> str:
     """``1,356 tokens`` when counted by the tokenizer, ``≈1,356 tokens`` for an estimate."""
-    approx = "≈" if "estimate" in summary.token_method else ""
-    return f"{approx}{summary.tokens:,} tokens"
+    return token_count_text(summary.tokens, "estimate" not in summary.token_method)

@@ -149,6 +149,7 @@ class ClaudePanel(QWidget):
         pushed: list[str] = []
 
         def next_one() -> None:
+            """Push the next server, or report what was pushed."""
             if not ids:
                 self.notice.show_message(f"Pushed to Claude Code ({scope} scope): {', '.join(pushed)}.", "success")
                 self.check()
@@ -156,6 +157,7 @@ class ClaudePanel(QWidget):
             self.router.integrations.claude_push(ids.pop(0), scope, receiver=self, on_done=done, on_error=self._failed)
 
         def done(result: dict[str, Any]) -> None:
+            """Note the pushed server and go on."""
             pushed.append(result["name"])
             next_one()
 

@@ -5,14 +5,13 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QTimer, Slot
-from PySide6.QtGui import QShowEvent
+from PySide6.QtCore import Slot
 from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
 
 from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.ui.error_presenter import show_error
-from elftia_desktop.ui.pages.page_frame import PageFrame
+from elftia_desktop.ui.pages.page_frame import FirstShow, PageFrame
 from elftia_desktop.ui.widgets.runtime_card import RuntimeCard
 
 if TYPE_CHECKING:
@@ -31,7 +30,7 @@ class DependenciesPage(PageFrame):
         self.checking = False
         """True while a check runs; a reload asked for meanwhile runs right after it."""
         self._again = False
-        self._started = False
+        self._first_show = FirstShow(self, self.reload)
         self.recheck_button = QPushButton("&Check again")
         self.recheck_button.setToolTip("Look for every runtime again (after you installed one by hand)")
         self.recheck_button.clicked.connect(self.reload)
@@ -40,17 +39,10 @@ class DependenciesPage(PageFrame):
         self.body.addWidget(scroll, 1)
         router.signals.serversChanged.connect(self.reload)
 
-    def showEvent(self, event: QShowEvent) -> None:
-        """Check the runtimes the first time the page is shown."""
-        super().showEvent(event)
-        if not self._started:
-            self._started = True
-            QTimer.singleShot(0, self.reload)
-
     @Slot()
     def reload(self) -> None:
         """Check every runtime again (the page keeps showing the last result meanwhile)."""
-        if not self._started:
+        if not self._first_show.started:
             return
         if self.checking:
             self._again = True
@@ -115,9 +107,11 @@ class DependenciesPage(PageFrame):
         self.notice.hide()
 
         def done(result: DependencyInstallResult) -> None:
+            """Show the install's result on its card."""
             self._install_finished(card, result)
 
         def failed(error: BridgeError) -> None:
+            """Show why the install failed."""
             card.finish_install(f"Failed: {error.message}")
             self._show_error(error)
 
@@ -140,6 +134,7 @@ class DependenciesPage(PageFrame):
     @Slot(str)
     def _cancel(self, command: str) -> None:
         def done(cancelled: bool) -> None:
+            """Say so on the card when the install had already ended."""
             card = self._card_for(command)
             if not cancelled and card is not None:
                 card.finish_install("Nothing to cancel: the install had already ended.")

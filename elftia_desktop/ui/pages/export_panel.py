@@ -168,6 +168,7 @@ class ExportPanel(QWidget):
         ids = self.servers.checked_ids()
 
         def done(result: ExportFileResult) -> None:
+            """Say where the servers were written."""
             replaced = f" (replaced there: {', '.join(result.replaced)})" if result.replaced else ""
             text = f"Wrote {len(ids)} server(s) in {self.label}'s format to {result.path}{replaced}."
             self.notice.show_message(escape(text), "success", "\n".join(result.warnings))
@@ -189,6 +190,7 @@ class ExportPanel(QWidget):
         self.dialog = DiffDialog(label, plan, self)
 
         def answered(code: int) -> None:
+            """Write into the app's file when the person accepted the diff."""
             if code == DiffDialog.DialogCode.Accepted:
                 self.router.integrations.export_into_app(
                     ids,

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QTimer, Signal, Slot
-from PySide6.QtGui import QShowEvent
+from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import QPushButton, QTabWidget, QWidget
 
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.ui.pages.claude_panel import ClaudePanel
 from elftia_desktop.ui.pages.export_panel import ExportPanel
 from elftia_desktop.ui.pages.import_panel import ImportPanel
-from elftia_desktop.ui.pages.page_frame import PageFrame
+from elftia_desktop.ui.pages.page_frame import FirstShow, PageFrame
 
 if TYPE_CHECKING:
     from elftia_desktop.core.models import McpServerRecord
@@ -30,7 +29,7 @@ class ImportExportPage(PageFrame):
     def __init__(self, router: McpRouter, parent: QWidget | None = None) -> None:
         super().__init__("Import and export", parent)
         self.router = router
-        self._started = False
+        self._first_show = FirstShow(self, self._first_load)
         self.summary.setText("Bring servers from Claude, Cursor, VS Code and other apps, or send yours to them")
         self.servers_button = QPushButton("Go to Servers")
         self.servers_button.setToolTip("Trust and start the servers you imported")
@@ -48,13 +47,6 @@ class ImportExportPage(PageFrame):
         self.tabs.currentChanged.connect(self._tab_shown)
         router.signals.serversChanged.connect(self.reload_servers)
 
-    def showEvent(self, event: QShowEvent) -> None:
-        """Search for other apps' configs the first time the page is shown."""
-        super().showEvent(event)
-        if not self._started:
-            self._started = True
-            QTimer.singleShot(0, self._first_load)
-
     def _first_load(self) -> None:
         self.import_panel.detect()
         self.reload_servers()
@@ -62,7 +54,7 @@ class ImportExportPage(PageFrame):
     @Slot()
     def reload_servers(self) -> None:
         """Fetch our servers for the export and push lists."""
-        if self._started:
+        if self._first_show.started:
             self.router.servers.records(receiver=self, on_done=self._show_servers)
 
     def _show_servers(self, records: list[McpServerRecord]) -> None:

@@ -152,6 +152,9 @@ class ImportPanel(QWidget):
             else:
                 count = config["count"]
                 item.setText(1, f"{count} server{'s' if count != 1 else ''}")
+                own = config.get("elftiaEntries") or []
+                if own:  # written by "Use in other apps": it runs Elftia itself, so it is never offered
+                    item.setToolTip(1, f"Not offered: {', '.join(own)} (Elftia's own gateway entry)")
             self.sources.addTopLevelItem(item)
         self.sources.blockSignals(False)
         if not configs:

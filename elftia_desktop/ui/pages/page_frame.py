@@ -1,7 +1,11 @@
-"""The frame every sidebar page shares (as on the servers page): title and summary, actions, notice bar."""
+"""The frame every sidebar page shares (as on the servers page): title and summary, actions, notice bar;
+and :class:`FirstShow`, which loads a page once it is first on screen."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
@@ -53,3 +57,25 @@ class PageFrame(QWidget):
         column.addStretch(1)
         scroll.setWidget(holder)
         return scroll, column
+
+
+class FirstShow(QObject):
+    """Runs ``load`` once, on the next turn of the event loop after ``widget`` is first shown.
+
+    A page loads its data only when a person opens it, so the window paints first;
+    ``started`` tells the page whether a reload may run yet.
+    """
+
+    def __init__(self, widget: QWidget, load: Callable[[], None]) -> None:
+        """Watch ``widget``'s show events."""
+        super().__init__(widget)
+        self.started = False
+        self._load = load
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """On the first show: mark started and schedule ``load``; never consumes the event."""
+        if event.type() == QEvent.Type.Show and not self.started:
+            self.started = True
+            QTimer.singleShot(0, self._load)
+        return False

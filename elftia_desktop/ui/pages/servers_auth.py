@@ -45,11 +45,13 @@ class ServerAuthActions(QObject):
             card.buttons["sign-in"].setEnabled(False)
 
         def done(status: McpAuthStatus) -> None:
+            """Show the signed-in state."""
             self._finish(record.id, status)
             who = f" as {html_escape(status.subject)}" if status.subject else ""
             self.page.notice.show_message(f"Signed in to <b>{html_escape(record.name)}</b>{who}.", "success")
 
         def failed(error: BridgeError) -> None:
+            """Show why the sign-in failed."""
             self._finish(record.id, None)
             self.refresh(record)
             self.page.show_error(error)
@@ -60,6 +62,7 @@ class ServerAuthActions(QObject):
         """Delete the server's tokens."""
 
         def done(status: McpAuthStatus) -> None:
+            """Show the signed-out state."""
             self._show(status)
             self.page.notice.show_message(
                 f"Signed out of <b>{html_escape(record.name)}</b>; its tokens were deleted.", "info"

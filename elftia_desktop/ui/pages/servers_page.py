@@ -6,8 +6,7 @@ from collections.abc import Callable
 from html import escape as html_escape
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QShowEvent
+from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -27,6 +26,7 @@ from elftia_desktop.ui.dialogs.logs_dialog import LogsDialog
 from elftia_desktop.ui.dialogs.tool_review_dialog import ToolReviewDialog
 from elftia_desktop.ui.dialogs.trust_dialog import TrustDialog
 from elftia_desktop.ui.error_presenter import show_error
+from elftia_desktop.ui.pages.page_frame import FirstShow
 from elftia_desktop.ui.pages.servers_auth import ServerAuthActions
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 from elftia_desktop.ui.widgets.server_card import ServerCard
@@ -69,14 +69,7 @@ class McpServersPage(QWidget):
         router.signals.connectionStateChanged.connect(self._on_state)
         router.signals.toolsChanged.connect(self._fetch_tool_count)
         router.activity.recorded.connect(self._on_activity)
-        self._started = False
-
-    def showEvent(self, event: QShowEvent) -> None:
-        """Load the servers once the page is on screen, so the window paints first."""
-        super().showEvent(event)
-        if not self._started:
-            self._started = True
-            QTimer.singleShot(0, self._first_load)
+        self._first_show = FirstShow(self, self._first_load)
 
     def _first_load(self) -> None:
         self.router.app.notices(receiver=self, on_done=self._show_startup_notices)
@@ -217,6 +210,13 @@ class McpServersPage(QWidget):
                 self.cards.pop(server_id).deleteLater()
                 self.router.activity.forget(server_id)
         self._apply_filter()
+        if any(r.registry_origin is not None for r in self.records):
+            self.router.registry.outdated(receiver=self, on_done=self._set_updates)
+
+    def _set_updates(self, latest: dict[str, str]) -> None:
+        """Show the "update available" badges (``{serverId: newer version}``)."""
+        for server_id, card in self.cards.items():
+            card.set_update(latest.get(server_id))
 
     def _set_states(self, states: dict[str, tuple[str, str]]) -> None:
         for server_id, (state, error) in states.items():
@@ -238,6 +238,7 @@ class McpServersPage(QWidget):
     @Slot(str)
     def _fetch_tool_count(self, server_id: str) -> None:
         def done(tools: list[Any]) -> None:
+            """Show the number of tools on the server's card."""
             self.tool_counts[server_id] = len(tools)
             if server_id in self.cards:
                 self.cards[server_id].set_tool_count(len(tools))
@@ -304,6 +305,8 @@ class McpServersPage(QWidget):
             dialog = ToolReviewDialog(self.router, server_id, record.name, self)
             dialog.toolsAccepted.connect(lambda _names: self._fetch_held())
             dialog.open()
+        elif action == "update":
+            self.router.registry.update(server_id, receiver=self, on_error=self.show_error)
         elif action == "activity":
             from elftia_desktop.ui.dialogs.discover_activity import ActivityDialog
 
@@ -319,6 +322,7 @@ class McpServersPage(QWidget):
         """Run ``then`` once the server is trusted, asking the user first when it is not."""
 
         def ask(info: LaunchInfo) -> None:
+            """Run ``then`` at once, or after the person trusted the server."""
             if not info.needs_confirmation and not always_ask:
                 then()
                 return
@@ -334,6 +338,7 @@ class McpServersPage(QWidget):
             card.buttons["test"].setEnabled(False)
 
         def done(result: McpTestResult) -> None:
+            """Show the test's outcome."""
             if card is not None:
                 card.buttons["test"].setEnabled(True)
             if result.success:
@@ -353,6 +358,7 @@ class McpServersPage(QWidget):
                 )
 
         def failed(error: BridgeError) -> None:
+            """Show why the test could not run."""
             if card is not None:
                 card.buttons["test"].setEnabled(True)
             self.show_error(error)

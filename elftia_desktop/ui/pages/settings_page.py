@@ -14,7 +14,7 @@ from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.ui.error_presenter import show_error
 from elftia_desktop.ui.pages.page_frame import PageFrame
 from elftia_desktop.ui.pages.settings_sections import PlacesSection, ValuesSection, card, secrets_html
-from elftia_desktop.ui.theme import set_theme_mode
+from elftia_desktop.ui.theme import set_theme_mode, theme_mode
 
 
 class SettingsPage(PageFrame):
@@ -31,7 +31,7 @@ class SettingsPage(PageFrame):
         self.router = router
         self.saved: dict[str, Any] | None = None
         self.info: SettingsView | None = None
-        self._theme = "system"
+        self._theme = theme_mode()
         self.summary.setText("Connections, appearance, where your data lives, and secrets")
         self.revert_button = QPushButton("Revert")
         self.revert_button.setToolTip("Show the saved values again")
@@ -46,6 +46,7 @@ class SettingsPage(PageFrame):
         self.values.edited.connect(self._update_buttons)
         column.insertWidget(0, self.values)
         self.places = PlacesSection()
+        self.places.openFailed.connect(lambda text: self.notice.show_message(escape(text), "error"))
         column.insertWidget(1, self.places)
         column.insertWidget(2, self._build_secrets())
         column.insertWidget(3, self._build_backup())
@@ -119,10 +120,11 @@ class SettingsPage(PageFrame):
 
     def _apply_theme(self, mode: str) -> None:
         app = QApplication.instance()
-        if isinstance(app, QApplication) and (mode != "system" or self._theme != "system"):
-            set_theme_mode(app, mode)
+        if isinstance(app, QApplication):
+            set_theme_mode(app, mode)  # nothing happens when that theme is already in force
+        if mode != self._theme:
+            self._theme = mode
             self.themeChanged.emit(mode)
-        self._theme = mode
 
     # -- backup --------------------------------------------------------------------------------
 
@@ -135,6 +137,7 @@ class SettingsPage(PageFrame):
         """Write the backup to ``path``."""
 
         def done(result: BackupResult) -> None:
+            """Say where the backup was written."""
             extra = f"; {result.secrets_left_out} secret value(s) left out" if result.secrets_left_out else ""
             self.notice.show_message(
                 escape(f"Backup of {result.servers} server(s) written to {result.path}{extra}."), "success"

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import shutil
+import sys
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtCore import QProcess, Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QComboBox,
@@ -14,6 +16,7 @@ from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
     QLabel,
+    QLineEdit,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -104,6 +107,18 @@ class ValuesSection(QWidget):
         form.addRow("Theme", self.theme)
         inner.addLayout(form)
         column.addWidget(frame)
+        frame, inner = card("Registries", "Where the Browse page finds servers (ELFTIA_REGISTRY_URL overrides it).")
+        form = _form()
+        self.registry_url = QLineEdit()
+        self.registry_url.setToolTip("The MCP registry's base address, e.g. https://registry.modelcontextprotocol.io")
+        self.registry_url.textEdited.connect(lambda *_: self.edited.emit())
+        form.addRow("Registry", self.registry_url)
+        self.extra_registries = QLineEdit()
+        self.extra_registries.setPlaceholderText("https://mcp.example.org (an organisation's), separated by spaces")
+        self.extra_registries.textEdited.connect(lambda *_: self.edited.emit())
+        form.addRow("More registries", self.extra_registries)
+        inner.addLayout(form)
+        column.addWidget(frame)
 
     def _seconds(self, low: float, high: float, tip: str) -> QDoubleSpinBox:
         box = QDoubleSpinBox()
@@ -125,6 +140,8 @@ class ValuesSection(QWidget):
         self.log_lines.setValue(int(values["logLines"]))
         self.startup.setCurrentIndex(max(0, self.startup.findData(values["startup"])))
         self.theme.setCurrentIndex(max(0, self.theme.findData(values["theme"])))
+        self.registry_url.setText(values.get("registryUrl", ""))
+        self.extra_registries.setText(" ".join(values.get("extraRegistries", [])))
         for widget in widgets:
             widget.blockSignals(False)
 
@@ -136,14 +153,23 @@ class ValuesSection(QWidget):
             "logLines": self.log_lines.value(),
             "startup": self.startup.currentData(),
             "theme": self.theme.currentData(),
+            "registryUrl": self.registry_url.text().strip(),
+            "extraRegistries": self.extra_registries.text().split(),
         }
 
 
 class PlacesSection(QWidget):
-    """Where the config and data live, with Open Folder buttons."""
+    """Where the config and data live, with Open Folder buttons.
+
+    Signals:
+        openFailed(str): a folder could not be shown; the message says which and why.
+    """
+
+    openFailed = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._openers: list[QProcess] = []
         frame, column = card("Where your data lives")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -179,10 +205,35 @@ class PlacesSection(QWidget):
                 button.clicked.connect(lambda _=False, k=key: self.open_folder(self.paths[k].text()))
                 self.grid.addWidget(button, index, 2)
 
-    @staticmethod
-    def open_folder(path: str) -> bool:
-        """Open ``path`` in the desktop's file manager."""
-        return QDesktopServices.openUrl(QUrl.fromLocalFile(path))
+    def open_folder(self, path: str) -> None:
+        """Open ``path`` in the desktop's file manager; ``openFailed`` says so when that does not work.
+
+        On Linux ``xdg-open`` runs as a watched process (Qt would report success as soon as it started it).
+        """
+        opener = shutil.which("xdg-open") if sys.platform.startswith("linux") else None
+        if opener is None:
+            if not QDesktopServices.openUrl(QUrl.fromLocalFile(path)):
+                self.openFailed.emit(f"{path} could not be opened: no file manager answered.")
+            return
+        process = QProcess(self)
+        self._openers.append(process)
+
+        def finished(code: int, _status: QProcess.ExitStatus) -> None:
+            self._openers.remove(process)
+            said = bytes(process.readAllStandardError().data()).decode(errors="replace").strip()
+            if code != 0:
+                detail = f": {said.splitlines()[-1]}" if said else ""
+                self.openFailed.emit(f"{path} could not be opened (xdg-open exited with code {code}{detail}).")
+            process.deleteLater()
+
+        def failed(error: QProcess.ProcessError) -> None:
+            if error == QProcess.ProcessError.FailedToStart:
+                self._openers.remove(process)
+                self.openFailed.emit(f"{path} could not be opened: xdg-open did not start.")
+
+        process.finished.connect(finished)
+        process.errorOccurred.connect(failed)
+        process.start(opener, [path])
 
 
 def secrets_html(secrets: SecretsBackend) -> str:

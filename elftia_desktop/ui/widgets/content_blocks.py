@@ -100,6 +100,7 @@ class _Saver(QObject):
         """Start writing ``raw``."""
 
         def write() -> None:
+            """Write the audio to a temporary file (in a worker thread)."""
             try:
                 with tempfile.NamedTemporaryFile(prefix="elftia-audio-", suffix=suffix, delete=False) as out:
                     out.write(raw)
@@ -155,6 +156,7 @@ def json_tree(value: Any, parent: QWidget) -> QTreeWidget:
     tree.setAlternatingRowColors(True)
 
     def add(node: QTreeWidgetItem | QTreeWidget, key: str, item: Any) -> None:
+        """Add ``item`` under ``node``, with its children."""
         if isinstance(item, dict):
             child = QTreeWidgetItem(node, [key, f"{{{len(item)}}}"])
             for k, v in item.items():

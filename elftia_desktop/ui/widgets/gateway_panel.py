@@ -198,6 +198,7 @@ class GatewayPanel(QWidget):
 
     def _reset_token(self) -> None:
         def done(token: str) -> None:
+            """Show the new token and say what to do with it."""
             self.token.setText(token)
             self.notice.show_message("A new token was made: give it to the apps that connect over HTTP.", "info")
 

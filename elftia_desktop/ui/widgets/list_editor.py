@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
-
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QPushButton, QToolButton, QVBoxLayout, QWidget
@@ -180,11 +178,3 @@ class ListEditor(QWidget):
         for index, row in enumerate(self._rows):
             row.up.setEnabled(index > 0)
             row.down.setEnabled(index < last)
-
-    def paste_command_line(self, text: str) -> None:
-        """Replace the rows with the words of a shell-style command line."""
-        try:
-            words = shlex.split(text)
-        except ValueError:
-            words = text.split()
-        self.set_items(words)

@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMessageBox, QPushButton, QWidget
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtWidgets import QApplication, QFrame, QHBoxLayout, QLabel, QMessageBox, QPushButton, QWidget
 
-from elftia_desktop.ui.theme import is_dark
+from elftia_desktop.ui.theme import notice_colors
 
-_COLORS = {
-    # kind: (light bg, light border, dark bg, dark border)
-    "info": ("#eaf0ff", "#b9c8f5", "#243056", "#3b4c86"),
-    "success": ("#e6f6ec", "#a9dcbc", "#1f3a2a", "#2f6244"),
-    "warning": ("#fff4d6", "#f0d48a", "#4a3b12", "#7a6424"),
-    "error": ("#fdeaea", "#f1b1b1", "#4a2222", "#7d3737"),
-}
+_PALETTE_EVENTS = (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange)
 
 
 class NoticeBar(QFrame):
@@ -23,6 +17,7 @@ class NoticeBar(QFrame):
         super().__init__(parent)
         self.kind = "info"
         self.details = ""
+        self.colors = ("", "", "")
         layout = QHBoxLayout(self)
         layout.setContentsMargins(12, 8, 8, 8)
         self.label = QLabel()
@@ -47,15 +42,24 @@ class NoticeBar(QFrame):
         Errors of requests go through ``ui.error_presenter.show_error``, which escapes them.
         """
         self.kind, self.details = kind, details
-        light_bg, light_border, dark_bg, dark_border = _COLORS.get(kind, _COLORS["info"])
-        dark = is_dark(self.palette())
-        self.setStyleSheet(
-            f"NoticeBar {{ background: {dark_bg if dark else light_bg}; border: 1px solid "
-            f"{dark_border if dark else light_border}; border-radius: 8px; }}"
-        )
+        self._restyle()
         self.label.setText(text.replace("\n", "<br>"))
         self.details_button.setVisible(bool(details))
         self.show()
+
+    def _restyle(self) -> None:
+        self.colors = notice_colors(self.kind, QApplication.palette())
+        background, border, text = self.colors
+        self.setStyleSheet(
+            f"NoticeBar {{ background: {background}; border: 1px solid {border}; border-radius: 8px; }}"
+            f" NoticeBar > QLabel {{ color: {text}; background: transparent; }}"
+        )
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Follow a theme switch: the colours come from the application's palette."""
+        super().changeEvent(event)
+        if event.type() in _PALETTE_EVENTS and self.colors != notice_colors(self.kind):
+            self._restyle()
 
     def _show_details(self) -> None:
         box = QMessageBox(self)

@@ -148,6 +148,12 @@ class RuntimeCard(QFrame):
         users = row.get("neededBy") or []
         needed = escape(", ".join(users)) if users else "no configured server"
         parts.append(f"<b>Needed by:</b> {needed}")
+        own = row.get("ownInterpreter")
+        if own:
+            parts.append(
+                f"{escape(', '.join(own['servers']))} run on Elftia's own Python ({escape(own['path'])}): "
+                "nothing to install"
+            )
         html = " &nbsp;·&nbsp; ".join(parts)
         if row.get("problem"):
             html += f"<br><span style='color:{STATE_COLORS['error']}'>{escape(row['problem'].splitlines()[0])}</span>"
@@ -178,6 +184,8 @@ class RuntimeCard(QFrame):
         self.log.clear()
         self.last_line.setText(f"Installing {self.row['title']}…")
         self.progress.setRange(0, 0)
+        self.progress.show()
+        self.cancel_button.show()
         self.progress_panel.show()
         self._update_buttons()
 
@@ -187,10 +195,10 @@ class RuntimeCard(QFrame):
         self.log.appendPlainText(line)
 
     def finish_install(self, message: str) -> None:
-        """The install ended (done, failed or cancelled): stop the bar, keep the log visible."""
+        """The install ended (done, failed or cancelled): the bar and Cancel go, the outcome and the log stay."""
         self.installing = False
-        self.progress.setRange(0, 1)
-        self.progress.setValue(1)
+        self.progress.hide()
+        self.cancel_button.hide()
         self.last_line.setText(message)
         self._update_buttons()
 

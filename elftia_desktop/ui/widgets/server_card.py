@@ -7,20 +7,30 @@ the server's Activity.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
+from html import escape
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
-from elftia_desktop.ui.theme import STATE_COLORS
+from elftia_desktop.core.trust import needs_confirmation
+from elftia_desktop.ui.theme import error_text_color, muted_text_color
 from elftia_desktop.ui.widgets.sparkline import Sparkline
 from elftia_desktop.ui.widgets.state_badge import StateBadge
 from elftia_desktop.ui.widgets.toggle_switch import ToggleSwitch
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from elftia_desktop.bridge.activity import CallRecord
     from elftia_desktop.core.models import McpAuthStatus, McpServerRecord
 
@@ -38,12 +48,47 @@ ACTIONS = [
 ]
 
 
+UNTRUSTED_REASON = (
+    "Added from an import, pasted JSON, a link, a registry or an edit of the config file outside the app: "
+    "it does not start until you review what it runs and trust it (Trust…)"
+)
+
+
+class ElidedLabel(QLabel):
+    """A one-line label that shortens its text with "…" to the width it gets, instead of widening its parent."""
+
+    def __init__(self, mode: Qt.TextElideMode, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.mode = mode
+        self.full_text = ""
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.setMinimumWidth(60)
+
+    def set_full_text(self, text: str) -> None:
+        """Show ``text``, shortened when it does not fit."""
+        self.full_text = text
+        self._elide()
+
+    def sizeHint(self) -> QSize:
+        """As wide as the whole text."""
+        hint = super().sizeHint()
+        return QSize(self.fontMetrics().horizontalAdvance(self.full_text) + 4, hint.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """Shorten the text to the new width."""
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self) -> None:
+        self.setText(self.fontMetrics().elidedText(self.full_text, self.mode, max(20, self.width() - 4)))
+
+
 class ServerCard(QFrame):
     """A card for one record.
 
     Signals:
         actionRequested(str, str): action name (test, discover, edit, logs, remove, trust, activity, sign-in,
-            sign-out, review-tools), server id.
+            sign-out, update, review-tools), server id.
         activeToggled(str, bool): server id, new ``isActive``.
     """
 
@@ -55,33 +100,29 @@ class ServerCard(QFrame):
         self.setObjectName("Card")
         self.record = record
         self.tool_count: int | None = None
-        self._subtitle_text = ""
+        self._state = ("disconnected", "")
+        self._last_call_color = ""
         outer = QVBoxLayout(self)
         outer.setContentsMargins(16, 12, 16, 12)
         outer.setSpacing(6)
 
-        top = QHBoxLayout()
-        self.title = QLabel()
-        self.title.setObjectName("CardTitle")
-        top.addWidget(self.title)
-        self.transport_chip = _chip()
-        self.scope_chip = _chip()
-        self.trust_chip = _chip()
-        for chip in (self.transport_chip, self.scope_chip, self.trust_chip):
-            top.addWidget(chip)
-        top.addStretch(1)
-        self.badge = StateBadge()
-        top.addWidget(self.badge)
-        top.addSpacing(12)
-        self.switch = ToggleSwitch()
-        self.switch.toggled.connect(lambda on: self.activeToggled.emit(self.record.id, on))
-        top.addWidget(self.switch)
-        outer.addLayout(top)
+        outer.addLayout(self._top_row())
+        self._text_lines(outer)
+        outer.addLayout(self._action_row())
+        outer.addWidget(self._build_activity())
+        self._calls: Sequence[CallRecord] = ()
+        self.set_record(record)
 
-        self.subtitle = QLabel()
+    def _text_lines(self, outer: QVBoxLayout) -> None:
+        """The command or URL, the reason of a failure (one line, all of it on hover), the sign-in line."""
+        self.subtitle = ElidedLabel(Qt.TextElideMode.ElideMiddle)
         self.subtitle.setObjectName("CardSubtitle")
         self.subtitle.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         outer.addWidget(self.subtitle)
+        self.reason = ElidedLabel(Qt.TextElideMode.ElideRight)
+        self.reason.setObjectName("FieldError")
+        self.reason.hide()
+        outer.addWidget(self.reason)
         self.auth_label = QLabel()
         self.auth_label.setObjectName("Muted")
         self.auth_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -95,16 +136,12 @@ class ServerCard(QFrame):
         self.changed_tools.hide()
         outer.addWidget(self.changed_tools, 0, Qt.AlignmentFlag.AlignLeft)
 
+    def _action_row(self) -> QHBoxLayout:
+        """The action buttons, then (right) Update to … and Trust… when they apply."""
         row = QHBoxLayout()
         row.setSpacing(6)
         self.buttons: dict[str, QPushButton] = {}
-        for name, label, tip in ACTIONS:
-            button = QPushButton(label)
-            button.setToolTip(tip)
-            button.clicked.connect(lambda _=False, n=name: self.actionRequested.emit(n, self.record.id))
-            row.addWidget(button)
-            self.buttons[name] = button
-        for name, label, tip in AUTH_ACTIONS:
+        for name, label, tip in (*ACTIONS, *AUTH_ACTIONS):
             button = QPushButton(label)
             button.setObjectName("Primary" if name == "sign-in" else "")
             button.setToolTip(tip)
@@ -112,43 +149,81 @@ class ServerCard(QFrame):
             row.addWidget(button)
             self.buttons[name] = button
         row.addStretch(1)
-        self._build_activity(row)
-        self.review = QPushButton("Review and trust…")
-        self.review.setToolTip("See exactly what this server runs before it starts")
+        self.update_button = QPushButton()
+        self.update_button.setObjectName("Primary")
+        self.update_button.setToolTip("Re-pin to the registry's newer version, keeping your inputs (asks trust again)")
+        self.update_button.clicked.connect(lambda: self.actionRequested.emit("update", self.record.id))
+        self.update_button.hide()
+        row.addWidget(self.update_button)
+        self.review = QPushButton("Trust…")
+        self.review.setObjectName("Primary")
+        self.review.setToolTip("See exactly what this server runs, then trust it so it may start")
         self.review.clicked.connect(lambda: self.actionRequested.emit("trust", self.record.id))
         row.addWidget(self.review)
-        outer.addLayout(row)
-        self.set_record(record)
+        return row
 
-    def _build_activity(self, row: QHBoxLayout) -> None:
+    def _top_row(self) -> QHBoxLayout:
+        """The name, the transport, scope and trust chips, the state badge and the on/off switch."""
+        top = QHBoxLayout()
+        self.title = ElidedLabel(Qt.TextElideMode.ElideRight)
+        self.title.setObjectName("CardTitle")
+        top.addWidget(self.title, 1)
+        self.transport_chip = _chip()
+        self.scope_chip = _chip()
+        self.update_chip = _chip()
+        self.update_chip.hide()
+        for chip in (self.transport_chip, self.scope_chip, self.update_chip):
+            top.addWidget(chip)
+        self.badge = StateBadge()
+        top.addWidget(self.badge)
+        top.addSpacing(12)
+        self.switch = ToggleSwitch()
+        self.switch.toggled.connect(lambda on: self.activeToggled.emit(self.record.id, on))
+        top.addWidget(self.switch)
+        return top
+
+    def _build_activity(self) -> QWidget:
+        """The sparkline and the last-call badge, on a line of their own so they never widen the card."""
+        self.activity = QWidget()
+        row = QHBoxLayout(self.activity)
+        row.setContentsMargins(0, 0, 0, 0)
         self.sparkline = Sparkline()
-        self.sparkline.hide()
         self.last_call = QLabel()
-        self.last_call.setObjectName("Muted")
         self.last_call.setToolTip("The latest tool call; click for the server's recent activity")
         self.last_call.linkActivated.connect(lambda _link: self.actionRequested.emit("activity", self.record.id))
-        self.last_call.hide()
+        self.last_call.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         row.addWidget(self.sparkline)
-        row.addWidget(self.last_call)
+        row.addWidget(self.last_call, 1)
+        self.activity.hide()
+        return self.activity
 
     def set_record(self, record: McpServerRecord) -> None:
         """Show ``record``'s current fields."""
         self.record = record
-        self.title.setText(record.name)
+        self.title.set_full_text(record.name)
+        self.title.setToolTip(record.name)
         self.transport_chip.setText(TRANSPORT_LABELS.get(record.type.value, record.type.value))
         self.scope_chip.setText("project" if record.scope.value == "local" else "user")
         self.scope_chip.setToolTip(record.project_path or "Available everywhere")
-        self.trust_chip.setVisible(not record.is_trusted)
-        self.trust_chip.setText("not trusted")
-        self.trust_chip.setToolTip("Added from an import or pasted JSON: it will not start until you confirm it")
-        self.review.setVisible(not record.is_trusted)
+        self.review.setVisible(needs_confirmation(record))
         self.switch.blockSignals(True)
         self.switch.setChecked(record.is_active)
         self.switch.blockSignals(False)
         self.switch.setToolTip("Disable this server" if record.is_active else "Enable this server")
         self.switch.setAccessibleName(f"{record.name} enabled")
         self._update_subtitle()
+        self.set_state(*self._state)
         self.set_auth(None)
+
+    def set_update(self, latest: str | None) -> None:
+        """Show the "update available" badge for a registry server with a newer version (None: hide it)."""
+        origin = self.record.registry_origin
+        self.update_chip.setVisible(latest is not None)
+        self.update_button.setVisible(latest is not None)
+        if latest is not None and origin is not None:
+            self.update_chip.setText(f"update available: {latest}")
+            self.update_chip.setToolTip(f"{origin.name} {origin.version} is installed; {latest} is published")
+            self.update_button.setText(f"Update to {latest}")
 
     def set_auth(self, status: McpAuthStatus | None) -> None:
         """Show the OAuth sign-in (None: not known yet); hidden for servers without OAuth."""
@@ -184,8 +259,18 @@ class ServerCard(QFrame):
             self.changed_tools.setText(f"⚠  Tool descriptions to check: {shown} — review…")
 
     def set_state(self, state: str, error: str = "") -> None:
-        """Show the live connection state."""
-        self.badge.set_state(state, error)
+        """Show the live connection state; an untrusted server shows that it needs trust instead."""
+        self._state = (state, error)
+        untrusted = needs_confirmation(self.record)
+        if untrusted:
+            self.badge.set_state("untrusted", UNTRUSTED_REASON)
+        else:
+            self.badge.set_state(state, error)
+        shown = "" if untrusted or state not in ("error", "auth_required") else error
+        first_line = shown.removeprefix(f"{self.record.name}: ").splitlines()[0] if shown else ""
+        self.reason.set_full_text(first_line)  # one line; the whole reason on hover and in Logs
+        self.reason.setToolTip(shown)
+        self.reason.setVisible(bool(shown))
 
     def set_tool_count(self, count: int | None) -> None:
         """Show how many tools the server offers (None: unknown)."""
@@ -194,21 +279,37 @@ class ServerCard(QFrame):
 
     def set_activity(self, calls: Sequence[CallRecord]) -> None:
         """Show the server's recent calls (oldest first): sparkline and last-call badge."""
+        self._calls = calls
         self.sparkline.set_calls(calls)
-        self.sparkline.setVisible(bool(calls))
-        self.last_call.setVisible(bool(calls))
+        self.activity.setVisible(bool(calls))
         if not calls:
             return
-        last = calls[-1]
-        took = f"{last.duration_ms:.0f} ms" if last.duration_ms < 1000 else f"{last.duration_ms / 1000:.1f} s"
-        mark = "" if last.ok else f" <span style='color:{STATE_COLORS['error']}'>{last.outcome}</span>"
-        when = time.strftime("%H:%M", time.localtime(last.at))
-        self.last_call.setText(
-            f"<a href='activity' style='color:inherit; text-decoration:none'>"
-            f"last call: {last.tool_name} · {took}{mark} · {when}</a>"
-        )
+        self._show_last_call()
         bad = sum(1 for c in calls if not c.ok)
         self.sparkline.setToolTip(f"The last {len(calls[-30:])} calls by latency; {bad} of {len(calls)} not OK")
+
+    def _show_last_call(self) -> None:
+        """The last-call badge in the palette's own colours (it follows a theme switch)."""
+        last = self._calls[-1]
+        palette = QApplication.palette()
+        took = f"{last.duration_ms:.0f} ms" if last.duration_ms < 1000 else f"{last.duration_ms / 1000:.1f} s"
+        mark = "" if last.ok else f" <span style='color:{error_text_color(palette)}'>{escape(last.outcome)}</span>"
+        when = time.strftime("%H:%M", time.localtime(last.at))
+        self._last_call_color = muted_text_color(palette).name()
+        self.last_call.setText(
+            f"<a href='activity' style='color:{self._last_call_color}; text-decoration:none'>"
+            f"last call: {escape(last.tool_name)} · {took}{mark} · {when}</a>"
+        )
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Re-colour the last-call badge when the theme switches."""
+        super().changeEvent(event)
+        if (
+            event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange)
+            and self._calls
+            and self._last_call_color != muted_text_color(QApplication.palette()).name()
+        ):
+            self._show_last_call()
 
     def _update_subtitle(self) -> None:
         config = self.record.config
@@ -220,19 +321,8 @@ class ServerCard(QFrame):
             parts.append(f"{self.tool_count} tool{'s' if self.tool_count != 1 else ''}")
         if self.record.disabled_tools:
             parts.append(f"{len(self.record.disabled_tools)} off")
-        self._subtitle_text = "  ·  ".join(parts)
+        self.subtitle.set_full_text("  ·  ".join(parts))
         self.subtitle.setToolTip(target)
-        self._elide_subtitle()
-
-    def _elide_subtitle(self) -> None:
-        width = max(200, self.width() - 40)  # the card's inner width: never wider than the card
-        metrics = self.subtitle.fontMetrics()
-        self.subtitle.setText(metrics.elidedText(self._subtitle_text, Qt.TextElideMode.ElideMiddle, width))
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        """Re-elide the subtitle to the card's new width."""
-        super().resizeEvent(event)
-        self._elide_subtitle()
 
 
 def _chip() -> QLabel:

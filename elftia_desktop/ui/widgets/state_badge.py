@@ -12,6 +12,7 @@ STATE_LABELS = {
     "disconnected": "Not connected",
     "error": "Error",
     "auth_required": "Auth required",
+    "untrusted": "Needs trust",
 }
 
 
@@ -29,5 +30,5 @@ class StateBadge(QLabel):
         color = STATE_COLORS.get(state, STATE_COLORS["disconnected"])
         label = STATE_LABELS.get(state, state)
         self.setText(f'<span style="color:{color}; font-size:13pt">●</span>&nbsp;{label}')
-        self.setToolTip(error if state in ("error", "auth_required") and error else f"Connection: {label}")
+        self.setToolTip(error if state in ("error", "auth_required", "untrusted") and error else f"Connection: {label}")
         self.setAccessibleName(f"Connection state: {label}")

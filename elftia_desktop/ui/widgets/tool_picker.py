@@ -48,6 +48,11 @@ def legible_checkboxes(view: QWidget) -> None:
         view.setPalette(palette)
 
 
+def token_count_text(tokens: int, exact: bool) -> str:
+    """``1 token``, ``1,356 tokens``, or ``≈1,356 tokens`` for an estimate."""
+    return f"{'' if exact else '≈'}{tokens:,} token{'' if tokens == 1 else 's'}"
+
+
 def _tokens_text(payload: ProviderPayload) -> str:
     mark = "" if payload.tokens_exact else "≈"
     return f"{payload.label} {mark}{payload.tokens:,}"
@@ -250,8 +255,11 @@ class ToolPicker(QWidget):
         self.payload_view.setPlainText(json.dumps(payload.payload, indent=2, ensure_ascii=False))
         notes = payload.notes
         self.notes_view.setPlainText("\n".join(notes) if notes else f"Sent unchanged to {payload.label}.")
-        mark = "" if payload.tokens_exact else "≈"
-        self.provider_info.setText(f"{mark}{payload.tokens:,} tokens · {len(notes)} changes")
+        if not payload.tool_count:
+            self.provider_info.setText("No tools ticked: nothing is sent")
+            return
+        changes = f"{len(notes)} change{'' if len(notes) == 1 else 's'}"
+        self.provider_info.setText(f"{token_count_text(payload.tokens, payload.tokens_exact)} · {changes}")
 
     def copy_payload(self) -> None:
         """Put the shown payload on the clipboard."""

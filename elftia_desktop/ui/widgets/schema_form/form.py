@@ -16,10 +16,11 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QFrame, QLabel, QPlainTextEdit, QScrollArea, QTabWidget, QVBoxLayout, QWidget
 
+from elftia_desktop.core.argument_check import FieldIssue, check
+from elftia_desktop.ui.widgets.fixed_space import reserve_lines
 from elftia_desktop.ui.widgets.schema_form.containers import ObjectField, build_field
 from elftia_desktop.ui.widgets.schema_form.fields import FieldWidget
 from elftia_desktop.ui.widgets.schema_form.schema import MISSING, FieldSpec, root_spec
-from elftia_desktop.ui.widgets.schema_form.validation import FieldIssue, check
 
 
 class SchemaForm(QWidget):
@@ -44,11 +45,11 @@ class SchemaForm(QWidget):
         self.problem = QLabel(self)
         self.problem.setObjectName("FieldError")
         self.problem.setWordWrap(True)
-        self.problem.hide()
+        reserve_lines(self.problem, 2)  # the form does not move down when a problem shows
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.problem)
         layout.addWidget(self.tabs, 1)
+        layout.addWidget(self.problem)
         self.root.changed.connect(self._form_edited)
         self._write_json()
 
@@ -146,7 +147,7 @@ class SchemaForm(QWidget):
     def validate(self) -> list[FieldIssue]:
         """Check the arguments; each problem is shown next to its field. Empty: good to send."""
         self.root.clear_errors()
-        self.problem.hide()
+        self.problem.setText("")
         json_error = self._json_error()
         if json_error is not None:
             self.tabs.setCurrentIndex(1)
@@ -180,7 +181,6 @@ class SchemaForm(QWidget):
 
     def _show_problem(self, text: str) -> None:
         self.problem.setText(text)
-        self.problem.show()
 
     def field(self, *path: str | int) -> FieldWidget:
         """The field at ``path`` (tests and re-runs)."""

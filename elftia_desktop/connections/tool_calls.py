@@ -1,0 +1,84 @@
+"""Tool calls of the saved servers: checked against the tool list, bounded in time, reported as events.
+
+A call with a ``call_id`` runs as a live call (:class:`LiveCalls`): its progress goes out as
+``tool:progress`` events and it can be cancelled. A ``tool:called`` event ends every call.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import mcp_types as types
+from mcp.shared.dispatcher import ProgressFnT
+
+from elftia_desktop.connections.events import ServiceEvents
+from elftia_desktop.connections.live_calls import LiveCalls
+from elftia_desktop.connections.pool import ConnectionPool
+from elftia_desktop.connections.records import ServerRecords
+from elftia_desktop.connections.server_tools import ServerTools
+from elftia_desktop.core.errors import ToolCallCancelled
+
+
+class ToolCalls:
+    """Calls one tool of a saved server, never replayed."""
+
+    def __init__(
+        self, records: ServerRecords, pool: ConnectionPool, tools: ServerTools, live: LiveCalls, events: ServiceEvents
+    ) -> None:
+        self._records = records
+        self._pool = pool
+        self._tools = tools
+        self.live = live
+        self._events = events
+
+    async def call(
+        self,
+        server_id: str,
+        tool_name: str,
+        args: dict[str, Any],
+        call_id: str | None = None,
+        timeout: float | None = None,  # noqa: ASYNC109 - the API's name; it bounds the call on the server too
+        progress_callback: ProgressFnT | None = None,
+    ) -> types.CallToolResult:
+        """Call the tool; the SDK's result as the server sent it. See ``McpService.call_tool``."""
+        record = await self._records.get(server_id)
+        await self._tools.check_callable(record, tool_name)
+        call_timeout = timeout if timeout is not None else self._pool.timeouts(record).call
+        progress = _both(
+            self.live.progress_callback(server_id, tool_name, call_id) if call_id else None, progress_callback
+        )
+        started, outcome = time.perf_counter(), "failed"
+        try:
+            call = self._pool.use(
+                record,
+                "call",
+                None,
+                lambda session: session.call_tool(
+                    tool_name, args, read_timeout_seconds=call_timeout, progress_callback=progress
+                ),
+            )
+            result = await (self.live.run(call_id, f"{record.name}: {tool_name}", call) if call_id else call)
+            outcome = "error" if result.is_error else "ok"
+            return result
+        except ToolCallCancelled:
+            outcome = "cancelled"
+            raise
+        finally:
+            called = {"serverId": server_id, "toolName": tool_name, "callId": call_id, "outcome": outcome}
+            duration = (time.perf_counter() - started) * 1000
+            self._events.emit(
+                "tool:called", called | {"duration": duration, "success": outcome == "ok", "at": time.time()}
+            )
+
+
+def _both(first: ProgressFnT | None, second: ProgressFnT | None) -> ProgressFnT | None:
+    """One progress callback that feeds both (either may be None)."""
+    if first is None or second is None:
+        return first or second
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        await first(progress, total, message)
+        await second(progress, total, message)
+
+    return on_progress

@@ -1,0 +1,89 @@
+"""Checking tool arguments against the tool's input schema with ``jsonschema``, errors by field path.
+
+Shared by the Try form (each problem under its field) and ``elftia-mcp call`` (exit 2 before sending).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from urllib.parse import urlsplit
+
+import jsonschema
+from jsonschema.exceptions import SchemaError
+from jsonschema.exceptions import ValidationError as SchemaViolation
+
+Path = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class FieldIssue:
+    """One problem: where (a path of keys and indexes; empty for the whole value) and what."""
+
+    path: Path
+    message: str
+
+    @property
+    def where(self) -> str:
+        """The path as ``customer.address.city`` / ``items[0].sku``."""
+        text = ""
+        for part in self.path:
+            text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+        return text or "arguments"
+
+
+def _is_date_time(value: object) -> bool:
+    if not isinstance(value, str):
+        return True
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        return False
+    return "T" in value.upper() and parsed.tzinfo is not None
+
+
+def _is_uri(value: object) -> bool:
+    if not isinstance(value, str):
+        return True
+    parts = urlsplit(value)
+    return bool(parts.scheme) and bool(parts.netloc or parts.path) and " " not in value
+
+
+def _format_checker(cls: Any) -> jsonschema.FormatChecker:
+    """The draft's format checks plus ``date-time`` and ``uri`` (which need extra packages in jsonschema)."""
+    checker = jsonschema.FormatChecker(list(cls.FORMAT_CHECKER.checkers))
+    if "date-time" not in checker.checkers:
+        checker.checks("date-time")(_is_date_time)
+    if "uri" not in checker.checkers:
+        checker.checks("uri")(_is_uri)
+    return checker
+
+
+def _issue(error: SchemaViolation) -> FieldIssue:
+    path: Path = tuple(error.absolute_path)
+    if error.validator == "required" and isinstance(error.instance, dict):
+        named = [name for name in error.validator_value if error.message.startswith(repr(name))]
+        missing = named or [name for name in error.validator_value if name not in error.instance]
+        if missing:
+            return FieldIssue((*path, missing[0]), "Required: fill this in.")
+    if error.validator == "additionalProperties":
+        return FieldIssue(path, error.message)
+    if error.validator == "format":
+        return FieldIssue(path, f"Not a valid {error.validator_value}: {error.instance!r}.")
+    if error.validator == "enum":
+        options = ", ".join(repr(v) for v in error.validator_value)
+        return FieldIssue(path, f"Must be one of {options}.")
+    return FieldIssue(path, error.message[0].upper() + error.message[1:] + ("" if error.message.endswith(".") else "."))
+
+
+def check(schema: dict[str, Any], value: Any) -> list[FieldIssue]:
+    """Every problem of ``value`` under ``schema`` (draft from ``$schema``, default 2020-12), in path order."""
+    try:
+        cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+        cls.check_schema(schema)
+    except SchemaError as exc:
+        return [FieldIssue((), f"The tool's input schema is not valid JSON Schema: {exc.message}")]
+    validator = cls(schema, format_checker=_format_checker(cls))
+    issues = [_issue(e) for e in validator.iter_errors(value)]
+    return sorted(issues, key=lambda i: [str(p) for p in i.path])

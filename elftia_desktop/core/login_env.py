@@ -1,0 +1,230 @@
+"""The login shell's environment and the one PATH commands are found on (the pool, the Dependencies page, the CLI).
+
+A GUI app started from a desktop menu (or the macOS Dock) inherits a bare ``PATH`` that lacks what
+``~/.profile``, ``~/.zprofile``, nvm, asdf or Homebrew add. :func:`login_env` reads the login
+shell's environment once: ``$SHELL -ilc env`` (interactive, because many setups only extend
+``PATH`` in ``~/.bashrc`` / ``~/.zshrc``), else ``$SHELL -lc env``, the two bounded together by
+:data:`LOGIN_SHELL_TIMEOUT`. The result is cached for the process; with no ``$SHELL``
+(Windows), or when both forms fail, it is a copy of ``os.environ``. The shell runs as an
+asyncio subprocess in its own session (its whole group is killed on timeout or cancellation):
+the loop never blocks, and concurrent callers on one loop share one run.
+
+:func:`search_path` is the one PATH builder: the login shell's PATH, then this process's, then
+the app's managed tools folder (``<data>/tools/bin``, last so that a system runtime wins).
+Stdlib only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import shutil
+import signal
+import sys
+import weakref
+from collections.abc import Mapping
+from pathlib import Path
+
+from elftia_desktop.core.paths import DATA_DIR_ENV, managed_tools_dir
+
+log = logging.getLogger(__name__)
+
+LOGIN_SHELL_TIMEOUT = 5.0
+"""Seconds reading the login shell's environment may take in all (both forms together)."""
+_MARK = "__ELFTIA_ENV_7f3a__"
+_cache: dict[str, str] | None = None
+_running: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Future[dict[str, str]]] = (
+    weakref.WeakKeyDictionary()
+)
+"""The run in progress on each loop, which other callers on that loop wait for."""
+
+PASSED_THROUGH = (
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "REQUESTS_CA_BUNDLE",
+    "CURL_CA_BUNDLE",
+    "NODE_EXTRA_CA_CERTS",
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "NO_PROXY",
+    "ALL_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "no_proxy",
+    "all_proxy",
+    "LANG",
+    "LC_ALL",
+    "TMPDIR",
+    DATA_DIR_ENV,
+)
+"""Variables stdio servers inherit besides the SDK's defaults: certificates and proxies (so
+``npx``/``uvx`` can download behind a corporate proxy), the locale, and our data-folder override."""
+
+
+def parse_env_output(text: str) -> dict[str, str] | None:
+    """The variables ``env`` printed between our two markers (None when the markers are missing).
+
+    Whatever the shell's start-up files print around them is skipped; a line without ``=``
+    continues the previous value (a multi-line value).
+    """
+    parts = text.split(_MARK)
+    if len(parts) < 3:
+        return None
+    env: dict[str, str] = {}
+    last: str | None = None
+    for line in parts[1].strip("\n").splitlines():
+        key, sep, value = line.partition("=")
+        if sep and key and key.replace("_", "a").isalnum() and not key[0].isdigit():
+            env[key], last = value, key
+        elif last is not None:
+            env[last] += "\n" + line
+    return env
+
+
+async def read_shell_env(shell: str, flags: str, limit: float = LOGIN_SHELL_TIMEOUT) -> dict[str, str] | None:
+    """The environment ``shell flags 'env'`` prints, or None if it fails, is not found or takes too long.
+
+    The shell runs in its own session with no stdin, so an interactive shell cannot grab the
+    terminal; on timeout its whole process group is killed.
+    """
+    try:
+        process = await asyncio.create_subprocess_exec(
+            shell,
+            flags,
+            f"echo {_MARK}; env; echo {_MARK}",
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    except OSError as exc:
+        log.info("cannot start %s: %s", shell, exc)
+        return None
+    try:
+        out, _ = await asyncio.wait_for(process.communicate(), limit)
+    except TimeoutError:
+        await _kill_group(process)
+        log.info("%s %s took longer than %.1f s", shell, flags, limit)
+        return None
+    except BaseException:  # cancelled, or the loop is going away: kill without awaiting, then let it through
+        _kill_now(process.pid)
+        raise
+    if process.returncode != 0:
+        log.info("%s %s exited with code %s", shell, flags, process.returncode)
+        return None
+    return parse_env_output(out.decode("utf-8", errors="replace"))
+
+
+def _kill_now(pid: int) -> None:
+    """SIGKILL the shell's process group (the loop's child watcher reaps the shell)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+
+
+async def _kill_group(process: asyncio.subprocess.Process) -> None:
+    """Kill the shell and everything it started, then reap it."""
+    _kill_now(process.pid)
+    await process.wait()
+
+
+async def _resolve(limit: float) -> dict[str, str]:
+    """Ask the login shell (``-ilc``, then ``-lc``) within ``limit`` s in all; else this process's environment."""
+    shell = os.environ.get("SHELL")
+    if sys.platform != "win32" and shell and os.path.isabs(shell):
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + limit
+        for flags in ("-ilc", "-lc"):
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                break
+            env = await read_shell_env(shell, flags, remaining)
+            if env and env.get("PATH"):
+                return env
+        log.info("could not read the login shell %s's environment; using the app's", shell)
+    return dict(os.environ)
+
+
+async def login_env(limit: float = LOGIN_SHELL_TIMEOUT) -> dict[str, str]:
+    """The login shell's environment (cached), or a copy of ``os.environ``.
+
+    The first caller on a loop runs the shell itself; callers meanwhile wait for its answer (a
+    waiter's cancellation leaves the run alone; a cancelled run kills the shell and the next
+    waiter runs it again). No background task outlives its caller.
+    """
+    global _cache
+    while _cache is None:
+        loop = asyncio.get_running_loop()
+        running = _running.get(loop)
+        if running is not None:
+            try:
+                return await asyncio.shield(running)
+            except asyncio.CancelledError:
+                if running.cancelled():
+                    continue  # the run was cancelled, not this caller: run it here
+                raise
+        answer: asyncio.Future[dict[str, str]] = loop.create_future()
+        _running[loop] = answer
+        try:
+            env = await _resolve(limit)
+        except BaseException:
+            answer.cancel()
+            raise
+        finally:
+            _running.pop(loop, None)
+        _cache = env
+        answer.set_result(env)
+    return _cache
+
+
+def use_process_environment() -> None:
+    """Take this process's environment as the login one (the CLI, started from the user's shell)."""
+    global _cache
+    _cache = dict(os.environ)
+
+
+def reset_cache() -> None:
+    """Forget the cached environment (after the user changed their shell setup; tests)."""
+    global _cache
+    _cache = None
+    _running.clear()
+
+
+def passed_through(env: Mapping[str, str]) -> dict[str, str]:
+    """The ``PASSED_THROUGH`` variables of ``env``, then of this process."""
+    return {k: v for k in PASSED_THROUGH if (v := env.get(k) or os.environ.get(k))}
+
+
+def managed_bin_dirs(tools_dir: Path | None = None) -> list[Path]:
+    """The folders holding the commands the app installed that exist (``[<tools>/bin]`` or ``[]``)."""
+    bin_dir = (tools_dir or managed_tools_dir()) / "bin"
+    return [bin_dir] if bin_dir.is_dir() else []
+
+
+def path_with_managed(base: str, tools_dir: Path | None = None) -> str:
+    """``base`` then the managed bin folder (when it exists); empty and repeated entries dropped."""
+    parts: list[str] = []
+    for entry in [*base.split(os.pathsep), *map(str, managed_bin_dirs(tools_dir))]:
+        if entry and entry not in parts:
+            parts.append(entry)
+    return os.pathsep.join(parts)
+
+
+def search_path(env: Mapping[str, str], tools_dir: Path | None = None) -> str:
+    """The PATH commands are found and started on: ``env``'s (the login shell's), this process's, then managed."""
+    return path_with_managed(os.pathsep.join([env.get("PATH", ""), os.environ.get("PATH", "")]), tools_dir)
+
+
+async def command_search_path(tools_dir: Path | None = None, base: str | None = None) -> str:
+    """:func:`search_path` of the login environment; with ``base``, that PATH then the managed folder."""
+    if base is not None:
+        return path_with_managed(base, tools_dir)
+    return search_path(await login_env(), tools_dir)
+
+
+def find_command(command: str, path: str) -> str | None:
+    """The full path of ``command`` on ``path`` (or itself when it is a path to an executable file)."""
+    if os.sep in command or (os.altsep and os.altsep in command):
+        return command if os.path.isfile(command) and os.access(command, os.X_OK) else None
+    return shutil.which(command, path=path)

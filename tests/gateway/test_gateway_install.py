@@ -1,0 +1,135 @@
+"""Issue 12: ``elftia-mcp gateway install|uninstall APP``: one entry, a backup and a diff, only ours removed."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from elftia_desktop.cli import main
+from elftia_desktop.core.agent_store import AgentStore
+from elftia_desktop.core.models import Agent
+from tests.gateway.gateway_helpers import REPO, add_stdio, gateway_env, open_catalog
+
+OTHER = {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"], "env": {"TOKEN": "theirs"}}
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A home folder of its own (the apps' config files are looked up in it)."""
+    folder = tmp_path / "home"
+    folder.mkdir()
+    monkeypatch.setenv("HOME", str(folder))
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    return folder
+
+
+def claude_desktop_file(home: Path) -> Path:
+    path = home / ".config" / "Claude" / "claude_desktop_config.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the Linux location of Claude Desktop's file")
+def test_install_backs_up_shows_a_diff_and_keeps_everything_else(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = claude_desktop_file(home)
+    original = json.dumps({"globalShortcut": "Ctrl+Space", "mcpServers": {"memory": OTHER}}, indent=4)
+    path.write_text(original, encoding="utf-8")
+    assert main(["gateway", "install", "claude-desktop"]) == 0
+    out = capsys.readouterr().out
+    assert '+    "elftia": {' in out  # the diff
+    assert "Backup of the previous file:" in out
+    backups = list(path.parent.glob("claude_desktop_config.json.elftia-backup-*"))
+    assert len(backups) == 1
+    assert backups[0].read_text(encoding="utf-8") == original
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["globalShortcut"] == "Ctrl+Space"
+    assert data["mcpServers"]["memory"] == OTHER
+    entry = data["mcpServers"]["elftia"]
+    assert entry["command"] == sys.executable
+    assert entry["args"] == ["-m", "elftia_desktop.cli", "serve"]
+    assert "type" not in entry  # Claude Desktop's format has none
+
+    assert main(["gateway", "uninstall", "claude-desktop"]) == 0
+    after = json.loads(path.read_text(encoding="utf-8"))
+    assert after == {"globalShortcut": "Ctrl+Space", "mcpServers": {"memory": OTHER}}
+    assert main(["gateway", "uninstall", "claude-desktop"]) == 2
+    assert "there is no entry of Elftia's gateway to remove" in capsys.readouterr().err
+
+
+def test_a_foreign_entry_is_never_touched(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "mcp.json"
+    text = json.dumps({"mcpServers": {"elftia": OTHER}})
+    path.write_text(text, encoding="utf-8")
+    assert main(["gateway", "install", "cursor", "--file", str(path)]) == 2
+    assert "is not Elftia's gateway; choose another name with --name" in capsys.readouterr().err
+    assert main(["gateway", "uninstall", "cursor", "--file", str(path)]) == 2
+    assert "it was left alone" in capsys.readouterr().err
+    assert path.read_text(encoding="utf-8") == text
+    assert main(["gateway", "install", "cursor", "--file", str(path), "--name", "elftia-gw"]) == 0
+    assert set(json.loads(path.read_text(encoding="utf-8"))["mcpServers"]) == {"elftia", "elftia-gw"}
+
+
+def test_vscode_format_agent_entry_and_dry_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    AgentStore().add(Agent(name="Research Bot"))
+    path = tmp_path / "mcp.json"
+    path.write_text('{\n  // mine\n  "servers": {},\n  "inputs": [],\n}\n', encoding="utf-8")
+    assert main(["gateway", "install", "vscode", "--agent", "research bot", "--file", str(path), "--dry-run"]) == 0
+    captured = capsys.readouterr()
+    assert '"elftia-research-bot"' in captured.out
+    assert "its comments are not kept" in captured.err
+    assert "// mine" in path.read_text(encoding="utf-8")  # dry run: unchanged
+    assert main(["gateway", "install", "vscode", "--agent", "Research Bot", "--file", str(path), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["backup"] and Path(summary["backup"]).read_text(encoding="utf-8").startswith("{\n  // mine")
+    entry = json.loads(path.read_text(encoding="utf-8"))["servers"]["elftia-research-bot"]
+    assert entry["type"] == "stdio"
+    assert entry["args"][-3:] == ["serve", "--agent", "Research Bot"]
+
+
+def test_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["gateway", "install", "notepad"]) == 2
+    assert "choose one of claude-desktop, claude-code, cursor, vscode, windsurf, lmstudio" in capsys.readouterr().err
+    assert main(["gateway", "install", "cursor", "--agent", "ghost", "--file", str(tmp_path / "x.json")]) == 2
+    assert "--agent: No agent named 'ghost'" in capsys.readouterr().err
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"mcpServers": {"a": }', encoding="utf-8")
+    assert main(["gateway", "install", "windsurf", "--file", str(broken)]) == 2
+    assert "line 1" in capsys.readouterr().err
+    assert broken.read_text(encoding="utf-8") == '{"mcpServers": {"a": }'
+
+
+@pytest.mark.anyio
+async def test_the_installed_entry_runs_this_gateway(
+    tmp_path: Path, isolated_data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    add_stdio(open_catalog(isolated_data_dir), "alpha", "basic")
+    path = tmp_path / ".claude.json"
+    assert main(["gateway", "install", "claude-code", "--file", str(path)]) == 0
+    entry = json.loads(path.read_text(encoding="utf-8"))["mcpServers"]["elftia"]
+    assert entry["type"] == "stdio"
+    assert entry["env"] == {"ELFTIA_DATA_DIR": str(isolated_data_dir)}
+    env = gateway_env(isolated_data_dir) | entry["env"] | {"PYTHONPATH": str(REPO)}
+    params = StdioServerParameters(command=entry["command"], args=entry["args"], env=env)
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        assert "alpha__echo" in [t.name for t in (await session.list_tools()).tools]
+
+
+def test_entry_and_token_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["gateway", "entry", "vscode", "--hub"]) == 0
+    entry = json.loads(capsys.readouterr().out)["servers"]["elftia"]
+    assert entry["type"] == "stdio"
+    assert entry["args"][-2:] == ["serve", "--hub"]
+    assert main(["gateway", "token", "--json"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert first["header"] == f"Authorization: Bearer {first['token']}"
+    assert main(["gateway", "token", "--reset"]) == 0
+    assert capsys.readouterr().out.strip() not in ("", first["token"])

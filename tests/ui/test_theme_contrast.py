@@ -1,0 +1,68 @@
+"""Every notice style, and the card's last-call badge, is readable (WCAG AA, ≥ 4.5:1) in light and dark,
+and a notice shown before a theme switch takes the new theme's colours."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from elftia_desktop.ui.theme import (
+    NOTICE_KINDS,
+    card_colors,
+    contrast_ratio,
+    error_text_color,
+    fixed_palette,
+    muted_text_color,
+    notice_colors,
+    set_theme_mode,
+)
+from elftia_desktop.ui.widgets.notice_bar import NoticeBar
+
+AA = 4.5
+
+
+@pytest.fixture
+def app_theme(qapp: QApplication) -> Iterator[QApplication]:
+    """Whatever a test does to the theme, the next one starts with the system palette."""
+    yield qapp
+    set_theme_mode(qapp, "system")
+
+
+def test_contrast_ratio_matches_wcag() -> None:
+    assert contrast_ratio("#000000", "#ffffff") == pytest.approx(21.0)
+    assert contrast_ratio("#777777", "#ffffff") == pytest.approx(4.48, abs=0.01)
+
+
+@pytest.mark.parametrize("mode", ["light", "dark"])
+@pytest.mark.parametrize("kind", NOTICE_KINDS)
+def test_every_notice_style_is_readable(mode: str, kind: str) -> None:
+    background, _border, text = notice_colors(kind, fixed_palette(mode))
+    assert contrast_ratio(text, background) >= AA, f"{kind} notice in {mode}: {text} on {background}"
+
+
+@pytest.mark.parametrize("mode", ["light", "dark"])
+def test_card_texts_are_readable(mode: str) -> None:
+    palette = fixed_palette(mode)
+    card_background, _ = card_colors(palette)
+    muted = muted_text_color(palette)
+    assert contrast_ratio(muted, card_background) >= AA, f"last-call badge in {mode}"
+    assert contrast_ratio(error_text_color(palette), card_background) >= AA, f"error word in {mode}"
+    window = palette.color(QPalette.ColorRole.Window)
+    assert contrast_ratio(muted, window) >= AA, f"muted text on the window in {mode}"
+
+
+def test_a_shown_notice_follows_a_theme_switch(qtbot: QtBot, app_theme: QApplication) -> None:
+    set_theme_mode(app_theme, "light")
+    bar = NoticeBar()
+    qtbot.addWidget(bar)
+    bar.show_message("No keyring: secrets are kept in a file only you can read.", "warning")
+    bar.show()
+    assert bar.colors == notice_colors("warning", fixed_palette("light"))
+    set_theme_mode(app_theme, "dark")
+    qtbot.waitUntil(lambda: bar.colors == notice_colors("warning", fixed_palette("dark")))
+    background, _, text = bar.colors
+    assert contrast_ratio(text, background) >= AA
