@@ -40,6 +40,7 @@ def _optional_groups(command: str | None = None) -> list[object]:
             "auth",
             "registry",
             "daemon",
+            "review",
         ]
     )
     groups: list[object] = []

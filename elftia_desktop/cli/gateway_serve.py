@@ -14,11 +14,12 @@ from elftia_desktop.cli.context import open_agents
 from elftia_desktop.cli.gateway_signals import StdinRelay, StopSignals
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_OK, fail, warn
 from elftia_desktop.core.errors import AgentNotFound
+from elftia_desktop.core.text_rules import VisibleFormatter
 from elftia_desktop.gateway.core import Gateway
 from elftia_desktop.gateway.http import Address, bind, http_app, parse_address, serve_http
 from elftia_desktop.gateway.scope import ScopeSource
 from elftia_desktop.gateway.server import serve_stdio
-from elftia_desktop.gateway.token import gateway_token
+from elftia_desktop.gateway.token import current_token, gateway_token
 from elftia_desktop.gateway.watch import watch
 
 
@@ -76,9 +77,11 @@ async def _run_gateway(
             await serve_stdio(gateway, hub_mode=args.hub)
         else:
             sock, address = http
-            token = await asyncio.to_thread(gateway_token, gateway.service.catalog.vault)
+            vault = gateway.service.catalog.vault
+            await asyncio.to_thread(gateway_token, vault)  # made on first use
             print(f"Elftia gateway ({source.current().label}) at {address.url}", flush=True)
-            await serve_http(http_app(gateway, token, address, hub_mode=args.hub), sock, stop=stop)
+            app = http_app(gateway, lambda: current_token(vault), address, hub_mode=args.hub)
+            await serve_http(app, sock, stop=stop)
     finally:
         watcher.cancel()
         with contextlib.suppress(asyncio.CancelledError):
@@ -88,7 +91,9 @@ async def _run_gateway(
 
 def serve_command(args: argparse.Namespace) -> int:
     """Run ``serve`` with the parsed arguments; returns the exit code."""
-    logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(), format="elftia gateway: %(message)s")
+    logging.basicConfig(stream=sys.stderr, level=args.log_level.upper())
+    for handler in logging.getLogger().handlers:  # names and messages from servers are shown escaped
+        handler.setFormatter(VisibleFormatter("elftia gateway: %(message)s"))
     if args.timeout is not None and args.timeout <= 0:
         return fail(args, "--timeout: expected a number of seconds greater than 0", EXIT_BAD_INPUT)
     try:

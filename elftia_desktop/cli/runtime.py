@@ -23,6 +23,7 @@ from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, add_
 from elftia_desktop.core.argument_check import check
 from elftia_desktop.core.errors import JsonInputError
 from elftia_desktop.core.json_input import parse_json_text
+from elftia_desktop.core.text_rules import visible
 
 if TYPE_CHECKING:  # imported when a command runs (see _run): the other commands never load the SDK
     from elftia_desktop.application.services import Services
@@ -238,7 +239,7 @@ def cmd_logs(args: argparse.Namespace) -> int:
         print_json({"success": error is None, "lines": lines, "error": error})
     else:
         for line in lines:
-            print(line)
+            print(visible(line))  # a server's output never drives the terminal (escape sequences, fake lines)
         if error:
             print(f"error: {error}", file=sys.stderr)
     return EXIT_OK if error is None else EXIT_FAILED

@@ -33,6 +33,7 @@ from elftia_desktop.connections.tasks import await_cancelled, caller_cancelled
 from elftia_desktop.connections.transports import TransportHooks, open_transport
 from elftia_desktop.core.errors import ServerConnectionError, ServerStartFailed
 from elftia_desktop.core.models import McpServerRecord, McpServerTransport
+from elftia_desktop.core.secret_detect import url_secrets
 
 log = logging.getLogger(__name__)
 
@@ -95,10 +96,10 @@ class ServerConnection:
 
     @property
     def target(self) -> str:
-        """The command line or URL, for messages."""
+        """The command line or URL, for messages (a URL's credentials shown as ``${secret:…}``)."""
         if self.record.type is McpServerTransport.STDIO:
             return " ".join([self.record.config.command or "", *self.record.config.args])
-        return self.record.config.url or ""
+        return url_secrets(self.record.config.url or "")[0]
 
     def failure_context(self, phase: str, timeout: float | None = None) -> FailureContext:
         """What is known now about this connection, to explain a failure."""

@@ -209,6 +209,7 @@ class ConnectionPool:
         connection: ServerConnection | None = None
         try:
             launch = expand_record(record, os.environ | await login_env())
+            launch = await asyncio.to_thread(self.vault.resolve_url, launch)
             env, headers = await asyncio.to_thread(self.vault.resolve, launch)
             auth = await asyncio.to_thread(self._auth_of, launch, entry) if oauth_applies(launch) else None
             connection = ServerConnection(

@@ -83,6 +83,10 @@ async def test_list_changed_invalidates_the_cache(service: McpService) -> None:
     service.events.on("tools:changed", lambda p: changed.set() if p["serverId"] == sid else None)
     await service.call_tool(sid, "grow", {"name": "sprout"})
     await asyncio.wait_for(changed.wait(), 30)
+    # the re-list is compared with the pins: a tool added after trust waits for review
+    assert {t.name for t in await service.list_server_tools(sid)} == {"grow"}
+    assert service.tool_guard.held[sid] == {"sprout"}
+    assert service.tool_guard.accept(sid, ["sprout"]) == ["sprout"]
     assert {t.name for t in await service.list_server_tools(sid)} == {"grow", "sprout"}
     assert (await service.call_tool(sid, "sprout", {})).content[0]["text"] == "I am sprout"
 

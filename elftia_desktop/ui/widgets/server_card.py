@@ -88,7 +88,7 @@ class ServerCard(QFrame):
 
     Signals:
         actionRequested(str, str): action name (test, discover, edit, logs, remove, trust, activity, sign-in,
-            sign-out, update), server id.
+            sign-out, update, review-tools), server id.
         activeToggled(str, bool): server id, new ``isActive``.
     """
 
@@ -127,6 +127,14 @@ class ServerCard(QFrame):
         self.auth_label.setObjectName("Muted")
         self.auth_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         outer.addWidget(self.auth_label)
+        self.changed_tools = QPushButton()
+        self.changed_tools.setObjectName("ChangedTools")
+        self.changed_tools.setToolTip(
+            "These tools changed since you trusted the server; they are held back until you review them"
+        )
+        self.changed_tools.clicked.connect(lambda: self.actionRequested.emit("review-tools", self.record.id))
+        self.changed_tools.hide()
+        outer.addWidget(self.changed_tools, 0, Qt.AlignmentFlag.AlignLeft)
 
     def _action_row(self) -> QHBoxLayout:
         """The action buttons, then (right) Update to … and Trust… when they apply."""
@@ -241,6 +249,16 @@ class ServerCard(QFrame):
             text = "not signed in"
         self.auth_label.setText(f"OAuth · {text}")
         self.auth_label.setToolTip("Tokens are kept in the system keyring, never in the config file")
+
+    def set_held_tools(self, held: Sequence[str], flagged: Sequence[str] = ()) -> None:
+        """Show the "Changed tools" banner for the tools held back, or the lint's flags of a first trust."""
+        names = list(held or flagged)
+        self.changed_tools.setVisible(bool(names))
+        shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+        if held:
+            self.changed_tools.setText(f"⚠  Changed tools: {shown} — held back until you review them…")
+        else:
+            self.changed_tools.setText(f"⚠  Tool descriptions to check: {shown} — review…")
 
     def set_state(self, state: str, error: str = "") -> None:
         """Show the live connection state; an untrusted server shows that it needs trust instead."""
