@@ -42,10 +42,14 @@ _PHRASES = {
 }
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
+"""One encoder for every value: ``json.dumps`` with options builds a new one per call."""
+
+
 def value_text(value: Any) -> str:
     """``value`` as compact JSON, cut to :data:`MAX_VALUE_TEXT` characters."""
     try:
-        text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "), sort_keys=False)
+        text = _ENCODER.encode(value)
     except (TypeError, ValueError):
         text = repr(value)
     return text if len(text) <= MAX_VALUE_TEXT else text[: MAX_VALUE_TEXT - 1] + "…"

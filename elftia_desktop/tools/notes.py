@@ -6,17 +6,20 @@ author can see exactly how each API will receive their schema.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass, field
+from typing import Any, Literal, NamedTuple
 
 from elftia_desktop.tools.arguments import ArgumentMap
 
 Action = Literal["changed", "dropped", "renamed", "cut", "fallback", "skipped", "warning"]
 
 
-@dataclass(frozen=True)
-class Note:
-    """One change made to one tool for one provider."""
+class Note(NamedTuple):
+    """One change made to one tool for one provider (immutable).
+
+    A named tuple: a conversion writes one for most schema nodes it changes, thousands per
+    thousand tools, and a tuple is built several times faster than a frozen dataclass.
+    """
 
     tool: str
     """The original MCP tool name."""
@@ -34,7 +37,7 @@ class Note:
 
     def to_json(self) -> dict[str, Any]:
         """The note as a plain dict."""
-        return asdict(self)
+        return self._asdict()
 
 
 @dataclass

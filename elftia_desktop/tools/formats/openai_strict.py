@@ -48,7 +48,7 @@ _ALLOWED = {t: _COMMON | extra for t, extra in _BY_TYPE.items()}
 """The keywords strict mode keeps on a schema of one type."""
 _STRUCTURAL = frozenset({"prefixItems", "patternProperties", "additionalProperties", "$schema", "$comment"})
 """Handled by the object and array passes (or meaningless to the model), never described."""
-_REWRITTEN = frozenset({"allOf", "oneOf", "$ref"})
+_OBJECT = ["object"]
 MAX_PROPERTIES = 5000
 MAX_NESTING = 10
 MAX_ENUM_VALUES = 1000
@@ -83,11 +83,14 @@ class _Strictifier:
 
     def node(self, node: Any, path: str, depth: int, nesting: int, at: Where) -> dict[str, Any]:
         """``node`` (at ``path``) rewritten for strict mode (JSON-encoded where it cannot be expressed)."""
-        if node is True or node == {} or not isinstance(node, dict) or depth > MAX_DEPTH:
+        if not isinstance(node, dict) or not node or depth > MAX_DEPTH:
             return self._encoded(node if isinstance(node, dict) else {}, path, at, "a value of any type")
         kind = node.get("type")
-        if type(kind) is str and kind != "object" and _REWRITTEN.isdisjoint(node):
-            return self._typed(node, [kind], path, depth, nesting, at)  # the common case, without the checks below
+        if type(kind) is str and "$ref" not in node and "allOf" not in node and "oneOf" not in node:  # the common case
+            if kind != "object":
+                return self._typed(node, [kind], path, depth, nesting, at)
+            if not _is_free_form(node) and nesting < MAX_NESTING:
+                return self._typed(node, _OBJECT, path, depth, nesting, at)
         if "allOf" in node:
             node = merge_all_of(node)
             self.log.add(join_path(path, "allOf"), "changed", "allOf merged (strict mode does not support allOf)")
@@ -102,7 +105,7 @@ class _Strictifier:
             type_list = _infer_type(node)
             if not type_list:
                 return self._encoded(node, path, at, "a value without a type")
-        if len([t for t in type_list if t != "null"]) > 1:
+        if len(type_list) - type_list.count("null") > 1:
             return self._split_types(node, type_list, path, depth, nesting, at)
         if "object" in type_list and (_is_free_form(node) or nesting >= MAX_NESTING):
             why = "a free-form object" if _is_free_form(node) else f"objects nested deeper than {MAX_NESTING} levels"
@@ -176,18 +179,20 @@ class _Strictifier:
         out: dict[str, Any] = {}
         described = []
         for key, value in node.items():
-            if key == "default" and value is None:
-                continue  # pydantic's default of an optional value: omitting it says the same
-            if key not in allowed or (key == "format" and not (isinstance(value, str) and value in STRICT_FORMATS)):
-                if key not in _STRUCTURAL:
-                    described.append(key)
-            else:
+            if key in allowed and (key != "format" or (isinstance(value, str) and value in STRICT_FORMATS)):
                 out[key] = value
-        if "type" not in out and not ("anyOf" in out or "enum" in out or "const" in out):
+            elif key not in _STRUCTURAL and (key != "default" or value is not None):
+                described.append(key)  # a default of None (pydantic's, on an optional value) says nothing more
+        if "type" not in out and "anyOf" not in out and "enum" not in out and "const" not in out:
             out["type"] = types[0] if len(types) == 1 else types
         if described:
             describe(out, node, described, self.log, path, "strict mode does not support it")
-        self._count(out)
+        enum = out.get("enum")
+        if enum is not None:
+            self._count_enum(enum)
+        props = out.get("properties")
+        if props is not None and isinstance(props, dict):
+            self.chars += sum(map(len, props))
         if "anyOf" in out:
             union = self._branches(out.pop("anyOf"), path, depth, nesting, at, node)
             if "anyOf" not in union:
@@ -221,12 +226,13 @@ class _Strictifier:
         if props and (extra not in (None, False) or node.get("patternProperties")):
             props = with_extra_carrier(props, node, path, at, self.maps, self.log)
         self.properties += len(props)
-        required = set(string_list(node.get("required")))
+        required = _name_set(node.get("required"))
+        prefix = f"{path}.properties." if path else "properties."
         new_props: dict[str, Any] = {}
         for name, sub in props.items():
-            where = join_path(path, f"properties.{name}")
+            where = f"{prefix}{name}"
             converted = self.node(sub, where, depth + 1, nesting, (*at, name))
-            if name not in required and not _allows_null(converted):
+            if name not in required and (_never_null(converted) or not _allows_null(converted)):
                 converted = _nullable(converted)
                 self.maps.omit_null(at, name)
                 self.log.add(where, "changed", "optional: made required and nullable (a null is removed before the "
@@ -238,14 +244,10 @@ class _Strictifier:
         out.pop("type", None)
         out["type"] = "object"
 
-    def _count(self, out: dict[str, Any]) -> None:
-        enum = out.get("enum")
+    def _count_enum(self, enum: Any) -> None:
         if isinstance(enum, list):
             self.enum_values += len(enum)
             self.chars += sum([len(v) for v in enum if isinstance(v, str)])
-        props = out.get("properties")
-        if isinstance(props, dict):
-            self.chars += sum(map(len, props))
 
 
 def _may_be_string(node: dict[str, Any]) -> bool:
@@ -263,6 +265,20 @@ def _allowed(types: list[str]) -> frozenset[str]:
     return _COMMON.union(*(_BY_TYPE.get(t, frozenset()) for t in types))
 
 
+def _name_set(required: Any) -> set[Any]:
+    """The names in a ``required`` list (a cleaned one holds strings only)."""
+    try:
+        return set(required) if isinstance(required, list) else set()
+    except TypeError:  # an unhashable entry: not a name
+        return set(string_list(required))
+
+
+def _never_null(node: dict[str, Any]) -> bool:
+    """A quick "no" of :func:`_allows_null` for the common case: one type, not null, no union."""
+    kind = node.get("type")
+    return type(kind) is str and kind != "null" and "anyOf" not in node
+
+
 def _allows_null(node: dict[str, Any]) -> bool:
     types = node.get("type")
     if types == "null" or (isinstance(types, list) and "null" in types):
@@ -272,11 +288,16 @@ def _allows_null(node: dict[str, Any]) -> bool:
 
 
 def _nullable(node: dict[str, Any]) -> dict[str, Any]:
-    keep = {k: v for k, v in node.items() if k in ("description", "title")}
-    inner = {k: v for k, v in node.items() if k not in keep}
-    if "anyOf" in inner and len(inner) == 1:
-        return {**keep, "anyOf": [*inner["anyOf"], {"type": "null"}]}
-    return {**keep, "anyOf": [inner, {"type": "null"}]}
+    out: dict[str, Any] = {}  # the description and title stay outside the union
+    inner: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "description" or key == "title":
+            out[key] = value
+        else:
+            inner[key] = value
+    union = inner["anyOf"] if "anyOf" in inner and len(inner) == 1 else [inner]
+    out["anyOf"] = [*union, {"type": "null"}]
+    return out
 
 
 def make_strict(params: dict[str, Any], log: NoteLog) -> dict[str, Any] | None:
@@ -285,8 +306,8 @@ def make_strict(params: dict[str, Any], log: NoteLog) -> dict[str, Any] | None:
     On success the way back (nulls of optional properties, JSON-encoded values) joins the log's
     argument map.
     """
-    trial = NoteLog(log.tool, log.provider)
-    worker = _Strictifier(trial, MapRecorder())
+    start = len(log.notes)
+    worker = _Strictifier(log, MapRecorder())
     amap = ArgumentMap()
     try:
         defs = params.get("$defs") or {}
@@ -295,11 +316,15 @@ def make_strict(params: dict[str, Any], log: NoteLog) -> dict[str, Any] | None:
             out["$defs"] = {k: _def(worker, k, v, amap) for k, v in defs.items()}
         _check_limits(worker)
     except NotStrict as exc:
+        del log.notes[start:]  # the notes of the strict attempt: that schema is not sent
         log.add("", "fallback", f"sent with strict: false because {exc}")
         return None
-    log.notes.extend(trial.notes)
     if worker.maps.records or amap:
-        log.argument_map().merge(worker.maps.build(amap))
+        built = worker.maps.build(amap)
+        if log.arguments is None:
+            log.arguments = built
+        else:
+            log.arguments.merge(built)
     return out
 
 
