@@ -58,11 +58,15 @@ class NoteLog:
 
     def add(self, path: str, action: Action, detail: str) -> None:
         """Record one change at ``path``."""
-        self.notes.append(Note(self.tool, self.provider, path, action, detail))
+        self.notes.append(_new_note(Note, (self.tool, self.provider, path, action, detail)))
 
     def dropped(self, path: str, key: str, why: str) -> None:
         """Record that keyword ``key`` at ``path`` was removed."""
         self.add(join_path(path, key), "dropped", why)
+
+
+_new_note = tuple.__new__
+"""Builds a :class:`Note` from its fields without the named tuple's Python-level ``__new__``."""
 
 
 def join_path(path: str, key: str) -> str:

@@ -76,9 +76,14 @@ class JsonSchemaCleaner:
             self.log.add(path, "cut", f"nested deeper than {MAX_DEPTH} levels; left unconstrained")
             return {}
         out: dict[str, Any] = {}
-        for key, value in node.items():
+        for key, value in node.items():  # the common cases first, without a call per keyword
             if type(value) is str and (key in _STRINGS or (key == "type" and value in _TYPE_NAMES)):
-                out[key] = value  # the common case (description, title, type), without a call per keyword
+                out[key] = value
+            elif key not in _KNOWN or ((value is True or value is False) and key in _BOOLEAN_OK):
+                out[key] = value  # unknown keywords are kept: JSON Schema ignores them
+            elif key == "properties" and type(value) is dict:
+                where = f"{path}.properties" if path else "properties"
+                out[key] = {k: self.clean(v, f"{where}.{k}", depth + 1) for k, v in value.items()}
             else:
                 self._keyword(out, key, value, path, depth)
         if not _LEGACY_KEYS.isdisjoint(node):
@@ -228,3 +233,6 @@ _STRUCTURE: dict[str, str] = {
     **dict.fromkeys(_SCHEMA_MAPS, "map"),
 }
 """Keywords that hold subschemas, or that are rewritten or dropped; all others are kept as they are."""
+_KNOWN = frozenset(_CHECKS) | frozenset(_STRUCTURE)
+_BOOLEAN_OK = _SCHEMA_KEYS | _BOOLS
+"""Keywords whose value may be a boolean as it is (a boolean subschema, a flag)."""

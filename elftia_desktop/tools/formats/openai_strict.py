@@ -288,15 +288,17 @@ def _allows_null(node: dict[str, Any]) -> bool:
 
 
 def _nullable(node: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}  # the description and title stay outside the union
-    inner: dict[str, Any] = {}
-    for key, value in node.items():
-        if key == "description" or key == "title":
-            out[key] = value
-        else:
-            inner[key] = value
-    union = inner["anyOf"] if "anyOf" in inner and len(inner) == 1 else [inner]
-    out["anyOf"] = [*union, {"type": "null"}]
+    """``node`` (a converted schema, changed in place) or null; its description and title stay outside the union."""
+    out: dict[str, Any] = {}
+    if "title" in node:
+        for key in [k for k in node if k == "description" or k == "title"]:  # in the node's order
+            out[key] = node.pop(key)
+    elif "description" in node:
+        out["description"] = node.pop("description")
+    if len(node) == 1 and "anyOf" in node:
+        out["anyOf"] = [*node["anyOf"], {"type": "null"}]
+    else:
+        out["anyOf"] = [node, {"type": "null"}]
     return out
 
 
