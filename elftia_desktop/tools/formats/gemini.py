@@ -42,7 +42,7 @@ from elftia_desktop.tools.notes import NoteLog
 def gemini_parameters(schema: Any, log: NoteLog) -> dict[str, Any] | None:
     """A tool's input schema as a Gemini ``Schema`` (OpenAPI subset), or None for no parameters."""
     root, _ = prepare_schema(schema, log, placeholder=recursion_stub)
-    out = GeminiSchemaWriter(log).root(root, log.argument_map())
+    out = GeminiSchemaWriter(log).root(root)
     return out if out.get("properties") else None
 
 
