@@ -48,7 +48,7 @@ def gemini_parameters(schema: Any, log: NoteLog) -> dict[str, Any] | None:
 
 def gemini_json_parameters(schema: Any, log: NoteLog) -> dict[str, Any] | None:
     """A tool's input schema as ``parametersJsonSchema`` (Gemini's documented subset), or None for no parameters."""
-    out = gemini_json_subset(json_schema_parameters(schema, log), log)
+    out = gemini_json_subset(json_schema_parameters(schema, log, share=True), log)
     return out if out.get("properties") or out.get("additionalProperties") not in (None, False) else None
 
 
