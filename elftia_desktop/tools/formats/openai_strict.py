@@ -46,6 +46,8 @@ _BY_TYPE = {
 }
 _ALLOWED = {t: _COMMON | extra for t, extra in _BY_TYPE.items()}
 """The keywords strict mode keeps on a schema of one type."""
+_LEAF = {t: _ALLOWED[t] - {"anyOf", "$ref", "$defs", "format"} for t in ("string", "number", "integer", "boolean")}
+"""A scalar schema of only these keywords is kept as it is."""
 _STRUCTURAL = frozenset({"prefixItems", "patternProperties", "additionalProperties", "$schema", "$comment"})
 """Handled by the object and array passes (or meaningless to the model), never described."""
 _OBJECT = ["object"]
@@ -229,9 +231,16 @@ class _Strictifier:
         required = _name_set(node.get("required"))
         prefix = f"{path}.properties." if path else "properties."
         new_props: dict[str, Any] = {}
+        leaves = _LEAF if depth < MAX_DEPTH else {}
         for name, sub in props.items():
             where = f"{prefix}{name}"
-            converted = self.node(sub, where, depth + 1, nesting, (*at, name))
+            kind = sub.get("type") if type(sub) is dict else None
+            if type(kind) is str and kind in leaves and leaves[kind].issuperset(sub):
+                converted = dict(sub)  # a plain scalar: strict mode keeps every keyword (what :meth:`node` does)
+                if "enum" in sub:
+                    self._count_enum(sub["enum"])
+            else:
+                converted = self.node(sub, where, depth + 1, nesting, (*at, name))
             if name not in required and (_never_null(converted) or not _allows_null(converted)):
                 converted = _nullable(converted)
                 self.maps.omit_null(at, name)
