@@ -46,6 +46,7 @@ _BY_TYPE = {
 }
 _ALLOWED = {t: _COMMON | extra for t, extra in _BY_TYPE.items()}
 """The keywords strict mode keeps on a schema of one type."""
+_OPTIONAL = "optional: made required and nullable (a null is removed before the call: the property is omitted)"
 _LEAF = {t: _ALLOWED[t] - {"anyOf", "$ref", "$defs", "format"} for t in ("string", "number", "integer", "boolean")}
 """A scalar schema of only these keywords is kept as it is."""
 _STRUCTURAL = frozenset({"prefixItems", "patternProperties", "additionalProperties", "$schema", "$comment"})
@@ -79,6 +80,8 @@ class _Strictifier:
     def __init__(self, log: NoteLog, maps: MapRecorder) -> None:
         self.log = log
         self.maps = maps
+        self.wrapped = False
+        """The root is a free-form map, sent as the JSON-encoded property ``value``."""
         self.properties = 0
         self.enum_values = 0
         self.chars = 0
@@ -114,7 +117,7 @@ class _Strictifier:
             return self._encoded(node, path, at, why)
         return self._typed(node, type_list, path, depth, nesting, at)
 
-    def root(self, body: dict[str, Any], amap: ArgumentMap) -> dict[str, Any]:
+    def root(self, body: dict[str, Any]) -> dict[str, Any]:
         """The root object; a free-form root map is wrapped as the JSON-encoded property ``value``."""
         props = body.get("properties")
         if isinstance(props, dict) and props:
@@ -123,7 +126,7 @@ class _Strictifier:
         if extra in (None, False) and not body.get("patternProperties"):
             return {"type": "object", "properties": {}, "required": [], "additionalProperties": False,
                     **{k: body[k] for k in ("description", "title") if isinstance(body.get(k), str)}}  # fmt: skip
-        amap.wrapped = WRAPPED_PROPERTY
+        self.wrapped = True
         value = self._encoded({k: v for k, v in body.items() if k != "description"}, WRAPPED_PROPERTY,
                               (WRAPPED_PROPERTY,), "a root of any keys (a free-form map)")  # fmt: skip
         self.log.add("", "changed", f"the arguments are sent as the JSON-encoded property {WRAPPED_PROPERTY!r}, "
@@ -244,8 +247,7 @@ class _Strictifier:
             if name not in required and (_never_null(converted) or not _allows_null(converted)):
                 converted = _nullable(converted)
                 self.maps.omit_null(at, name)
-                self.log.add(where, "changed", "optional: made required and nullable (a null is removed before the "
-                             "call: the property is omitted)")  # fmt: skip
+                self.log.add(where, "changed", _OPTIONAL)
             new_props[name] = converted
         out["properties"] = new_props
         out["required"] = list(new_props)
@@ -319,18 +321,19 @@ def make_strict(params: dict[str, Any], log: NoteLog) -> dict[str, Any] | None:
     """
     start = len(log.notes)
     worker = _Strictifier(log, MapRecorder())
-    amap = ArgumentMap()
+    def_maps: dict[str, ArgumentMap] = {}
     try:
         defs = params.get("$defs") or {}
-        out = worker.root({k: v for k, v in params.items() if k != "$defs"}, amap)
+        out = worker.root({k: v for k, v in params.items() if k != "$defs"} if "$defs" in params else params)
         if defs:
-            out["$defs"] = {k: _def(worker, k, v, amap) for k, v in defs.items()}
+            out["$defs"] = {k: _def(worker, k, v, def_maps) for k, v in defs.items()}
         _check_limits(worker)
     except NotStrict as exc:
         del log.notes[start:]  # the notes of the strict attempt: that schema is not sent
         log.add("", "fallback", f"sent with strict: false because {exc}")
         return None
-    if worker.maps.records or amap:
+    if worker.maps.records or worker.wrapped or def_maps:  # most tools need no map: none is made
+        amap = ArgumentMap(defs=def_maps, wrapped=WRAPPED_PROPERTY if worker.wrapped else None)
         built = worker.maps.build(amap)
         if log.arguments is None:
             log.arguments = built
@@ -339,11 +342,11 @@ def make_strict(params: dict[str, Any], log: NoteLog) -> dict[str, Any] | None:
     return out
 
 
-def _def(worker: _Strictifier, name: str, schema: Any, amap: ArgumentMap) -> dict[str, Any]:
-    """One ``$defs`` entry in strict form; its way back becomes ``amap.defs[name]``."""
+def _def(worker: _Strictifier, name: str, schema: Any, def_maps: dict[str, ArgumentMap]) -> dict[str, Any]:
+    """One ``$defs`` entry in strict form; its way back becomes ``def_maps[name]``."""
     body_maps, worker.maps = worker.maps, MapRecorder()
     out = worker.node(schema, f"$defs.{name}", 1, 1, ())
-    amap.defs[name] = worker.maps.build(ArgumentMap())
+    def_maps[name] = worker.maps.build(ArgumentMap())
     worker.maps = body_maps
     return out
 
