@@ -29,9 +29,11 @@ from typing import Any
 
 from elftia_desktop.tools.arguments import ArgumentMap, MapRecorder, Where
 from elftia_desktop.tools.describe import add_description, describe, encoded_text, value_text, with_extra_carrier
+from elftia_desktop.tools.formats.strict_nulls import allows_null
+from elftia_desktop.tools.formats.strict_nulls import strip_strict_nulls as strip_strict_nulls  # the way back, here too
 from elftia_desktop.tools.notes import NoteLog, join_path
 from elftia_desktop.tools.refs import MAX_DEPTH
-from elftia_desktop.tools.schema import WRAPPED_PROPERTY, deref, merge_all_of, process_json_schema, string_list
+from elftia_desktop.tools.schema import WRAPPED_PROPERTY, merge_all_of, string_list
 
 STRICT_FORMATS = frozenset({"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"})
 _COMMON = frozenset({"type", "description", "title", "enum", "const", "anyOf", "$ref", "$defs"})
@@ -244,7 +246,7 @@ class _Strictifier:
                     self._count_enum(sub["enum"])
             else:
                 converted = self.node(sub, where, depth + 1, nesting, (*at, name))
-            if name not in required and (_never_null(converted) or not _allows_null(converted)):
+            if name not in required and (_never_null(converted) or not allows_null(converted)):
                 converted = _nullable(converted)
                 self.maps.omit_null(at, name)
                 self.log.add(where, "changed", _OPTIONAL)
@@ -285,17 +287,9 @@ def _name_set(required: Any) -> set[Any]:
 
 
 def _never_null(node: dict[str, Any]) -> bool:
-    """A quick "no" of :func:`_allows_null` for the common case: one type, not null, no union."""
+    """A quick "no" of :func:`allows_null` for the common case: one type, not null, no union."""
     kind = node.get("type")
     return type(kind) is str and kind != "null" and "anyOf" not in node
-
-
-def _allows_null(node: dict[str, Any]) -> bool:
-    types = node.get("type")
-    if types == "null" or (isinstance(types, list) and "null" in types):
-        return True
-    branches = node.get("anyOf")
-    return isinstance(branches, list) and any(isinstance(b, dict) and _allows_null(b) for b in branches)
 
 
 def _nullable(node: dict[str, Any]) -> dict[str, Any]:
@@ -358,57 +352,3 @@ def _check_limits(worker: _Strictifier) -> None:
         raise NotStrict(f"{worker.enum_values} enum values (strict mode allows {MAX_ENUM_VALUES})")
     if worker.chars > MAX_STRING_BUDGET:
         raise NotStrict(f"{worker.chars} characters of names and enum values (strict mode allows {MAX_STRING_BUDGET})")
-
-
-def strip_strict_nulls(args: Any, original_schema: Any) -> Any:
-    """The model's arguments with the nulls strict mode forced on optional properties removed.
-
-    A ``null`` is removed where the original (MCP) schema does not require the property and does
-    not allow null for it; everything else passes unchanged. Returns a new value.
-    """
-    root = original_schema if isinstance(original_schema, dict) else {}
-    return _strip(args, process_json_schema(root), root, 0)
-
-
-def _strip(value: Any, schema: Any, root: dict[str, Any], depth: int) -> Any:
-    schema = deref(root, schema) if isinstance(schema, dict) else {}
-    if depth > MAX_DEPTH:
-        return value
-    if isinstance(value, dict):
-        props, required = _object_parts(schema, root)
-        out = {}
-        for key, item in value.items():
-            sub = props.get(key)
-            if item is None and key not in required and not _original_allows_null(sub, root):
-                continue
-            out[key] = _strip(item, sub, root, depth + 1)
-        return out
-    if isinstance(value, list):
-        items = schema.get("items")
-        return [_strip(v, items if isinstance(items, dict) else {}, root, depth + 1) for v in value]
-    return value
-
-
-def _object_parts(schema: dict[str, Any], root: dict[str, Any]) -> tuple[dict[str, Any], set[str]]:
-    props: dict[str, Any] = {}
-    required: set[str] = set()
-    for part in [schema, *(b for k in ("allOf", "anyOf", "oneOf") for b in schema.get(k) or [] if isinstance(b, dict))]:
-        part = deref(root, part)
-        if isinstance(part.get("properties"), dict):
-            for name, sub in part["properties"].items():
-                props.setdefault(name, sub)
-        if part is schema or "allOf" in schema:
-            required.update(string_list(part.get("required")))
-    return props, required
-
-
-def _original_allows_null(sub: Any, root: dict[str, Any]) -> bool:
-    if not isinstance(sub, dict):
-        return sub is True
-    sub = deref(root, sub)
-    if not sub or _allows_null(sub) or sub.get("nullable") is True or sub.get("const", 0) is None:
-        return True
-    enum = sub.get("enum")
-    if isinstance(enum, list) and None in enum:
-        return True
-    return any(_original_allows_null(b, root) for k in ("anyOf", "oneOf") for b in sub.get(k) or [])
