@@ -136,11 +136,6 @@ def _classify(schema: dict[str, Any], log: NoteLog | None) -> tuple[str, dict[st
     return ("object" if is_object_schema(schema) else "wrap"), schema
 
 
-def is_wrapped(schema: Any) -> bool:
-    """Whether :func:`root_object` wraps ``schema`` as the single property ``value``."""
-    return isinstance(schema, dict) and not _ANNOTATIONS.issuperset(schema) and _classify(schema, None)[0] == "wrap"
-
-
 def may_be_object(node: Any, root: dict[str, Any], depth: int = 0) -> bool:
     """Whether a JSON object can be valid against ``node`` (types and combinators only; bounded)."""
     node = deref(root, node)
