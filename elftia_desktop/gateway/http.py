@@ -140,7 +140,8 @@ def bind(address: Address) -> socket.socket:
 
 async def serve_http(app: ASGIApp, sock: socket.socket, stop: asyncio.Event | None = None) -> None:
     """Serve ``app`` on ``sock`` until cancelled, interrupted, or ``stop`` is set (then it shuts down gracefully)."""
-    config = uvicorn.Config(app, log_level="warning", lifespan="on")
+    # an app's open stream (subscriptions/listen, a GET stream) holds a graceful shutdown for 2 s at most
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)
 
     async def exit_on_stop() -> None:

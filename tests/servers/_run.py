@@ -44,7 +44,8 @@ def run(mcp: Any, argv: list[str] | None = None, wrap_app: AppWrapper | None = N
     sock.bind(("127.0.0.1", args.port))
     sock.listen(128)
     print(f"LISTENING {sock.getsockname()[1]}", flush=True)
-    config = uvicorn.Config(app, log_level="warning", lifespan="on")
+    # a client's open stream (a 2026-07-28 subscriptions/listen) must not hold the shutdown for long
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=1)
     server = uvicorn.Server(config)
     try:
         anyio.run(lambda: server.serve(sockets=[sock]))

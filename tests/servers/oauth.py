@@ -385,7 +385,7 @@ def main() -> None:
     port = sock.getsockname()[1]
     app = build(args, port)
     print(f"LISTENING {port}", flush=True)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=1))
     anyio.run(lambda: server.serve(sockets=[sock]))
 
 
