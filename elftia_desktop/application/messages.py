@@ -14,8 +14,7 @@ from elftia_desktop.core.text_rules import display_name
 
 def about_server(name: str, reason: str) -> str:
     """``reason`` as a sentence about the server ``name`` (the name shortened for quoting)."""
-    label = display_name(name)
-    return reason if reason.startswith(f"{label}:") else f"{label}: {reason}"
+    return f"{display_name(name)}: {reason}"
 
 
 def _did_not_connect(problem: str | None) -> str:

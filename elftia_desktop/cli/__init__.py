@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from elftia_desktop import __version__
 from elftia_desktop.cli import servers
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_FAILED, fail
-from elftia_desktop.core.errors import ConfigError, ElftiaError, JsonInputError
+from elftia_desktop.core.errors import ConfigError, ElftiaError, JsonInputError, is_input_error
 
 COMMAND_GROUPS = [servers]
 
@@ -75,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except JsonInputError as exc:
         return fail(args, str(exc), EXIT_BAD_INPUT, line=exc.line, column=exc.column)
     except ConfigError as exc:
-        return fail(args, str(exc), EXIT_BAD_INPUT if _is_input_error(exc) else EXIT_FAILED)
+        return fail(args, str(exc), EXIT_BAD_INPUT if is_input_error(exc) else EXIT_FAILED)
     except ElftiaError as exc:
         return fail(args, str(exc), EXIT_FAILED)
     except KeyboardInterrupt:
@@ -87,12 +87,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return report_crash(args, exc, debug)
     return code
-
-
-def _is_input_error(exc: ConfigError) -> bool:
-    from elftia_desktop.core.errors import ConfigCorrupt, ConfigTooNew
-
-    return not isinstance(exc, ConfigCorrupt | ConfigTooNew)
 
 
 def run() -> None:

@@ -30,9 +30,10 @@ def expand(value: str, env: Mapping[str, str], where: str, record: McpServerReco
             return match.group(0)
         if body.startswith("input:"):
             raise ServerStartFailed(
-                f"{record.name}: {where} asks for the input {body[6:]!r} ({match.group(0)}), which only VS Code "
+                f"{where} asks for the input {body[6:]!r} ({match.group(0)}), which only VS Code "
                 "can prompt for. Edit the server and put the value in its place.",
                 record.id,
+                server_name=record.name,
             )
         if body == "userHome":
             return os.path.expanduser("~")
@@ -43,9 +44,10 @@ def expand(value: str, env: Mapping[str, str], where: str, record: McpServerReco
         if ":-" in body:
             return default
         raise ServerStartFailed(
-            f"{record.name}: {where} uses {match.group(0)}, but {name} is not set in your environment. "
+            f"{where} uses {match.group(0)}, but {name} is not set in your environment. "
             f"Set {name} (in your shell profile) or edit the server and put the value in its place.",
             record.id,
+            server_name=record.name,
         )
 
     return PLACEHOLDER.sub(replace, value) if "${" in value else value

@@ -60,7 +60,7 @@ async def stdio_argv(record: McpServerRecord) -> tuple[list[str], str, dict[str,
     found = find_command(command, path)
     if found is None:
         raise ServerStartFailed(
-            f"{record.name}: command not found: {command!r}. Searched PATH: {path or '(empty)'}", record.id
+            f"command not found: {command!r}. Searched PATH: {path or '(empty)'}", record.id, server_name=record.name
         )
     return [found, *record.config.args], path, passed_through(env)
 

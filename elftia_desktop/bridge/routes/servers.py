@@ -202,11 +202,15 @@ class ServerRoute(Route):
         on_done: Done[ServerStates] | None = None,
         on_error: Failed | None = None,
     ) -> int:
-        """``mcp:states``: ``{serverId: (state, error)}`` for every server."""
+        """``mcp:states``: ``{serverId: (state, why it failed without the server's name)}`` for every server."""
+
+        def reason(s: AppServices, server_id: str) -> str:
+            failure = s.mcp.connection_failure(server_id)
+            return failure.reason if failure is not None else ""
 
         async def work(s: AppServices) -> ServerStates:
             records = await s.mcp.list_servers()
-            return {r.id: (str(s.mcp.connection_state(r.id)), s.mcp.connection_error(r.id) or "") for r in records}
+            return {r.id: (str(s.mcp.connection_state(r.id)), reason(s, r.id)) for r in records}
 
         return self._core.submit(Reply("mcp:states", receiver, on_done, on_error), work)
 
