@@ -36,6 +36,11 @@ def trusted(name: str, connect_problem: str | None = None) -> str:
     return f"{name} is trusted." + _did_not_connect(connect_problem)
 
 
+def switched_on(name: str, active: bool) -> str:
+    """A server was enabled or disabled."""
+    return f"{name} is {'enabled' if active else 'disabled'}."
+
+
 def removed(name: str, agents: list[str]) -> str:
     """A server was removed (and taken out of ``agents``)."""
     return f"Removed {name}." + (f" Taken out of agents: {', '.join(agents)}." if agents else "")

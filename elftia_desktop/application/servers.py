@@ -26,12 +26,8 @@ Target = Union[ServerCatalog, "McpService"]
 """Where an action acts: a running service (connections follow) or the bare catalog (nothing starts)."""
 
 
-def target_catalog(target: Target) -> ServerCatalog:
-    """The catalog an action edits."""
-    return target if isinstance(target, ServerCatalog) else target.catalog
-
-
-def _parts(target: Target) -> tuple[ServerCatalog, ServerEdits | None]:
+def target_parts(target: Target) -> tuple[ServerCatalog, ServerEdits | None]:
+    """The catalog an action edits, and the service's edits the connections follow (None: the bare catalog)."""
     if isinstance(target, ServerCatalog):
         return target, None
     return target.catalog, target.edits
@@ -67,7 +63,7 @@ async def add(
 
     ``connect=False``: the window's form, which closes at once and lets the card show the connecting.
     """
-    catalog, edits = _parts(target)
+    catalog, edits = target_parts(target)
     try:
         record = await asyncio.to_thread(catalog.add, server, on_conflict)
     except ElftiaError as exc:
@@ -115,7 +111,7 @@ async def _update(
     """The record after the update and why it did not reconnect, or the failed result."""
     updates = dict(updates)
     secret_keys = set(updates.pop("secretKeys", None) or updates.pop("secret_keys", None) or [])
-    catalog, edits = _parts(target)
+    catalog, edits = target_parts(target)
     try:
         before, after = await asyncio.to_thread(catalog.update, server_id, updates, secret_keys)
     except ElftiaError as exc:
@@ -152,7 +148,7 @@ async def trust(target: Target, server_id: str) -> McpActionResult:
 
 async def remove(target: Target, server_id: str) -> McpActionResult:
     """Stop a server, then delete it and its secrets and take it out of every agent (named in ``agentsUpdated``)."""
-    catalog, edits = _parts(target)
+    catalog, edits = target_parts(target)
     if edits is not None:
         await edits.removing(server_id)
     try:

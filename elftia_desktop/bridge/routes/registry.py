@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,17 +17,16 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 
-from elftia_desktop.application import servers as actions
+from elftia_desktop.application import registry as registry_actions
 from elftia_desktop.bridge.plumbing import Done, Failed, Reply, Route, RouterCore
 from elftia_desktop.core.errors import ConfigError, ElftiaError
-from elftia_desktop.registry.bundle_plan import unpack
 from elftia_desktop.registry.cache import RegistryCache, RegistryIndex, featured_entries
 from elftia_desktop.registry.client import REGISTRY_URL_ENV, RegistryClient
 from elftia_desktop.registry.entry import RegistryEntry, runtime_label, transport_label
 from elftia_desktop.registry.form import FormField
 from elftia_desktop.registry.install import Prepared, bundle_file_plan, bundle_runtime_problems, prepare
 from elftia_desktop.registry.plan import default_server_name
-from elftia_desktop.registry.updates import find_outdated, update_changes
+from elftia_desktop.registry.updates import find_outdated
 
 if TYPE_CHECKING:
     from elftia_desktop.bridge.services import AppServices
@@ -252,20 +250,14 @@ class RegistryRoute(Route):
                 raise ConfigError(f"{record.name} was not installed from a registry")
             entry = await RegistryClient(origin.registry).entry(origin.name, "latest")
             prepared = await prepare(entry, s.deps)
-            updates, secret_keys = update_changes(record, prepared.plan)
-            result = await actions.update(s.mcp, valid_id, updates | {"secretKeys": sorted(secret_keys)})
-            return _record_of(result)
+            return _record_of(await registry_actions.repin(s.mcp, record, prepared.plan))
 
         return self._by_id(Reply("registry:update", receiver, on_done, on_error), server_id, work)
 
 
 async def _add(s: AppServices, server: McpServerInput, bundle: BundlePlan | None) -> McpServerRecord:
-    """Unpack a bundle (if any), then add the server untrusted through the service; undo the unpack on failure."""
-    folder = await asyncio.to_thread(unpack, bundle) if bundle is not None else None
-    result = await actions.add(s.mcp, server.model_copy(update={"is_trusted": False}))
-    if not result.success and folder is not None:
-        await asyncio.to_thread(shutil.rmtree, folder, True)
-    return _record_of(result)
+    """Add the server untrusted through the service (a bundle unpacked first); see ``application.registry``."""
+    return _record_of(await registry_actions.install(s.mcp, server, bundle))
 
 
 def _record_of(result: McpActionResult) -> McpServerRecord:
