@@ -94,6 +94,7 @@ class EventRelay:
             return
 
         def settle() -> None:
+            """Answer the waiting elicitation (once)."""
             if not future.done():
                 future.set_result((action, content))
 

@@ -123,6 +123,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     """``registry show``: the entry, the package chosen for this machine, its inputs and command."""
 
     async def run() -> tuple[RegistryEntry, Prepared]:
+        """The entry and what installing it takes on this machine."""
         entry = await find_entry(registry_url(args), args.name, args.entry_version)
         return entry, await prepare(entry, DependencyChecker(), allow_inactive=True)
 
@@ -188,6 +189,7 @@ def cmd_install(args: argparse.Namespace) -> int:
     values = parse_value_options(args.value)
 
     async def run() -> tuple[RegistryEntry, Prepared]:
+        """The entry and what installing it takes on this machine."""
         entry = await find_entry(registry_url(args), args.name, args.entry_version)
         return entry, await prepare(entry, DependencyChecker(), allow_inactive=args.allow_deprecated)
 
@@ -263,6 +265,7 @@ def cmd_update_server(args: argparse.Namespace) -> int:
     extra = parse_value_options(args.value)
 
     async def run() -> Prepared:
+        """The latest version and what installing it takes on this machine."""
         entry = await RegistryClient(origin.registry).entry(origin.name, "latest")
         return await prepare(entry, DependencyChecker())
 

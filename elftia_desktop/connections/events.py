@@ -54,6 +54,7 @@ class ServiceEvents:
         callbacks.append(callback)
 
         def unsubscribe() -> None:
+            """Stop calling the callback (idempotent)."""
             if callback in callbacks:
                 callbacks.remove(callback)
 

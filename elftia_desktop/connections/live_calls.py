@@ -33,6 +33,7 @@ class LiveCalls:
         """A callback for the SDK that emits each progress notification as ``tool:progress``."""
 
         async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            """Emit one progress notification."""
             self._events.emit(
                 "tool:progress",
                 {

@@ -134,6 +134,7 @@ class ConnectionPool:
         if entry is None:
 
             def emit_line(line: str) -> None:
+                """Emit one log line as ``log``."""
                 self.events.emit("log", {"serverId": server_id, "line": line})
 
             entry = self.entries[server_id] = PoolEntry(server_id, ServerLog(emit_line, self.defaults.log_lines))
@@ -244,25 +245,31 @@ class ConnectionPool:
         server_id = record.id
 
         def on_tools_changed() -> None:
+            """The server's tool list changed: drop the cache."""
             self.tools.invalidate(server_id, emit=True)
 
-        def on_lost(connection: ServerConnection, reason: str) -> None:
+        def on_lost(connection: ServerConnection, error: ServerConnectionError) -> None:
+            """The connection ended on its own: the state says why (the next use reconnects)."""
             entry = self.entries.get(server_id)
             if entry is not None and entry.connection is connection:
                 entry.connection = None
                 self.tools.invalidate(server_id)
-                self._failed(entry, record, ServerConnectionError(reason, server_id), connection.http_status)
+                self._failed(entry, record, error, connection.http_status)
 
         def on_spawn(process: StdioProcess) -> None:
+            """Record the started process (a crashed run's leftovers are found by it)."""
             ProcessTracker.for_dir(self.runtime_dir).add(server_id, process.pid, process.argv)
 
         def on_exit(process: StdioProcess) -> None:
+            """Forget the ended process."""
             ProcessTracker.for_dir(self.runtime_dir).remove(process.pid)
 
         def on_list_changed(kind: str) -> None:
+            """Emit ``lists:changed`` (prompts or resources)."""
             self.events.emit("lists:changed", {"serverId": server_id, "kind": kind})
 
         def on_log_message(params: types.LoggingMessageNotificationParams) -> None:
+            """Emit a server's log message as ``log:message``."""
             payload = {"serverId": server_id, "level": params.level, "logger": params.logger, "data": params.data}
             self.events.emit("log:message", payload)
 

@@ -67,6 +67,7 @@ class ServerProbe:
         pool = self._trial_pool
 
         async def attempt() -> list[Any]:
+            """Connect the trial server and list its tools."""
             return await pool.use(record, "list", pool.timeouts(record).list_, listing.list_tools)
 
         try:

@@ -74,6 +74,7 @@ class McpService:
         """Stop the server processes an earlier run left behind (a ``/proc`` scan: in a worker thread)."""
 
         def scan() -> list[TrackedProcess]:
+            """Stop the leftover processes (blocking)."""
             ProcessTracker.for_dir(self.runtime_dir)  # reads this process's identity once, off the loop
             return kill_leftovers(self.runtime_dir)
 

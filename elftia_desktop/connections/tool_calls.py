@@ -78,6 +78,7 @@ def _both(first: ProgressFnT | None, second: ProgressFnT | None) -> ProgressFnT 
         return first or second
 
     async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        """Pass the progress to both callbacks."""
         await first(progress, total, message)
         await second(progress, total, message)
 

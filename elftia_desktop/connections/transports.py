@@ -93,6 +93,7 @@ def http_client(
     import httpx2
 
     async def record_status(response: httpx2.Response) -> None:
+        """Report the response's HTTP status."""
         on_status(response.status_code)
 
     return httpx2.AsyncClient(
@@ -132,6 +133,7 @@ async def open_transport(
                 timeout: httpx2.Timeout | None = None,
                 auth: httpx2.Auth | None = None,
             ) -> httpx2.AsyncClient:
+                """An HTTP client with our headers, timeout and auth."""
                 client = http_client(headers or {}, connect_timeout, hooks.on_http_status, auth)
                 if timeout is not None:
                     client.timeout = timeout

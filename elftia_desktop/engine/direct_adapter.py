@@ -132,9 +132,9 @@ def _hooks(server_id: str, tracker: ProcessTracker) -> ConnectionHooks:
         """Forget the process that ended."""
         tracker.remove(process.pid)
 
-    def on_lost(connection: ServerConnection, reason: str) -> None:
+    def on_lost(connection: ServerConnection, error: ServerConnectionError) -> None:
         """Log why the server went away."""
-        log.warning("direct MCP server %r ended: %s", connection.record.name, reason)
+        log.warning("direct MCP server %r ended: %s", connection.record.name, error.reason)
 
     return ConnectionHooks(on_tools_changed=lambda: None, on_lost=on_lost, on_spawn=on_spawn, on_exit=on_exit)
 

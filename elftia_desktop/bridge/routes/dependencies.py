@@ -37,6 +37,7 @@ class DependencyRoute(Route):
         """``mcp:dependencies``: every runtime of the table, checked, with the servers that need it."""
 
         async def work(s: AppServices) -> list[JsonDict]:
+            """``mcp:dependencies`` on the service loop."""
             from elftia_desktop.deps.overview import runtime_rows
 
             rows = await runtime_rows(s.deps, s.installer, await s.mcp.list_servers())
@@ -83,7 +84,10 @@ class DependencyRoute(Route):
             on_done, on_error = feed.then(on_done), feed.then(on_error)
 
         async def work(s: AppServices, dep: DependencyInput) -> DependencyInstallResult:
+            """``mcp:install-dependency`` on the service loop."""
+
             def progress(line: str) -> None:
+                """One progress line, out as ``logLine``."""
                 signals.logLine.emit(f"deps:{dep.command}", line)
 
             return await self._installs.install(s.installer, dep.command, progress, s.running)
@@ -106,6 +110,7 @@ class DependencyRoute(Route):
         from elftia_desktop.bridge.channels import DependencyInput
 
         async def work(_s: AppServices, dep: DependencyInput) -> bool:
+            """``mcp:cancel-install`` on the service loop."""
             return self._installs.cancel(dep.command)
 
         reply = Reply("mcp:cancel-install", receiver, on_done, on_error)
@@ -163,6 +168,7 @@ class ProgressFeed(QObject):
         """``callback`` (done or failed) preceded by :meth:`close`."""
 
         def run(outcome: T) -> None:
+            """Close the feed, then call back."""
             self.close()
             if callback is not None:
                 callback(outcome)

@@ -116,6 +116,7 @@ class RegistryRoute(Route):
         index = self._index
 
         async def work(s: AppServices) -> list[str]:
+            """``registry:sync`` on the service loop."""
             entries, problems = list(featured_entries()), []
             for url in registry_urls(s.settings.registry_url, s.settings.extra_registries):
                 cache = await asyncio.to_thread(RegistryCache(url).load)
@@ -143,6 +144,7 @@ class RegistryRoute(Route):
         prepared_by_key = self._prepared
 
         async def work(s: AppServices) -> InstallForm:
+            """``registry:prepare`` on the service loop."""
             if entry is None:
                 raise ConfigError(f"{name}: no such entry in {source}; search again")
             prepared = await prepare(entry, s.deps, allow_inactive=True)
@@ -172,6 +174,7 @@ class RegistryRoute(Route):
         prepared = self._prepared.get(key)
 
         async def work(s: AppServices) -> McpServerRecord:
+            """``registry:install`` on the service loop."""
             if prepared is None:
                 raise ConfigError("Open the entry's details again before installing")
             return await _add(s, prepared.to_input(name, values), prepared.bundle)
@@ -190,6 +193,7 @@ class RegistryRoute(Route):
         bundles = self._bundles
 
         async def work(s: AppServices) -> InstallForm:
+            """``bundle:open`` on the service loop."""
             plan = await asyncio.to_thread(bundle_file_plan, Path(path))
             bundles[path] = plan
             form = _bundle_form(path, plan)
@@ -212,6 +216,7 @@ class RegistryRoute(Route):
         plan = self._bundles.get(path)
 
         async def work(s: AppServices) -> McpServerRecord:
+            """``bundle:install`` on the service loop."""
             if plan is None:
                 raise ConfigError(f"{path}: open the bundle again before installing")
             return await _add(s, plan.to_input(name, values), plan)
@@ -228,6 +233,7 @@ class RegistryRoute(Route):
         """``registry:outdated``: ``{serverId: latestVersion}`` of servers with a newer version."""
 
         async def work(s: AppServices) -> dict[str, str]:
+            """``registry:outdated`` on the service loop."""
             found, _problems = await find_outdated(await s.mcp.list_servers(), {})
             return {o.record.id: o.latest for o in found}
 
@@ -244,6 +250,7 @@ class RegistryRoute(Route):
         """``registry:update``: re-pin to the latest version, keep the inputs; the server is untrusted again."""
 
         async def work(s: AppServices, valid_id: str) -> McpServerRecord:
+            """``registry:update`` on the service loop."""
             record = await asyncio.to_thread(s.catalog.get, valid_id)
             origin = record.registry_origin
             if origin is None:
