@@ -376,10 +376,10 @@ class McpToolListing(_Model):
     reasons: dict[str, str] = Field(default_factory=dict)
     """Server id -> the same without the server's name, for a view that names the server itself."""
 
-    def add_failure(self, server_id: str, error: ElftiaError) -> None:
-        """Record that a server's tools are missing, and why."""
+    def add_failure(self, server_id: str, error: ElftiaError | str) -> None:
+        """Record that a server's tools are missing, and why (a text: a sentence that needs no name taken off)."""
         self.errors[server_id] = str(error)
-        self.reasons[server_id] = error.reason
+        self.reasons[server_id] = error if isinstance(error, str) else error.reason
 
 
 class MCPCallToolResponse(_Model):
