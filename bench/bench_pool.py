@@ -1,7 +1,8 @@
 """Connection pool benchmark: ``.venv/bin/python bench/bench_pool.py``.
 
 Measured in one run against the same test servers (``tests/servers``):
-(a) tool-call round trip through ``McpService.call_tool`` vs a bare SDK ``ClientSession.call_tool``;
+(a) tool-call round trip through ``McpService.call_tool`` vs a bare SDK ``ClientSession.call_tool`` (handshake
+era), and (a') on a 2026-07-28 connection vs the SDK's bare ``Client(mode="auto")``;
 (b) ``list_all_active_server_tools`` with a warm cache for 50 servers (Streamable HTTP sessions);
 (c) connecting 10 stdio servers through the pool (concurrently) vs one after another;
 (d) resident memory of this process (and of the server processes) with 10 connected servers.
@@ -11,6 +12,7 @@ Results are printed and written to the "## Connection pool" section of ``bench/R
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import platform
 import statistics
@@ -18,11 +20,13 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from keyring.backends.fail import Keyring as NoKeyring  # noqa: E402
+from mcp import Client  # noqa: E402
 from mcp.client.session import ClientSession  # noqa: E402
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 
@@ -44,11 +48,10 @@ def _service(folder: Path) -> McpService:
     return McpService(ServerCatalog(ConfigStore(folder / "mcp-config.json"), vault), runtime_dir=folder / "runtime")
 
 
-def _stdio(name: str, active: bool = True) -> McpServerInput:
+def _stdio(name: str, active: bool = True, protocol: str = "auto") -> McpServerInput:
     command = server_command("basic")
-    return McpServerInput(
-        name=name, config={"command": command[0], "args": command[1:]}, is_trusted=True, is_active=active
-    )
+    config = {"command": command[0], "args": command[1:], "protocol": protocol}
+    return McpServerInput(name=name, config=config, is_trusted=True, is_active=active)
 
 
 async def _add(service: McpService, server: McpServerInput) -> str:
@@ -57,26 +60,39 @@ async def _add(service: McpService, server: McpServerInput) -> str:
     return result.server.id
 
 
-async def bench_call(folder: Path) -> dict[str, float]:
-    """(a) median round trip of ``echo``: pool vs bare SDK session, interleaved in rounds."""
+async def bench_call(folder: Path, modern: bool, log_level: str | None = None) -> dict[str, float]:
+    """(a) median round trip of ``echo``, pool vs the bare SDK, interleaved in rounds.
+
+    ``modern``: both on 2026-07-28 (the pool in ``auto`` mode vs the SDK's ``Client(mode="auto")``);
+    else both on the handshake (the pool pinned ``legacy`` vs a bare ``ClientSession``). ``log_level``: the bare
+    ``Client`` opts in to log messages as the pool does (``info``), which costs the server time on every request.
+    """
     service = _service(folder)
-    sid = await _add(service, _stdio("echo"))
+    sid = await _add(service, _stdio("echo", protocol="auto" if modern else "legacy"))
     command = server_command("basic")
     params = StdioServerParameters(command=command[0], args=command[1:])
     pool_times: list[float] = []
     bare_times: list[float] = []
-    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
-        await session.initialize()
-        await session.list_tools()
+    async with contextlib.AsyncExitStack() as stack:
+        if modern:
+            client = await stack.enter_async_context(Client(params, mode="auto", log_level=log_level))  # type: ignore[arg-type]
+            assert client.protocol_version == "2026-07-28"
+            call: Any = client.call_tool
+        else:
+            read, write = await stack.enter_async_context(stdio_client(params))
+            session = await stack.enter_async_context(ClientSession(read, write))
+            await session.initialize()
+            await session.list_tools()
+            call = session.call_tool
         for _ in range(20):  # warm up both
             await service.call_tool(sid, "echo", {"text": "x"})
-            await session.call_tool("echo", {"text": "x"})
+            await call("echo", {"text": "x"})
         for _ in range(CALLS):
             started = time.perf_counter()
             await service.call_tool(sid, "echo", {"text": "x"})
             pool_times.append(time.perf_counter() - started)
             started = time.perf_counter()
-            await session.call_tool("echo", {"text": "x"})
+            await call("echo", {"text": "x"})
             bare_times.append(time.perf_counter() - started)
     await service.cleanup()
     pool, bare = statistics.median(pool_times), statistics.median(bare_times)
@@ -154,8 +170,11 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         base = Path(folder)
         os.environ["ELFTIA_DATA_DIR"] = str(base)
-        (base / "a").mkdir(), (base / "b").mkdir(), (base / "c").mkdir()
-        call = await bench_call(base / "a")
+        (base / "a").mkdir(), (base / "m").mkdir(), (base / "b").mkdir(), (base / "c").mkdir()
+        call = await bench_call(base / "a", modern=False)
+        modern = await bench_call(base / "m", modern=True)
+        (base / "l").mkdir()
+        logged = await bench_call(base / "l", modern=True, log_level="info")
         warm = await bench_warm_listing(base / "b")
         connect = await bench_connect(base / "c")
     lines = [
@@ -166,8 +185,12 @@ async def main() -> None:
         "",
         "| measure | result | target |",
         "|---|---|---|",
-        f"| (a) call_tool round trip, median of {CALLS} (stdio `echo`) | pool {call['pool_ms']:.3f} ms, "
+        f"| (a) call_tool round trip, median of {CALLS} (stdio `echo`, handshake era) | pool {call['pool_ms']:.3f} ms, "
         f"bare ClientSession {call['bare_ms']:.3f} ms, ratio **{call['ratio']:.3f}** | <= 1.10 |",
+        f"| (a') call_tool round trip, median of {CALLS} (stdio `echo`, 2026-07-28) | pool {modern['pool_ms']:.3f} ms, "
+        f"bare SDK `Client` {modern['bare_ms']:.3f} ms, ratio **{modern['ratio']:.3f}** | <= 1.10 |",
+        f"| (a'') same, the bare `Client` also opting in to log messages (`log_level='info'`, as the pool does) | "
+        f"pool {logged['pool_ms']:.3f} ms, bare {logged['bare_ms']:.3f} ms, ratio **{logged['ratio']:.3f}** | |",
         f"| (b) list_all_active_server_tools, warm cache, {warm['servers']} servers / {warm['tools']} tools "
         f"(median of {WARM_LISTS}) | **{warm['median_ms']:.3f} ms** | < 1 ms |",
         f"| (c) connect 10 stdio servers | one after another {connect['sequential_s']:.2f} s, "

@@ -30,6 +30,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from elftia_desktop.bridge.router import McpRouter
     from elftia_desktop.bridge.service_loop import ServiceLoop
     from elftia_desktop.bridge.services import AppServices, build_services
+    from elftia_desktop.core.errors import UnsafePermissions
     from elftia_desktop.core.paths import config_dir, data_dir
     from elftia_desktop.ui.main_window import MainWindow, bundle_argument
     from elftia_desktop.ui.probe import install_probe
@@ -39,7 +40,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if early.requested:
         return 0
     app = _application(argv)
-    instance = SingleInstance(instance_name(str(data_dir())), app)
+    try:
+        folder = data_dir()
+    except UnsafePermissions as exc:  # a folder every user may change: say how to fix it, start nothing
+        from PySide6.QtWidgets import QMessageBox
+
+        print(f"elftia-desktop: {exc}", file=sys.stderr)
+        QMessageBox.critical(None, "Elftia Desktop cannot start", str(exc))
+        return 2
+    instance = SingleInstance(instance_name(str(folder)), app)
     arguments = [bundle_argument(a) for a in argv[1:]]
     if instance.hand_over(arguments):  # the running app comes forward and opens the link
         return 0

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import os
+import socket
 import stat
+import tempfile
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import keyring
 import pytest
 
+from elftia_desktop.host import wire
 from tests.helpers.memory_keyring import MemoryKeyring
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -33,6 +37,38 @@ def memory_keyring() -> Iterator[MemoryKeyring]:
     keyring.set_keyring(backend)
     yield backend
     keyring.set_keyring(previous)
+
+
+@pytest.fixture(scope="session")
+def host_sockets() -> Iterator[str]:
+    """A short private folder for the pool hosts' sockets (a socket path has at most 107 bytes)."""
+    with tempfile.TemporaryDirectory(prefix="elftia-host-") as folder:
+        yield folder
+
+
+def stop_hosts(folder: Path) -> None:
+    """Stop every pool host listening in ``folder`` and wait until each has exited (with its servers)."""
+    for path in folder.glob("*.sock"):
+        try:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+                sock.connect(str(path))
+                sock.sendall(wire.encode(wire.hello("command")))
+                wire.read_frame(sock)
+                sock.sendall(wire.encode({"op": "stop"}))
+                pid = wire.decode(wire.read_frame(sock) or b"{}").get("pid")
+        except OSError:
+            continue
+        deadline = time.monotonic() + 30
+        while pid and os.path.exists(f"/proc/{pid}") and time.monotonic() < deadline:
+            time.sleep(0.05)
+
+
+@pytest.fixture(autouse=True)
+def no_pool_host_left(host_sockets: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A pool host a test's command started on demand is stopped after the test, with its servers."""
+    monkeypatch.setenv("ELFTIA_HOST_DIR", host_sockets)
+    yield
+    stop_hosts(Path(host_sockets))
 
 
 @pytest.fixture

@@ -157,6 +157,8 @@ async def remove(target: Target, server_id: str) -> McpActionResult:
         return failed(exc, await _name_of(catalog, server_id))
     if edits is not None:
         edits.removed(server_id)
+    if not isinstance(target, ServerCatalog):  # its pinned tool definitions go with it
+        await asyncio.to_thread(target.tool_guard.forget, server_id)
     names = [agent.name for agent in lost]
     return McpActionResult(
         success=True, message=messages.removed(removed.name, names), server=removed, agents_updated=names

@@ -19,6 +19,7 @@ Where to find a channel:
 - ``router.explore`` (``routes/explore.py``): trying tools, prompts, resources
 - ``router.auth`` (``routes/auth.py``): OAuth sign-in, sign-out, sign-in status
 - ``router.registry`` (``routes/registry.py``): MCP registries (search, install, updates), ``.mcpb`` bundles
+- ``router.tool_review`` (``routes/tool_review.py``): tools held back since they changed (pinning), review, accept
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from elftia_desktop.bridge.routes.integrations import IntegrationRoute
 from elftia_desktop.bridge.routes.registry import RegistryRoute
 from elftia_desktop.bridge.routes.servers import ServerRoute
 from elftia_desktop.bridge.routes.settings import SettingsRoute
+from elftia_desktop.bridge.routes.tool_review import ToolReviewRoute
 from elftia_desktop.bridge.routes.tools import ToolRoute
 from elftia_desktop.bridge.service_loop import ServiceLoop
 from elftia_desktop.bridge.signals import RouterSignals
@@ -73,6 +75,7 @@ class McpRouter:
         self.explore = ExploreRoute(self.core)
         self.auth = AuthRoute(self.core)
         self.registry = RegistryRoute(self.core)
+        self.tool_review = ToolReviewRoute(self.core)
 
     def answer_elicitation(
         self, ticket: int, action: Literal["accept", "decline", "cancel"], content: dict[str, Any] | None = None

@@ -13,11 +13,8 @@ import sys
 from collections.abc import Sequence
 
 from elftia_desktop import __version__
-from elftia_desktop.cli import servers
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_FAILED, fail
 from elftia_desktop.core.errors import ConfigError, ElftiaError, JsonInputError, is_input_error
-
-COMMAND_GROUPS = [servers]
 
 
 def _optional_groups(command: str | None = None) -> list[object]:
@@ -33,7 +30,18 @@ def _optional_groups(command: str | None = None) -> list[object]:
     names = (
         ["runtime"]
         if command in runtime.COMMANDS
-        else ["runtime", "tool_formats", "agents", "dependencies", "integrations", "gateway", "auth", "registry"]
+        else [
+            "runtime",
+            "tool_formats",
+            "agents",
+            "dependencies",
+            "integrations",
+            "gateway",
+            "auth",
+            "registry",
+            "daemon",
+            "review",
+        ]
     )
     groups: list[object] = []
     for name in names:
@@ -51,7 +59,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"elftia-mcp {__version__}")
     parser.add_argument("--debug", action="store_true", help="show the full traceback of an unexpected error")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for group in [*COMMAND_GROUPS, *_optional_groups(command)]:
+    from elftia_desktop.cli import servers  # loaded here: ``serve`` and ``call`` may attach without it
+
+    for group in [servers, *_optional_groups(command)]:
         group.register(sub)  # type: ignore[attr-defined]
     return parser
 
@@ -59,7 +69,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; returns the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(next((a for a in argv if not a.startswith("-")), None))
+    command = next((a for a in argv if not a.startswith("-")), None)
+    if command in ("serve", "call") and "--" not in argv and not {"-h", "--help", "--version"} & set(argv):
+        from elftia_desktop.cli import attached  # attaches to the pool host before the rest loads
+
+        return _handle(attached.parse([a for a in argv if a != "--debug"]), "--debug" in argv)
+    parser = build_parser(command)
     tail: list[str] = []
     if "--" in argv:  # argparse mishandles "--" after a sub-command: split it off here
         split = argv.index("--")
@@ -70,6 +85,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not hasattr(args, "cmdline"):
             parser.error(f"'{args.command}' takes no command line after --")
         args.cmdline = tail
+    return _handle(args, debug)
+
+
+def _handle(args: argparse.Namespace, debug: bool) -> int:
+    """Run the parsed command's handler, turning the app's errors into messages and exit codes."""
     try:
         code: int = args.handler(args)
     except JsonInputError as exc:

@@ -14,6 +14,9 @@ import traceback
 from pathlib import Path
 
 from elftia_desktop.cli.output import EXIT_FAILED, fail
+from elftia_desktop.core.secret_detect import redact, secret_kind
+from elftia_desktop.core.secrets import looks_secret
+from elftia_desktop.core.text_rules import visible
 
 _LOG_LIMIT = 1024 * 1024
 
@@ -37,19 +40,42 @@ def report_crash(args: argparse.Namespace, exc: BaseException, debug: bool) -> i
         hint = f"details are in {where} (or run again with --debug)"
     except OSError as log_error:
         hint = f"the log could not be written ({log_error.strerror}); run again with --debug to see the details"
+    reason = redact(reason, _secret_values(sys.argv[1:]))
     return fail(args, f"'{command}' failed unexpectedly: {_one_line(reason)}; {hint}", EXIT_FAILED)
 
 
 def _append_to_log(exc: BaseException, command: str) -> Path:
     path = crash_log_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     if path.exists() and path.stat().st_size > _LOG_LIMIT:
         os.replace(path, path.with_name(path.name + ".1"))
     stamp = datetime.datetime.now().astimezone().isoformat(timespec="seconds")
-    text = "".join(traceback.format_exception(exc))
-    with path.open("a", encoding="utf-8", errors="replace") as log:
-        log.write(f"--- {stamp} elftia-mcp {command} (argv {sys.argv[1:]!r})\n{text}\n")
+    argv = redacted_argv(sys.argv[1:])
+    text = redact("".join(traceback.format_exception(exc)), _secret_values(sys.argv[1:]))
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    if sys.platform != "win32":
+        os.fchmod(fd, 0o600)
+    with os.fdopen(fd, "a", encoding="utf-8", errors="replace") as log:
+        log.write(f"--- {stamp} elftia-mcp {visible(command)} (argv {argv!r})\n{text}\n")
     return path
+
+
+def redacted_argv(argv: list[str]) -> list[str]:
+    """The command line with the values of secret-looking ``KEY=VALUE`` pairs and tokens as ``***``."""
+    secrets = _secret_values(argv)
+    return [redact(arg, secrets) for arg in argv]
+
+
+def _secret_values(argv: list[str]) -> list[str]:
+    """Values in ``argv`` that are secret: of a ``NAME=VALUE`` with a secret-looking name, or by shape."""
+    values = []
+    for arg in argv:
+        key, sep, value = arg.partition("=")
+        if sep and value and (looks_secret(key) or secret_kind(value)):
+            values.append(value)
+        elif secret_kind(arg):
+            values.append(arg)
+    return values
 
 
 def _one_line(text: str, limit: int = 300) -> str:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from elftia_desktop.cli.context import open_agents, open_cli_stores
+from elftia_desktop.cli.entry_args import add_serve_arguments
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_OK, add_json_flag, fail, print_json, warn
 from elftia_desktop.core.errors import AgentNotFound, JsonInputError
 from elftia_desktop.gateway.install import (
@@ -32,16 +33,7 @@ from elftia_desktop.gateway.token import gateway_token, reset_token
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``serve`` and ``gateway``."""
     p = sub.add_parser("serve", help="run the gateway: one MCP server with the tools of Elftia's servers")
-    p.add_argument("--agent", metavar="NAME", help="serve this agent's servers and tools (default: all active)")
-    p.add_argument("--hub", action="store_true", help="serve find_tools and call_tool instead of every tool")
-    p.add_argument("--timeout", type=float, metavar="SECONDS", help="per-call timeout (default: each server's)")
-    p.add_argument(
-        "--http",
-        metavar="[HOST:]PORT",
-        help="serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (host 127.0.0.1 unless given); "
-        "every request needs the bearer token of 'elftia-mcp gateway token'",
-    )
-    p.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
+    add_serve_arguments(p)  # shared with the fast path that attaches to the pool host
     p.set_defaults(handler=cmd_serve)
     _register_gateway(sub)
 

@@ -6,19 +6,20 @@ import argparse
 import asyncio
 import contextlib
 import logging
-import signal
 import socket
 import sys
 
 from elftia_desktop.application.services import open_services
 from elftia_desktop.cli.context import open_agents
+from elftia_desktop.cli.gateway_signals import StdinRelay, StopSignals
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_OK, fail, warn
 from elftia_desktop.core.errors import AgentNotFound
+from elftia_desktop.core.text_rules import VisibleFormatter
 from elftia_desktop.gateway.core import Gateway
 from elftia_desktop.gateway.http import Address, bind, http_app, parse_address, serve_http
 from elftia_desktop.gateway.scope import ScopeSource
 from elftia_desktop.gateway.server import serve_stdio
-from elftia_desktop.gateway.token import gateway_token
+from elftia_desktop.gateway.token import current_token, gateway_token
 from elftia_desktop.gateway.watch import watch
 
 
@@ -43,37 +44,44 @@ def _listen(address: Address) -> tuple[socket.socket, Address]:
     return sock, address
 
 
-async def _serve(args: argparse.Namespace, source: ScopeSource, http: tuple[socket.socket, Address] | None) -> None:
+async def _serve(
+    args: argparse.Namespace, source: ScopeSource, http: tuple[socket.socket, Address] | None, relay: StdinRelay | None
+) -> StopSignals:
     """Run the gateway on the services (saved timeouts and log size) until its client leaves (stdio) or
-    until interrupted (HTTP); always clean up."""
-    async with open_services(builtin_servers=False) as services:
-        for notice in services.notices:
-            warn(notice)
-        await _run_gateway(
-            args,
-            Gateway(services.mcp, source.current, call_timeout=args.timeout, release_when_idle=http is not None),
-            source,
-            http,
-        )
+    a signal stops it; always clean up. The signal handling, for the closing note."""
+    stop = asyncio.Event()
+    signals = StopSignals(asyncio.get_running_loop(), stop, relay)
+    try:
+        async with open_services(builtin_servers=False) as services:
+            for notice in services.notices:
+                warn(notice)
+            release = http is not None  # HTTP: the servers stop whenever the last client leaves
+            gateway = Gateway(services.mcp, source.current, call_timeout=args.timeout, release_when_idle=release)
+            await _run_gateway(args, gateway, source, http, stop)
+    finally:
+        signals.remove()
+    return signals
 
 
 async def _run_gateway(
-    args: argparse.Namespace, gateway: Gateway, source: ScopeSource, http: tuple[socket.socket, Address] | None
+    args: argparse.Namespace,
+    gateway: Gateway,
+    source: ScopeSource,
+    http: tuple[socket.socket, Address] | None,
+    stop: asyncio.Event,
 ) -> None:
-    """Serve ``gateway`` (stdio, or HTTP on ``http``) while watching the config and the scope."""
-    loop = asyncio.get_running_loop()
-    watcher = loop.create_task(watch(gateway, source.refresh))
-    main_task = asyncio.current_task()
-    with contextlib.suppress(NotImplementedError, RuntimeError):  # no signal handlers on Windows
-        loop.add_signal_handler(signal.SIGTERM, main_task.cancel if main_task else watcher.cancel)
+    """Serve ``gateway`` (stdio, or HTTP on ``http`` until ``stop``) while watching the config and the scope."""
+    watcher = asyncio.get_running_loop().create_task(watch(gateway, source.refresh))
     try:
         if http is None:
             await serve_stdio(gateway, hub_mode=args.hub)
         else:
             sock, address = http
-            token = await asyncio.to_thread(gateway_token, gateway.service.catalog.vault)
+            vault = gateway.service.catalog.vault
+            await asyncio.to_thread(gateway_token, vault)  # made on first use
             print(f"Elftia gateway ({source.current().label}) at {address.url}", flush=True)
-            await serve_http(http_app(gateway, token, address, hub_mode=args.hub), sock)
+            app = http_app(gateway, lambda: current_token(vault), address, hub_mode=args.hub)
+            await serve_http(app, sock, stop=stop)
     finally:
         watcher.cancel()
         with contextlib.suppress(asyncio.CancelledError):
@@ -83,7 +91,9 @@ async def _run_gateway(
 
 def serve_command(args: argparse.Namespace) -> int:
     """Run ``serve`` with the parsed arguments; returns the exit code."""
-    logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(), format="elftia gateway: %(message)s")
+    logging.basicConfig(stream=sys.stderr, level=args.log_level.upper())
+    for handler in logging.getLogger().handlers:  # names and messages from servers are shown escaped
+        handler.setFormatter(VisibleFormatter("elftia gateway: %(message)s"))
     if args.timeout is not None and args.timeout <= 0:
         return fail(args, "--timeout: expected a number of seconds greater than 0", EXIT_BAD_INPUT)
     try:
@@ -98,6 +108,8 @@ def serve_command(args: argparse.Namespace) -> int:
     except OSError as exc:
         assert address is not None
         return fail(args, f"--http: cannot listen on {address.host}:{address.port}: {exc.strerror or exc}")
-    with contextlib.suppress(asyncio.CancelledError):  # SIGTERM: the servers were stopped on the way out
-        asyncio.run(_serve(args, source, http))
+    relay = StdinRelay() if http is None else None  # a signal ends stdin as the app's leaving does
+    with relay.installed() if relay is not None else contextlib.nullcontext():
+        signals = asyncio.run(_serve(args, source, http, relay))
+    signals.note()
     return EXIT_OK

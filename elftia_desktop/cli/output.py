@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from elftia_desktop.core.models import McpActionResult
 
+from elftia_desktop.core.text_rules import visible
+
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_BAD_INPUT = 2
@@ -27,8 +29,8 @@ def print_json(data: Any) -> None:
 
 
 def print_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
-    """Print rows as an aligned text table."""
-    cells = [[str(h) for h in headers]] + [["" if c is None else str(c) for c in row] for row in rows]
+    """Print rows as an aligned text table; control, bidi and zero-width characters are shown escaped."""
+    cells = [[str(h) for h in headers]] + [["" if c is None else visible(str(c)) for c in row] for row in rows]
     widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
     for index, row in enumerate(cells):
         print("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip())

@@ -12,17 +12,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from elftia_desktop.cli.auth import sign_in_flag
 from elftia_desktop.cli.context import open_catalog, run_services
+from elftia_desktop.cli.entry_args import add_call_arguments, show_bad_arguments, show_call_response
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, add_json_flag, fail, print_json
-from elftia_desktop.core.argument_check import FieldIssue, check
+from elftia_desktop.core.argument_check import check
 from elftia_desktop.core.errors import JsonInputError
 from elftia_desktop.core.json_input import parse_json_text
+from elftia_desktop.core.text_rules import visible
 
 if TYPE_CHECKING:  # imported when a command runs (see _run): the other commands never load the SDK
     from elftia_desktop.application.services import Services
@@ -50,17 +51,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(handler=cmd_discover)
 
     p = sub.add_parser("call", help="call one tool of a server")
-    p.add_argument("server", help="name or id")
-    p.add_argument("tool", help="the tool's name")
-    p.add_argument("--args", default="{}", metavar="JSON", help='arguments as a JSON object, e.g. \'{"text": "hi"}\'')
-    p.add_argument("--timeout", type=float, help="seconds to wait for the result (default: the server's, 120)")
-    p.add_argument(
-        "--elicit",
-        choices=["accept-defaults", "decline"],
-        help="answer a server's questions without asking (default: ask on a terminal, else decline)",
-    )
-    add_json_flag(p)
-    sign_in_flag(p)
+    add_call_arguments(p)  # shared with the fast path that attaches to the pool host
     p.set_defaults(handler=cmd_call)
 
     p = sub.add_parser("logs", help="start a server and show what it logged (stderr and log messages)")
@@ -212,20 +203,6 @@ def elicitation_handler(mode: str | None) -> ElicitationHandler:
     return handler
 
 
-def _bad_arguments(args: argparse.Namespace, issues: list[FieldIssue]) -> int:
-    """Exit 2 naming the first argument that does not fit the schema, and what was expected."""
-    first = issues[0]
-    message = first.message.replace("Required: fill this in.", "required, but not given")
-    more = f" (and {len(issues) - 1} more)" if len(issues) > 1 else ""
-    return fail(
-        args,
-        f"--args: {first.where}: {message}{more}; not sent",
-        EXIT_BAD_INPUT,
-        field=first.where,
-        problems=[{"field": i.where, "message": i.message} for i in issues],
-    )
-
-
 def cmd_call(args: argparse.Namespace) -> int:
     """``call NAME TOOL --args JSON``: call one tool and print its result."""
     try:
@@ -248,18 +225,8 @@ def cmd_call(args: argparse.Namespace) -> int:
 
     response = _run(work, args.server, args)
     if isinstance(response, list):  # the arguments do not fit the tool's input schema: nothing was sent
-        return _bad_arguments(args, response)
-    if args.json:
-        print_json(response.to_json_dict())
-    else:
-        for block in response.content:
-            if block.get("type") == "text":
-                print(block.get("text", ""))
-            else:
-                print(json.dumps(block, ensure_ascii=False))
-        if response.is_error:
-            print("error: the tool reported an error", file=sys.stderr)
-    return EXIT_FAILED if response.is_error else EXIT_OK
+        return show_bad_arguments(args, response)
+    return show_call_response(response.to_json_dict(), args.json)
 
 
 def cmd_logs(args: argparse.Namespace) -> int:
@@ -276,7 +243,7 @@ def cmd_logs(args: argparse.Namespace) -> int:
         print_json({"success": error is None, "lines": lines, "error": error})
     else:
         for line in lines:
-            print(line)
+            print(visible(line))  # a server's output never drives the terminal (escape sequences, fake lines)
         if error:
             print(f"error: {error}", file=sys.stderr)
     return EXIT_OK if error is None else EXIT_FAILED

@@ -30,6 +30,7 @@ from elftia_desktop.core.config_store import describe_validation_error
 from elftia_desktop.core.json_input import read_input_text
 from elftia_desktop.core.models import McpActionResult, McpServerInput, McpServerRecord
 from elftia_desktop.core.server_json import parse_servers_json
+from elftia_desktop.core.text_rules import visible
 from elftia_desktop.core.trust import describe_launch, launch_changes
 
 
@@ -117,12 +118,12 @@ def record_row(record: McpServerRecord) -> list[Any]:
         else " ".join([record.config.command or "", *record.config.args])
     )
     return [
-        record.name,
+        visible(record.name),
         record.type.value,
         record.scope.value,
         "yes" if record.is_active else "no",
         "yes" if record.is_trusted else "no",
-        shorten_for_terminal(target or ""),
+        shorten_for_terminal(visible(target or "")),
     ]
 
 
@@ -291,7 +292,7 @@ def cmd_trust(args: argparse.Namespace) -> int:
         for label, value in describe_launch(record):
             print(f"  {label + ':':<16}{value}")
         for field, old, new in launch_changes(record) if record.trusted_launch else []:
-            print(f"  changed {field}: {old!r} -> {new!r}")
+            print(f"  changed {field}: {_shown(old)} -> {_shown(new)}")
     if not args.yes:
         if not sys.stdin.isatty():
             return fail(args, "not a terminal: pass --yes to trust without asking", EXIT_BAD_INPUT)
@@ -302,9 +303,8 @@ def cmd_trust(args: argparse.Namespace) -> int:
     if not result.success or result.server is None:
         return refused(args, result)
     if args.json:
-        print_json(
-            {"success": True, "server": result.server.to_json_dict(), "launch": dict(describe_launch(result.server))}
-        )
+        rows = describe_launch(result.server)
+        print_json({"success": True, "server": result.server.to_json_dict(), "launch": dict(rows), "rows": rows})
     else:
         print(result.message)
     return EXIT_OK
@@ -314,6 +314,15 @@ def _warn_secrets(catalog: ServerCatalog, record: McpServerRecord) -> None:
     has_secret = any(v.startswith("${secret:") for v in [*record.config.env.values(), *record.config.headers.values()])
     if has_secret and catalog.vault.warning:
         warn(catalog.vault.warning)
+
+
+def _shown(value: Any) -> str:
+    """A changed value as the prompt prints it (already escaped by ``launch_changes``)."""
+    if value is None:
+        return "(unset)"
+    if isinstance(value, list):
+        return "[" + ", ".join(f"'{v}'" for v in value) + "]"
+    return f"'{value}'" if isinstance(value, str) else str(value)
 
 
 def _arg(name: str) -> str:

@@ -43,6 +43,17 @@ def folder_root(folder: str) -> types.Root:
     return types.Root(uri=FileUrl("file://" + quote(absolute)), name=os.path.basename(absolute) or absolute)
 
 
+URL_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
+
+
+def question_of(params: types.ElicitRequestParams) -> tuple[str, dict[str, Any]]:
+    """What to ask a person: the message and form schema; URL mode asks to open the address (no fields)."""
+    if isinstance(params, types.ElicitRequestURLParams):
+        return f"{params.message}\n\nOpen this address to continue: {params.url}", URL_SCHEMA
+    schema = params.requested_schema
+    return params.message, schema if isinstance(schema, dict) else schema.model_dump(by_alias=True, exclude_none=True)
+
+
 class ClientCallbacks:
     """Handlers shared by every session of the pool; ``server_id`` says whose session asked."""
 
@@ -68,17 +79,17 @@ class ClientCallbacks:
         ) -> types.ElicitResult | types.ErrorData:
             """Ask the UI's handler, or decline when there is none."""
             handler = self.elicitation_handler
-            if handler is None or not isinstance(params, types.ElicitRequestFormParams):
+            if handler is None:
                 return types.ElicitResult(action="decline")
-            schema = params.requested_schema
-            schema_dict = schema if isinstance(schema, dict) else schema.model_dump(by_alias=True, exclude_none=True)
+            message, schema = question_of(params)
             try:
-                action, content = await handler(server_id, params.message, schema_dict)
+                action, content = await handler(server_id, message, schema)
             except Exception:
                 log.exception("the elicitation handler failed; declining")
                 return types.ElicitResult(action="decline")
             if action == "accept":
-                return types.ElicitResult(action="accept", content=content or {})
+                form = isinstance(params, types.ElicitRequestFormParams)
+                return types.ElicitResult(action="accept", content=(content or {}) if form else None)
             return types.ElicitResult(action="cancel" if action == "cancel" else "decline")
 
         return callback

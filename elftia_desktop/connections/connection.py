@@ -1,6 +1,7 @@
 """One server connection, owned by one task.
 
-The owner task enters the transport and the ``ClientSession``, initializes, then waits until
+The owner task enters the transport and the session (``EraSession``: ``server/discover`` with the
+handshake as fallback, or the era the server's ``protocol`` field pins), then waits until
 it is told to stop or the server goes away, and exits both in the same task (anyio requires
 the task that entered a cancel scope to exit it). Other tasks use ``session`` for requests
 and ``open``/``close`` to start and stop; they never touch the exit stack.
@@ -12,6 +13,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import anyio
 import httpx2
@@ -19,14 +21,19 @@ import mcp_types as types
 from mcp.client.session import ClientSession
 
 from elftia_desktop import APP_NAME, __version__
+from elftia_desktop.connections import listing
 from elftia_desktop.connections.callbacks import ClientCallbacks, logging_callback, message_handler
+from elftia_desktop.connections.era_client import EraSession
+from elftia_desktop.connections.era_info import EraInfo, era_failure, era_info, mode_of, synthetic_init
+from elftia_desktop.connections.era_listen import listen_for_changes
 from elftia_desktop.connections.errors import FailureContext, translate
 from elftia_desktop.connections.logs import ServerLog
 from elftia_desktop.connections.stdio_process import STDIN_CLOSE_GRACE, TERM_GRACE, StdioProcess
 from elftia_desktop.connections.tasks import await_cancelled, caller_cancelled
 from elftia_desktop.connections.transports import TransportHooks, open_transport
-from elftia_desktop.core.errors import ServerConnectionError
+from elftia_desktop.core.errors import ServerConnectionError, ServerStartFailed
 from elftia_desktop.core.models import McpServerRecord, McpServerTransport
+from elftia_desktop.core.secret_detect import url_secrets
 
 log = logging.getLogger(__name__)
 
@@ -75,8 +82,12 @@ class ServerConnection:
         self.log = server_log
         self._hooks = hooks
         self.session: ClientSession | None = None
+        """An ``EraSession``, typed as the SDK's session its users call (plain calls return final results)."""
         self.process: StdioProcess | None = None
         self.init_result: types.InitializeResult | None = None
+        """The handshake's result (for a modern server: the same facts from ``server/discover``)."""
+        self.era: EraInfo | None = None
+        """Era, protocol version and both sides' capabilities, once connected."""
         self.http_status: int | None = None
         self.closed = False
         self._stop = anyio.Event()
@@ -86,10 +97,10 @@ class ServerConnection:
 
     @property
     def target(self) -> str:
-        """The command line or URL, for messages."""
+        """The command line or URL, for messages (a URL's credentials shown as ``${secret:…}``)."""
         if self.record.type is McpServerTransport.STDIO:
             return " ".join([self.record.config.command or "", *self.record.config.args])
-        return self.record.config.url or ""
+        return url_secrets(self.record.config.url or "")[0]
 
     def failure_context(self, phase: str, timeout: float | None = None) -> FailureContext:
         """What is known now about this connection, to explain a failure."""
@@ -104,6 +115,13 @@ class ServerConnection:
             http_status=self.http_status,
             timeout=timeout,
         )
+
+    def server_info(self) -> dict[str, Any] | None:
+        """Name, version and protocol of the server, with the agreed era and both sides' capabilities."""
+        info = listing.server_info(self.init_result)
+        if info is not None and self.era is not None:
+            info["era"] = self.era.as_dict()
+        return info
 
     @property
     def alive(self) -> bool:
@@ -157,27 +175,21 @@ class ServerConnection:
     async def _run(self) -> None:
         assert self._ready is not None
         hooks = TransportHooks(on_stderr=self.log.add, on_spawn=self._on_spawn, on_http_status=self._on_status)
-        connect_timeout = self._connect_timeout
         try:
+            mode = self._mode()
             async with (
-                open_transport(self.record, self._env, self._headers, connect_timeout, hooks, self._auth) as transport,
-                ClientSession(
-                    transport.read,
-                    transport.write,
-                    sampling_callback=self._callbacks.sample(self.record.id),
-                    elicitation_callback=self._callbacks.elicit(self.record.id),
-                    list_roots_callback=self._callbacks.list_roots(),
-                    logging_callback=logging_callback(self.log.add, self._hooks.on_log_message),
-                    message_handler=message_handler(
-                        self._hooks.on_tools_changed, self.log.add, self._hooks.on_list_changed
-                    ),
-                    client_info=CLIENT_INFO,
-                ) as session,
+                open_transport(
+                    self.record, self._env, self._headers, self._connect_timeout, hooks, self._auth
+                ) as transport,
+                self._new_session(transport.read, transport.write) as session,
             ):
-                self.init_result = await session.initialize()
+                await session.connect(mode)
+                self.era = era_info(session, mode)
+                self.init_result = synthetic_init(session, self.record.name)
+                self.log.add(self.era.summary())
                 self.session = session
                 self._ready.set_result(None)
-                await self._serve(transport.process)
+                await self._serve(transport.process, session)
         except BaseException as exc:
             self._fail(exc)
             if not isinstance(exc, Exception):
@@ -188,8 +200,36 @@ class ServerConnection:
             if self.process is not None and self.process.exited.is_set():
                 self._hooks.on_exit(self.process)
 
-    async def _serve(self, process: StdioProcess | None) -> None:
-        """Wait for ``close`` or the death of the process."""
+    def _mode(self) -> str:
+        """The record's protocol mode, or ``ServerStartFailed`` naming the field."""
+        try:
+            return mode_of(self.record)
+        except ValueError as exc:
+            raise ServerStartFailed(str(exc), self.record.id) from exc
+
+    def _new_session(self, read: Any, write: Any) -> EraSession:
+        """A session over our transport speaking either era (``connect`` negotiates it)."""
+        handle = message_handler(self._hooks.on_tools_changed, self.log.add, self._hooks.on_list_changed)
+
+        async def evict_then_handle(message: Any) -> None:
+            await session.evict(message)
+            await handle(message)
+
+        session = EraSession(
+            read,
+            write,
+            sampling_callback=self._callbacks.sample(self.record.id),
+            elicitation_callback=self._callbacks.elicit(self.record.id),
+            list_roots_callback=self._callbacks.list_roots(),
+            logging_callback=logging_callback(self.log.add, self._hooks.on_log_message),
+            message_handler=evict_then_handle,
+            client_info=CLIENT_INFO,
+            log_level="info",
+        )
+        return session
+
+    async def _serve(self, process: StdioProcess | None, session: EraSession) -> None:
+        """Wait for ``close`` or the death of the process; a modern server's list changes arrive by listening."""
         async with anyio.create_task_group() as tg:
 
             async def watch_exit(proc: StdioProcess) -> None:
@@ -198,11 +238,19 @@ class ServerConnection:
 
             if process is not None:
                 tg.start_soon(watch_exit, process)
+            if self.era is not None and self.era.era == "modern":
+                tg.start_soon(
+                    listen_for_changes, session, self._hooks.on_tools_changed, self._on_list_changed, self.log.add
+                )
             await self._stop.wait()
             tg.cancel_scope.cancel()
         if not self._stop.is_set() and process is not None:
             await anyio.sleep(0.05)  # let the stderr reader catch the last lines
             self._hooks.on_lost(self, translate(EOFError(), self.failure_context("call")))
+
+    def _on_list_changed(self, kind: str) -> None:
+        if self._hooks.on_list_changed is not None:
+            self._hooks.on_list_changed(kind)
 
     def _fail(self, exc: BaseException) -> None:
         assert self._ready is not None
@@ -210,7 +258,8 @@ class ServerConnection:
             if isinstance(exc, asyncio.CancelledError):
                 self._ready.cancel()
             else:
-                self._ready.set_exception(translate(exc, self.failure_context("start")))
+                era = era_failure(exc, self.record, self.record.config.protocol or "auto")
+                self._ready.set_exception(era or translate(exc, self.failure_context("start")))
         elif isinstance(exc, Exception) and not self._stop.is_set():
             log.info("connection to %s ended: %r", self.record.name, exc)
             self._hooks.on_lost(self, translate(exc, self.failure_context("call")))

@@ -1,6 +1,6 @@
 """The SDK's OAuth providers for a server record, and the gate that decides who may sign in.
 
-``build_auth`` makes the ``httpx2.Auth`` of an SSE/HTTP record with an ``oauth`` object: the
+``build_auth`` makes the ``httpx2.Auth`` of an SSE/HTTP record (``oauth_applies``): the
 SDK's ``OAuthClientProvider`` (authorization code + PKCE, discovery, registration, refresh,
 step-up), or its ``ClientCredentialsOAuthProvider`` / ``PrivateKeyJWTOAuthProvider`` for the
 ``client_credentials`` grant. The flow is the SDK's; ours are the storage, the redirect and
@@ -39,7 +39,7 @@ from elftia_desktop.connections.errors import leaf_exception
 from elftia_desktop.connections.oauth_callback import APP_TITLE, CallbackServer, free_port, redirect_uri
 from elftia_desktop.connections.oauth_storage import VaultTokenStorage
 from elftia_desktop.core.errors import ElftiaError, ServerAuthRequired, ServerConnectionError, ServerStartFailed
-from elftia_desktop.core.models import McpOAuthConfig, McpServerRecord
+from elftia_desktop.core.models import McpOAuthConfig, McpServerRecord, McpServerTransport
 
 log = logging.getLogger(__name__)
 
@@ -110,10 +110,12 @@ class SignInGate:
     def explain(self, error: ElftiaError, record: McpServerRecord, http_status: int | None) -> ElftiaError:
         """The error to report: a sign-in problem when the flow failed or the server still says 401/403."""
         failure, self.failure = self.failure, None
-        if record.config.oauth is None:
+        if not oauth_applies(record):
             return error
         if failure is not None:
             return describe_flow_failure(failure, record)
+        if record.config.oauth is None:  # discovered: only a challenge leads to a sign-in, and none came
+            return error
         if http_status in (401, 403) and not isinstance(error, ServerAuthRequired):
             return ServerAuthRequired(
                 f"the server refused the sign-in (HTTP status {http_status}); sign in again",
@@ -121,6 +123,19 @@ class SignInGate:
                 server_name=record.name,
             )
         return error
+
+
+def oauth_applies(record: McpServerRecord) -> bool:
+    """Whether OAuth sign-in applies: any remote server, unless it carries its own Authorization header.
+
+    No ``oauth`` object is needed: a server that answers 401 with a ``WWW-Authenticate`` challenge
+    is signed in to by discovery (the object only adds what discovery cannot know).
+    """
+    if record.type is McpServerTransport.STDIO:
+        return False
+    if record.config.oauth is not None:
+        return True
+    return not any(name.lower() == "authorization" for name in record.config.headers)
 
 
 def describe_flow_failure(exc: BaseException, record: McpServerRecord) -> ElftiaError:
@@ -150,6 +165,8 @@ class _AppHooks:
     context: Any
     _gate: SignInGate
     _extra_scopes: str | None
+    _challenge_only = False
+    """Configured by discovery alone: a 401 without a ``WWW-Authenticate`` challenge is not a sign-in."""
 
     async def _initialize(self) -> None:
         await super()._initialize()  # type: ignore[misc]
@@ -169,6 +186,8 @@ class _AppHooks:
             outgoing = await flow.__anext__()
             while True:
                 response = yield outgoing
+                if self._challenge_only and response.status_code == 401 and "www-authenticate" not in response.headers:
+                    return  # no challenge: the 401 stands (a key or header is missing, not a sign-in)
                 outgoing = await flow.asend(response)
         except StopAsyncIteration:
             return
@@ -261,10 +280,9 @@ def _scope(oauth: McpOAuthConfig) -> str | None:
 
 
 def _client_credentials(
-    record: McpServerRecord, storage: VaultTokenStorage, secrets: dict[str, str]
+    record: McpServerRecord, oauth: McpOAuthConfig, storage: VaultTokenStorage, secrets: dict[str, str]
 ) -> AppClientCredentialsProvider | AppPrivateKeyJWTProvider:
-    oauth = record.config.oauth
-    assert oauth is not None and oauth.client_id
+    assert oauth.client_id
     url = record.config.url or ""
     with warnings.catch_warnings():  # no issuer configured: the SDK warns that 3.0 will need one
         warnings.simplefilter("ignore", MCPDeprecationWarning)
@@ -289,12 +307,11 @@ def _client_credentials(
 def build_auth(
     record: McpServerRecord, storage: VaultTokenStorage, secrets: dict[str, str], gate: SignInGate
 ) -> httpx2.Auth:
-    """The SDK provider for ``record`` (which has an ``oauth`` object), wired to the gate."""
-    oauth = record.config.oauth
-    assert oauth is not None
+    """The SDK provider for a remote ``record`` (its ``oauth`` object, or discovery alone), wired to the gate."""
+    oauth = record.config.oauth or McpOAuthConfig()
     provider: AppOAuthProvider | AppClientCredentialsProvider | AppPrivateKeyJWTProvider
     if oauth.grant_type == "client_credentials":
-        provider = _client_credentials(record, storage, secrets)
+        provider = _client_credentials(record, oauth, storage, secrets)
     else:
         method = oauth.token_endpoint_auth_method or ("client_secret_basic" if secrets.get("clientSecret") else "none")
         port = _callback_port(oauth, storage)
@@ -324,4 +341,5 @@ def build_auth(
         )
     provider._gate = gate
     provider._extra_scopes = _scope(oauth)
+    provider._challenge_only = record.config.oauth is None
     return provider

@@ -78,6 +78,9 @@ class VaultTokenStorage:
         data = self._read("tokens")
         if data is None:
             return None
+        issuer = data.pop("issuer", None)
+        if issuer is not None and issuer != self._client_issuer():
+            return None  # keyed by issuer: tokens of another authorization server are never sent (migration)
         expires_at = data.pop("expires_at", None)
         if isinstance(expires_at, int | float):
             data["expires_in"] = int(expires_at - time.time())
@@ -95,7 +98,17 @@ class VaultTokenStorage:
         data = tokens.model_dump(mode="json", exclude_none=True)
         if tokens.expires_in is not None:
             data["expires_at"] = time.time() + tokens.expires_in
-        await asyncio.to_thread(self._write, "tokens", data)
+
+        def write() -> None:
+            issuer = self._client_issuer()
+            self._write("tokens", data | ({"issuer": issuer} if issuer else {}))
+
+        await asyncio.to_thread(write)
+
+    def _client_issuer(self) -> str | None:
+        """The authorization server the registered client belongs to (the SDK records it: SEP-2352)."""
+        client = self.fixed_client or self.load_client()
+        return client.issuer if client is not None else None
 
     async def get_client_info(self) -> OAuthClientInformationFull | None:
         """The pre-registered client, else the one registered dynamically."""

@@ -5,7 +5,9 @@ Other apps' configs write ``${env:NAME}`` (VS Code, Cursor), ``${NAME}`` and
 arguments, the working folder and URLs. They are kept verbatim in our records (and shown to the
 user) and expanded here from the login shell's environment just before the start. Our own
 ``${secret:NAME}`` references are left for the secret vault. ``${input:id}`` (a VS Code prompt)
-and unset variables without a default stop the start with a message that says what to set.
+and unset variables without a default stop the start with a message that says what to set. A
+variable that looks secret (by name or value) is never put on a command line, which every local
+user can read: the start stops and says to pass it through the environment instead.
 """
 
 from __future__ import annotations
@@ -16,12 +18,19 @@ from collections.abc import Mapping
 
 from elftia_desktop.core.errors import ServerStartFailed
 from elftia_desktop.core.models import McpServerRecord
+from elftia_desktop.core.secret_detect import secret_kind
+from elftia_desktop.core.secrets import looks_secret
 
 PLACEHOLDER = re.compile(r"\$\{([^}]+)\}")
 
 
-def expand(value: str, env: Mapping[str, str], where: str, record: McpServerRecord) -> str:
-    """``value`` with every placeholder but ``${secret:...}`` replaced; ``where`` names the field."""
+def expand(
+    value: str, env: Mapping[str, str], where: str, record: McpServerRecord, *, command_line: bool = False
+) -> str:
+    """``value`` with every placeholder but ``${secret:...}`` replaced; ``where`` names the field.
+
+    With ``command_line``, a secret-looking variable is refused instead of filled in.
+    """
 
     def replace(match: re.Match[str]) -> str:
         """The value of one placeholder (``${secret:...}`` stays as it is)."""
@@ -39,6 +48,14 @@ def expand(value: str, env: Mapping[str, str], where: str, record: McpServerReco
             return os.path.expanduser("~")
         name, _, default = body.removeprefix("env:").partition(":-")
         found = env.get(name)
+        if found is not None and command_line and (looks_secret(name) or secret_kind(found)):
+            raise ServerStartFailed(
+                f"{where} would put the value of {name} ({match.group(0)}) on the command line, "
+                f"where every user of this computer can read it. Pass it through the environment instead: "
+                f"set the server's variable {name}={match.group(0)} and take it out of {where}.",
+                record.id,
+                server_name=record.name,
+            )
         if found is not None:
             return found
         if ":-" in body:
@@ -59,7 +76,7 @@ def expand_record(record: McpServerRecord, env: Mapping[str, str]) -> McpServerR
         return record
     out = record.model_copy(deep=True)
     config = out.config
-    config.args = [expand(a, env, f"argument {i + 1}", record) for i, a in enumerate(config.args)]
+    config.args = [expand(a, env, f"argument {i + 1}", record, command_line=True) for i, a in enumerate(config.args)]
     config.env = {k: expand(v, env, f"environment variable {k}", record) for k, v in config.env.items()}
     config.headers = {k: expand(v, env, f"header {k}", record) for k, v in config.headers.items()}
     if config.cwd:
@@ -67,7 +84,7 @@ def expand_record(record: McpServerRecord, env: Mapping[str, str]) -> McpServerR
     if config.url:
         config.url = expand(config.url, env, "the URL", record)
     if config.command:
-        config.command = expand(config.command, env, "the command", record)
+        config.command = expand(config.command, env, "the command", record, command_line=True)
     return out
 
 

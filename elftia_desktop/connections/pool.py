@@ -32,7 +32,7 @@ from elftia_desktop.connections.connection import ConnectionHooks, ServerConnect
 from elftia_desktop.connections.errors import is_connection_lost, is_timeout, leaf_exception, translate
 from elftia_desktop.connections.events import ServiceEvents
 from elftia_desktop.connections.logs import LOG_LINES, ServerLog
-from elftia_desktop.connections.oauth_provider import SignInGate, SignInPrompt, build_auth
+from elftia_desktop.connections.oauth_provider import SignInGate, SignInPrompt, build_auth, oauth_applies
 from elftia_desktop.connections.oauth_storage import VaultTokenStorage
 from elftia_desktop.connections.placeholders import expand_record
 from elftia_desktop.connections.process_tracker import ProcessTracker
@@ -219,8 +219,9 @@ class ConnectionPool:
         connection: ServerConnection | None = None
         try:
             launch = expand_record(record, os.environ | await login_env())
+            launch = await asyncio.to_thread(self.vault.resolve_url, launch)
             env, headers = await asyncio.to_thread(self.vault.resolve, launch)
-            auth = await asyncio.to_thread(self._auth_of, launch, entry) if launch.config.oauth else None
+            auth = await asyncio.to_thread(self._auth_of, launch, entry) if oauth_applies(launch) else None
             connection = ServerConnection(
                 launch, env, headers, self.callbacks, entry.log, self._hooks(record), auth, entry.gate.person_time
             )

@@ -52,7 +52,7 @@ class ServerProbe:
             success=True,
             tools=[t.name for t in tools],
             duration_ms=_ms_since(started),
-            server_info=listing.server_info(connection.init_result if connection else None),
+            server_info=connection.server_info() if connection else None,
         )
 
     async def test_config(
@@ -73,7 +73,7 @@ class ServerProbe:
         try:
             tools = await (retry_signed_in(pool, record.id, attempt) if sign_in else attempt())
             connection = pool.entry(record.id).connection
-            info = listing.server_info(connection.init_result if connection else None)
+            info = connection.server_info() if connection else None
         except ElftiaError as exc:
             return McpTestResult(success=False, error=str(exc), reason=exc.reason, duration_ms=_ms_since(started))
         finally:
@@ -119,5 +119,5 @@ class ServerProbe:
             resource_templates=found["resourceTemplates"],
             errors=errors,
             error=errors.get("tools"),
-            server_info=listing.server_info(connection.init_result),
+            server_info=connection.server_info(),
         )

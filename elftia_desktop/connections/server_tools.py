@@ -10,6 +10,7 @@ from elftia_desktop.connections import listing
 from elftia_desktop.connections.pool import ConnectionPool
 from elftia_desktop.connections.records import ServerRecords
 from elftia_desktop.connections.tool_cache import CachedTools, ToolCache
+from elftia_desktop.connections.tool_guard import ToolGuard
 from elftia_desktop.core.errors import ElftiaError, ToolCallError
 from elftia_desktop.core.models import McpServerRecord, MCPTool, McpToolListing
 
@@ -22,14 +23,22 @@ def _enabled(record: McpServerRecord, tools: list[MCPTool]) -> list[MCPTool]:
 class ServerTools:
     """Tool lists of the saved servers, fetched on demand and reused while fresh."""
 
-    def __init__(self, records: ServerRecords, pool: ConnectionPool, cache: ToolCache) -> None:
+    def __init__(
+        self, records: ServerRecords, pool: ConnectionPool, cache: ToolCache, guard: ToolGuard | None = None
+    ) -> None:
         self._records = records
         self._pool = pool
         self.cache = cache
+        self.guard = guard
+        """Tool pinning: a listing's changed or new tools are held back before they reach the cache."""
 
     async def fetch(self, record: McpServerRecord) -> CachedTools:
-        """List the server's tools now (connecting when needed) and cache them."""
+        """List the server's tools now (connecting when needed), hold back changed ones, and cache the rest."""
         tools = await self._pool.use(record, "list", self._pool.timeouts(record).list_, listing.list_tools)
+        if self.guard is not None:
+            entry = self._pool.entries.get(record.id)
+            init = entry.connection.init_result if entry is not None and entry.connection is not None else None
+            tools = await self.guard.admit(record, tools, init.instructions if init is not None else None)
         return self.cache.put(record, tools)
 
     async def current(self, record: McpServerRecord) -> CachedTools:
@@ -80,5 +89,7 @@ class ServerTools:
         if cached is None or tool_name not in cached.names:
             cached = await self.fetch(record)
             if tool_name not in cached.names:
+                if self.guard is not None:
+                    self.guard.check_callable(record, tool_name)
                 known = ", ".join(sorted(cached.names)) or "none"
                 raise ToolCallError(f"{record.name} has no tool {tool_name!r} (its tools: {known}).")

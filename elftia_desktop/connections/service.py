@@ -27,6 +27,7 @@ from elftia_desktop.connections.server_tools import ServerTools
 from elftia_desktop.connections.sign_in import SignIn
 from elftia_desktop.connections.tool_cache import ToolCache
 from elftia_desktop.connections.tool_calls import ToolCalls
+from elftia_desktop.connections.tool_guard import ToolGuard
 from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.errors import ElftiaError
 from elftia_desktop.core.models import (
@@ -40,6 +41,7 @@ from elftia_desktop.core.models import (
     MCPTool,
     McpToolListing,
 )
+from elftia_desktop.core.tool_pin_store import PINS_FILE_NAME, PinStore
 
 T = TypeVar("T")
 
@@ -63,7 +65,10 @@ class McpService:
         self.pool = ConnectionPool(catalog.vault, self.events, self.runtime_dir, self.tool_cache)
         trials = ServiceEvents()  # servers tried before they are saved: their events reach nobody
         self._trial_pool = ConnectionPool(catalog.vault, trials, self.runtime_dir, ToolCache(trials))
-        self.tools = ServerTools(self.records, self.pool, self.tool_cache)
+        pins = PinStore(catalog.store.path.with_name(PINS_FILE_NAME))
+        self.tool_guard = ToolGuard(pins, lambda sid: self.tool_cache.invalidate(sid, emit=True))
+        """Holds back tools changed since the server was trusted until the user reviews them (tool pinning)."""
+        self.tools = ServerTools(self.records, self.pool, self.tool_cache, self.tool_guard)
         self.calls = ToolCalls(self.records, self.pool, self.tools, LiveCalls(self.events), self.events)
         self.features = ServerFeatures(self.records, self.pool)
         self.probe = ServerProbe(self.records, self.pool, self._trial_pool, self.tools)

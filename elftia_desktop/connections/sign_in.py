@@ -12,12 +12,12 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from elftia_desktop.connections.oauth_provider import MAX_SIGN_IN_ATTEMPTS, SignInPrompt
+from elftia_desktop.connections.oauth_provider import MAX_SIGN_IN_ATTEMPTS, SignInPrompt, oauth_applies
 from elftia_desktop.connections.oauth_storage import VaultTokenStorage
 from elftia_desktop.connections.pool import ConnectionPool
 from elftia_desktop.connections.records import ServerRecords
 from elftia_desktop.core.errors import ServerAuthRequired
-from elftia_desktop.core.models import ConnectionState, McpAuthStatus
+from elftia_desktop.core.models import ConnectionState, McpAuthStatus, McpServerRecord
 
 T = TypeVar("T")
 
@@ -47,6 +47,12 @@ def _gave_up(exc: ServerAuthRequired, attempts: int) -> ServerAuthRequired:
     return ServerAuthRequired(text, exc.server_id)
 
 
+def _no_sign_in(record: McpServerRecord) -> str:
+    if record.config.url:
+        return f"{record.name} sends its own Authorization header: there is no sign-in to do (edit the header instead)"
+    return f"{record.name} is a local (stdio) server: there is nothing to sign in to"
+
+
 class SignIn:
     """sign_in / sign_out / auth_status / signed_in of the saved servers."""
 
@@ -67,8 +73,8 @@ class SignIn:
     async def sign_in(self, server_id: str) -> McpAuthStatus:
         """Connect with sign-in allowed (the browser opens when there are no usable tokens)."""
         record = await self._records.get(server_id)
-        if record.config.oauth is None:
-            raise ServerAuthRequired(f"{record.name} is not set up for OAuth (add an oauth object first)", server_id)
+        if not oauth_applies(record):
+            raise ServerAuthRequired(_no_sign_in(record), server_id)
         if self._pool.entry(server_id).state is not ConnectionState.CONNECTED:
             await self._pool.disconnect(server_id)
         await self.signed_in(server_id, lambda: self._pool.ensure(record))
@@ -87,10 +93,11 @@ class SignIn:
         entry = self._pool.entries.get(server_id)
         state = entry.state if entry is not None else ConnectionState.DISCONNECTED
         status = McpAuthStatus(server_id=server_id, state=state, error=entry.error if entry else None)
-        if record.config.oauth is None:
+        if not oauth_applies(record):
             return status
         found = await asyncio.to_thread(VaultTokenStorage(self._records.catalog.vault, server_id).status)
-        status.oauth, status.grant_type, status.signed_in = True, record.config.oauth.grant_type, found.signed_in
+        grant = record.config.oauth.grant_type if record.config.oauth else "authorization_code"
+        status.oauth, status.grant_type, status.signed_in = True, grant, found.signed_in
         status.expires_at = int(found.expires_at * 1000) if found.expires_at is not None else None
         status.scopes, status.subject = found.scopes or [], found.subject
         return status

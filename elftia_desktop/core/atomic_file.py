@@ -12,12 +12,13 @@ from pathlib import Path
 
 
 def atomic_write_text(
-    path: Path, text: str, *, mode: int = 0o644, keep_backup: bool = False, durable: bool = True
+    path: Path, text: str, *, mode: int = 0o600, keep_backup: bool = False, durable: bool = True
 ) -> None:
     """Write ``text`` to ``path`` so that a crash leaves either the old or the new file.
 
     The text goes to a temporary file in the same folder, is fsynced, then renamed over
-    ``path``. With ``keep_backup`` the previous file is kept as ``path.bak`` first.
+    ``path`` with ``mode`` (default 0600: the app's files are the user's alone). With
+    ``keep_backup`` the previous file is kept as ``path.bak`` first.
     ``durable=False`` skips the fsyncs: still atomic against a crashed process, for files that
     need not outlive a power loss (and must be cheap enough to write on the service loop).
     """

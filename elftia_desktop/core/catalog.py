@@ -17,7 +17,8 @@ from elftia_desktop.core.agent_store import AgentStore
 from elftia_desktop.core.config_store import ConfigStore, describe_validation_error
 from elftia_desktop.core.errors import ConfigError, DuplicateServerName, ServerNotFound
 from elftia_desktop.core.models import Agent, McpServerInput, McpServerRecord, now_ms
-from elftia_desktop.core.secrets import SecretVault
+from elftia_desktop.core.secrets import SECRET_REF_INSIDE, SecretVault
+from elftia_desktop.core.text_rules import name_key, visible
 from elftia_desktop.core.trust import launch_of, mark_trusted
 
 ConflictPolicy = Literal["rename", "skip", "replace", "fail"]
@@ -35,9 +36,9 @@ def _index_of(records: list[McpServerRecord], server_id: str) -> int:
 
 
 def free_name(name: str, taken: set[str]) -> str:
-    """``name``, or ``name (2)``, ``name (3)`` ... whichever is not in ``taken`` (lower-case)."""
+    """``name``, or ``name (2)``, ``name (3)`` ... whichever is not in ``taken`` (:func:`name_key` values)."""
     candidate, n = name, 2
-    while candidate.lower() in taken:
+    while name_key(candidate) in taken:
         candidate, n = f"{name} ({n})", n + 1
     return candidate
 
@@ -69,7 +70,7 @@ class ServerCatalog:
             if record.id == name_or_id:
                 return record
         for record in records:
-            if record.name.lower() == name_or_id.strip().lower():
+            if name_key(record.name) == name_key(name_or_id.strip()):
                 return record
         names = ", ".join(r.name for r in records) or "none configured"
         raise ServerNotFound(f"No server named {name_or_id!r} (servers: {names})")
@@ -83,14 +84,14 @@ class ServerCatalog:
 
         def change(records: list[McpServerRecord]) -> McpServerRecord | None:
             """Append the record, or skip or replace a server with the same name."""
-            clash = next((r for r in records if r.name.lower() == record.name.lower()), None)
+            clash = _clash(records, record.name)
             if clash is not None:
                 if on_conflict == "skip":
                     return None
                 if on_conflict == "fail":
-                    raise DuplicateServerName(f"name: a server named {clash.name!r} exists already")
+                    raise DuplicateServerName(_taken_message(record.name, clash.name))
                 if on_conflict == "rename":
-                    record.name = free_name(record.name, {r.name.lower() for r in records})
+                    record.name = free_name(record.name, {name_key(r.name) for r in records})
                 else:
                     records.remove(clash)
                     self.vault.forget(clash)
@@ -127,8 +128,9 @@ class ServerCatalog:
                 after = McpServerRecord.model_validate(merged)
             except ValidationError as exc:
                 raise ConfigError(describe_validation_error(exc)) from exc
-            if any(r.name.lower() == after.name.lower() for r in records if r.id != server_id):
-                raise DuplicateServerName(f"name: a server named {after.name!r} exists already")
+            clash = _clash([r for r in records if r.id != server_id], after.name)
+            if clash is not None:
+                raise DuplicateServerName(_taken_message(after.name, clash.name))
             after = self.vault.extract(after, secret_keys)
             if _camel_keys(updates).get("isTrusted") is True:
                 mark_trusted(after)
@@ -188,6 +190,10 @@ class ServerCatalog:
         kept = McpServerRecord.model_validate(before.to_json_dict())
         kept.config.env = {k: v for k, v in before.config.env.items() if after.config.env.get(k) != v}
         kept.config.headers = {k: v for k, v in before.config.headers.items() if after.config.headers.get(k) != v}
+        kept.config.url = None
+        now_in_url = set(SECRET_REF_INSIDE.findall(after.config.url or ""))
+        for name in set(SECRET_REF_INSIDE.findall(before.config.url or "")) - now_in_url:
+            self.vault.delete(before.id, "url", name)
         if kept.config.oauth is not None:
             still = after.config.oauth
             kept.config.oauth.client_secret = None if still and still.client_secret else kept.config.oauth.client_secret
@@ -205,6 +211,18 @@ def _sign_in_changed(before: McpServerRecord, after: McpServerRecord) -> bool:
         return oauth.model_dump(exclude=secrets) if oauth is not None else None
 
     return before.config.url != after.config.url or client(before) != client(after)
+
+
+def _clash(records: list[McpServerRecord], name: str) -> McpServerRecord | None:
+    """The record whose name is the same as or confusable with ``name``."""
+    key = name_key(name)
+    return next((r for r in records if name_key(r.name) == key), None)
+
+
+def _taken_message(name: str, existing: str) -> str:
+    if name.lower() == existing.lower():
+        return f"name: a server named '{visible(existing)}' exists already"
+    return f"name: '{visible(name)}' looks the same as the existing server '{visible(existing)}'; choose another name"
 
 
 def _camel_keys(values: dict[str, Any]) -> dict[str, Any]:

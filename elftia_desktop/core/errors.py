@@ -8,7 +8,8 @@
     │   ├── DuplicateServerName     a name is already taken
     │   ├── ServerNotFound          no server with that id or name
     │   ├── DuplicateAgentName      an agent name is already taken
-    │   └── AgentNotFound           no agent with that id or name
+    │   ├── AgentNotFound           no agent with that id or name
+    │   └── UnsafePermissions       the data folder or a config file is writable by every user
     ├── SecretStoreError            a secret could not be stored or read
     ├── ServerConnectionError       a server could not be reached or used
     │   ├── ServerStartFailed       command missing, exited with code N, HTTP status N ...
@@ -58,6 +59,10 @@ class ConfigCorrupt(ConfigError):
     def __init__(self, message: str, moved_to: str | None = None) -> None:
         super().__init__(message)
         self.moved_to = moved_to
+
+
+class UnsafePermissions(ConfigError):
+    """The data folder or a config file can be changed by every user; the message says how to fix it."""
 
 
 class ConfigTooNew(ConfigError):

@@ -58,7 +58,7 @@ def parse_install_link(link: str) -> McpServerInput:
     action = (parts.netloc or parts.path.strip("/")).lower()
     if action != ACTION:
         raise InstallLinkError(f"Unknown link action {action or '(none)'!r}: expected {EXAMPLE}")
-    query = parse_qs(parts.query, keep_blank_values=True)
+    query = _strict_query(parts.query)
     raw = _single(query, "config")
     if raw is None or not raw.strip():
         raise InstallLinkError(f"The link has no 'config' parameter: expected {EXAMPLE}")
@@ -69,6 +69,19 @@ def parse_install_link(link: str) -> McpServerInput:
     except ValueError as exc:
         raise InstallLinkError(f"The link's server {name!r} is not valid: {exc}") from None
     return server.model_copy(update={"is_trusted": False, "install_source": "protocol"})
+
+
+def _strict_query(query: str) -> dict[str, list[str]]:
+    """The query's parameters; percent-escapes that do not decode as UTF-8 are refused, not replaced."""
+    try:
+        return parse_qs(query, keep_blank_values=True, encoding="utf-8", errors="strict")
+    except UnicodeDecodeError as exc:
+        bad = exc.object[exc.start : exc.end]
+        escaped = "".join(f"%{byte:02X}" for byte in bad) if isinstance(bad, bytes) else repr(bad)
+        raise InstallLinkError(
+            f"The link's query has percent-escapes that are not UTF-8 text ({escaped}); "
+            "re-create the link with the text encoded as UTF-8"
+        ) from None
 
 
 def decode_config(raw: str) -> Any:

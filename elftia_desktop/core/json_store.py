@@ -24,6 +24,7 @@ from pydantic import BaseModel, ValidationError
 from elftia_desktop.core.atomic_file import FileLock, atomic_write_text
 from elftia_desktop.core.errors import ConfigCorrupt, ConfigError, ConfigTooNew, JsonInputError
 from elftia_desktop.core.json_input import MAX_APP_CONFIG_CHARS, parse_json_text
+from elftia_desktop.core.paths import check_not_world_writable
 
 M = TypeVar("M", bound=BaseModel)
 T = TypeVar("T")
@@ -64,7 +65,7 @@ class JsonListStore(Generic[M]):
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         self._lock = FileLock(self.path.with_name(self.path.name + ".lock"))
         self._snapshot: _Snapshot[M] = _Snapshot()
         self.notices: list[str] = []
@@ -122,6 +123,7 @@ class JsonListStore(Generic[M]):
         if stamp is None:
             self._snapshot = _Snapshot()
             return
+        check_not_world_writable(self.path, "file")
         try:
             self._snapshot = self._parse(self.path.read_text(encoding="utf-8"))
         except ConfigTooNew:

@@ -45,6 +45,9 @@ ENV_KEY_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
 HEADER_NAME_PATTERN = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+\Z")
 
 
+PROTOCOL_VERSION_PATTERN = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
 class McpServerTransport(StrEnum):
     """How the app talks to a server."""
 
@@ -130,6 +133,15 @@ class McpServerConfig(_OpenModel):
     """Per-phase timeouts. A bare number is taken as the tool-call timeout in seconds."""
     oauth: McpOAuthConfig | None = None
     """sse/http: sign in with OAuth 2.1; tokens live in the keyring, never here."""
+    protocol: str | None = None
+    """Protocol era: ``auto`` (default: discover, else the handshake), ``legacy`` or a modern version."""
+
+    @field_validator("protocol")
+    @classmethod
+    def _protocol_is_a_mode(cls, protocol: str | None) -> str | None:
+        if protocol is None or protocol in ("auto", "legacy") or PROTOCOL_VERSION_PATTERN.fullmatch(protocol):
+            return protocol
+        raise ValueError(f"protocol must be 'auto', 'legacy' or a protocol version like '2026-07-28', not {protocol!r}")
 
     @field_validator("timeout", mode="before")
     @classmethod

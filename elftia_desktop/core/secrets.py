@@ -1,7 +1,10 @@
 """Secrets of server records: env and header values that must not sit in the JSON.
 
 A secret value goes to the OS keyring (service ``elftia``, account
-``{serverId}:{env|header|oauth}:{NAME}``) and the record keeps ``${secret:NAME}`` in its place.
+``{serverId}:{env|header|url|oauth}:{NAME}``) and the record keeps ``${secret:NAME}`` in its place.
+A value is secret when its name looks secret, when the user marked it, or when the value itself
+looks like one (a GitHub or OpenAI token, a JWT, a private key ...: :mod:`core.secret_detect`);
+a URL's password and secret-looking query parameters (kind ``url``) go to the keyring too.
 OAuth uses kind ``oauth``: the configured ``clientSecret`` and ``privateKey``, and the sign-in
 session (``tokens``, the registered ``client``) written by the token storage.
 Values are resolved only when a server starts. Where no keyring works, secrets go to a
@@ -16,6 +19,7 @@ import re
 import threading
 from pathlib import Path
 from typing import Literal
+from urllib.parse import quote, quote_plus
 
 import keyring
 import keyring.errors
@@ -25,6 +29,7 @@ from elftia_desktop.core.atomic_file import FileLock, atomic_write_text
 from elftia_desktop.core.errors import SecretStoreError
 from elftia_desktop.core.models import McpServerRecord
 from elftia_desktop.core.paths import config_dir
+from elftia_desktop.core.secret_detect import secret_kind, url_secrets
 
 log = logging.getLogger(__name__)
 
@@ -32,9 +37,10 @@ SERVICE_NAME = "elftia"
 SECRETS_FILE_NAME = "secrets.json"
 SECRET_NAME_PATTERN = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|AUTH|CREDENTIAL|COOKIE", re.IGNORECASE)
 SECRET_REF_PATTERN = re.compile(r"^\$\{secret:([^}]+)\}$")
+SECRET_REF_INSIDE = re.compile(r"\$\{secret:([^}]+)\}")
 PLACEHOLDER_PATTERN = re.compile(r"\$\{[^}]+\}|^\$[A-Za-z_][A-Za-z0-9_]*$")
 
-SecretKind = Literal["env", "header", "oauth"]
+SecretKind = Literal["env", "header", "url", "oauth"]
 OAUTH_SECRET_FIELDS = (("client_secret", "clientSecret"), ("private_key", "privateKey"))
 """(attribute, secret name) of the OAuth settings that go to the keyring."""
 OAUTH_SESSION_NAMES = ("tokens", "client")
@@ -183,8 +189,9 @@ class SecretVault:
     def extract(self, record: McpServerRecord, marked: set[str] | None = None) -> McpServerRecord:
         """Store the record's secret values and return a copy with references in their place.
 
-        A value is secret when its name looks secret or is in ``marked``; references and
-        placeholders (``${env:X}``, ``${input:id}``) stay as they are.
+        A value is secret when its name looks secret or is in ``marked``, or when the value looks
+        like a token; references and placeholders (``${env:X}``, ``${input:id}``) stay as they are.
+        Credentials in the URL are moved out too.
         """
         marked = marked or set()
         out = record.model_copy(deep=True)
@@ -192,9 +199,13 @@ class SecretVault:
             for name, value in values.items():
                 if is_secret_ref(value) or is_placeholder(value) or not value:
                     continue
-                if name in marked or looks_secret(name):
+                if name in marked or looks_secret(name) or secret_kind(value):
                     self.store(out.id, kind, name, value)  # type: ignore[arg-type]
                     values[name] = secret_ref(name)
+        if out.config.url:
+            out.config.url, taken = url_secrets(out.config.url)
+            for name, value in taken.items():
+                self.store(out.id, "url", name, value)
         oauth = out.config.oauth
         for attribute, name in OAUTH_SECRET_FIELDS if oauth is not None else ():
             value = getattr(oauth, attribute)
@@ -223,6 +234,22 @@ class SecretVault:
             resolved[name] = value
         return resolved
 
+    def resolve_url(self, record: McpServerRecord) -> McpServerRecord:
+        """``record`` itself, or a copy whose URL has its ``${secret:NAME}`` credentials filled in."""
+        url = record.config.url or ""
+        if "${secret:" not in url:
+            return record
+
+        def fill(match: re.Match[str]) -> str:
+            value = self.load(record.id, "url", match.group(1))
+            if value is None:
+                raise SecretStoreError(f"The secret {match.group(1)} in the URL of {record.name} is missing.")
+            return quote(value, safe="") if match.group(1) == "URL_PASSWORD" else quote_plus(value)
+
+        out = record.model_copy(deep=True)
+        out.config.url = SECRET_REF_INSIDE.sub(fill, url)
+        return out
+
     def resolve_oauth(self, record: McpServerRecord) -> dict[str, str]:
         """The record's OAuth ``clientSecret`` and ``privateKey`` values (the ones that are set)."""
         oauth = record.config.oauth
@@ -250,6 +277,8 @@ class SecretVault:
                 match = SECRET_REF_PATTERN.match(value)
                 if match:
                     self.delete(record.id, kind, match.group(1))  # type: ignore[arg-type]
+        for name in SECRET_REF_INSIDE.findall(record.config.url or ""):
+            self.delete(record.id, "url", name)
         oauth = record.config.oauth
         for attribute, name in OAUTH_SECRET_FIELDS if oauth is not None else ():
             if is_secret_ref(getattr(oauth, attribute) or ""):

@@ -8,7 +8,9 @@ the pydantic location adds the field (``config.args``, ``name`` ...).
 
 from __future__ import annotations
 
+import logging
 import re
+import unicodedata
 
 MAX_NAME_LENGTH = 100
 """Longest server (and agent) name, in characters."""
@@ -22,6 +24,38 @@ MAX_TIMEOUT_SECONDS = 24 * 60 * 60
 _ANY_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _CONTROL_BUT_WHITESPACE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _HEADER_VALUE_FORBIDDEN = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+_PRINTABLE = re.compile(r"[\x20-\x7e]*")
+_ESCAPES = {"\r": "\\r", "\n": "\\n", "\t": "\\t"}
+_INVISIBLE_CATEGORIES = ("Cf", "Zl", "Zp", "Co", "Cn")
+# Letters of Cyrillic and Greek (lower case, after casefold) that look like Latin ones.
+_CONFUSABLES = {
+    look: latin
+    for latins, looks in (
+        ("a", "аα"),
+        ("b", "ьβ"),
+        ("c", "сϲ"),
+        ("d", "ԁ"),
+        ("e", "еε"),
+        ("h", "һ"),
+        ("i", "іιί"),
+        ("j", "ј"),
+        ("k", "κк"),
+        ("l", "ӏ"),
+        ("n", "ո"),
+        ("o", "оοσ"),
+        ("p", "рρ"),
+        ("q", "ԛ"),
+        ("s", "ѕ"),
+        ("t", "т"),
+        ("u", "υ"),
+        ("v", "νѵ"),
+        ("w", "ѡ"),
+        ("x", "хχ"),
+        ("y", "уγ"),
+    )
+    for latin in latins
+    for look in looks
+}
 _NAMES = {"\x00": "a NUL character", "\n": "a line break (LF)", "\r": "a carriage return (CR)", "\t": "a tab"}
 
 
@@ -45,10 +79,61 @@ def check_no_control(value: str, what: str = "", *, allow_whitespace: bool = Fal
 
 
 def check_name(name: str) -> str:
-    """A server or agent name: bounded, on one line, no control characters."""
+    """A server or agent name: NFKC-normalised, bounded, one line, no bidi or zero-width characters.
+
+    Returns the normalised name (full-width ``ＫＥＥＰ`` becomes ``KEEP``).
+    """
+    name = unicodedata.normalize("NFKC", name)
     if len(name) > MAX_NAME_LENGTH:
         raise ValueError(f"{len(name)} characters is too long; at most {MAX_NAME_LENGTH} are allowed")
-    return check_no_control(name)
+    check_no_control(name)
+    for position, char in enumerate(name, start=1):
+        if unicodedata.category(char) in _INVISIBLE_CATEGORIES:
+            raise ValueError(
+                f"contains the invisible character U+{ord(char):04X} ({unicodedata.name(char, 'format character')}) "
+                f"at position {position}; names may not hold bidi, zero-width or other format characters"
+            )
+    return name
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: NFKC, case-folded, look-alike letters mapped to Latin ones.
+
+    Two names with the same key are confusable (``Keep`` and ``Kеep`` with a Cyrillic ``е``).
+    """
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return "".join(_CONFUSABLES.get(char, char) for char in folded if unicodedata.category(char) != "Cf")
+
+
+def visible(text: str) -> str:
+    """``text`` on one line with control, bidi and zero-width characters shown as escapes.
+
+    ``\\r``, ``\\n`` and ``\\t`` by name, anything else as ``\\u202e``; used for every prompt,
+    list and log line that shows text from a server or a config, so nothing can fake a row.
+    """
+    if _PRINTABLE.fullmatch(text):
+        return text
+    return "".join(_escape_char(char) for char in text)
+
+
+class VisibleFormatter(logging.Formatter):
+    """A log formatter whose lines show control, bidi and zero-width characters escaped.
+
+    A server name, a tool name or a server's own message cannot start a fake log line or drive
+    the terminal; a traceback below the line keeps its line breaks.
+    """
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        """The record's line, escaped."""
+        return visible(super().formatMessage(record))
+
+
+def _escape_char(char: str) -> str:
+    if char in _ESCAPES:
+        return _ESCAPES[char]
+    if unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp"):
+        return f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}"
+    return char
 
 
 def check_command(command: str | None) -> str | None:

@@ -1,46 +1,157 @@
 """What a server will run, shown to the user before it is trusted, and what changed since.
 
 A server from an import, a deep link or pasted JSON is untrusted until the user confirms
-exactly what it starts (stdio) or where it connects (SSE/HTTP). The confirmed launch is kept
-on the record (``trustedLaunch``); when it changes, the server needs confirming again.
+exactly what it starts (stdio) or where it connects (SSE/HTTP). The confirmed launch, the trust
+fingerprint, is kept on the record (``trustedLaunch``): the transport, command, arguments,
+working folder, environment names and values (secrets by their ``${secret:…}`` reference), URL,
+header names and OAuth endpoints. When any of it changes, the server needs confirming again and
+the prompt shows the difference. Every value shown is passed through :func:`visible`, so a line
+break in an argument cannot draw a fake row; risky environment keys are flagged and placeholders
+filled from the user's environment are named.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from elftia_desktop.core.env_risks import env_risk, expansions, path_diff
 from elftia_desktop.core.models import McpServerRecord, McpServerTransport
-from elftia_desktop.core.secrets import is_secret_ref
+from elftia_desktop.core.secret_detect import secret_kind
+from elftia_desktop.core.secrets import is_secret_ref, looks_secret
+from elftia_desktop.core.text_rules import visible
+
+_EMPTY: dict[str, Any] = {"env": {}, "headers": [], "oauth": None, "cwd": None}
+"""What a fingerprint written by an older version (without these keys) confirmed."""
 
 
 def launch_of(record: McpServerRecord) -> dict[str, Any]:
-    """The fields that decide what runs or where data goes."""
+    """The trust fingerprint: every field that decides what runs or where data goes."""
+    config = record.config
     if record.type is McpServerTransport.STDIO:
-        return {"command": record.config.command, "args": list(record.config.args), "cwd": record.config.cwd}
-    return {"url": record.config.url}
+        return {
+            "transport": record.type.value,
+            "command": config.command,
+            "args": list(config.args),
+            "cwd": config.cwd,
+            "env": dict(sorted(config.env.items())),
+        }
+    oauth = config.oauth
+    return {
+        "transport": record.type.value,
+        "url": config.url,
+        "headers": sorted(config.headers),
+        "oauth": None
+        if oauth is None
+        else {
+            "issuer": oauth.issuer,
+            "clientId": oauth.client_id,
+            "clientMetadataUrl": oauth.client_metadata_url,
+            "grantType": oauth.grant_type,
+            "redirectPort": oauth.redirect_port,
+        },
+    }
 
 
 def describe_launch(record: McpServerRecord) -> list[tuple[str, str]]:
-    """Label/value rows for a trust prompt; secret values are never shown."""
-    rows: list[tuple[str, str]] = [("Name", record.name), ("Transport", record.type.value)]
+    """Label/value rows for a trust prompt: secret values never shown, control characters escaped."""
+    config = record.config
+    rows: list[tuple[str, str]] = [("Name", visible(record.name)), ("Transport", record.type.value)]
     if record.type is McpServerTransport.STDIO:
-        rows.append(("Command", record.config.command or ""))
-        rows.append(("Arguments", " ".join(_quote(a) for a in record.config.args) or "(none)"))
-        rows.append(("Working folder", record.config.cwd or "(the app's folder)"))
-        if record.config.env:
-            rows.append(("Environment", ", ".join(_masked(k, v) for k, v in record.config.env.items())))
+        rows.append(("Command", visible(config.command or "")))
+        rows.append(("Arguments", " ".join(_quote(a) for a in config.args) or "(none)"))
+        rows.append(("Working folder", visible(config.cwd) if config.cwd else "(the app's folder)"))
+        if config.env:
+            rows.append(("Environment", ", ".join(_masked(k, v) for k, v in config.env.items())))
+        rows += risky_env_rows(config.env)
     else:
-        rows.append(("URL", record.config.url or ""))
-        if record.config.headers:
-            rows.append(("Headers", ", ".join(_masked(k, v) for k, v in record.config.headers.items())))
+        rows.append(("URL", visible(config.url or "")))
+        if config.headers:
+            rows.append(("Headers", ", ".join(_masked(k, v) for k, v in config.headers.items())))
+        if config.oauth is not None:
+            rows.append(("Sign-in", f"OAuth ({config.oauth.grant_type})"))
+    return rows + expansion_rows(record)
+
+
+def risky_env_rows(env: dict[str, str]) -> list[tuple[str, str]]:
+    """One ``Risky variable`` row per loader or interpreter hook in ``env``; ``PATH`` as a diff."""
+    rows = []
+    for key, value in env.items():
+        what = env_risk(key)
+        if what is None:
+            continue
+        detail = f"{key}: {what}"
+        if key.upper() == "PATH" and not is_secret_ref(value):
+            detail += f" ({visible(path_diff(value))})"
+        rows.append(("Risky variable", detail))
+    return rows
+
+
+def expansion_rows(record: McpServerRecord) -> list[tuple[str, str]]:
+    """One ``From your environment`` row per ``${VAR}`` the app fills in when the server starts."""
+    config = record.config
+    fields = [
+        ("the command", config.command or ""),
+        ("the working folder", config.cwd or ""),
+        ("the URL", config.url or ""),
+    ]
+    fields += [(f"argument #{i + 1}", a) for i, a in enumerate(config.args)]
+    fields += [(f"environment variable {k}", v) for k, v in config.env.items()]
+    fields += [(f"header {k}", v) for k, v in config.headers.items()]
+    rows = []
+    for item in expansions(fields):
+        where, variable = visible(item.where), visible(item.variable)
+        line = f"{visible(item.placeholder)} in {where} is filled from your variable {variable}"
+        if item.where.startswith(("argument", "the command")) and looks_secret(item.variable):
+            line += " (it looks secret, so the server will not start with it on its command line)"
+        elif item.where in ("the URL",) or item.where.startswith("header"):
+            line += " and sent to the server's host"
+        rows.append(("From your environment", line))
     return rows
 
 
 def launch_changes(record: McpServerRecord) -> list[tuple[str, Any, Any]]:
-    """``(field, confirmed, now)`` for each launch field changed since the user trusted it."""
+    """``(field, confirmed, now)`` for each launch field changed since the user trusted it.
+
+    Lists and scalars come whole (``args``); the environment comes per variable (``env PYTHONPATH``)
+    with secret references shown as ``(secret)`` and control characters escaped.
+    """
     confirmed = record.trusted_launch or {}
     now = launch_of(record)
-    return [(key, confirmed.get(key), value) for key, value in now.items() if confirmed.get(key) != value]
+    changes: list[tuple[str, Any, Any]] = []
+    for key, value in now.items():
+        before = confirmed.get(key, _EMPTY.get(key, value))
+        if before == value:
+            continue
+        if key == "env" and isinstance(before, dict):
+            changes += _env_changes(before, value)
+        else:
+            changes.append((key, _shown(before), _shown(value)))
+    return changes
+
+
+def _env_changes(before: dict[str, Any], after: dict[str, str]) -> list[tuple[str, Any, Any]]:
+    out = []
+    for key in sorted(before.keys() | after.keys()):
+        old, new = before.get(key), after.get(key)
+        if old != new:
+            label = f"env {key}" + (" (risky)" if env_risk(key) else "")
+            out.append((label, _shown_value(old), _shown_value(new)))
+    return out
+
+
+def _shown_value(value: Any) -> Any:
+    if value is None:
+        return None
+    text = str(value)
+    return "(secret)" if is_secret_ref(text) or secret_kind(text) else visible(text)
+
+
+def _shown(value: Any) -> Any:
+    if isinstance(value, str):
+        return visible(value)
+    if isinstance(value, list):
+        return [_shown(v) for v in value]
+    return value
 
 
 def needs_confirmation(record: McpServerRecord) -> bool:
@@ -57,8 +168,11 @@ def mark_trusted(record: McpServerRecord) -> None:
 
 
 def _masked(key: str, value: str) -> str:
-    return f"{key}=(secret)" if is_secret_ref(value) else f"{key}={value}"
+    return (
+        f"{visible(key)}=(secret)" if is_secret_ref(value) or secret_kind(value) else f"{visible(key)}={visible(value)}"
+    )
 
 
 def _quote(arg: str) -> str:
-    return f'"{arg}"' if (" " in arg or not arg) else arg
+    shown = visible(arg)
+    return f'"{shown}"' if (" " in shown or not shown) else shown

@@ -1,18 +1,24 @@
 """The gateway over Streamable HTTP, on 127.0.0.1 by default, behind a bearer token.
 
-Every HTTP request must carry ``Authorization: Bearer <token>`` (``elftia-mcp gateway token``);
-anything else is answered 401 before it reaches the MCP session manager. The SDK's DNS-rebinding
-protection applies on the loopback addresses. Each client gets its own MCP session; all of them
+Every HTTP request must carry ``Authorization: Bearer <token>`` (``elftia-mcp gateway token``; the
+scheme in any case); anything else is answered 401 before it reaches the MCP session manager. The
+token is compared with the value stored now, on every request, so ``gateway token --reset``
+revokes the old one at once. A request from a browser page (an ``Origin`` header) is refused with
+403 unless the page is on this computer or is the gateway itself, on every bind address; the SDK's
+DNS-rebinding protection applies on the loopback addresses too. Each client gets its own MCP session; all of them
 share this process's pool, whose servers stop when the last session ends or the gateway stops.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import json
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import uvicorn
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -53,41 +59,73 @@ def parse_address(text: str) -> Address:
     return Address(host or DEFAULT_HOST, int(port_text))
 
 
-class BearerGuard:
-    """ASGI middleware: an HTTP request without the right bearer token gets 401."""
+TokenSource = Callable[[], str | None]
+"""Returns the token stored now (blocking: it reads the keyring), or None when there is none."""
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 
-    def __init__(self, app: ASGIApp, token: str) -> None:
+
+class BearerGuard:
+    """ASGI middleware: 403 for a foreign ``Origin``, 401 without the currently stored bearer token."""
+
+    def __init__(self, app: ASGIApp, token: str | TokenSource, address: Address | None = None) -> None:
         self.app = app
-        self._expected = f"Bearer {token}".encode()
+        self._token: TokenSource = (lambda: token) if isinstance(token, str) else token
+        self._address = address
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """The ASGI entry: requests without the right bearer token get 401."""
+        """The ASGI entry: checks the origin, then the token, then passes the request on."""
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        given = dict(scope.get("headers") or []).get(b"authorization", b"")
-        if hmac.compare_digest(given, self._expected):
+        headers = dict(scope.get("headers") or [])
+        origin = headers.get(b"origin")
+        if origin is not None and not self.origin_allowed(origin.decode("latin-1")):
+            await _refuse(send, 403, "forbidden", "requests from web pages on other sites are not accepted")
+            return
+        expected = await asyncio.to_thread(self._token)
+        if expected and _bearer_matches(headers.get(b"authorization", b""), expected):
             await self.app(scope, receive, send)
             return
-        body = json.dumps({"error": "unauthorized", "error_description": "a valid bearer token is required"})
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 401,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"www-authenticate", b'Bearer realm="elftia-gateway"'),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body.encode()})
+        await _refuse(send, 401, "unauthorized", "a valid bearer token is required")
+
+    def origin_allowed(self, origin: str) -> bool:
+        """True for a page served from this computer or from the gateway's own address."""
+        try:
+            parts = urlsplit(origin.strip())
+            host, port = (parts.hostname or "").lower(), parts.port
+        except ValueError:
+            return False
+        if parts.scheme not in ("http", "https"):
+            return False
+        if host in LOOPBACK_HOSTS:
+            return True
+        own = self._address
+        default_port = 443 if parts.scheme == "https" else 80
+        return own is not None and host == own.host.lower() and (port or default_port) == own.port
 
 
-def http_app(gateway: Gateway, token: str, address: Address, *, hub_mode: bool = False) -> ASGIApp:
-    """The guarded Streamable HTTP app of the gateway."""
+def _bearer_matches(given: bytes, expected: str) -> bool:
+    """``Authorization: <scheme> <token>`` with the scheme ``Bearer`` in any case and the token equal."""
+    scheme, _, value = given.strip().partition(b" ")
+    if scheme.lower() != b"bearer":
+        return False
+    return hmac.compare_digest(value.strip(), expected.encode())
+
+
+async def _refuse(send: Send, status: int, error: str, description: str) -> None:
+    body = json.dumps({"error": error, "error_description": description})
+    headers = [(b"content-type", b"application/json")]
+    if status == 401:
+        headers.append((b"www-authenticate", b'Bearer realm="elftia-gateway"'))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body.encode()})
+
+
+def http_app(gateway: Gateway, token: str | TokenSource, address: Address, *, hub_mode: bool = False) -> ASGIApp:
+    """The guarded Streamable HTTP app of the gateway; ``token`` is best the stored value's source."""
     server = build_server(gateway, hub_mode=hub_mode)
     app: Any = server.streamable_http_app(streamable_http_path=MCP_PATH, host=address.host)
-    return BearerGuard(app, token)
+    return BearerGuard(app, token, address)
 
 
 def bind(address: Address) -> socket.socket:
@@ -100,7 +138,18 @@ def bind(address: Address) -> socket.socket:
     return sock
 
 
-async def serve_http(app: ASGIApp, sock: socket.socket) -> None:
-    """Serve ``app`` on ``sock`` until cancelled or interrupted."""
+async def serve_http(app: ASGIApp, sock: socket.socket, stop: asyncio.Event | None = None) -> None:
+    """Serve ``app`` on ``sock`` until cancelled, interrupted, or ``stop`` is set (then it shuts down gracefully)."""
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
-    await uvicorn.Server(config).serve(sockets=[sock])
+    server = uvicorn.Server(config)
+
+    async def exit_on_stop() -> None:
+        if stop is not None:
+            await stop.wait()
+            server.should_exit = True
+
+    stopper = asyncio.ensure_future(exit_on_stop())
+    try:
+        await server.serve(sockets=[sock])
+    finally:
+        stopper.cancel()

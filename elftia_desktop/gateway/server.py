@@ -16,22 +16,16 @@ from mcp.server import NotificationOptions, Server
 from mcp.server.context import CallNext, HandlerResult
 from mcp.server.models import InitializationOptions
 from mcp.server.stdio import stdio_server
+from mcp.server.subscriptions import ListenHandler
 from mcp.shared.exceptions import MCPDeprecationWarning
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from elftia_desktop import __version__
 from elftia_desktop.gateway import hub
+from elftia_desktop.gateway.announce import HUB_INSTRUCTIONS, INSTRUCTIONS, SERVER_NAME
 from elftia_desktop.gateway.catalog import Listing
 from elftia_desktop.gateway.core import Context, Gateway
-
-SERVER_NAME = "elftia"
-INSTRUCTIONS = (
-    "Tools, prompts and resources of the MCP servers configured in Elftia. Tool and prompt names are 'server__name'."
-)
-HUB_INSTRUCTIONS = (
-    "Elftia's hub: use find_tools with keywords to find a tool among every MCP server configured in Elftia, "
-    "then call it with call_tool."
-)
-
+from elftia_desktop.gateway.input_rounds import InputRounds
 
 ALL_LISTS_CHANGE = NotificationOptions(prompts_changed=True, resources_changed=True, tools_changed=True)
 
@@ -95,6 +89,7 @@ class Handlers:
     def __init__(self, gateway: Gateway, hub_mode: bool) -> None:
         self.gateway = gateway
         self.hub_mode = hub_mode
+        self.rounds = InputRounds()
 
     async def list_tools(self, ctx: Context, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         """``tools/list``: every tool in scope, or the hub's two."""
@@ -103,9 +98,16 @@ class Handlers:
             return types.ListToolsResult(tools=hub.HUB_TOOLS)
         return types.ListToolsResult(tools=(await self.gateway.catalog.tools()).items)
 
-    async def call_tool(self, ctx: Context, params: types.CallToolRequestParams) -> types.CallToolResult:
-        """``tools/call``."""
+    async def call_tool(
+        self, ctx: Context, params: types.CallToolRequestParams
+    ) -> types.CallToolResult | types.InputRequiredResult:
+        """``tools/call``; a modern client's call runs in ``input_required`` rounds when a server asks something."""
         self.gateway.upstreams.track(ctx)
+        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            return await self.rounds.call(params, lambda _running: self._call(ctx, params))
+        return await self._call(ctx, params)
+
+    async def _call(self, ctx: Context, params: types.CallToolRequestParams) -> types.CallToolResult:
         arguments = dict(params.arguments or {})
         if self.hub_mode and params.name == hub.FIND_TOOLS.name:
             return await hub.find_tools(self.gateway, arguments)
@@ -172,6 +174,7 @@ def build_server(gateway: Gateway, *, hub_mode: bool = False) -> Server[Any]:
         on_list_resource_templates=handlers.list_templates,
         on_read_resource=handlers.read_resource,
         on_completion=handlers.complete,
+        on_subscriptions_listen=ListenHandler(gateway.upstreams.bus),
     )
     # Registered directly: the constructor's on_set_logging_level warns that 2026-07-28 dropped logging,
     # but the handshake protocol the apps speak today still has it.

@@ -23,8 +23,13 @@ def gateway_token(vault: SecretVault) -> str:
     return reset_token(vault)
 
 
+def current_token(vault: SecretVault) -> str | None:
+    """The token stored now, without making one (blocking); what every HTTP request is checked against."""
+    return vault.load(OWNER, "header", HEADER)
+
+
 def reset_token(vault: SecretVault) -> str:
-    """A new token replaces the old one (clients with the old one get 401 from then on)."""
+    """A new token replaces the old one; a running HTTP gateway refuses the old one from the next request."""
     token = secrets.token_urlsafe(TOKEN_BYTES)
     vault.store(OWNER, "header", HEADER, token)
     return token

@@ -18,7 +18,17 @@ from typing import Any
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.session import ServerSession
+from mcp.server.subscriptions import (
+    InMemorySubscriptionBus,
+    PromptsListChanged,
+    ResourcesListChanged,
+    ServerEvent,
+    ToolsListChanged,
+)
 from mcp.shared.message import ServerMessageMetadata
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from elftia_desktop.gateway.input_rounds import CURRENT, RunningCall
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +42,11 @@ LOG_LEVELS: tuple[types.LoggingLevel, ...] = (
     "alert",
     "emergency",
 )
+_EVENTS: dict[str, ServerEvent] = {
+    "tools": ToolsListChanged(),
+    "prompts": PromptsListChanged(),
+    "resources": ResourcesListChanged(),
+}
 ELICITATION = types.ClientCapabilities(elicitation=types.ElicitationCapability())
 SAMPLING = types.ClientCapabilities(sampling=types.SamplingCapability())
 
@@ -50,6 +65,8 @@ class Upstream:
 class _Call:
     session: ServerSession
     request_id: types.RequestId | None
+    running: RunningCall | None = None
+    """A modern client's call: questions go into its ``input_required`` rounds."""
 
 
 def _connection_of(session: ServerSession) -> Any:
@@ -62,6 +79,8 @@ class Upstreams:
     """The connected clients of one gateway."""
 
     def __init__(self, on_last_closed: Callable[[], Awaitable[None]] | None = None) -> None:
+        self.bus = InMemorySubscriptionBus()
+        """List changes for modern clients' ``subscriptions/listen`` streams."""
         self._by_connection: dict[int, Upstream] = {}
         self._calls: dict[str, list[_Call]] = {}
         self._on_last_closed = on_last_closed
@@ -70,7 +89,9 @@ class Upstreams:
         return len(self._by_connection)
 
     def track(self, ctx: ServerRequestContext[Any, Any]) -> Upstream:
-        """The upstream of this request, remembered on first sight."""
+        """The upstream of this request, remembered on first sight (a modern client's request stands alone)."""
+        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            return Upstream(ctx.session)  # no connection to remember: it hears changes by listening
         connection = _connection_of(ctx.session)
         key = id(connection)
         upstream = self._by_connection.get(key)
@@ -89,7 +110,7 @@ class Upstreams:
     @contextlib.contextmanager
     def calling(self, server_id: str, ctx: ServerRequestContext[Any, Any]) -> Iterator[None]:
         """While a request runs on ``server_id``: that server's questions go to this request's client."""
-        call = _Call(ctx.session, ctx.request_id)
+        call = _Call(ctx.session, ctx.request_id, CURRENT.get())
         calls = self._calls.setdefault(server_id, [])
         calls.append(call)
         try:
@@ -101,7 +122,7 @@ class Upstreams:
 
     def _target(self, server_id: str, capability: types.ClientCapabilities) -> _Call | None:
         for call in reversed(self._calls.get(server_id, [])):
-            if call.session.check_client_capability(capability):
+            if call.running is not None or call.session.check_client_capability(capability):
                 return call
         for upstream in self._by_connection.values():
             if upstream.session.check_client_capability(capability):
@@ -109,7 +130,9 @@ class Upstreams:
         return None
 
     async def broadcast(self, kinds: tuple[str, ...]) -> None:
-        """Send ``notifications/{kind}/list_changed`` for each kind to every client."""
+        """Send ``notifications/{kind}/list_changed`` for each kind to every client (modern ones: to their listens)."""
+        for kind in kinds:
+            await self.bus.publish(_EVENTS.get(kind, _EVENTS["resources"]))
         for upstream in list(self._by_connection.values()):
             for kind in kinds:
                 try:
@@ -141,6 +164,12 @@ class Upstreams:
         call = self._target(server_id, ELICITATION)
         if call is None:
             return "decline", None
+        if call.running is not None:
+            request = types.ElicitRequest(
+                params=types.ElicitRequestFormParams(message=message, requested_schema=schema)
+            )
+            result = types.ElicitResult.model_validate(_plain(await call.running.ask(request)))
+            return result.action, dict(result.content) if result.content is not None else None
         result = await call.session.elicit_form(message, schema, related_request_id=call.request_id)
         return result.action, dict(result.content) if result.content is not None else None
 
@@ -157,8 +186,15 @@ class Upstreams:
         result_type: type[types.CreateMessageResult] | type[types.CreateMessageResultWithTools] = (
             types.CreateMessageResultWithTools if with_tools else types.CreateMessageResult
         )
+        if call.running is not None:
+            return result_type.model_validate(_plain(await call.running.ask(types.CreateMessageRequest(params=params))))
         return await call.session.send_request(
             types.CreateMessageRequest(params=params),
             result_type,
             metadata=ServerMessageMetadata(related_request_id=call.request_id),
         )
+
+
+def _plain(answer: Any) -> Any:
+    """A client's answer as plain data (the SDK may have parsed it into any arm of the response union)."""
+    return answer.model_dump(by_alias=True, exclude_none=True) if hasattr(answer, "model_dump") else answer

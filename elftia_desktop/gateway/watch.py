@@ -33,6 +33,9 @@ async def watch(
         )
     while True:
         await asyncio.sleep(interval)
+        guard = gateway.service.tool_guard
+        if guard.held:  # tools accepted with ``elftia-mcp review`` meanwhile are served again
+            guard.release(await asyncio.to_thread(guard.outside_accepts))
         try:
             scope = await refresh_scope()
             current = scope.signature(await gateway.service.current_records())

@@ -48,16 +48,18 @@ def write_with_backup(path: Path, after: str, expected: str) -> Path | None:
     """Back the file up, then write ``after`` atomically (same permissions); returns the backup.
 
     ``expected`` is the :func:`digest` of the text the change was planned on: when the file
-    changed since, nothing is written (``ConfigError``).
+    changed since, nothing is written (``ConfigError``). A symlink (a dotfiles checkout) is kept:
+    its target is written atomically, the backup goes beside the link.
     """
-    before = read_existing(path)
+    target = path.resolve() if path.is_symlink() else path
+    before = read_existing(target)
     if digest(before) != expected:
         raise ConfigError(f"{path} changed since the diff was shown; nothing was written. Look at the new diff.")
     mode, backup = NEW_FILE_MODE, None
     if before is not None:
-        mode = stat.S_IMODE(path.stat().st_mode)
+        mode = stat.S_IMODE(target.stat().st_mode)
         backup = backup_path(path)
-        atomic_write_text(backup, before, mode=mode)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(path, after, mode=mode)
+        atomic_write_text(backup, before, mode=mode & 0o600 or 0o600)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(target, after, mode=mode)
     return backup

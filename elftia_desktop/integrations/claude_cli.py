@@ -26,6 +26,7 @@ from elftia_desktop.core.catalog import ConflictPolicy, ServerCatalog
 from elftia_desktop.core.errors import ElftiaError
 from elftia_desktop.core.models import McpServerRecord
 from elftia_desktop.core.secrets import SecretVault
+from elftia_desktop.integrations.claude_secrets import fill_secrets
 from elftia_desktop.integrations.detector import (
     ConfigFile,
     ConfigLocation,
@@ -201,11 +202,26 @@ class ClaudeCli:
         with_secrets: bool = False,
         name: str | None = None,
     ) -> ExportResult:
-        """Add one of our servers with ``claude mcp add-json``; returns the entry that was sent."""
-        result = export_servers([record], "claude-code", vault, with_secrets)
-        entries = result.data["mcpServers"]
-        entry = entries[record.name]
-        await self.run("mcp", "add-json", "--scope", scope, name or record.name, json.dumps(entry))
+        """Add one of our servers with ``claude mcp add-json``; returns the entry as Claude Code keeps it.
+
+        Secrets never go on the command line: the entry is sent with placeholders, and with
+        ``with_secrets`` the values are then written into Claude Code's file (see ``claude_secrets``).
+        """
+        sent = export_servers([record], "claude-code", vault, False)
+        target = name or record.name
+        entry = sent.data["mcpServers"][record.name]
+        await self.run("mcp", "add-json", "--scope", scope, target, json.dumps(entry))
+        if not with_secrets:
+            return sent
+        result = export_servers([record], "claude-code", vault, True)
+        full = result.data["mcpServers"][record.name]
+        values = {
+            field: {k: v for k, v in (full.get(field) or {}).items() if (entry.get(field) or {}).get(k) != v}
+            for field in ("env", "headers")
+        }
+        if any(values.values()):
+            path = self.cwd / ".mcp.json" if scope == "project" else claude_code_user_file(self.machine)
+            await asyncio.to_thread(fill_secrets, path, scope, str(self.cwd.resolve()), target, values)
         return result
 
     async def remove(self, name: str, scope: ClaudeScope | None = None) -> None:

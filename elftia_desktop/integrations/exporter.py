@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +21,8 @@ from typing import Any
 from elftia_desktop.core.atomic_file import atomic_write_text
 from elftia_desktop.core.errors import JsonInputError
 from elftia_desktop.core.models import McpServerRecord, McpServerTransport
-from elftia_desktop.core.secrets import SecretVault, is_secret_ref
+from elftia_desktop.core.secret_detect import secret_kind
+from elftia_desktop.core.secrets import SECRET_REF_INSIDE, SecretVault, is_secret_ref
 from elftia_desktop.integrations.app_formats import AppFormat, app_format
 from elftia_desktop.integrations.detector import parse_config_text, read_config_text
 
@@ -75,7 +77,7 @@ class _Writer:
         variable = key if kind == "env" else f"{_slug(record.name)}_{_slug(key)}"
         if self.fmt.id == "vscode":
             input_id = f"{record.name}-{key}".lower().replace(" ", "-")
-            what = "environment variable" if kind == "env" else "header"
+            what = {"env": "environment variable", "url": "URL credential"}.get(kind, "header")
             self.inputs.append(
                 {
                     "type": "promptString",
@@ -87,7 +89,7 @@ class _Writer:
             placeholder = f"${{input:{input_id}}}"
         else:
             placeholder = self.fmt.env_placeholder.format(name=variable)
-        field_name = f"{'env' if kind == 'env' else 'headers'}.{key}"
+        field_name = f"{ {'env': 'env', 'url': 'url'}.get(kind, 'headers') }.{key}"
         self.result.placeholders.append({"server": record.name, "field": field_name, "placeholder": placeholder})
         return placeholder
 
@@ -95,7 +97,13 @@ class _Writer:
         """Env or header values with secrets resolved or replaced by placeholders."""
         if self.with_secrets:
             return dict(real)
-        return {k: self.secret(record, kind, k) if is_secret_ref(v) else v for k, v in raw.items()}
+        return {k: self.secret(record, kind, k) if is_secret_ref(v) or secret_kind(v) else v for k, v in raw.items()}
+
+    def url(self, record: McpServerRecord) -> str | None:
+        """The URL with its stored credentials resolved (``with_secrets``) or as placeholders."""
+        if self.with_secrets and self.vault is not None:
+            return self.vault.resolve_url(record).config.url
+        return SECRET_REF_INSIDE.sub(lambda m: self.secret(record, "url", m.group(1)), record.config.url or "")
 
     def entry(self, record: McpServerRecord) -> dict[str, Any] | None:
         """The target app's entry for one record, or None when the format cannot hold it."""
@@ -120,7 +128,7 @@ class _Writer:
             if config.cwd:
                 self._cwd(record, out)
         else:
-            out["url"] = config.url
+            out["url"] = self.url(record)
             if config.headers:
                 out["headers"] = self.values(record, "header", config.headers, headers)
         self._rest(record, out)
@@ -197,10 +205,12 @@ def write_export(result: ExportResult, path: Path) -> list[str]:
     """
     data: dict[str, Any] = result.data
     replaced: list[str] = []
+    path = path.resolve() if path.is_symlink() else path  # a dotfiles link stays a link: its target is written
     if path.exists():
         existing = parse_config_text(read_config_text(path), app_format(result.format), str(path))
         data, replaced = merge_into(existing, result, str(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    atomic_write_text(path, text, mode=0o600 if result.with_secrets else 0o644, keep_backup=path.exists())
+    mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o644  # an existing file keeps its own
+    atomic_write_text(path, text, mode=mode & 0o600 if result.with_secrets else mode, keep_backup=path.exists())
     return replaced

@@ -71,7 +71,10 @@ class ArgumentMap:
 
     def child(self, name: str) -> ArgumentMap:
         """The map of property ``name`` (the provider's name), created when first asked for."""
-        return self.properties.setdefault(name, ArgumentMap())
+        sub = self.properties.get(name)
+        if sub is None:  # not ``setdefault``: that would build a map on every call
+            sub = self.properties[name] = ArgumentMap()
+        return sub
 
     def item_map(self) -> ArgumentMap:
         """The map of an array's elements, created when first asked for."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from json.encoder import encode_basestring
 from typing import Any
 
 from elftia_desktop.tools.arguments import MapRecorder, Where
@@ -42,12 +43,26 @@ _PHRASES = {
 }
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
+"""One encoder for every value: ``json.dumps`` with options builds a new one per call."""
+
+
 def value_text(value: Any) -> str:
     """``value`` as compact JSON, cut to :data:`MAX_VALUE_TEXT` characters."""
-    try:
-        text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "), sort_keys=False)
-    except (TypeError, ValueError):
-        text = repr(value)
+    kind = type(value)
+    if kind is str:  # the common values, written as the encoder writes them without its per-call setup
+        text = encode_basestring(value)
+    elif kind is int:
+        text = int.__repr__(value)
+    elif kind is bool:
+        text = "true" if value else "false"
+    elif value is None:
+        text = "null"
+    else:
+        try:
+            text = _ENCODER.encode(value)
+        except (TypeError, ValueError):
+            text = repr(value)
     return text if len(text) <= MAX_VALUE_TEXT else text[: MAX_VALUE_TEXT - 1] + "…"
 
 
@@ -61,11 +76,12 @@ def keyword_text(key: str, value: Any) -> str:
 def describe(out: dict[str, Any], node: dict[str, Any], keys: Iterable[str], log: NoteLog, path: str, why: str) -> None:
     """Move each of ``keys`` that ``node`` has into ``out["description"]``, with one note each."""
     texts = []
+    detail = f"described in the description ({why})"
     for key in keys:
         if key not in node:
             continue
         texts.append(keyword_text(key, node[key]))
-        log.add(join_path(path, key), "changed", f"described in the description ({why})")
+        log.add(join_path(path, key), "changed", detail)
     if texts:
         add_description(out, " ".join(texts))
 

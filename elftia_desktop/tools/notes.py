@@ -6,17 +6,20 @@ author can see exactly how each API will receive their schema.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass, field
+from typing import Any, Literal, NamedTuple
 
 from elftia_desktop.tools.arguments import ArgumentMap
 
 Action = Literal["changed", "dropped", "renamed", "cut", "fallback", "skipped", "warning"]
 
 
-@dataclass(frozen=True)
-class Note:
-    """One change made to one tool for one provider."""
+class Note(NamedTuple):
+    """One change made to one tool for one provider (immutable).
+
+    A named tuple: a conversion writes one for most schema nodes it changes, thousands per
+    thousand tools, and a tuple is built several times faster than a frozen dataclass.
+    """
 
     tool: str
     """The original MCP tool name."""
@@ -34,7 +37,7 @@ class Note:
 
     def to_json(self) -> dict[str, Any]:
         """The note as a plain dict."""
-        return asdict(self)
+        return self._asdict()
 
 
 @dataclass
@@ -55,11 +58,15 @@ class NoteLog:
 
     def add(self, path: str, action: Action, detail: str) -> None:
         """Record one change at ``path``."""
-        self.notes.append(Note(self.tool, self.provider, path, action, detail))
+        self.notes.append(_new_note(Note, (self.tool, self.provider, path, action, detail)))
 
     def dropped(self, path: str, key: str, why: str) -> None:
         """Record that keyword ``key`` at ``path`` was removed."""
         self.add(join_path(path, key), "dropped", why)
+
+
+_new_note = tuple.__new__
+"""Builds a :class:`Note` from its fields without the named tuple's Python-level ``__new__``."""
 
 
 def join_path(path: str, key: str) -> str:

@@ -100,6 +100,8 @@ def style_sheet(palette: QPalette | None = None) -> str:
     QFrame#Card {{ background: {card_bg}; border: 1px solid {card_border}; border-radius: 10px; }}
     QLabel#CardTitle {{ font-size: 11.5pt; font-weight: 600; }}
     QLabel#Chip {{ border: 1px solid {card_border}; border-radius: 8px; padding: 1px 8px; color: {muted}; }}
+    QPushButton#ChangedTools {{ background: {warning_bg}; border: 1px solid {warning_border};
+        border-radius: 6px; padding: 4px 10px; text-align: left; color: {warning_text}; }}
     QLabel#Banner, QFrame#Banner {{ background: {warning_bg}; border: 1px solid {warning_border};
         border-radius: 8px; color: {warning_text}; }}
     QLabel#EmptyTitle {{ font-size: 14pt; font-weight: 600; }}

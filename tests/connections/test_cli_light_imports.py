@@ -1,7 +1,8 @@
 """Issue 11: a CLI command imports only what it needs.
 
-``elftia-mcp call`` loads the SDK's client without its server side (``sdk_light``) and none of
-the other command groups; ``elftia-mcp list`` loads no SDK at all. Each runs in a fresh process.
+``elftia-mcp call --no-daemon`` loads the SDK's client without its server side (``sdk_light``) and
+none of the other command groups; attached to the pool host it loads no SDK at all; ``elftia-mcp list``
+loads no SDK at all. Each runs in a fresh process.
 """
 
 from __future__ import annotations
@@ -43,8 +44,10 @@ def test_call_loads_the_client_only_and_list_loads_no_sdk(tmp_path: Path) -> Non
     added = probe(tmp_path, "add", "basic", "--trust", "--", sys.executable, str(SERVER))
     assert added["code"] == 0
 
-    call = probe(tmp_path, "call", "basic", "echo", "--args", '{"text": "hi"}')
+    call = probe(tmp_path, "call", "basic", "echo", "--args", '{"text": "hi"}', "--no-daemon")
     assert call == {"code": 0, "loaded": ["mcp"]}
+    attached = probe(tmp_path, "call", "basic", "echo", "--args", '{"text": "hi"}')  # through the pool host
+    assert attached == {"code": 0, "loaded": []}
 
     listed = probe(tmp_path, "list")
     assert listed["code"] == 0

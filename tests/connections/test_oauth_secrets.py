@@ -49,7 +49,8 @@ async def test_sign_out_and_remove_delete_tokens(keyring_service: McpService, me
     with serve_http("oauth") as url:
         sid = await add_oauth(service, url, clientSecret="pre-shared", clientId="pre-registered")
         assert f"{sid}:oauth:clientSecret" in _oauth_accounts(memory_keyring, sid)
-        await servers.update(service, sid, {"config": {"url": url, "oauth": {}}})  # back to dynamic registration
+        # back to dynamic registration, as the app's form saves it (the user sees the new sign-in: still trusted)
+        await servers.update(service, sid, {"config": {"url": url, "oauth": {}}, "isTrusted": True})
         assert f"{sid}:oauth:clientSecret" not in _oauth_accounts(memory_keyring, sid)  # the dropped secret went
         assert (await service.signed_in(sid, lambda: service.test(sid))).success
         assert _oauth_accounts(memory_keyring, sid) == {f"{sid}:oauth:tokens", f"{sid}:oauth:client"}

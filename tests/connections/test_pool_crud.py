@@ -51,7 +51,9 @@ async def test_update_reconnects_and_remove_disconnects(service: McpService) -> 
     assert all(t.id.startswith("mcp__edited__") for t in await service.list_server_tools(sid))
 
     changed = await servers.update(service, sid, {"config": {"env": {"MODE": "two"}}})
-    assert changed.success
+    assert changed.success and changed.server is not None
+    assert not changed.server.is_trusted  # the environment is part of what the user trusted: asked again
+    assert (await servers.trust(service, sid)).success
     assert (await service.call_tool(sid, "env", {"name": "MODE"})).content[0]["text"] == "two"
     assert (await service.call_tool(sid, "pid", {})).structured_content != first
 

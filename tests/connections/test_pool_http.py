@@ -65,7 +65,8 @@ async def test_connection_refused(service: McpService, kind: str) -> None:
 
 async def test_expired_http_session_reconnects(service: McpService) -> None:
     with serve_http("basic", "streamable-http") as url:
-        sid = await add_server(service, http_input("restarting", url, "http"))
+        legacy = {"protocol": "legacy"}  # HTTP sessions are of the handshake era
+        sid = await add_server(service, http_input("restarting", url, "http", config=legacy))
         assert (await service.call_tool(sid, "echo", {"text": "one"})).content[0]["text"] == "one"
     port = urlparse(url).port
     assert port is not None
@@ -74,5 +75,16 @@ async def test_expired_http_session_reconnects(service: McpService) -> None:
         with pytest.raises(ServerConnectionError, match="ended the HTTP session"):
             await service.call_tool(sid, "echo", {"text": "lost"})
         assert service.connection_state(sid) is ConnectionState.ERROR
+        assert (await service.call_tool(sid, "echo", {"text": "two"})).content[0]["text"] == "two"
+        assert service.connection_state(sid) is ConnectionState.CONNECTED
+
+
+async def test_a_modern_server_restarted_under_us_goes_on_answering(service: McpService) -> None:
+    with serve_http("basic", "streamable-http") as url:
+        sid = await add_server(service, http_input("stateless", url, "http"))
+        assert (await service.call_tool(sid, "echo", {"text": "one"})).content[0]["text"] == "one"
+    port = urlparse(url).port
+    assert port is not None
+    with serve_http("basic", "streamable-http", port=port):  # 2026-07-28 has no session to lose
         assert (await service.call_tool(sid, "echo", {"text": "two"})).content[0]["text"] == "two"
         assert service.connection_state(sid) is ConnectionState.CONNECTED

@@ -83,6 +83,10 @@ async def test_list_changed_invalidates_the_cache(service: McpService) -> None:
     service.events.on("tools:changed", lambda p: changed.set() if p["serverId"] == sid else None)
     await service.call_tool(sid, "grow", {"name": "sprout"})
     await asyncio.wait_for(changed.wait(), 30)
+    # the re-list is compared with the pins: a tool added after trust waits for review
+    assert {t.name for t in await service.list_server_tools(sid)} == {"grow"}
+    assert service.tool_guard.held[sid] == {"sprout"}
+    assert service.tool_guard.accept(sid, ["sprout"]) == ["sprout"]
     assert {t.name for t in await service.list_server_tools(sid)} == {"grow", "sprout"}
     assert (await service.call_tool(sid, "sprout", {})).content[0]["text"] == "I am sprout"
 
@@ -118,8 +122,8 @@ async def test_roots_elicitation_and_sampling(service: McpService, tmp_path: Any
     assert asked[0][0] == sid and asked[0][1] == "What is your name?"
     assert asked[0][2]["properties"]["name"]["default"] == "Ada"
 
-    sampled = await service.call_tool(sid, "sample", {})
-    assert "sampling is not supported" in sampled.content[0]["text"]
+    with pytest.raises(ToolCallError, match="sampling is not supported"):  # the refusal ends the call
+        await service.call_tool(sid, "sample", {})
 
 
 async def test_logs_keep_stderr_and_log_messages(service: McpService) -> None:

@@ -42,9 +42,8 @@ async def test_test_config_resolves_the_edited_servers_secrets(service: McpServi
 
 async def test_update_marks_chosen_keys_secret(service: McpService) -> None:
     server_id = await add_server(service, stdio_input("plain", "basic"))
-    result = await servers.update(
-        service, server_id, {"config": {"env": {"TENANT": "acme-private"}}, "secretKeys": ["TENANT"]}
-    )
+    edit = {"config": {"env": {"TENANT": "acme-private"}}, "secretKeys": ["TENANT"], "isTrusted": True}  # as the form
+    result = await servers.update(service, server_id, edit)
     assert result.success and result.server is not None
     assert result.server.config.env == {"TENANT": "${secret:TENANT}"}
     assert "acme-private" not in service.catalog.store.path.read_text()

@@ -1,4 +1,8 @@
-"""Issue 11: ``set_roots`` tells the sessions already open (``notifications/roots/list_changed``)."""
+"""Issue 11: ``set_roots`` tells the sessions already open (``notifications/roots/list_changed``).
+
+A handshake-era feature (the 2026-07-28 spec has no client notifications: a modern server asks for
+the roots inside each request), so these servers are pinned to ``legacy``.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ from elftia_desktop.connections.service import McpService
 from tests.connections.pool_helpers import add_server, stdio_input
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(60)]
+LEGACY = {"protocol": "legacy"}
 
 
 async def _changes(service: McpService, sid: str, wanted: int) -> int:
@@ -24,8 +29,8 @@ async def _changes(service: McpService, sid: str, wanted: int) -> int:
 
 async def test_open_sessions_hear_that_the_roots_changed(service: McpService, tmp_path: Path) -> None:
     first, second = tmp_path / "a", tmp_path / "b"
-    sid = await add_server(service, stdio_input("watcher", "roots_watcher"))
-    other = await add_server(service, stdio_input("other", "roots_watcher"))
+    sid = await add_server(service, stdio_input("watcher", "roots_watcher", config=LEGACY))
+    other = await add_server(service, stdio_input("other", "roots_watcher", config=LEGACY))
     assert await _changes(service, sid, 0) == 0
     await service.init_client(other)
 

@@ -76,9 +76,11 @@ def test_imported_server_needs_confirmation_and_changed_launch_asks_again(server
     assert record is not None and needs_confirmation(record)
     _, trusted = servers.update(record.id, {"isTrusted": True})
     assert not needs_confirmation(trusted) and trusted.trusted_launch == {
+        "transport": "stdio",
         "command": "npx",
         "args": ["-y", "pkg"],
         "cwd": None,
+        "env": {},
     }
     _, renamed = servers.update(record.id, {"name": "tool2"})
     assert renamed.is_trusted  # a new name does not change what runs

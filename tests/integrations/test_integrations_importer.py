@@ -311,9 +311,11 @@ def test_trust_flag_marks_records_trusted(catalog: ServerCatalog) -> None:
     apply_import(catalog, _preview("windsurf", "windsurf_mcp_config.json", catalog), trust=True)
     record = catalog.find("github")
     assert record.is_trusted is True and record.trusted_launch == {
+        "transport": "stdio",
         "command": "docker",
         "args": record.config.args,
         "cwd": None,
+        "env": record.config.env,
     }
 
 

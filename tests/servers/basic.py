@@ -10,9 +10,12 @@ import asyncio
 import os
 import sys
 import warnings
+from typing import Annotated
 
 import mcp_types as types
+from mcp.server.elicitation import AcceptedElicitation, ElicitationResult
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.resolve import Elicit, ListRoots, Resolve, Sample
 from mcp.shared.exceptions import MCPDeprecationWarning
 from pydantic import BaseModel, Field
 
@@ -75,30 +78,35 @@ class _Name(BaseModel):
     age: int = Field(default=36)
 
 
-@mcp.tool()
-async def ask_name(ctx: Context) -> str:
-    """Ask the client for a name (elicitation)."""
-    result = await ctx.elicit("What is your name?", _Name)
-    if result.action == "accept":
-        return f"hello {result.data.name} ({result.data.age})"
-    return f"no name: {result.action}"
+def _ask_for_name() -> Elicit[_Name]:
+    return Elicit("What is your name?", _Name)
+
+
+def _the_roots() -> ListRoots:
+    return ListRoots()
 
 
 @mcp.tool()
-async def roots(ctx: Context) -> list[str]:
-    """The client's roots."""
-    listed = await ctx.session.list_roots()
+async def ask_name(answer: Annotated[ElicitationResult[_Name], Resolve(_ask_for_name)]) -> str:
+    """Ask the client for a name (elicitation: mid-call, or ``input_required`` on 2026-07-28)."""
+    if isinstance(answer, AcceptedElicitation):
+        return f"hello {answer.data.name} ({answer.data.age})"
+    return f"no name: {answer.action}"
+
+
+@mcp.tool()
+async def roots(listed: Annotated[types.ListRootsResult, Resolve(_the_roots)]) -> list[str]:
+    """The client's roots (``roots/list``: mid-call, or ``input_required`` on 2026-07-28)."""
     return [str(root.uri) for root in listed.roots]
 
 
+def _sample_hi() -> Sample:
+    return Sample([types.SamplingMessage(role="user", content=types.TextContent(type="text", text="hi"))], max_tokens=5)
+
+
 @mcp.tool()
-async def sample(ctx: Context) -> str:
-    """Ask the client to sample (the client should decline)."""
-    message = types.SamplingMessage(role="user", content=types.TextContent(type="text", text="hi"))
-    try:
-        await ctx.session.create_message([message], max_tokens=5)
-    except Exception as exc:  # the error the client answered with
-        return f"sampling refused: {exc}"
+async def sample(sampled: Annotated[types.CreateMessageResult, Resolve(_sample_hi)]) -> str:
+    """Ask the client to sample (this client declines: the call fails with its reason)."""
     return "sampled"
 
 

@@ -1,4 +1,5 @@
-"""A server whose ``grow`` tool adds a tool and sends ``notifications/tools/list_changed``.
+"""A server whose ``grow`` tool adds a tool and sends ``notifications/tools/list_changed``
+(to a 2026-07-28 client: publishes the change to its ``subscriptions/listen`` stream).
 
 Run: ``python -m tests.servers.list_changed`` or ``python tests/servers/list_changed.py``.
 """
@@ -11,6 +12,7 @@ import warnings
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.shared.exceptions import MCPDeprecationWarning
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
 mcp = MCPServer("list-changed")
@@ -24,7 +26,10 @@ async def grow(name: str, ctx: Context) -> str:
         return f"I am {name}"
 
     mcp.add_tool(added, name=name, description=f"Added at run time: {name}")
-    await ctx.session.send_tool_list_changed()
+    if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        await ctx.notify_tools_changed()  # 2026-07-28: to subscriptions/listen streams only
+    else:
+        await ctx.session.send_tool_list_changed()
     return f"added {name}"
 
 

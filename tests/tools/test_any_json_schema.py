@@ -5,14 +5,17 @@ without a note."""
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from elftia_desktop.tools.convert import Conversion
+from elftia_desktop.tools.formats.jsonschema import JsonSchemaCleaner
 from elftia_desktop.tools.formats.openai_strict import strip_strict_nulls
 from elftia_desktop.tools.loader import FORMATS, convert_tools
+from elftia_desktop.tools.notes import NoteLog
 from elftia_desktop.tools.schema import deref
 from tests.tools.provider_checks import check_all
 
@@ -160,3 +163,17 @@ def test_a_recursive_model_keeps_every_top_level_parameter(schema: dict[str, Any
         conversion = convert_tools([{"name": "t", "inputSchema": schema}], fmt)
         assert _sent_properties(conversion) == declared, fmt
         assert conversion.name_map.argument_map("t").wrapped is None
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(schema=schemas(), array_items=st.booleans())
+def test_shared_cleaning_gives_the_copying_result(schema: Any, array_items: bool) -> None:
+    """The cleaner's ``share`` mode (OpenAI strict, Gemini's subset) returns the schema the copying
+    mode does, with the same notes, and leaves its input as it was."""
+    before = copy.deepcopy(schema)
+    copying, sharing = NoteLog("t", "openai"), NoteLog("t", "openai")
+    copied = JsonSchemaCleaner(copying, array_items=array_items).clean(schema)
+    shared = JsonSchemaCleaner(sharing, array_items=array_items, share=True).clean(schema)
+    assert json.dumps(shared) == json.dumps(copied)  # the same keys in the same order
+    assert sharing.notes == copying.notes
+    assert schema == before

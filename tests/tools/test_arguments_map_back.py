@@ -11,10 +11,20 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from elftia_desktop.tools.loader import FORMATS, convert_tools
-from elftia_desktop.tools.schema import is_wrapped, process_json_schema
+from elftia_desktop.tools.notes import NoteLog
+from elftia_desktop.tools.schema import process_json_schema, root_object
 from tests.tools.argument_samples import encode_arguments, gemini_as_json_schema, sample
 
 DATA = Path(__file__).parent / "data"
+
+
+def is_wrapped(schema: Any) -> bool:
+    """Whether the converter wraps ``schema`` (not an object) as a single property."""
+    log = NoteLog("t", "openai")
+    root_object(schema, log)
+    return log.argument_map().wrapped is not None
+
+
 CORPUS = sorted(p for p in DATA.glob("*.json") if "package" in json.loads(p.read_text(encoding="utf-8")))
 FORMS = [(fmt, False) for fmt in FORMATS] + [("openai", True), ("openai-responses", True)]
 SHAPE_ERRORS = ("type", "required", "additionalProperties", "enum", "const")

@@ -165,3 +165,16 @@ def test_process_json_schema_like_the_original() -> None:
     }
     wrapped = process_json_schema({"type": "string"})
     assert wrapped == {"type": "object", "properties": {"value": {"type": "string"}}, "required": ["value"]}
+
+
+def test_a_strict_fallback_sends_a_tree_of_its_own_with_the_cleaning_noted_once() -> None:
+    props = {f"p{i}": {"type": "string"} for i in range(5001)}  # over strict mode's 5000 properties
+    props["p0"] = {"type": "string", "minLength": -1}  # an invalid value, dropped by the cleaning
+    tool = {"name": "wide", "description": "d", "inputSchema": {"type": "object", "properties": props}}
+    before = copy.deepcopy(tool)
+    conversion = convert_mcp_tools_to_openai([tool], strict=True)
+    function = conversion.payload[0]["function"]
+    assert function["strict"] is False
+    assert [n.action for n in conversion.notes] == ["dropped", "fallback"]  # the strict attempt left no note
+    function["parameters"]["properties"]["p1"]["type"] = "number"
+    assert tool == before, "the payload shares a subschema with the input"

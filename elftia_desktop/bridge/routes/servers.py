@@ -253,6 +253,11 @@ async def _launch_info(s: AppServices, server_id: str) -> LaunchInfo:
         name=record.name,
         transport=record.type.value,
         rows=[(str(label), str(value)) for label, value in describe_launch(record)],
-        changes=[LaunchChange(str(field), str(before), str(now)) for field, before, now in changes],
+        changes=[LaunchChange(str(field), _shown(before), _shown(now)) for field, before, now in changes],
         needs_confirmation=needs_confirmation(record),
     )
+
+
+def _shown(value: object) -> str:
+    """A confirmed or current launch value as the trust dialog shows it (an env variable not set: ``(unset)``)."""
+    return "(unset)" if value is None else str(value)

@@ -19,11 +19,15 @@ from elftia_desktop.tools.notes import NoteLog
 _ROOT_COMBINATORS = ("anyOf", "oneOf", "allOf")
 
 
-def json_schema_parameters(schema: Any, log: NoteLog) -> dict[str, Any]:
-    """A tool's input schema as a JSON Schema 2020-12 object schema (root object, no root combinator)."""
+def json_schema_parameters(schema: Any, log: NoteLog, *, share: bool = False) -> dict[str, Any]:
+    """A tool's input schema as a JSON Schema 2020-12 object schema (root object, no root combinator).
+
+    ``share``: subschemas that need no change are the input's own (for a pass that builds a new
+    tree from them); otherwise the result is a tree of its own.
+    """
     root, defs = prepare_schema(schema, log)
-    cleaner = JsonSchemaCleaner(log)
-    out: dict[str, Any] = cleaner.clean(root)
+    cleaner = JsonSchemaCleaner(log, share=share)
+    out: dict[str, Any] = dict(cleaner.clean(root))
     out["type"] = "object"
     if not isinstance(out.get("properties"), dict):
         out["properties"] = {}

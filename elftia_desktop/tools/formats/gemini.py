@@ -42,13 +42,13 @@ from elftia_desktop.tools.notes import NoteLog
 def gemini_parameters(schema: Any, log: NoteLog) -> dict[str, Any] | None:
     """A tool's input schema as a Gemini ``Schema`` (OpenAPI subset), or None for no parameters."""
     root, _ = prepare_schema(schema, log, placeholder=recursion_stub)
-    out = GeminiSchemaWriter(log).root(root, log.argument_map())
+    out = GeminiSchemaWriter(log).root(root)
     return out if out.get("properties") else None
 
 
 def gemini_json_parameters(schema: Any, log: NoteLog) -> dict[str, Any] | None:
     """A tool's input schema as ``parametersJsonSchema`` (Gemini's documented subset), or None for no parameters."""
-    out = gemini_json_subset(json_schema_parameters(schema, log), log)
+    out = gemini_json_subset(json_schema_parameters(schema, log, share=True), log)
     return out if out.get("properties") or out.get("additionalProperties") not in (None, False) else None
 
 

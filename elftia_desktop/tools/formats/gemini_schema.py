@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from elftia_desktop.tools.arguments import ArgumentMap, MapRecorder, Where
+from elftia_desktop.tools.arguments import MapRecorder, Where
 from elftia_desktop.tools.describe import add_description, describe, encoded_text, with_extra_carrier
 from elftia_desktop.tools.formats.jsonschema import is_number, valid_pattern
 from elftia_desktop.tools.names import GEMINI_PARAMETER_NAME, parameter_names
@@ -37,6 +37,11 @@ _HANDLED = frozenset(
 )  # fmt: skip
 _NOT_DESCRIBED = frozenset({"additionalProperties", "patternProperties", "$comment", "$schema"})
 _DEFAULT_TYPES: dict[str, type | tuple[type, ...]] = {"STRING": str, "BOOLEAN": bool, "ARRAY": list, "OBJECT": dict}
+_PLAIN = frozenset({"allOf", "oneOf", "const", "anyOf"})
+"""A node with none of these keys and one known type converts without normalising."""
+_BOUNDED = frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "pattern", *_COUNTS["STRING"],
+                      *_COUNTS["ARRAY"], *_COUNTS["OBJECT"]})  # fmt: skip
+"""The keywords :meth:`GeminiSchemaWriter._bounds` reads."""
 _NUMBER_TYPES = (int, float)  # tuples, not ``int | float``: an inline union is built on every call
 _TYPE_VALUES = (str, list)
 
@@ -89,18 +94,22 @@ class GeminiSchemaWriter:
         self.maps = MapRecorder()
         """The way back for the arguments, recorded while writing (see :meth:`root`)."""
 
-    def root(self, node: dict[str, Any], amap: ArgumentMap) -> dict[str, Any]:
-        """The root: always an ``OBJECT``; the way back for its arguments is added to ``amap``."""
-        out = self._root(node, amap)
-        self.maps.build(amap)
+    def root(self, node: dict[str, Any]) -> dict[str, Any]:
+        """The root: always an ``OBJECT``; the way back for its arguments joins the log's argument map.
+
+        The map is only made for a tool whose arguments change (most keep their shape).
+        """
+        out = self._root(node)
+        if self.maps.records:
+            self.maps.build(self.log.argument_map())
         return out
 
-    def _root(self, node: dict[str, Any], amap: ArgumentMap) -> dict[str, Any]:
+    def _root(self, node: dict[str, Any]) -> dict[str, Any]:
         """A free-form root map is wrapped as the JSON-encoded ``value``."""
         if _is_free_form(node):
             if all(node.get(k) in (None, False) for k in ("additionalProperties", "patternProperties")):
                 return {"type": "OBJECT", "properties": {}}  # no parameters
-            amap.wrapped = WRAPPED_PROPERTY
+            self.log.argument_map().wrapped = WRAPPED_PROPERTY
             rest = {k: v for k, v in node.items() if k != "description"}
             value = self._encoded(rest, WRAPPED_PROPERTY, (WRAPPED_PROPERTY,), "a root of any keys")
             self.log.add("", "changed", f"the arguments are sent as the JSON-encoded property {WRAPPED_PROPERTY!r}, "
@@ -122,6 +131,10 @@ class GeminiSchemaWriter:
             node = {}
         if depth > MAX_DEPTH:
             return self._encoded(node, path, at, f"a value nested deeper than {MAX_DEPTH} levels")
+        kind = node.get("type")
+        plain = type(kind) is str and kind in _TYPES and _PLAIN.isdisjoint(node)
+        if plain and (kind != "object" or not _is_free_form(node)):  # the common case, without the checks below
+            return self._typed(node, kind, node.get("nullable") is True, path, depth, at)
         if "allOf" in node or "oneOf" in node or "const" in node:
             node = self._normalize(node, path)
         nullable = node.get("nullable") is True
@@ -212,14 +225,20 @@ class GeminiSchemaWriter:
     ) -> dict[str, Any]:
         kind = _TYPES[json_type]
         out: dict[str, Any] = {"type": kind}
-        for key in ("title", "description"):
-            if isinstance(node.get(key), str):
-                out[key] = node[key]
+        title = node.get("title")
+        if title is not None and isinstance(title, str):
+            out["title"] = title
+        description = node.get("description")
+        if description is not None and isinstance(description, str):
+            out["description"] = description
         if nullable:
             out["nullable"] = True
-        self._enum(node, kind, out, path)
-        self._format(node, kind, out, path)
-        self._bounds(node, kind, out, path)
+        if "enum" in node:
+            self._enum(node, kind, out, path)
+        if "format" in node:
+            self._format(node, kind, out, path)
+        if not _BOUNDED.isdisjoint(node):
+            self._bounds(node, kind, out, path)
         if kind == "ARRAY":
             out["items"] = self._items(node, path, depth, at)
         elif kind == "OBJECT":
@@ -299,10 +318,11 @@ class GeminiSchemaWriter:
         renamed = rename_properties(props, path, self.log)
         for original, new in renamed.items():
             self.maps.renamed(at, new, original)
-        out["properties"] = {}
+        out["properties"] = converted = {}
+        prefix = f"{path}.properties." if path else "properties."
         for name, sub in props.items():
-            new = renamed.get(name, name)
-            out["properties"][new] = self.node(sub, join_path(path, f"properties.{name}"), depth + 1, (*at, new))
+            new = renamed.get(name, name) if renamed else name
+            converted[new] = self.node(sub, f"{prefix}{name}", depth + 1, (*at, new))
         required = string_list(node.get("required"))
         kept = [renamed.get(r, r) for r in required if r in props]
         if kept:

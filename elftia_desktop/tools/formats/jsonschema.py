@@ -60,13 +60,17 @@ def valid_pattern(value: Any) -> bool:
 class JsonSchemaCleaner:
     """Rewrites one schema tree into valid JSON Schema 2020-12; see the module docstring."""
 
-    def __init__(self, log: NoteLog, *, array_items: bool = False) -> None:
+    def __init__(self, log: NoteLog, *, array_items: bool = False, share: bool = False) -> None:
         self.log = log
         self.array_items = array_items
         """Give every array an ``items`` (OpenAI rejects an array schema without one)."""
+        self.share = share
+        """Return a subschema that needs no change itself, not a copy: for a pass that builds a new tree
+        from the result (OpenAI strict, Gemini's JSON Schema subset), which must not change it."""
 
     def clean(self, node: Any, path: str = "", depth: int = 0) -> Any:
-        """A cleaned copy of ``node`` (a schema: a dict or a boolean)."""
+        """A cleaned copy of ``node`` (a schema: a dict or a boolean); with :attr:`share`, the parts
+        that need no change are returned as they are."""
         if isinstance(node, bool):
             return node
         if not isinstance(node, dict):
@@ -75,10 +79,17 @@ class JsonSchemaCleaner:
         if depth > MAX_DEPTH:
             self.log.add(path, "cut", f"nested deeper than {MAX_DEPTH} levels; left unconstrained")
             return {}
+        if self.share and self._plain(node):
+            return self._shared(node, path, depth)
         out: dict[str, Any] = {}
-        for key, value in node.items():
+        for key, value in node.items():  # the common cases first, without a call per keyword
             if type(value) is str and (key in _STRINGS or (key == "type" and value in _TYPE_NAMES)):
-                out[key] = value  # the common case (description, title, type), without a call per keyword
+                out[key] = value
+            elif key not in _KNOWN or ((value is True or value is False) and key in _BOOLEAN_OK):
+                out[key] = value  # unknown keywords are kept: JSON Schema ignores them
+            elif key == "properties" and type(value) is dict:
+                where = f"{path}.properties" if path else "properties"
+                out[key] = {k: self.clean(v, f"{where}.{k}", depth + 1) for k, v in value.items()}
             else:
                 self._keyword(out, key, value, path, depth)
         if not _LEGACY_KEYS.isdisjoint(node):
@@ -88,6 +99,70 @@ class JsonSchemaCleaner:
             if kind == "array" or (isinstance(kind, list) and "array" in kind):
                 out["items"] = {}
         return out
+
+    def _plain(self, node: dict[str, Any]) -> bool:
+        """Whether cleaning changes nothing in ``node`` itself (its subschemas aside) and notes nothing."""
+        for key, value in node.items():  # the common cases inline, then the rule of the keyword
+            kind = type(value)
+            if kind is str:
+                if key in _STRINGS or (key == "type" and value in _TYPE_NAMES):
+                    continue
+            elif kind is dict:
+                if key in _SCHEMA_KEYS or key in _SCHEMA_MAPS:
+                    continue
+            elif kind is bool:
+                if key in _BOOLEAN_OK:
+                    continue
+            elif kind is list:
+                if key == "enum" or (key == "required" and _name_list(value)):
+                    continue
+            elif kind is int and value >= 0 and (key in _COUNTS or key in _NUMBERS):
+                continue
+            if key in _KNOWN and not _PLAIN[key](value):
+                return False
+        if self.array_items and node.get("type") == "array":
+            return "items" in node or "prefixItems" in node
+        return True
+
+    def _shared(self, node: dict[str, Any], path: str, depth: int) -> dict[str, Any]:
+        """``node`` (a :meth:`_plain` one) with its subschemas cleaned: itself when none of them changes."""
+        out: dict[str, Any] | None = None
+        for key, value in node.items():
+            kind = _SUBSCHEMAS.get(key)
+            if kind is None or value is True or value is False:
+                continue
+            where = f"{path}.{key}" if path else key
+            if kind == "schema":
+                new = self.clean(value, where, depth + 1)
+            elif kind == "list":
+                new = self._shared_list(value, where, depth + 1)
+            else:
+                new = self._shared_map(value, where, depth + 1)
+            if new is not value:
+                if out is None:
+                    out = dict(node)
+                out[key] = new
+        return node if out is None else out
+
+    def _shared_list(self, value: list[Any], where: str, depth: int) -> list[Any]:
+        out: list[Any] | None = None
+        for i, sub in enumerate(value):
+            new = self.clean(sub, f"{where}[{i}]", depth)
+            if out is not None:
+                out.append(new)
+            elif new is not sub:
+                out = [*value[:i], new]
+        return value if out is None else out
+
+    def _shared_map(self, value: dict[str, Any], where: str, depth: int) -> dict[str, Any]:
+        out: dict[str, Any] | None = None
+        for name, sub in value.items():
+            new = self.clean(sub, f"{where}.{name}", depth)
+            if new is not sub:
+                if out is None:
+                    out = dict(value)
+                out[name] = new
+        return value if out is None else out
 
     def _keyword(self, out: dict[str, Any], key: str, value: Any, path: str, depth: int) -> None:
         check = _CHECKS.get(key)
@@ -228,3 +303,39 @@ _STRUCTURE: dict[str, str] = {
     **dict.fromkeys(_SCHEMA_MAPS, "map"),
 }
 """Keywords that hold subschemas, or that are rewritten or dropped; all others are kept as they are."""
+_KNOWN = frozenset(_CHECKS) | frozenset(_STRUCTURE)
+_BOOLEAN_OK = _SCHEMA_KEYS | _BOOLS
+"""Keywords whose value may be a boolean as it is (a boolean subschema, a flag)."""
+
+
+def _name_list(value: Any) -> bool:
+    """A list of distinct strings (a ``required`` that cleaning keeps as it is)."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        return False
+    return len(set(value)) == len(value)
+
+
+def _never(value: Any) -> bool:
+    return False
+
+
+def _kept_by(check: Callable[[Any], tuple[bool, Any]]) -> Callable[[Any], bool]:
+    """Whether ``check`` keeps a value as it is (the checks that rewrite one have rules of their own below)."""
+    return lambda value: check(value)[0]
+
+
+_PLAIN: dict[str, Callable[[Any], bool]] = {
+    **{key: _kept_by(check) for key, check in _CHECKS.items()},
+    "type": lambda value: isinstance(value, str) and value in _TYPE_NAMES,
+    "required": _name_list,
+    "dependentRequired": _never,
+    **dict.fromkeys(_DROP, _never),
+    "additionalItems": _never,
+    "dependencies": _never,
+    **dict.fromkeys(_NUMBERS, lambda value: not isinstance(value, bool) and is_number(value)),
+    **dict.fromkeys(_SCHEMA_KEYS, lambda value: isinstance(value, _SCHEMA_TYPES)),
+    **dict.fromkeys(_SCHEMA_LISTS, lambda value: isinstance(value, list) and len(value) > 0),
+    **dict.fromkeys(_SCHEMA_MAPS, lambda value: isinstance(value, dict)),
+}
+"""Per keyword: whether the cleaner keeps a value as it is, without a note (its subschemas aside)."""
+_SUBSCHEMAS = {key: kind for key, kind in _STRUCTURE.items() if kind in ("schema", "list", "map")}

@@ -21,6 +21,7 @@ Relied on (OpenAI API reference and the openai SDK's types, openai 3.x):
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any
 
@@ -35,11 +36,15 @@ MAX_DESCRIPTION = 1024
 CONTINUED = " (continued in the parameters' description)"
 
 
-def openai_parameters(schema: Any, log: NoteLog) -> dict[str, Any]:
-    """A tool's input schema as OpenAI (non-strict) ``parameters``."""
+def openai_parameters(schema: Any, log: NoteLog, *, share: bool = False) -> dict[str, Any]:
+    """A tool's input schema as OpenAI (non-strict) ``parameters``.
+
+    ``share``: subschemas that need no change are the input's own (for a pass that builds a new
+    tree from them); otherwise the result is a tree of its own.
+    """
     root, defs = prepare_schema(schema, log)
-    cleaner = JsonSchemaCleaner(log, array_items=True)
-    params: dict[str, Any] = cleaner.clean(root)
+    cleaner = JsonSchemaCleaner(log, array_items=True, share=share)
+    params: dict[str, Any] = dict(cleaner.clean(root))
     params["type"] = "object"
     if not isinstance(params.get("properties"), dict):
         params["properties"] = {}
@@ -49,12 +54,14 @@ def openai_parameters(schema: Any, log: NoteLog) -> dict[str, Any]:
 
 
 def _function(source: ToolSource, name: str, log: NoteLog, *, strict: bool, chat: bool) -> dict[str, Any]:
-    params = openai_parameters(source.input_schema, log)
+    params = openai_parameters(source.input_schema, log, share=strict)
     is_strict = False
     if strict:
         strict_params = make_strict(params, log)
         if strict_params is not None:
             params, is_strict = strict_params, True
+        else:
+            params = copy.deepcopy(params)  # sent as it is: a tree of its own, not parts of the input
     description = _short_description(source.description, params, log)
     if chat:
         function: dict[str, Any] = {"name": name, "description": description, "parameters": params}

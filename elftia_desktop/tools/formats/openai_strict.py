@@ -29,9 +29,11 @@ from typing import Any
 
 from elftia_desktop.tools.arguments import ArgumentMap, MapRecorder, Where
 from elftia_desktop.tools.describe import add_description, describe, encoded_text, value_text, with_extra_carrier
+from elftia_desktop.tools.formats.strict_nulls import allows_null
+from elftia_desktop.tools.formats.strict_nulls import strip_strict_nulls as strip_strict_nulls  # the way back, here too
 from elftia_desktop.tools.notes import NoteLog, join_path
 from elftia_desktop.tools.refs import MAX_DEPTH
-from elftia_desktop.tools.schema import WRAPPED_PROPERTY, deref, merge_all_of, process_json_schema, string_list
+from elftia_desktop.tools.schema import WRAPPED_PROPERTY, merge_all_of, string_list
 
 STRICT_FORMATS = frozenset({"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"})
 _COMMON = frozenset({"type", "description", "title", "enum", "const", "anyOf", "$ref", "$defs"})
@@ -46,9 +48,12 @@ _BY_TYPE = {
 }
 _ALLOWED = {t: _COMMON | extra for t, extra in _BY_TYPE.items()}
 """The keywords strict mode keeps on a schema of one type."""
+_OPTIONAL = "optional: made required and nullable (a null is removed before the call: the property is omitted)"
+_LEAF = {t: _ALLOWED[t] - {"anyOf", "$ref", "$defs", "format"} for t in ("string", "number", "integer", "boolean")}
+"""A scalar schema of only these keywords is kept as it is."""
 _STRUCTURAL = frozenset({"prefixItems", "patternProperties", "additionalProperties", "$schema", "$comment"})
 """Handled by the object and array passes (or meaningless to the model), never described."""
-_REWRITTEN = frozenset({"allOf", "oneOf", "$ref"})
+_OBJECT = ["object"]
 MAX_PROPERTIES = 5000
 MAX_NESTING = 10
 MAX_ENUM_VALUES = 1000
@@ -77,17 +82,22 @@ class _Strictifier:
     def __init__(self, log: NoteLog, maps: MapRecorder) -> None:
         self.log = log
         self.maps = maps
+        self.wrapped = False
+        """The root is a free-form map, sent as the JSON-encoded property ``value``."""
         self.properties = 0
         self.enum_values = 0
         self.chars = 0
 
     def node(self, node: Any, path: str, depth: int, nesting: int, at: Where) -> dict[str, Any]:
         """``node`` (at ``path``) rewritten for strict mode (JSON-encoded where it cannot be expressed)."""
-        if node is True or node == {} or not isinstance(node, dict) or depth > MAX_DEPTH:
+        if not isinstance(node, dict) or not node or depth > MAX_DEPTH:
             return self._encoded(node if isinstance(node, dict) else {}, path, at, "a value of any type")
         kind = node.get("type")
-        if type(kind) is str and kind != "object" and _REWRITTEN.isdisjoint(node):
-            return self._typed(node, [kind], path, depth, nesting, at)  # the common case, without the checks below
+        if type(kind) is str and "$ref" not in node and "allOf" not in node and "oneOf" not in node:  # the common case
+            if kind != "object":
+                return self._typed(node, [kind], path, depth, nesting, at)
+            if not _is_free_form(node) and nesting < MAX_NESTING:
+                return self._typed(node, _OBJECT, path, depth, nesting, at)
         if "allOf" in node:
             node = merge_all_of(node)
             self.log.add(join_path(path, "allOf"), "changed", "allOf merged (strict mode does not support allOf)")
@@ -102,14 +112,14 @@ class _Strictifier:
             type_list = _infer_type(node)
             if not type_list:
                 return self._encoded(node, path, at, "a value without a type")
-        if len([t for t in type_list if t != "null"]) > 1:
+        if len(type_list) - type_list.count("null") > 1:
             return self._split_types(node, type_list, path, depth, nesting, at)
         if "object" in type_list and (_is_free_form(node) or nesting >= MAX_NESTING):
             why = "a free-form object" if _is_free_form(node) else f"objects nested deeper than {MAX_NESTING} levels"
             return self._encoded(node, path, at, why)
         return self._typed(node, type_list, path, depth, nesting, at)
 
-    def root(self, body: dict[str, Any], amap: ArgumentMap) -> dict[str, Any]:
+    def root(self, body: dict[str, Any]) -> dict[str, Any]:
         """The root object; a free-form root map is wrapped as the JSON-encoded property ``value``."""
         props = body.get("properties")
         if isinstance(props, dict) and props:
@@ -118,7 +128,7 @@ class _Strictifier:
         if extra in (None, False) and not body.get("patternProperties"):
             return {"type": "object", "properties": {}, "required": [], "additionalProperties": False,
                     **{k: body[k] for k in ("description", "title") if isinstance(body.get(k), str)}}  # fmt: skip
-        amap.wrapped = WRAPPED_PROPERTY
+        self.wrapped = True
         value = self._encoded({k: v for k, v in body.items() if k != "description"}, WRAPPED_PROPERTY,
                               (WRAPPED_PROPERTY,), "a root of any keys (a free-form map)")  # fmt: skip
         self.log.add("", "changed", f"the arguments are sent as the JSON-encoded property {WRAPPED_PROPERTY!r}, "
@@ -176,18 +186,20 @@ class _Strictifier:
         out: dict[str, Any] = {}
         described = []
         for key, value in node.items():
-            if key == "default" and value is None:
-                continue  # pydantic's default of an optional value: omitting it says the same
-            if key not in allowed or (key == "format" and not (isinstance(value, str) and value in STRICT_FORMATS)):
-                if key not in _STRUCTURAL:
-                    described.append(key)
-            else:
+            if key in allowed and (key != "format" or (isinstance(value, str) and value in STRICT_FORMATS)):
                 out[key] = value
-        if "type" not in out and not ("anyOf" in out or "enum" in out or "const" in out):
+            elif key not in _STRUCTURAL and (key != "default" or value is not None):
+                described.append(key)  # a default of None (pydantic's, on an optional value) says nothing more
+        if "type" not in out and "anyOf" not in out and "enum" not in out and "const" not in out:
             out["type"] = types[0] if len(types) == 1 else types
         if described:
             describe(out, node, described, self.log, path, "strict mode does not support it")
-        self._count(out)
+        enum = out.get("enum")
+        if enum is not None:
+            self._count_enum(enum)
+        props = out.get("properties")
+        if props is not None and isinstance(props, dict):
+            self.chars += sum(map(len, props))
         if "anyOf" in out:
             union = self._branches(out.pop("anyOf"), path, depth, nesting, at, node)
             if "anyOf" not in union:
@@ -221,16 +233,23 @@ class _Strictifier:
         if props and (extra not in (None, False) or node.get("patternProperties")):
             props = with_extra_carrier(props, node, path, at, self.maps, self.log)
         self.properties += len(props)
-        required = set(string_list(node.get("required")))
+        required = _name_set(node.get("required"))
+        prefix = f"{path}.properties." if path else "properties."
         new_props: dict[str, Any] = {}
+        leaves = _LEAF if depth < MAX_DEPTH else {}
         for name, sub in props.items():
-            where = join_path(path, f"properties.{name}")
-            converted = self.node(sub, where, depth + 1, nesting, (*at, name))
-            if name not in required and not _allows_null(converted):
+            where = f"{prefix}{name}"
+            kind = sub.get("type") if type(sub) is dict else None
+            if type(kind) is str and kind in leaves and leaves[kind].issuperset(sub):
+                converted = dict(sub)  # a plain scalar: strict mode keeps every keyword (what :meth:`node` does)
+                if "enum" in sub:
+                    self._count_enum(sub["enum"])
+            else:
+                converted = self.node(sub, where, depth + 1, nesting, (*at, name))
+            if name not in required and (_never_null(converted) or not allows_null(converted)):
                 converted = _nullable(converted)
                 self.maps.omit_null(at, name)
-                self.log.add(where, "changed", "optional: made required and nullable (a null is removed before the "
-                             "call: the property is omitted)")  # fmt: skip
+                self.log.add(where, "changed", _OPTIONAL)
             new_props[name] = converted
         out["properties"] = new_props
         out["required"] = list(new_props)
@@ -238,14 +257,10 @@ class _Strictifier:
         out.pop("type", None)
         out["type"] = "object"
 
-    def _count(self, out: dict[str, Any]) -> None:
-        enum = out.get("enum")
+    def _count_enum(self, enum: Any) -> None:
         if isinstance(enum, list):
             self.enum_values += len(enum)
             self.chars += sum([len(v) for v in enum if isinstance(v, str)])
-        props = out.get("properties")
-        if isinstance(props, dict):
-            self.chars += sum(map(len, props))
 
 
 def _may_be_string(node: dict[str, Any]) -> bool:
@@ -263,20 +278,33 @@ def _allowed(types: list[str]) -> frozenset[str]:
     return _COMMON.union(*(_BY_TYPE.get(t, frozenset()) for t in types))
 
 
-def _allows_null(node: dict[str, Any]) -> bool:
-    types = node.get("type")
-    if types == "null" or (isinstance(types, list) and "null" in types):
-        return True
-    branches = node.get("anyOf")
-    return isinstance(branches, list) and any(isinstance(b, dict) and _allows_null(b) for b in branches)
+def _name_set(required: Any) -> set[Any]:
+    """The names in a ``required`` list (a cleaned one holds strings only)."""
+    try:
+        return set(required) if isinstance(required, list) else set()
+    except TypeError:  # an unhashable entry: not a name
+        return set(string_list(required))
+
+
+def _never_null(node: dict[str, Any]) -> bool:
+    """A quick "no" of :func:`allows_null` for the common case: one type, not null, no union."""
+    kind = node.get("type")
+    return type(kind) is str and kind != "null" and "anyOf" not in node
 
 
 def _nullable(node: dict[str, Any]) -> dict[str, Any]:
-    keep = {k: v for k, v in node.items() if k in ("description", "title")}
-    inner = {k: v for k, v in node.items() if k not in keep}
-    if "anyOf" in inner and len(inner) == 1:
-        return {**keep, "anyOf": [*inner["anyOf"], {"type": "null"}]}
-    return {**keep, "anyOf": [inner, {"type": "null"}]}
+    """``node`` (a converted schema, changed in place) or null; its description and title stay outside the union."""
+    out: dict[str, Any] = {}
+    if "title" in node:
+        for key in [k for k in node if k == "description" or k == "title"]:  # in the node's order
+            out[key] = node.pop(key)
+    elif "description" in node:
+        out["description"] = node.pop("description")
+    if len(node) == 1 and "anyOf" in node:
+        out["anyOf"] = [*node["anyOf"], {"type": "null"}]
+    else:
+        out["anyOf"] = [node, {"type": "null"}]
+    return out
 
 
 def make_strict(params: dict[str, Any], log: NoteLog) -> dict[str, Any] | None:
@@ -285,29 +313,34 @@ def make_strict(params: dict[str, Any], log: NoteLog) -> dict[str, Any] | None:
     On success the way back (nulls of optional properties, JSON-encoded values) joins the log's
     argument map.
     """
-    trial = NoteLog(log.tool, log.provider)
-    worker = _Strictifier(trial, MapRecorder())
-    amap = ArgumentMap()
+    start = len(log.notes)
+    worker = _Strictifier(log, MapRecorder())
+    def_maps: dict[str, ArgumentMap] = {}
     try:
         defs = params.get("$defs") or {}
-        out = worker.root({k: v for k, v in params.items() if k != "$defs"}, amap)
+        out = worker.root({k: v for k, v in params.items() if k != "$defs"} if "$defs" in params else params)
         if defs:
-            out["$defs"] = {k: _def(worker, k, v, amap) for k, v in defs.items()}
+            out["$defs"] = {k: _def(worker, k, v, def_maps) for k, v in defs.items()}
         _check_limits(worker)
     except NotStrict as exc:
+        del log.notes[start:]  # the notes of the strict attempt: that schema is not sent
         log.add("", "fallback", f"sent with strict: false because {exc}")
         return None
-    log.notes.extend(trial.notes)
-    if worker.maps.records or amap:
-        log.argument_map().merge(worker.maps.build(amap))
+    if worker.maps.records or worker.wrapped or def_maps:  # most tools need no map: none is made
+        amap = ArgumentMap(defs=def_maps, wrapped=WRAPPED_PROPERTY if worker.wrapped else None)
+        built = worker.maps.build(amap)
+        if log.arguments is None:
+            log.arguments = built
+        else:
+            log.arguments.merge(built)
     return out
 
 
-def _def(worker: _Strictifier, name: str, schema: Any, amap: ArgumentMap) -> dict[str, Any]:
-    """One ``$defs`` entry in strict form; its way back becomes ``amap.defs[name]``."""
+def _def(worker: _Strictifier, name: str, schema: Any, def_maps: dict[str, ArgumentMap]) -> dict[str, Any]:
+    """One ``$defs`` entry in strict form; its way back becomes ``def_maps[name]``."""
     body_maps, worker.maps = worker.maps, MapRecorder()
     out = worker.node(schema, f"$defs.{name}", 1, 1, ())
-    amap.defs[name] = worker.maps.build(ArgumentMap())
+    def_maps[name] = worker.maps.build(ArgumentMap())
     worker.maps = body_maps
     return out
 
@@ -319,57 +352,3 @@ def _check_limits(worker: _Strictifier) -> None:
         raise NotStrict(f"{worker.enum_values} enum values (strict mode allows {MAX_ENUM_VALUES})")
     if worker.chars > MAX_STRING_BUDGET:
         raise NotStrict(f"{worker.chars} characters of names and enum values (strict mode allows {MAX_STRING_BUDGET})")
-
-
-def strip_strict_nulls(args: Any, original_schema: Any) -> Any:
-    """The model's arguments with the nulls strict mode forced on optional properties removed.
-
-    A ``null`` is removed where the original (MCP) schema does not require the property and does
-    not allow null for it; everything else passes unchanged. Returns a new value.
-    """
-    root = original_schema if isinstance(original_schema, dict) else {}
-    return _strip(args, process_json_schema(root), root, 0)
-
-
-def _strip(value: Any, schema: Any, root: dict[str, Any], depth: int) -> Any:
-    schema = deref(root, schema) if isinstance(schema, dict) else {}
-    if depth > MAX_DEPTH:
-        return value
-    if isinstance(value, dict):
-        props, required = _object_parts(schema, root)
-        out = {}
-        for key, item in value.items():
-            sub = props.get(key)
-            if item is None and key not in required and not _original_allows_null(sub, root):
-                continue
-            out[key] = _strip(item, sub, root, depth + 1)
-        return out
-    if isinstance(value, list):
-        items = schema.get("items")
-        return [_strip(v, items if isinstance(items, dict) else {}, root, depth + 1) for v in value]
-    return value
-
-
-def _object_parts(schema: dict[str, Any], root: dict[str, Any]) -> tuple[dict[str, Any], set[str]]:
-    props: dict[str, Any] = {}
-    required: set[str] = set()
-    for part in [schema, *(b for k in ("allOf", "anyOf", "oneOf") for b in schema.get(k) or [] if isinstance(b, dict))]:
-        part = deref(root, part)
-        if isinstance(part.get("properties"), dict):
-            for name, sub in part["properties"].items():
-                props.setdefault(name, sub)
-        if part is schema or "allOf" in schema:
-            required.update(string_list(part.get("required")))
-    return props, required
-
-
-def _original_allows_null(sub: Any, root: dict[str, Any]) -> bool:
-    if not isinstance(sub, dict):
-        return sub is True
-    sub = deref(root, sub)
-    if not sub or _allows_null(sub) or sub.get("nullable") is True or sub.get("const", 0) is None:
-        return True
-    enum = sub.get("enum")
-    if isinstance(enum, list) and None in enum:
-        return True
-    return any(_original_allows_null(b, root) for k in ("anyOf", "oneOf") for b in sub.get(k) or [])

@@ -78,6 +78,9 @@ class BrowsePage(PageFrame):
         splitter = QSplitter(Qt.Orientation.Horizontal)
         self.results = QListWidget()
         self.results.setAlternatingRowColors(True)
+        self.results.setTextElideMode(Qt.TextElideMode.ElideRight)  # long lines end in "…"; no sideways scrolling
+        self.results.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.results.setSpacing(2)
         self.results.currentRowChanged.connect(self._select)
         splitter.addWidget(self.results)
         splitter.addWidget(self._build_details())
@@ -153,7 +156,7 @@ class BrowsePage(PageFrame):
             where = f"{source} · {view.runtime} · {view.transport}"
             text = f"{view.title}  {view.version}{status}\n{view.description[:90]}\n{where}"
             item = QListWidgetItem(text)
-            item.setToolTip(view.name)
+            item.setToolTip(f"{view.name}\n{view.description}")
             self.results.addItem(item)
         self.results.blockSignals(False)
         self.summary.setText(f"{len(self.views)} server{'s' if len(self.views) != 1 else ''} found")

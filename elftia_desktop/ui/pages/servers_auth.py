@@ -29,8 +29,8 @@ class ServerAuthActions(QObject):
         page.router.signals.signInStarted.connect(self._on_sign_in_started)
 
     def refresh(self, record: McpServerRecord) -> None:
-        """Fetch the sign-in status of an OAuth server and show it on its card."""
-        if record.config.oauth is not None:
+        """Fetch the sign-in status of a remote server (OAuth configured or discovered) and show it on its card."""
+        if record.config.oauth is not None or record.config.url:
             self.page.router.auth.status(record.id, receiver=self, on_done=self._show)
 
     def _show(self, status: McpAuthStatus) -> None:

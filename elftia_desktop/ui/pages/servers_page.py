@@ -23,6 +23,7 @@ from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.results import LaunchInfo
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.ui.dialogs.logs_dialog import LogsDialog
+from elftia_desktop.ui.dialogs.tool_review_dialog import ToolReviewDialog
 from elftia_desktop.ui.dialogs.trust_dialog import TrustDialog
 from elftia_desktop.ui.error_presenter import show_error
 from elftia_desktop.ui.pages.page_frame import FirstShow
@@ -59,6 +60,8 @@ class McpServersPage(QWidget):
         self.cards: dict[str, ServerCard] = {}
         self.states: dict[str, tuple[str, str]] = {}
         self.tool_counts: dict[str, int] = {}
+        self.held: dict[str, dict[str, list[str]]] = {}
+        """Server id -> ``{held, flagged}``: tools held back since they changed, tools the lint flagged."""
         self.loaded = False
         self._build()
         self.auth = ServerAuthActions(self)
@@ -171,6 +174,15 @@ class McpServersPage(QWidget):
         """Fetch the server list and the live states."""
         self.router.servers.records(receiver=self, on_done=self._set_records, on_error=self.show_error)
         self.router.servers.states(receiver=self, on_done=self._set_states)
+        self._fetch_held()
+
+    def _fetch_held(self) -> None:
+        self.router.tool_review.held(receiver=self, on_done=self._set_held)
+
+    def _set_held(self, held: dict[str, dict[str, list[str]]]) -> None:
+        self.held = dict(held)
+        for server_id, card in self.cards.items():
+            card.set_held_tools(**self.held.get(server_id, {"held": [], "flagged": []}))
 
     def _set_records(self, records: list[McpServerRecord]) -> None:
         self.loaded = True
@@ -190,6 +202,7 @@ class McpServersPage(QWidget):
             state, error = self.states.get(record.id, ("disconnected", ""))
             card.set_state(state, error)
             card.set_tool_count(self.tool_counts.get(record.id))
+            card.set_held_tools(**self.held.get(record.id, {"held": [], "flagged": []}))
             card.set_activity(self.router.activity.calls(record.id))
             self.auth.refresh(record)
         for server_id in list(self.cards):
@@ -229,6 +242,7 @@ class McpServersPage(QWidget):
             self.tool_counts[server_id] = len(tools)
             if server_id in self.cards:
                 self.cards[server_id].set_tool_count(len(tools))
+            self._fetch_held()  # the listing compared the tools with their pins
 
         self.router.tools.of_server(server_id, receiver=self, on_done=done)
 
@@ -287,6 +301,10 @@ class McpServersPage(QWidget):
             self.run_trusted(record, lambda: self.auth.sign_in(record))
         elif action == "sign-out":
             self.auth.sign_out(record)
+        elif action == "review-tools":
+            dialog = ToolReviewDialog(self.router, server_id, record.name, self)
+            dialog.toolsAccepted.connect(lambda _names: self._fetch_held())
+            dialog.open()
         elif action == "update":
             self.router.registry.update(server_id, receiver=self, on_error=self.show_error)
         elif action == "activity":

@@ -109,6 +109,7 @@ class ValuesSection(QWidget):
         column.addWidget(frame)
         frame, inner = card("Registries", "Where the Browse page finds servers (ELFTIA_REGISTRY_URL overrides it).")
         form = _form()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)  # whole addresses in view
         self.registry_url = QLineEdit()
         self.registry_url.setToolTip("The MCP registry's base address, e.g. https://registry.modelcontextprotocol.io")
         self.registry_url.textEdited.connect(lambda *_: self.edited.emit())

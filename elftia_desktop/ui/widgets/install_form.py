@@ -35,6 +35,8 @@ class InstallFormView(QWidget):
         self.notes.setObjectName("Muted")
         column.addWidget(self.notes)
         self.form = QFormLayout()
+        self.form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapAllRows)  # labels above: fields keep their width
+        self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         column.addLayout(self.form)
         self.command_title = QLabel("Will run")
         self.command_title.setObjectName("CardTitle")

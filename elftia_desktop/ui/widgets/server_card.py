@@ -88,7 +88,7 @@ class ServerCard(QFrame):
 
     Signals:
         actionRequested(str, str): action name (test, discover, edit, logs, remove, trust, activity, sign-in,
-            sign-out, update), server id.
+            sign-out, update, review-tools), server id.
         activeToggled(str, bool): server id, new ``isActive``.
     """
 
@@ -127,6 +127,14 @@ class ServerCard(QFrame):
         self.auth_label.setObjectName("Muted")
         self.auth_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         outer.addWidget(self.auth_label)
+        self.changed_tools = QPushButton()
+        self.changed_tools.setObjectName("ChangedTools")
+        self.changed_tools.setToolTip(
+            "These tools changed since you trusted the server; they are held back until you review them"
+        )
+        self.changed_tools.clicked.connect(lambda: self.actionRequested.emit("review-tools", self.record.id))
+        self.changed_tools.hide()
+        outer.addWidget(self.changed_tools, 0, Qt.AlignmentFlag.AlignLeft)
 
     def _action_row(self) -> QHBoxLayout:
         """The action buttons, then (right) Update to … and Trust… when they apply."""
@@ -218,14 +226,16 @@ class ServerCard(QFrame):
             self.update_button.setText(f"Update to {latest}")
 
     def set_auth(self, status: McpAuthStatus | None) -> None:
-        """Show the OAuth sign-in (None: not known yet); hidden for servers without OAuth."""
+        """Show the OAuth sign-in (None: not known yet): when configured, or discovered (a challenge, tokens)."""
         oauth = self.record.config.oauth
         machine = oauth is not None and oauth.grant_type == "client_credentials"
         signed_in = status is not None and status.signed_in
-        self.auth_label.setVisible(oauth is not None)
-        self.buttons["sign-in"].setVisible(oauth is not None and not machine and not signed_in)
-        self.buttons["sign-out"].setVisible(oauth is not None and signed_in)
-        if oauth is None:
+        asked = status is not None and status.oauth and status.state.value == "auth_required"
+        shown = oauth is not None or signed_in or asked
+        self.auth_label.setVisible(shown)
+        self.buttons["sign-in"].setVisible(shown and not machine and not signed_in)
+        self.buttons["sign-out"].setVisible(shown and signed_in)
+        if not shown:
             return
         if status is None:
             text = "sign-in"
@@ -239,6 +249,16 @@ class ServerCard(QFrame):
             text = "not signed in"
         self.auth_label.setText(f"OAuth · {text}")
         self.auth_label.setToolTip("Tokens are kept in the system keyring, never in the config file")
+
+    def set_held_tools(self, held: Sequence[str], flagged: Sequence[str] = ()) -> None:
+        """Show the "Changed tools" banner for the tools held back, or the lint's flags of a first trust."""
+        names = list(held or flagged)
+        self.changed_tools.setVisible(bool(names))
+        shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+        if held:
+            self.changed_tools.setText(f"⚠  Changed tools: {shown} — held back until you review them…")
+        else:
+            self.changed_tools.setText(f"⚠  Tool descriptions to check: {shown} — review…")
 
     def set_state(self, state: str, error: str = "") -> None:
         """Show the live connection state; an untrusted server shows that it needs trust instead.

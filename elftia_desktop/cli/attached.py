@@ -1,0 +1,133 @@
+"""The fast path of ``serve`` and ``call``: attach to the pool host before the rest of the CLI loads.
+
+``elftia-mcp serve`` (stdio) becomes a forwarder to the host (``host/shim.py``) and
+``elftia-mcp call`` a request to it (``host/client.py``); both start the daemon when none runs.
+Without a host (``--no-daemon``, ``ELFTIA_NO_DAEMON=1``, ``--http``, no Unix sockets, or the host
+cannot be started) each falls back to the in-process command, with the same results.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from elftia_desktop.cli.entry_args import (
+    add_call_arguments,
+    add_serve_arguments,
+    show_bad_arguments,
+    show_call_response,
+)
+
+ATTACHING = ("serve", "call")
+"""The commands that attach to the host."""
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    """``argv`` (one of ``ATTACHING`` and its options) parsed with the handlers of the fast path."""
+    parser = argparse.ArgumentParser(prog="elftia-mcp", description="Manage MCP servers for Elftia.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    p = sub.add_parser("serve", help="run the gateway: one MCP server with the tools of Elftia's servers")
+    add_serve_arguments(p)
+    p.set_defaults(handler=serve)
+    p = sub.add_parser("call", help="call one tool of a server")
+    add_call_arguments(p)
+    p.set_defaults(handler=call)
+    return parser.parse_args(argv)
+
+
+def _attaching(args: argparse.Namespace) -> bool:
+    from elftia_desktop.host.attach import supported
+
+    return not args.no_daemon and supported()
+
+
+def serve(args: argparse.Namespace) -> int:
+    """``serve``: through the host when one can be reached, else the in-process gateway."""
+    if args.http is None and _attaching(args):
+        from elftia_desktop.host.shim import run_shim
+
+        if args.timeout is not None and args.timeout <= 0:
+            print("error: --timeout: expected a number of seconds greater than 0", file=sys.stderr)
+            return 2
+        code = run_shim(args.agent, args.hub, args.timeout, own_gateway_command(args), unknown_agent)
+        if code is not None:
+            return code
+    from elftia_desktop.cli.gateway_serve import serve_command
+
+    return serve_command(args)
+
+
+def unknown_agent(name: str) -> str | None:
+    """Why ``--agent NAME`` names no agent (as ``serve --no-daemon`` says it); None when it names one."""
+    from elftia_desktop.cli.context import open_agents
+    from elftia_desktop.core.errors import AgentNotFound
+
+    try:
+        open_agents().get(name)
+    except AgentNotFound as exc:
+        return str(exc)
+    return None
+
+
+def own_gateway_command(args: argparse.Namespace) -> list[str]:
+    """``serve --no-daemon`` with the options of ``args``: the attached gateway's fallback when no host can be had."""
+    from elftia_desktop.host.attach import cli_command
+
+    options = ["--no-daemon", "--log-level", args.log_level]
+    options += ["--agent", args.agent] if args.agent is not None else []
+    options += ["--hub"] if args.hub else []
+    options += ["--timeout", repr(args.timeout)] if args.timeout is not None else []
+    return cli_command("serve", *options)
+
+
+def call(args: argparse.Namespace) -> int:
+    """``call``: through the host when one can be reached, else in-process (also for a sign-in)."""
+    if not _attaching(args):
+        return cmd_call(args)
+    from elftia_desktop.core.errors import JsonInputError, ServerAuthRequired
+    from elftia_desktop.core.json_input import parse_json_text
+    from elftia_desktop.host import attach, client
+
+    try:
+        arguments = parse_json_text(args.args, "--args")
+    except JsonInputError:
+        return cmd_call(args)  # reports it exactly as always
+    if not isinstance(arguments, dict) or (args.timeout is not None and args.timeout <= 0):
+        return cmd_call(args)
+    try:
+        response = client.call(args.server, args.tool, arguments, args.timeout, terminal_answer(args.elicit))
+    except client.BadArguments as exc:
+        from elftia_desktop.core.argument_check import FieldIssue
+
+        return show_bad_arguments(args, [FieldIssue(tuple(i["path"]), str(i["message"])) for i in exc.issues])
+    except attach.NoHost as exc:
+        print(f"warning: {exc}; running the server in this command", file=sys.stderr)
+        return cmd_call(args)
+    except ServerAuthRequired:
+        return cmd_call(args)  # signs in in place, in this terminal
+    return show_call_response(response, args.json)
+
+
+def terminal_answer(mode: str | None) -> Callable[[str, str, dict[str, Any]], tuple[str, dict[str, Any] | None]]:
+    """The answer to a server's question: the handler of the in-process ``call`` (loaded when a server asks)."""
+
+    def answer(server_id: str, message: str, schema: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
+        import asyncio
+
+        from elftia_desktop.cli.runtime import elicitation_handler
+
+        async def ask() -> tuple[str, dict[str, Any] | None]:
+            return await elicitation_handler(mode)(server_id, message, schema)
+
+        return asyncio.run(ask())
+
+    return answer
+
+
+def cmd_call(args: argparse.Namespace) -> int:
+    """The in-process ``call`` (the rest of the CLI loads only now)."""
+    from elftia_desktop.cli.runtime import cmd_call as in_process
+
+    return in_process(args)

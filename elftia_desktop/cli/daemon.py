@@ -1,0 +1,141 @@
+"""``elftia-mcp daemon start | stop | status [--json]``: the background pool host of this data folder.
+
+``start`` starts it (or finds it running: one host per data folder) and returns once it listens;
+``stop`` asks it to stop its servers and exit, and waits until it is gone; ``status`` shows its
+clients and the servers it runs. ``run`` is the daemon itself in the foreground (what ``start``
+and the on-demand start of ``serve``/``call`` launch).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import time
+from typing import Any
+
+from elftia_desktop.cli.output import EXIT_FAILED, EXIT_OK, add_json_flag, print_json, print_table
+
+STOP_TIMEOUT = 30.0
+"""Seconds ``daemon stop`` waits for the host to exit (it stops its servers first)."""
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``daemon start|stop|status|run``."""
+    daemon = sub.add_parser("daemon", help="the background pool host that gateways and commands share")
+    dsub = daemon.add_subparsers(dest="daemon_command", metavar="ACTION", required=True)
+    p = dsub.add_parser("start", help="start the pool host of this data folder (nothing when it runs)")
+    p.add_argument("--idle", type=float, metavar="SECONDS", help="stop servers unused this long (default 600)")
+    add_json_flag(p)
+    p.set_defaults(handler=cmd_start)
+    p = dsub.add_parser("stop", help="stop the pool host and every server it runs")
+    add_json_flag(p)
+    p.set_defaults(handler=cmd_stop)
+    p = dsub.add_parser("status", help="whether the pool host runs, its clients and its servers")
+    add_json_flag(p)
+    p.set_defaults(handler=cmd_status)
+    p = dsub.add_parser("run", help="run the pool host in the foreground (logs on stderr)")
+    p.add_argument("--idle", type=float, metavar="SECONDS", help="stop servers unused this long (default 600)")
+    p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    p.set_defaults(handler=cmd_run)
+
+
+def _idle(args: argparse.Namespace) -> float | None:
+    from elftia_desktop.host.attach import IDLE_ENV
+
+    if args.idle is not None:
+        return float(args.idle)
+    value = os.environ.get(IDLE_ENV)
+    return float(value) if value else None
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """``daemon run``: host the pool here until stopped."""
+    logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(), format="%(asctime)s elftia host: %(message)s")
+    from elftia_desktop.host.daemon import AlreadyRunning, run_daemon
+
+    try:
+        run_daemon(_idle(args))
+    except AlreadyRunning as exc:
+        print(f"{exc}; nothing to do", file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_start(args: argparse.Namespace) -> int:
+    """``daemon start``: start the host (or find it running) and wait until it listens."""
+    from elftia_desktop.host import attach, client
+
+    status = client.control("status")
+    started = status is None
+    if started:
+        if args.idle is not None:
+            os.environ[attach.IDLE_ENV] = str(args.idle)
+        sock, _reply = attach.connect("command")  # starts it and waits for it
+        with sock:
+            status = client.request(sock, {"op": "status"})
+    assert status is not None
+    if args.json:
+        print_json({"started": started} | _public(status))
+    else:
+        print(f"pool host {'started' if started else 'already running'}: pid {status['pid']}, {status['socket']}")
+    return EXIT_OK
+
+
+def cmd_stop(args: argparse.Namespace) -> int:
+    """``daemon stop``: stop the host and its servers; wait until it has exited."""
+    from elftia_desktop.host import client
+
+    status = client.control("status")
+    if status is None:
+        print_json({"stopped": False, "running": False}) if args.json else print("no pool host runs")
+        return EXIT_OK
+    client.control("stop")
+    pid = int(status["pid"])
+    deadline = time.monotonic() + STOP_TIMEOUT
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    gone = not _alive(pid)
+    if args.json:
+        print_json({"stopped": gone, "pid": pid})
+    else:
+        print(f"pool host {pid} stopped" if gone else f"pool host {pid} did not stop within {STOP_TIMEOUT:.0f} s")
+    return EXIT_OK if gone else EXIT_FAILED
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+            return handle.read().rsplit(")", 1)[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+    except OSError:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+
+def _public(status: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in status.items() if k != "op"}
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    """``daemon status``: whether the host runs, its clients and its servers."""
+    from elftia_desktop.host import client
+
+    status = client.control("status")
+    if args.json:
+        print_json({"running": status is not None} | (_public(status) if status else {}))
+        return EXIT_OK
+    if status is None:
+        print("no pool host runs (it starts with the first gateway or 'elftia-mcp call' that needs it)")
+        return EXIT_OK
+    print(f"pool host: pid {status['pid']}, {status['socket']}, data folder {status['dataDir']}")
+    clients = [c for c in status["clients"] if c["pid"] != os.getpid()]
+    print(f"clients ({len(clients)}):")
+    print_table(["role", "pid", "agent", "hub"], [[c["role"], c["pid"], c["agent"] or "", c["hub"]] for c in clients])
+    print(f"servers running ({len(status['servers'])}):")
+    print_table(["name", "state"], [[s["name"], s["state"]] for s in status["servers"]])
+    return EXIT_OK

@@ -1,0 +1,129 @@
+"""Connecting to the host of this data folder, starting the daemon on demand.
+
+:func:`connect` opens the socket and exchanges the hello; when nothing listens and ``start`` is
+set, it starts ``elftia-mcp daemon run`` in its own session (output to the host's log file) and
+waits for the socket. Two commands starting at once both spawn one; the daemon that loses the
+lock exits and both attach to the winner. Standard library only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from elftia_desktop.host import wire
+from elftia_desktop.host.location import HostLocation, UnsafeRuntimeFolder, attach_disabled, host_location
+
+START_TIMEOUT = 60.0
+"""Seconds a command waits for a daemon it started to listen (its imports take seconds on a busy machine)."""
+IDLE_ENV = "ELFTIA_HOST_IDLE"
+"""Seconds of no use after which the daemon stops its servers, and exits when no client is attached."""
+
+
+class NoHost(Exception):
+    """No host could be reached (and none could be started); the command runs its own pool."""
+
+
+class Unreachable(NoHost):
+    """This system or environment has no safe place for the host's socket: no host can run."""
+
+
+def supported() -> bool:
+    """Whether this system and environment allow attaching (Unix sockets; ``ELFTIA_NO_DAEMON`` unset)."""
+    return hasattr(socket, "AF_UNIX") and not attach_disabled()
+
+
+def cli_command(*args: str) -> list[str]:
+    """The command line of ``elftia-mcp ARGS`` of this installation (frozen or not)."""
+    if getattr(sys, "frozen", False):
+        return [sys.executable, *args]
+    return [sys.executable, "-m", "elftia_desktop.cli", *args]
+
+
+def daemon_command() -> list[str]:
+    """The command line of ``elftia-mcp daemon run`` of this installation."""
+    return cli_command("daemon", "run")
+
+
+def spawn_daemon(location: HostLocation, idle: float | None = None) -> subprocess.Popen[bytes]:
+    """Start the daemon in its own session, detached from this command's terminal and pipes."""
+    env = dict(os.environ)
+    if idle is not None:
+        env[IDLE_ENV] = str(idle)
+    with open(location.log, "ab") as log:
+        return subprocess.Popen(
+            daemon_command(),
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+            env=env,
+            start_new_session=True,
+            close_fds=True,
+        )
+
+
+def _open(path: Path, hello: dict[str, Any]) -> tuple[socket.socket, dict[str, Any]]:
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.connect(str(path))
+        sock.sendall(wire.encode(hello))
+        payload = wire.read_frame(sock)
+        if payload is None:
+            raise wire.WireError("the host closed the connection during the hello")
+        return sock, wire.check_hello_reply(wire.decode(payload))
+    except BaseException:
+        sock.close()
+        raise
+
+
+def _wait_for(
+    location: HostLocation, hello: dict[str, Any], child: subprocess.Popen[bytes]
+) -> tuple[socket.socket, dict[str, Any]]:
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        try:
+            return _open(location.socket, hello)
+        except (FileNotFoundError, ConnectionRefusedError):
+            pass
+        if child.poll() not in (None, 0):
+            raise NoHost(f"the daemon exited with code {child.returncode} (see {location.log})")
+        time.sleep(0.02)
+    raise NoHost(f"the daemon did not listen within {START_TIMEOUT:.0f} s (see {location.log})")
+
+
+def connect(role: str, *, start: bool = True, **fields: Any) -> tuple[socket.socket, dict[str, Any]]:
+    """A connected socket to this data folder's host and the host's hello reply.
+
+    ``NoHost`` when none runs (and ``start`` is false, or the daemon did not come up);
+    ``wire.HostRefused`` when the host refused this hello (an unknown agent, another version).
+    """
+    try:
+        location = host_location()
+    except (OSError, UnsafeRuntimeFolder) as exc:
+        raise Unreachable(f"no runtime folder for the host socket: {exc}") from exc
+    hello = wire.hello(role, pid=os.getpid(), **fields)
+    try:
+        return _open(location.socket, hello)
+    except (FileNotFoundError, ConnectionRefusedError) as exc:
+        if not start:
+            raise NoHost("no host runs for this data folder") from exc
+    except wire.HostRefused:
+        raise
+    except (OSError, wire.WireError) as exc:
+        raise NoHost(f"the host could not be reached: {exc}") from exc
+    child = spawn_daemon(location)
+    try:
+        return _wait_for(location, hello, child)
+    except (OSError, wire.WireError) as exc:
+        if isinstance(exc, wire.HostRefused):
+            raise
+        raise NoHost(f"the host could not be reached: {exc}") from exc
+    finally:
+        with contextlib.suppress(OSError):
+            child.poll()  # the loser of a start race exits at once: reap it

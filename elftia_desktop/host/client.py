@@ -1,0 +1,84 @@
+"""A CLI command run through the pool host: ``elftia-mcp call`` on a warm server, and the daemon's status and stop.
+
+:func:`call` sends one ``call`` request and answers the server's questions on the way (with the
+``answer`` the CLI gives: ask on a terminal, ``--elicit accept-defaults|decline``).
+A failure comes back as the ``core.errors`` class the in-process path raises, so exit codes and
+messages are the same. Interrupting the command closes the socket, and the host cancels the call.
+Standard library only (``core.errors`` is plain Python).
+"""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Callable
+from typing import Any
+
+from elftia_desktop.core import errors
+from elftia_desktop.host import attach, wire
+
+Answer = Callable[[str, str, dict[str, Any]], tuple[str, dict[str, Any] | None]]
+
+
+class BadArguments(Exception):
+    """The arguments do not fit the tool's input schema: nothing was sent (``issues``: path and message of each)."""
+
+    def __init__(self, issues: list[dict[str, Any]]) -> None:
+        super().__init__(f"{len(issues)} argument(s) do not fit the tool's input schema")
+        self.issues = issues
+
+
+def _raise(message: dict[str, Any]) -> None:
+    kind = str(message.get("kind") or "")
+    error_class = getattr(errors, kind, None)
+    if not (isinstance(error_class, type) and issubclass(error_class, errors.ElftiaError)):
+        error_class = errors.ElftiaError
+    raise error_class(str(message.get("message") or "the pool host reported an error"))
+
+
+def request(sock: socket.socket, message: dict[str, Any], answer: Answer | None = None) -> dict[str, Any]:
+    """Send one request and read until its answer, answering the server's questions on the way."""
+    sock.sendall(wire.encode(message))
+    while True:
+        payload = wire.read_frame(sock)
+        if payload is None:
+            raise errors.ToolCallError("Elftia's pool host stopped before it answered; try again.")
+        reply = wire.decode(payload)
+        op = reply.get("op")
+        if op == "elicit":
+            action, content = (
+                answer(str(reply.get("serverId")), str(reply.get("message")), dict(reply.get("schema") or {}))
+                if answer is not None
+                else ("decline", None)
+            )
+            sock.sendall(
+                wire.encode({"op": "elicitResult", "id": reply.get("id"), "action": action, "content": content})
+            )
+            continue
+        if op == "error":
+            _raise(reply)
+        return reply
+
+
+def call(server: str, tool: str, arguments: dict[str, Any], timeout: float | None, answer: Answer) -> dict[str, Any]:
+    """Call ``server``'s ``tool`` through the host (started on demand); the response as JSON.
+
+    ``attach.NoHost`` when no host could be reached; ``BadArguments`` when the arguments do not fit
+    the tool's schema; errors of ``core.errors`` as the in-process call.
+    """
+    sock, _reply = attach.connect("command")
+    with sock:
+        request_message = {"op": "call", "server": server, "tool": tool, "arguments": arguments, "timeout": timeout}
+        reply = request(sock, request_message, answer)
+    if reply.get("op") == "badArguments":
+        raise BadArguments(list(reply.get("issues") or []))
+    return dict(reply["result"])
+
+
+def control(op: str) -> dict[str, Any] | None:
+    """``status`` or ``stop`` of a running host; None when none runs (nothing is started)."""
+    try:
+        sock, _reply = attach.connect("command", start=False)
+    except attach.NoHost:
+        return None
+    with sock:
+        return request(sock, {"op": op})

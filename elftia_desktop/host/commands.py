@@ -1,0 +1,136 @@
+"""A ``command`` connection to the host: CLI requests (``call``, ``status``, ``stop``) and their answers.
+
+Requests and answers are ``{"op": ...}`` frames. A ``call`` runs in its own task while the
+connection keeps reading: the server's questions go to the client as ``{"op": "elicit"}`` and come
+back as ``{"op": "elicitResult"}``; when the client goes away, its running call is cancelled
+(and the SDK cancels it on the server). An error is ``{"op": "error", "kind": <class in
+core.errors>, "message": ...}`` so the CLI raises the same error the in-process path would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import os
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import mcp_types as types
+
+from elftia_desktop.connections.service import McpService
+from elftia_desktop.core.argument_check import check
+from elftia_desktop.core.errors import ElftiaError
+from elftia_desktop.host import wire
+from elftia_desktop.host.links import Callers, SamplingAnswer, read_frame
+
+log = logging.getLogger(__name__)
+
+StatusFn = Callable[[], Awaitable[dict[str, Any]]]
+
+
+class CommandLink:
+    """One attached CLI command."""
+
+    def __init__(
+        self,
+        service: McpService,
+        callers: Callers,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        status: StatusFn,
+        stop: Callable[[], None],
+    ) -> None:
+        self._service = service
+        self._callers = callers
+        self._reader = reader
+        self._writer = writer
+        self._status = status
+        self._stop = stop
+        self._questions: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self._ids = itertools.count(1)
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """One answer to the client (a client that left meanwhile is ignored)."""
+        self._writer.write(wire.encode(message))
+        with contextlib.suppress(ConnectionError):
+            await self._writer.drain()
+
+    async def run(self) -> None:
+        """Read requests until the client closes; then cancel what it left running."""
+        try:
+            while (payload := await read_frame(self._reader)) is not None:
+                self._dispatch(wire.decode(payload))
+        finally:
+            for task in list(self._tasks):
+                task.cancel()
+            for question in self._questions.values():
+                question.cancel()
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def _dispatch(self, message: dict[str, Any]) -> None:
+        op = message.get("op")
+        if op == "elicitResult":
+            question = self._questions.pop(int(message.get("id") or 0), None)
+            if question is not None and not question.done():
+                question.set_result(message)
+            return
+        work = {"call": self._call, "status": self._send_status, "stop": self._request_stop}.get(str(op))
+        if work is None:
+            self._spawn(self.send({"op": "error", "kind": "WireError", "message": f"unknown request {op!r}"}))
+            return
+        self._spawn(self._answer(work, message))
+
+    def _spawn(self, coro: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _answer(
+        self, work: Callable[[dict[str, Any]], Awaitable[dict[str, Any]]], request: dict[str, Any]
+    ) -> None:
+        try:
+            answer = await work(request)
+        except ElftiaError as exc:
+            answer = {"op": "error", "kind": type(exc).__name__, "message": str(exc)}
+        await self.send(answer)
+
+    async def _send_status(self, request: dict[str, Any]) -> dict[str, Any]:
+        return {"op": "status", **(await self._status())}
+
+    async def _request_stop(self, request: dict[str, Any]) -> dict[str, Any]:
+        self._stop()
+        return {"op": "stopping", "pid": os.getpid()}
+
+    async def _call(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Check the arguments against the tool's input schema (nothing is sent when they do not fit), then call."""
+        record = await asyncio.to_thread(self._service.catalog.find, str(request.get("server")))
+        tool_name, arguments = str(request.get("tool")), dict(request.get("arguments") or {})
+        timeout = request.get("timeout")
+        with self._callers.calling(record.id, self):
+            tool = next((t for t in await self._service.list_server_tools(record.id) if t.name == tool_name), None)
+            issues = check(tool.input_schema, arguments) if tool is not None else []  # unknown: call_tool says so
+            if issues:
+                return {"op": "badArguments", "issues": [{"path": list(i.path), "message": i.message} for i in issues]}
+            response = await self._service.call_tool(
+                record.id, tool_name, arguments, timeout=float(timeout) if timeout else None
+            )
+        return {"op": "result", "result": response.to_json_dict()}
+
+    async def elicit(self, server_id: str, message: str, schema: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
+        """Ask the CLI that made the call; its answer comes back on this connection."""
+        question_id = next(self._ids)
+        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._questions[question_id] = answer
+        await self.send(
+            {"op": "elicit", "id": question_id, "serverId": server_id, "message": message, "schema": schema}
+        )
+        reply = await answer
+        content = reply.get("content")
+        return str(reply.get("action") or "decline"), content if isinstance(content, dict) else None
+
+    async def sample(self, server_id: str, params: types.CreateMessageRequestParams) -> SamplingAnswer:
+        """The CLI has no model to sample from: refused, as in the in-process CLI."""
+        return types.ErrorData(code=types.INVALID_REQUEST, message="The command line does not support sampling.")

@@ -1,0 +1,254 @@
+"""The pool host: one ``McpService`` for a data folder, served to many clients on a Unix socket.
+
+Clients connect to the socket (mode 0600 in a 0700 folder; on Linux the peer's uid is checked
+with ``SO_PEERCRED`` as well) and open with a hello (``wire.py``):
+
+* ``gateway`` (``elftia-mcp serve``): an MCP session of the gateway of its scope (``--agent``,
+  ``--hub``, ``--timeout``); every attached gateway of a scope shares one :class:`HostedGateway`
+  (one catalog) and every scope shares the pool, so each server runs once.
+* ``command`` (the CLI): ``call``, ``status`` and ``stop`` requests (``commands.py``).
+
+The host stops its servers after ``idle`` seconds without use and exits then when no client is
+attached (or on ``stop``, SIGTERM, SIGINT), stopping every server it started.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import socket
+import struct
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from mcp.server import Server
+
+from elftia_desktop.application.services import Services
+from elftia_desktop.connections.process_tracker import ProcessTracker
+from elftia_desktop.core.errors import ElftiaError
+from elftia_desktop.gateway.scope import ScopeSource
+from elftia_desktop.gateway.server import build_server
+from elftia_desktop.gateway.watch import watch
+from elftia_desktop.host import wire
+from elftia_desktop.host.commands import CommandLink
+from elftia_desktop.host.links import Callers, HostedGateway, read_frame, serve_gateway_link
+from elftia_desktop.host.location import HostLocation
+
+log = logging.getLogger(__name__)
+
+DISCONNECT_TIMEOUT = 5.0
+"""Seconds the host, stopping, waits for its clients' handlers to end after closing their connections."""
+DEFAULT_IDLE = 600.0
+"""Seconds without use after which the servers stop (and the daemon exits when nobody is attached)."""
+
+
+@dataclass
+class Client:
+    """One attached client, as ``status`` reports it."""
+
+    role: str
+    pid: int | None
+    agent: str | None = None
+    hub: bool = False
+    since: float = field(default_factory=time.time)
+
+
+def peer_uid(sock: socket.socket | None) -> int | None:
+    """The uid of the process at the other end (Linux ``SO_PEERCRED``); None where the OS does not say."""
+    option = getattr(socket, "SO_PEERCRED", None)
+    if sock is None or option is None:
+        return None
+    _pid, uid, _gid = struct.unpack("3i", sock.getsockopt(socket.SOL_SOCKET, option, struct.calcsize("3i")))
+    return int(uid)
+
+
+class Host:
+    """Serves one pool to every client on the socket of ``location``."""
+
+    def __init__(self, services: Services, location: HostLocation, *, idle: float = DEFAULT_IDLE) -> None:
+        self.services = services
+        self.service = services.mcp
+        self.location = location
+        self.idle = idle
+        self.callers = Callers()
+        self.callers.install(self.service)
+        self.started = time.time()
+        self._gateways: dict[tuple[str | None, float | None], HostedGateway] = {}
+        self._servers: dict[tuple[str | None, float | None, bool], Server[Any]] = {}
+        self._watchers: list[asyncio.Task[None]] = []
+        self._clients: dict[int, Client] = {}
+        self._connections: dict[int, tuple[asyncio.StreamWriter, asyncio.Task[Any]]] = {}
+        self._last_use = time.monotonic()
+        self._stopping = asyncio.Event()
+
+    def touch(self) -> None:
+        """Note a use (a message from a client)."""
+        self._last_use = time.monotonic()
+
+    def stop(self) -> None:
+        """Ask the host to stop (it closes the socket, its clients and its servers)."""
+        self._stopping.set()
+
+    async def run(self) -> None:
+        """Listen until stopped or idle with no client; then stop every server."""
+        path = str(self.location.socket)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+        old_umask = os.umask(0o177)  # the socket is created 0600
+        try:
+            listener = await asyncio.start_unix_server(self._on_client, path=path)
+        finally:
+            os.umask(old_umask)
+        os.chmod(path, 0o600)
+        idle_task = asyncio.get_running_loop().create_task(self._idle_loop())
+        log.info("pool host %d listening on %s for %s", os.getpid(), path, self.location.data_dir)
+        try:
+            await self._stopping.wait()
+        finally:
+            listener.close()
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path)
+            for task in [idle_task, *self._watchers]:
+                task.cancel()
+            await self._disconnect_all()
+            await self.service.cleanup()
+            log.info("pool host %d stopped", os.getpid())
+
+    async def _disconnect_all(self) -> None:
+        """Close every client's connection and let its handler finish (its calls are cancelled)."""
+        for writer, _task in self._connections.values():
+            writer.close()
+        tasks = [task for _writer, task in self._connections.values()]
+        if tasks:
+            _done, pending = await asyncio.wait(tasks, timeout=DISCONNECT_TIMEOUT)
+            for task in pending:
+                task.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
+
+    async def _idle_loop(self) -> None:
+        tick = max(0.05, min(self.idle / 4, 5.0))
+        while True:
+            await asyncio.sleep(tick)
+            if self.callers.running or time.monotonic() - self._last_use < self.idle:
+                continue
+            if not self._clients:
+                log.info("idle for %.0f s with no client attached: stopping", self.idle)
+                self.stop()
+                return
+            if any(self.service.connection_state(r.id).value != "disconnected" for r in await self._records()):
+                log.info("idle for %.0f s: stopping the servers (they start again on the next use)", self.idle)
+                await self.service.cleanup()
+            self._last_use = time.monotonic()
+
+    async def _records(self) -> list[Any]:
+        return await self.service.current_records()
+
+    # -- clients ------------------------------------------------------------------------------
+
+    async def _on_client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        key = id(writer)
+        task = asyncio.current_task()
+        assert task is not None
+        self._connections[key] = (writer, task)
+        try:
+            uid = peer_uid(writer.get_extra_info("socket"))
+            if uid is not None and uid != os.getuid():
+                log.warning("refused a connection of uid %d", uid)
+                return
+            payload = await read_frame(reader)
+            if payload is None:
+                return
+            await self._serve(wire.decode(payload), reader, writer, key)
+        except (wire.WireError, ConnectionError) as exc:
+            log.info("a client left: %s", exc)
+        except asyncio.CancelledError:
+            if not self._stopping.is_set():
+                raise
+            # the host stops: end quietly (asyncio logs a cancelled connection handler as an unhandled error)
+        finally:
+            self._connections.pop(key, None)
+            self._clients.pop(key, None)
+            self.touch()
+            writer.close()
+            with contextlib.suppress(ConnectionError):
+                await writer.wait_closed()
+
+    async def _refuse(self, writer: asyncio.StreamWriter, message: str, kind: str | None = None) -> None:
+        writer.write(wire.encode({"elftiaHost": wire.VERSION, "ok": False, "error": message, "kind": kind}))
+        await writer.drain()
+
+    async def _serve(
+        self, hello: dict[str, Any], reader: asyncio.StreamReader, writer: asyncio.StreamWriter, key: int
+    ) -> None:
+        if hello.get("elftiaHost") != wire.VERSION:
+            await self._refuse(writer, f"this host speaks version {wire.VERSION}, not {hello.get('elftiaHost')!r}")
+            return
+        role = hello.get("role")
+        pid = hello.get("pid") if isinstance(hello.get("pid"), int) else None
+        if role == "gateway":
+            agent, hub, timeout = hello.get("agent"), bool(hello.get("hub")), hello.get("timeout")
+            try:
+                server = await self._server_for(agent, float(timeout) if timeout else None, hub)
+            except ElftiaError as exc:
+                await self._refuse(writer, str(exc), type(exc).__name__)
+                return
+            await self._welcome(writer)
+            self._clients[key] = Client("gateway", pid, agent, hub)
+            await serve_gateway_link(server, reader, writer, self.touch)
+        elif role == "command":
+            await self._welcome(writer)
+            self._clients[key] = Client("command", pid)
+            link = CommandLink(self.service, self.callers, reader, writer, self.status, self.stop)
+            await link.run()
+        else:
+            await self._refuse(writer, f"unknown role {role!r}")
+
+    async def _welcome(self, writer: asyncio.StreamWriter) -> None:
+        reply = {"elftiaHost": wire.VERSION, "ok": True, "pid": os.getpid(), "dataDir": str(self.location.data_dir)}
+        writer.write(wire.encode(reply))
+        await writer.drain()
+
+    async def _server_for(self, agent: str | None, call_timeout: float | None, hub: bool) -> Server[Any]:
+        """The MCP server of a scope (made on first use); ``AgentNotFound`` for an unknown agent."""
+        server = self._servers.get((agent, call_timeout, hub))
+        if server is not None:
+            return server
+        gateway = self._gateways.get((agent, call_timeout))
+        if gateway is None:
+            source = await asyncio.to_thread(self._scope_source, agent)
+            gateway = HostedGateway(self.service, source.current, self.callers, call_timeout)
+            self._gateways[(agent, call_timeout)] = gateway
+            self._watchers.append(asyncio.get_running_loop().create_task(watch(gateway, source.refresh)))
+        server = self._servers[(agent, call_timeout, hub)] = build_server(gateway, hub_mode=hub)
+        return server
+
+    def _scope_source(self, agent: str | None) -> ScopeSource:
+        if agent is None:
+            return ScopeSource()
+        store = self.services.agents
+        agent_id = store.get(agent).id
+        return ScopeSource(lambda: store.get(agent_id), store.path)
+
+    async def status(self) -> dict[str, Any]:
+        """What ``elftia-mcp daemon status`` shows: this host, its clients, its servers and their processes."""
+        records = await self._records()
+        servers = [
+            {"id": r.id, "name": r.name, "state": self.service.connection_state(r.id).value}
+            for r in records
+            if self.service.connection_state(r.id).value != "disconnected"
+        ]
+        tracker = ProcessTracker.for_dir(self.service.runtime_dir)
+        return {
+            "pid": os.getpid(),
+            "dataDir": str(self.location.data_dir),
+            "socket": str(self.location.socket),
+            "startedAt": self.started,
+            "idleSeconds": self.idle,
+            "clients": [asdict(c) for c in self._clients.values()],
+            "servers": servers,
+            "processes": tracker.pids(),
+            "callsRunning": self.callers.running,
+        }

@@ -1,0 +1,187 @@
+"""Both protocol eras against SDK-built servers over stdio and Streamable HTTP.
+
+``auto`` meets a server of the SDK (which serves both eras) with ``server/discover`` and speaks
+2026-07-28; ``legacy`` forces the ``initialize`` handshake. In both: list, call, progress, cancel,
+elicitation (mid-call, or ``input_required`` answered and retried), list changes (notification, or
+``subscriptions/listen``), and the era in ``server_info`` and the log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from elftia_desktop.connections.callbacks import URL_SCHEMA
+from elftia_desktop.connections.service import McpService
+from elftia_desktop.core.errors import ToolCallCancelled
+from elftia_desktop.core.models import McpServerInput
+from tests.connections.pool_helpers import add_server, http_input, stdio_input
+from tests.servers.serve_http import serve_http, server_command
+
+pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120)]
+ERAS = {"auto": ("modern", "2026-07-28"), "legacy": ("handshake", "2025-11-25")}
+
+
+@contextlib.contextmanager
+def server_input(name: str, server: str, transport: str, mode: str) -> Iterator[McpServerInput]:
+    """An input for test server ``server`` over ``transport`` with the ``protocol`` field ``mode``."""
+    config = {"protocol": mode}
+    if transport == "stdio":
+        yield stdio_input(name, server, config=config)
+        return
+    with serve_http(server, "streamable-http") as url:
+        yield http_input(name, url, "http", config=config)
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_list_call_progress_and_cancel_in_each_era(
+    service: McpService, transport: str, mode: str, tmp_path: Path
+) -> None:
+    with server_input("explore", "explore", transport, mode) as server:
+        sid = await add_server(service, server)
+        result = await service.test(sid)
+        assert result.success and "count" in result.tools
+        era, version = ERAS[mode]
+        assert result.server_info is not None
+        assert result.server_info["era"]["era"] == era and result.server_info["protocolVersion"] == version
+        assert "tools" in result.server_info["era"]["serverCapabilities"]
+        assert any(f"[protocol] {era} era, version {version}" in line for line in service.server_log(sid))
+
+        progress: list[dict[str, Any]] = []
+        service.events.on("tool:progress", progress.append)
+        done = await service.call_tool(sid, "count", {"steps": 3, "delay": 0.01}, call_id="p")
+        assert done.content[0]["text"] == "counted to 3" and [p["progress"] for p in progress] == [1, 2, 3]
+
+        started = asyncio.Event()
+        service.events.on("tool:progress", lambda p: started.set() if p["callId"] == "slow" else None)
+        marker = tmp_path / "cancelled.txt"
+        args = {"steps": 500, "delay": 0.05, "marker": str(marker)}
+        call = asyncio.create_task(service.call_tool(sid, "count", args, call_id="slow"))
+        await asyncio.wait_for(started.wait(), 30)
+        assert service.cancel_call("slow")
+        with pytest.raises(ToolCallCancelled):
+            await call
+        for _ in range(300):  # the server heard it (notifications/cancelled, or the request stream closed)
+            if marker.exists():
+                break
+            await asyncio.sleep(0.05)
+        assert marker.read_text(encoding="utf-8").startswith("cancelled at ")
+        assert (await service.call_tool(sid, "count", {"steps": 1})).is_error is False
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_elicitation_reaches_the_handler_in_each_era(service: McpService, transport: str, mode: str) -> None:
+    asked: list[str] = []
+
+    async def handler(server_id: str, message: str, schema: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
+        asked.append(message)
+        return "accept", {"name": "Grace", "age": 85}
+
+    service.set_elicitation_handler(handler)
+    with server_input("asker", "basic", transport, mode) as server:
+        sid = await add_server(service, server)
+        answer = await service.call_tool(sid, "ask_name", {})
+        assert answer.content[0]["text"] == "hello Grace (85)" and asked == ["What is your name?"]
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+async def test_a_tool_added_on_a_modern_server_is_seen_within_a_second(service: McpService, transport: str) -> None:
+    with server_input("growing", "list_changed", transport, "auto") as server:
+        sid = await add_server(service, server)
+        assert [t.name for t in await service.list_server_tools(sid)] == ["grow"]
+        for _ in range(100):  # the listen stream is opened just after connecting
+            if any("listening for list changes: tools" in line for line in service.server_log(sid)):
+                break
+            await asyncio.sleep(0.02)
+        changed = asyncio.Event()
+        service.events.on("tools:changed", lambda p: changed.set() if p["serverId"] == sid else None)
+        await service.call_tool(sid, "grow", {"name": "sprout"})
+        await asyncio.wait_for(changed.wait(), 1.0)
+        assert {t.name for t in await service.list_server_tools(sid)} == {"grow", "sprout"}
+
+
+async def test_no_relist_within_ttl(service: McpService) -> None:
+    sid = await add_server(service, stdio_input("cached", "cached"))
+    connection = await service.pool.ensure(await service.records.get(sid))
+    session = connection.session
+    assert session is not None and connection.era is not None and connection.era.era == "modern"
+    first = await session.list_tools()
+    assert first.ttl_ms == 60_000
+    await session.call_tool("sneak", {"name": "hidden"})
+    again = await session.list_tools()  # within ttlMs: served from the cache, the server is not asked
+    assert [t.name for t in again.tools] == ["sneak"]
+    listed = await service.list_server_tools(sid)
+    assert [t.name for t in listed] == ["sneak"]
+
+
+async def test_a_bad_protocol_field_is_named(service: McpService) -> None:
+    sid = await add_server(service, stdio_input("pinned", "basic", config={"protocol": "2025-06-18"}))
+    tested = await service.test(sid)
+    assert not tested.success and "protocol field says '2025-06-18'" in (tested.error or "")
+    assert "use 'legacy'" in (tested.error or "")
+    with pytest.raises(ValueError, match="protocol must be 'auto', 'legacy' or a protocol version"):
+        stdio_input("pinned", "basic", config={"protocol": "newest"})
+
+
+@pytest.mark.parametrize(
+    ("mode", "expected"),
+    [
+        ("old", "the server answered: Unsupported protocol version from the server: 1999-01-01"),
+        ("future", "the server supports only 2099-01-01"),
+    ],
+)
+async def test_a_server_of_neither_era_is_named_not_hung(service: McpService, mode: str, expected: str) -> None:
+    server = stdio_input("liar", "liar", extra_args=("--mode", mode), is_active=False)
+    tested = await asyncio.wait_for(service.test(await add_server(service, server)), 30)
+    assert not tested.success
+    assert "no protocol version in common. Tried server/discover (2026-07-28), then the initialize handshake" in (
+        tested.error or ""
+    )
+    assert expected in (tested.error or "")
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_cli_answers_input_required_with_elicit(tmp_path: Path, transport: str) -> None:
+    env = os.environ | {"ELFTIA_DATA_DIR": str(tmp_path), "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
+
+    def cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+        argv = [sys.executable, "-m", "elftia_desktop.cli", *args]
+        return subprocess.run(argv, capture_output=True, text=True, env=env, input=stdin, timeout=120)
+
+    with contextlib.ExitStack() as stack:
+        if transport == "stdio":
+            entry = {"command": sys.executable, "args": server_command("basic")[1:]}
+        else:
+            entry = {"type": "http", "url": stack.enter_context(serve_http("basic", "streamable-http"))}
+        assert cli("add-json", "-", "--trust", stdin=json.dumps({"mcpServers": {"asker": entry}})).returncode == 0
+        tested = cli("test", "asker", "--json")
+        assert json.loads(tested.stdout)["serverInfo"]["era"]["era"] == "modern", tested.stderr
+        called = cli("call", "asker", "ask_name", "--elicit", "accept-defaults")
+        assert called.returncode == 0 and "hello Ada (36)" in called.stdout, called.stderr
+        declined = cli("call", "asker", "ask_name", "--elicit", "decline")
+        assert "no name: decline" in declined.stdout, declined.stderr
+
+
+async def test_url_elicitation_shows_the_address(service: McpService) -> None:
+    asked: list[tuple[str, dict[str, Any]]] = []
+
+    async def handler(server_id: str, message: str, schema: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
+        asked.append((message, schema))
+        return "accept", {}
+
+    service.set_elicitation_handler(handler)
+    sid = await add_server(service, stdio_input("linker", "linker"))
+    answer = await service.call_tool(sid, "link_account", {})
+    assert answer.content[0]["text"] == "link: accept"
+    assert asked == [("Link your account\n\nOpen this address to continue: https://example.com/link", URL_SCHEMA)]

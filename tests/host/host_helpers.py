@@ -1,0 +1,55 @@
+"""Helpers for the pool host tests: the host's status, the server processes of a data folder, the CLI."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from elftia_desktop.host import client
+from tests.gateway.gateway_helpers import REPO, gateway_env, processes_with_env
+
+
+def host_status() -> dict[str, Any] | None:
+    """The status of the host of this test's data folder; None when none runs."""
+    return client.control("status")
+
+
+def server_pids(data_dir: Path, script: str) -> list[int]:
+    """Live processes running test server ``script`` (e.g. ``basic.py``) for ``data_dir``."""
+    found = []
+    for pid in processes_with_env(f"ELFTIA_DATA_DIR={data_dir}\0"):
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[0]
+        except OSError:
+            continue
+        if state != "Z" and any(part.endswith(script.encode()) for part in cmdline):
+            found.append(pid)
+    return found
+
+
+def elftia_processes(data_dir: Path) -> list[int]:
+    """Every live process of this data folder: hosts, gateways, servers."""
+    return [pid for pid in processes_with_env(f"ELFTIA_DATA_DIR={data_dir}\0") if _live(pid)]
+
+
+def _live(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def cli(data_dir: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """``elftia-mcp ARGS`` in a fresh process on ``data_dir``."""
+    return subprocess.run(
+        [sys.executable, "-m", "elftia_desktop.cli", *args],
+        env=gateway_env(data_dir),
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=timeout,
+        check=False,
+    )
