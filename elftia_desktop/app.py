@@ -66,6 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     window.handle_arguments(arguments)
 
     async def close(services: AppServices) -> None:
+        """Close the services when the app quits."""
         await services.close()
 
     QuitController(app, loop, close).install(window)  # window close, Ctrl+Q, signals, logout

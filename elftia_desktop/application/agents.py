@@ -52,6 +52,7 @@ async def live_tools(mcp: McpService, records: list[McpServerRecord]) -> dict[st
     """
 
     async def one(server_id: str) -> list[MCPTool]:
+        """The tools of one server, signed in where it asks."""
         return await mcp.signed_in(server_id, lambda: mcp.list_server_tools(server_id))
 
     unique = {record.id: record for record in records}

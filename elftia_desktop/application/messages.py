@@ -14,8 +14,7 @@ from elftia_desktop.core.text_rules import display_name
 
 def about_server(name: str, reason: str) -> str:
     """``reason`` as a sentence about the server ``name`` (the name shortened for quoting)."""
-    label = display_name(name)
-    return reason if reason.startswith(f"{label}:") else f"{label}: {reason}"
+    return f"{display_name(name)}: {reason}"
 
 
 def _did_not_connect(problem: str | None) -> str:
@@ -35,6 +34,11 @@ def updated(name: str, connect_problem: str | None = None) -> str:
 def trusted(name: str, connect_problem: str | None = None) -> str:
     """A server was marked trusted."""
     return f"{name} is trusted." + _did_not_connect(connect_problem)
+
+
+def switched_on(name: str, active: bool) -> str:
+    """A server was enabled or disabled."""
+    return f"{name} is {'enabled' if active else 'disabled'}."
 
 
 def removed(name: str, agents: list[str]) -> str:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Union
 
 from elftia_desktop.application import messages
 from elftia_desktop.core.catalog import ConflictPolicy, ServerCatalog
-from elftia_desktop.core.errors import ElftiaError, JsonInputError
+from elftia_desktop.core.errors import ElftiaError, JsonInputError, is_input_error
 from elftia_desktop.core.models import McpActionResult, McpServerInput, McpServerJsonInput, McpServerRecord
 from elftia_desktop.core.server_json import ParsedServer, parse_servers_json
 
@@ -26,18 +26,14 @@ Target = Union[ServerCatalog, "McpService"]
 """Where an action acts: a running service (connections follow) or the bare catalog (nothing starts)."""
 
 
-def target_catalog(target: Target) -> ServerCatalog:
-    """The catalog an action edits."""
-    return target if isinstance(target, ServerCatalog) else target.catalog
-
-
-def _parts(target: Target) -> tuple[ServerCatalog, ServerEdits | None]:
+def target_parts(target: Target) -> tuple[ServerCatalog, ServerEdits | None]:
+    """The catalog an action edits, and the service's edits the connections follow (None: the bare catalog)."""
     if isinstance(target, ServerCatalog):
         return target, None
     return target.catalog, target.edits
 
 
-def failure(server_name: str, reason: str, *, skipped: bool = False) -> McpActionResult:
+def failure(server_name: str, reason: str, *, skipped: bool = False, bad_input: bool = True) -> McpActionResult:
     """A failed action on one server: ``error`` reads "name: reason", the parts are fields."""
     return McpActionResult(
         success=False,
@@ -45,6 +41,18 @@ def failure(server_name: str, reason: str, *, skipped: bool = False) -> McpActio
         server_name=server_name,
         reason=reason,
         skipped=skipped,
+        bad_input=bad_input,
+    )
+
+
+def failed(error: ElftiaError, server_name: str | None = None) -> McpActionResult:
+    """An action refused by ``error``: ``error`` is its text; the server, the reason and whose fault are fields."""
+    return McpActionResult(
+        success=False,
+        error=str(error),
+        server_name=error.server_name or server_name,
+        reason=error.reason,
+        bad_input=is_input_error(error),
     )
 
 
@@ -55,13 +63,13 @@ async def add(
 
     ``connect=False``: the window's form, which closes at once and lets the card show the connecting.
     """
-    catalog, edits = _parts(target)
+    catalog, edits = target_parts(target)
     try:
         record = await asyncio.to_thread(catalog.add, server, on_conflict)
     except ElftiaError as exc:
-        return failure(server.name, str(exc))
+        return failure(server.name, exc.reason, bad_input=is_input_error(exc))
     if record is None:
-        return failure(server.name, messages.NAME_TAKEN_SKIPPED, skipped=True)
+        return failure(server.name, messages.NAME_TAKEN_SKIPPED, skipped=True, bad_input=False)
     problem = await edits.added(record, connect=connect) if edits is not None else None
     return McpActionResult(
         success=True, message=messages.added(record.name, problem), server=record, connect_problem=problem
@@ -93,7 +101,7 @@ async def add_json(target: Target, data: McpServerJsonInput) -> McpActionResult:
     try:
         parsed = parse_servers_json(data.json_text)
     except JsonInputError as exc:
-        return McpActionResult(success=False, error=str(exc), results=[])
+        return failed(exc).model_copy(update={"results": []})
     return await add_parsed(target, parsed, data.trust, data.on_conflict)
 
 
@@ -103,11 +111,11 @@ async def _update(
     """The record after the update and why it did not reconnect, or the failed result."""
     updates = dict(updates)
     secret_keys = set(updates.pop("secretKeys", None) or updates.pop("secret_keys", None) or [])
-    catalog, edits = _parts(target)
+    catalog, edits = target_parts(target)
     try:
         before, after = await asyncio.to_thread(catalog.update, server_id, updates, secret_keys)
     except ElftiaError as exc:
-        return McpActionResult(success=False, error=str(exc))
+        return failed(exc, await _name_of(catalog, server_id))
     return after, (await edits.updated(before, after, connect=connect) if edits is not None else None)
 
 
@@ -140,13 +148,13 @@ async def trust(target: Target, server_id: str) -> McpActionResult:
 
 async def remove(target: Target, server_id: str) -> McpActionResult:
     """Stop a server, then delete it and its secrets and take it out of every agent (named in ``agentsUpdated``)."""
-    catalog, edits = _parts(target)
+    catalog, edits = target_parts(target)
     if edits is not None:
         await edits.removing(server_id)
     try:
         removed, lost = await asyncio.to_thread(catalog.remove, server_id)
     except ElftiaError as exc:
-        return McpActionResult(success=False, error=str(exc))
+        return failed(exc, await _name_of(catalog, server_id))
     if edits is not None:
         edits.removed(server_id)
     if not isinstance(target, ServerCatalog):  # its pinned tool definitions go with it
@@ -155,3 +163,11 @@ async def remove(target: Target, server_id: str) -> McpActionResult:
     return McpActionResult(
         success=True, message=messages.removed(removed.name, names), server=removed, agents_updated=names
     )
+
+
+async def _name_of(catalog: ServerCatalog, server_id: str) -> str | None:
+    """The name of a saved server, or None when there is none with that id."""
+    try:
+        return (await asyncio.to_thread(catalog.get, server_id)).name
+    except ElftiaError:
+        return None

@@ -3,25 +3,29 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Literal
 
 from elftia_desktop.application import messages
-from elftia_desktop.application.servers import Target, target_catalog, update
+from elftia_desktop.application.servers import Target, failed, target_parts
+from elftia_desktop.core.catalog import ToolFlag
+from elftia_desktop.core.errors import ElftiaError
 from elftia_desktop.core.models import McpActionResult
 
-ToolFlag = Literal["enabled", "autoApprove"]
-"""``enabled``: the tool is offered to agents; ``autoApprove``: it runs without asking first."""
+__all__ = ["ToolFlag", "set_tool_flag"]
 
 
 async def set_tool_flag(target: Target, server_id: str, tool_name: str, flag: ToolFlag, value: bool) -> McpActionResult:
-    """Switch one flag of one tool (the server's ``disabledTools`` / ``disabledAutoApproveTools`` list)."""
-    record = await asyncio.to_thread(target_catalog(target).get, server_id)
-    field = "disabledTools" if flag == "enabled" else "disabledAutoApproveTools"
-    current = record.disabled_tools if flag == "enabled" else record.disabled_auto_approve_tools
-    names = [n for n in current if n != tool_name]
-    if not value:
-        names.append(tool_name)
-    result = await update(target, server_id, {field: names})
-    if result.success and result.server is not None:
-        result.message = messages.tool_switched(tool_name, result.server.name, flag, value)
-    return result
+    """Switch one flag of one tool (the server's ``disabledTools`` / ``disabledAutoApproveTools`` list).
+
+    One locked read-modify-write of the config file (``ServerCatalog.set_tool_flag``): a switch made
+    meanwhile elsewhere is kept. On a running service the server's tool list follows.
+    """
+    catalog, edits = target_parts(target)
+    try:
+        before, after = await asyncio.to_thread(catalog.set_tool_flag, server_id, tool_name, flag, value)
+    except ElftiaError as exc:
+        return failed(exc)
+    if edits is not None:
+        await edits.updated(before, after)
+    return McpActionResult(
+        success=True, message=messages.tool_switched(tool_name, after.name, flag, value), server=after
+    )

@@ -63,6 +63,8 @@ class BridgeError:
     ``kind`` is the error class name (``ServerNotTrusted``, ``ServerStartFailed``,
     ``InvalidParameters`` ...), shown to people next to the message; branch on ``category``.
     ``message`` is plain text for people (never HTML); ``details`` is for a Details button.
+    An error about one server names it in ``server_name``; ``reason`` is the message without
+    that name, for a view that shows the name already (a card, the server's form).
     """
 
     kind: str
@@ -72,6 +74,13 @@ class BridgeError:
     line: int | None = None
     column: int | None = None
     category: ErrorCategory = ErrorCategory.OTHER
+    server_name: str | None = None
+    reason: str = ""
+
+    @property
+    def why(self) -> str:
+        """The message without the server's name (the whole message when it names no server)."""
+        return self.reason or self.message
 
     @property
     def cancelled(self) -> bool:
@@ -105,6 +114,8 @@ def to_bridge_error(error: BaseException) -> BridgeError:
             line=error.line if isinstance(error, JsonInputError) else None,
             column=error.column if isinstance(error, JsonInputError) else None,
             category=category_of(error),
+            server_name=error.server_name,
+            reason=error.reason,
         )
     details = "".join(traceback.format_exception(error))
     return BridgeError(

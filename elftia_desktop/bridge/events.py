@@ -67,7 +67,7 @@ class EventRelay:
         events = services.mcp.events
         events.on(
             "connection:state",
-            lambda p: s.connectionStateChanged.emit(p["serverId"], str(p["state"]), p.get("error") or ""),
+            lambda p: s.connectionStateChanged.emit(p["serverId"], str(p["state"]), p.get("reason") or ""),
         )
         events.on("servers:changed", lambda _p: s.serversChanged.emit())
         events.on("tools:changed", lambda p: s.toolsChanged.emit(p["serverId"]))
@@ -94,6 +94,7 @@ class EventRelay:
             return
 
         def settle() -> None:
+            """Answer the waiting elicitation (once)."""
             if not future.done():
                 future.set_result((action, content))
 

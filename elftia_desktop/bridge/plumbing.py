@@ -82,6 +82,7 @@ class RouterCore(QObject):
         request_id = self._open(reply)
 
         async def run(services: AppServices) -> T:
+            """The work, on the service loop."""
             return await work(services)
 
         future = self.loop.submit(run)

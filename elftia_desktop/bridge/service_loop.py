@@ -104,6 +104,7 @@ class ServiceLoop(Generic[S]):
         self.start()
 
         async def runner() -> T:
+            """The work on the open services."""
             return await work(await self.services())
 
         return asyncio.run_coroutine_threadsafe(runner(), self._loop)

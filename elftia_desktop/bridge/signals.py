@@ -49,7 +49,8 @@ class RouterSignals(QObject):
         finished(int, str, object): request id, channel, result; after every successful request.
         failed(int, str, object): request id, channel, ``BridgeError``; after every failed request.
         busyChanged(bool): True while any request runs.
-        connectionStateChanged(str, str, str): server id, state, error text ("" when none).
+        connectionStateChanged(str, str, str): server id, state, why it failed, without the
+            server's name ("" when it did not).
         serversChanged(): the server list changed.
         toolsChanged(str): a server's tool list changed (server id).
         toolCalled(object): a finished tool call, as a ``bridge.activity.CallRecord``.

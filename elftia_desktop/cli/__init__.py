@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from elftia_desktop import __version__
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_FAILED, fail
-from elftia_desktop.core.errors import ConfigError, ElftiaError, JsonInputError
+from elftia_desktop.core.errors import ConfigError, ElftiaError, JsonInputError, is_input_error
 
 
 def _optional_groups(command: str | None = None) -> list[object]:
@@ -95,7 +95,7 @@ def _handle(args: argparse.Namespace, debug: bool) -> int:
     except JsonInputError as exc:
         return fail(args, str(exc), EXIT_BAD_INPUT, line=exc.line, column=exc.column)
     except ConfigError as exc:
-        return fail(args, str(exc), EXIT_BAD_INPUT if _is_input_error(exc) else EXIT_FAILED)
+        return fail(args, str(exc), EXIT_BAD_INPUT if is_input_error(exc) else EXIT_FAILED)
     except ElftiaError as exc:
         return fail(args, str(exc), EXIT_FAILED)
     except KeyboardInterrupt:
@@ -107,12 +107,6 @@ def _handle(args: argparse.Namespace, debug: bool) -> int:
 
         return report_crash(args, exc, debug)
     return code
-
-
-def _is_input_error(exc: ConfigError) -> bool:
-    from elftia_desktop.core.errors import ConfigCorrupt, ConfigTooNew
-
-    return not isinstance(exc, ConfigCorrupt | ConfigTooNew)
 
 
 def run() -> None:

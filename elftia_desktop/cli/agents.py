@@ -12,10 +12,11 @@ import argparse
 from typing import Any
 
 from elftia_desktop.application import agents as agent_actions
+from elftia_desktop.application import tools
 from elftia_desktop.cli.context import open_catalog, run_services
-from elftia_desktop.cli.output import EXIT_OK, add_json_flag, print_json, print_table, warn
+from elftia_desktop.cli.output import EXIT_OK, acted, add_json_flag, print_json, print_table, refused, warn
 from elftia_desktop.core.agent_store import AgentStore
-from elftia_desktop.core.catalog import ServerCatalog
+from elftia_desktop.core.catalog import ServerCatalog, ToolFlag
 from elftia_desktop.core.errors import ConfigError, ElftiaError, ServerConnectionError
 from elftia_desktop.core.models import Agent, McpServerRecord, MCPTool
 
@@ -186,24 +187,16 @@ def cmd_switch(args: argparse.Namespace) -> int:
             raise ConfigError(f"{record.name}: {args.tool!r} is not disabled (disabled tools: {disabled})")
     else:
         _check_tool(args, record, args.tool)
-    field, names = _switched(record, args)
-    _, after = catalog.update(record.id, {field: names})
-    state = {"disable-tool": "disabled", "enable-tool": "enabled"}.get(args.switch)
-    text = f"{args.tool} of {after.name} is {state}." if state else f"Auto-approve of {args.tool} is {args.state}."
+    flag: ToolFlag = "autoApprove" if args.switch == "auto-approve" else "enabled"
+    value = args.state == "on" if args.switch == "auto-approve" else args.switch == "enable-tool"
+    result = acted(tools.set_tool_flag(catalog, record.id, args.tool, flag, value))
+    if not result.success or result.server is None:
+        return refused(args, result)
     if args.json:
-        print_json({"success": True, "server": after.to_json_dict()})
+        print_json({"success": True, "server": result.server.to_json_dict()})
     else:
-        print(text)
+        print(result.message)
     return EXIT_OK
-
-
-def _switched(record: McpServerRecord, args: argparse.Namespace) -> tuple[str, list[str]]:
-    if args.switch == "auto-approve":
-        field, current, off = "disabledAutoApproveTools", record.disabled_auto_approve_tools, args.state == "off"
-    else:
-        field, current, off = "disabledTools", record.disabled_tools, args.switch == "disable-tool"
-    names = [name for name in current if name != args.tool]
-    return field, [*names, args.tool] if off else names
 
 
 def _check_tool(args: argparse.Namespace, record: McpServerRecord, tool: str) -> None:

@@ -44,6 +44,7 @@ def _run_auth(args: argparse.Namespace, login: bool) -> McpAuthStatus:
     from elftia_desktop.application import sign_in
 
     async def main(services: Services) -> sign_in.SignInOutcome:
+        """Sign in or out on the services."""
         return await (sign_in.sign_in if login else sign_in.sign_out)(services.mcp, args.server)
 
     outcome = run_services(args, main, prompt_to_stdout=True)

@@ -55,6 +55,7 @@ def run_services(
     """Run ``work`` on the services (saved settings, sign-in in place); the servers are stopped afterwards."""
 
     async def main() -> T:
+        """Open the services, run the work, close them."""
         async with open_services(
             builtin_servers=False, sign_in_prompt=sign_in_prompt(args, prompt_to_stdout)
         ) as services:

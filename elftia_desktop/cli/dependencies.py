@@ -9,19 +9,18 @@ import getpass
 import sys
 from typing import Any
 
-from elftia_desktop.cli.context import open_catalog
 from elftia_desktop.cli.output import (
     EXIT_BAD_INPUT,
     EXIT_FAILED,
     EXIT_OK,
     add_json_flag,
     fail,
+    key_values,
     print_json,
     print_table,
-    warn,
 )
-from elftia_desktop.core.errors import JsonInputError
-from elftia_desktop.core.models import DependencyCheckResult, McpServerRecord
+from elftia_desktop.cli.servers import add_and_report
+from elftia_desktop.core.models import DependencyCheckResult
 from elftia_desktop.core.presets import (
     McpPreset,
     find_preset,
@@ -156,16 +155,6 @@ def _needs(preset: McpPreset) -> str:
     return ", ".join([*preset.required_values, *preset.required_env]) or "-"
 
 
-def _pairs(values: list[str], flag: str) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for item in values:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise JsonInputError(f"{flag}: expected KEY=VALUE, got {item!r}")
-        out[key.strip()] = value
-    return out
-
-
 def _ask_missing(preset: McpPreset, values: dict[str, str], env: dict[str, str]) -> None:
     """Prompt on the terminal for each missing required value (secrets without echo)."""
     missing_args, missing_env = missing_values(preset, values, env)
@@ -184,8 +173,8 @@ def _ask_missing(preset: McpPreset, values: dict[str, str], env: dict[str, str])
 def cmd_add_preset(args: argparse.Namespace) -> int:
     """``add-preset ID``: add a server from a preset, with the values it needs."""
     preset = find_preset(load_presets(), args.preset)
-    values = _pairs(args.value, "--value")
-    env = _pairs(args.env, "--env")
+    values = key_values(args.value, "--value", "KEY=VALUE")
+    env = key_values(args.env, "--env", "KEY=VALUE")
     reject_unknown_values(preset, values, env)
     missing_args, missing_env = missing_values(preset, values, env)
     if missing_args or missing_env:
@@ -195,21 +184,4 @@ def cmd_add_preset(args: argparse.Namespace) -> int:
         _ask_missing(preset, values, env)
     server = preset_to_input(preset, values, env, name=args.server_name)
     server.is_trusted = server.is_trusted or args.trust
-    catalog = open_catalog()
-    record = catalog.add(server)
-    assert record is not None
-    _report_added(args, catalog.vault.warning, record)
-    return EXIT_OK
-
-
-def _report_added(args: argparse.Namespace, vault_warning: str | None, record: McpServerRecord) -> None:
-    has_secret = any(v.startswith("${secret:") for v in [*record.config.env.values(), *record.config.headers.values()])
-    if has_secret and vault_warning:
-        warn(vault_warning)
-    if args.json:
-        print_json({"success": True, "server": record.to_json_dict()})
-        return
-    print(f"Added {record.name} ({record.type.value}, id {record.id}).")
-    if not record.is_trusted:
-        quoted = f'"{record.name}"' if " " in record.name else record.name
-        print(f"It will not start until you trust it: elftia-mcp trust {quoted}")
+    return add_and_report(args, server)

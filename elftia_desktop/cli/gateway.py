@@ -12,11 +12,10 @@ import argparse
 from collections.abc import Callable
 from pathlib import Path
 
-from elftia_desktop.cli.context import open_agents
+from elftia_desktop.cli.context import open_agents, open_cli_stores
 from elftia_desktop.cli.entry_args import add_serve_arguments
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_OK, add_json_flag, fail, print_json, warn
 from elftia_desktop.core.errors import AgentNotFound, JsonInputError
-from elftia_desktop.core.secrets import SecretVault
 from elftia_desktop.gateway.install import (
     INSTALL_APPS,
     InstallError,
@@ -85,7 +84,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_token(args: argparse.Namespace) -> int:
     """``gateway token``: print (or ``--reset``) the bearer token of ``serve --http``."""
-    vault = SecretVault()
+    vault = open_cli_stores().catalog.vault  # the assembly point's vault: the one ``serve`` checks against
     token = reset_token(vault) if args.reset else gateway_token(vault)
     if args.json:
         print_json({"token": token, "header": f"Authorization: Bearer {token}", "keyring": vault.uses_keyring})

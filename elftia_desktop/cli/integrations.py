@@ -235,6 +235,7 @@ def cmd_claude_list(args: argparse.Namespace) -> int:
     cli = ClaudeCli()
 
     async def run() -> tuple[str | None, list[dict[str, Any]]]:
+        """The ``claude`` CLI's version and its servers."""
         try:
             version = (await cli.detect()).version
         except ClaudeCliMissing:

@@ -5,8 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Coroutine, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from elftia_desktop.core.models import McpActionResult
 
 from elftia_desktop.core.text_rules import visible
 
@@ -49,6 +52,32 @@ def fail(args: argparse.Namespace, message: str, code: int = EXIT_FAILED, **deta
     else:
         print(f"error: {message}", file=sys.stderr)
     return code
+
+
+def key_values(items: list[str], flag: str, shape: str = "NAME=VALUE") -> dict[str, str]:
+    """``NAME=VALUE`` options as a dict; a malformed one is a ``JsonInputError`` naming ``flag`` (exit 2)."""
+    from elftia_desktop.core.errors import JsonInputError
+
+    out: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise JsonInputError(f"{flag}: expected {shape}, got {item!r}")
+        out[key.strip()] = value
+    return out
+
+
+def refused(args: argparse.Namespace, result: McpActionResult) -> int:
+    """Report an action that did not happen: its reason; exit 2 when the request was at fault, else 1."""
+    message = result.reason or result.error or "the action failed"
+    return fail(args, message, EXIT_BAD_INPUT if result.bad_input else EXIT_FAILED)
+
+
+def acted(action: Coroutine[Any, Any, McpActionResult]) -> McpActionResult:
+    """Run an application action (``application.servers`` ...) to its result."""
+    import asyncio
+
+    return asyncio.run(action)
 
 
 def warn(message: str) -> None:

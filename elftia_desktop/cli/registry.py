@@ -13,18 +13,19 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from elftia_desktop.application import registry as registry_actions
 from elftia_desktop.cli.context import open_catalog
-from elftia_desktop.cli.output import EXIT_FAILED, EXIT_OK, add_json_flag, print_json, print_table, warn
-from elftia_desktop.core.models import McpServerRecord
+from elftia_desktop.cli.output import EXIT_FAILED, EXIT_OK, acted, add_json_flag, print_json, print_table, refused, warn
+from elftia_desktop.core.models import McpActionResult
 from elftia_desktop.deps.checker import DependencyChecker
 from elftia_desktop.registry.cache import FEATURED_SOURCE, featured_entries
 from elftia_desktop.registry.client import RegistryClient, registry_url_from_env
 from elftia_desktop.registry.entry import RegistryEntry, runtime_label, transport_label
 from elftia_desktop.registry.errors import RegistryBadAnswer
 from elftia_desktop.registry.form import FormField, parse_value_options
-from elftia_desktop.registry.install import Prepared, add_server, bundle_file_plan, bundle_runtime_problems, prepare
+from elftia_desktop.registry.install import Prepared, bundle_file_plan, bundle_runtime_problems, prepare
 from elftia_desktop.registry.plan import default_server_name
-from elftia_desktop.registry.updates import find_outdated, update_record
+from elftia_desktop.registry.updates import find_outdated
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -122,6 +123,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     """``registry show``: the entry, the package chosen for this machine, its inputs and command."""
 
     async def run() -> tuple[RegistryEntry, Prepared]:
+        """The entry and what installing it takes on this machine."""
         entry = await find_entry(registry_url(args), args.name, args.entry_version)
         return entry, await prepare(entry, DependencyChecker(), allow_inactive=True)
 
@@ -187,6 +189,7 @@ def cmd_install(args: argparse.Namespace) -> int:
     values = parse_value_options(args.value)
 
     async def run() -> tuple[RegistryEntry, Prepared]:
+        """The entry and what installing it takes on this machine."""
         entry = await find_entry(registry_url(args), args.name, args.entry_version)
         return entry, await prepare(entry, DependencyChecker(), allow_inactive=args.allow_deprecated)
 
@@ -196,11 +199,13 @@ def cmd_install(args: argparse.Namespace) -> int:
     if check is not None and not check.installed:
         how = _how_to_install(check.command, check.installable)
         warn(f"{check.command} is not installed; the server cannot start until it is ({how})")
-    record = add_server(open_catalog(), server, prepared.bundle)
-    return _report_added(args, record)
+    return _report_added(args, acted(registry_actions.install(open_catalog(), server, prepared.bundle)))
 
 
-def _report_added(args: argparse.Namespace, record: McpServerRecord) -> int:
+def _report_added(args: argparse.Namespace, result: McpActionResult) -> int:
+    record = result.server
+    if not result.success or record is None:
+        return refused(args, result)
     target = record.config.url or " ".join([record.config.command or "", *record.config.args])
     if args.json:
         print_json({"success": True, "server": record.to_json_dict()})
@@ -223,8 +228,7 @@ def cmd_add_bundle(args: argparse.Namespace) -> int:
         print(f"Signature: {plan.bundle.signature.text}")
         if manifest.tools:
             print(f"Tools: {', '.join(t.name for t in manifest.tools)}")
-    record = add_server(open_catalog(), server, plan)
-    return _report_added(args, record)
+    return _report_added(args, acted(registry_actions.install(open_catalog(), server, plan)))
 
 
 def cmd_outdated(args: argparse.Namespace) -> int:
@@ -261,6 +265,7 @@ def cmd_update_server(args: argparse.Namespace) -> int:
     extra = parse_value_options(args.value)
 
     async def run() -> Prepared:
+        """The latest version and what installing it takes on this machine."""
         entry = await RegistryClient(origin.registry).entry(origin.name, "latest")
         return await prepare(entry, DependencyChecker())
 
@@ -272,6 +277,9 @@ def cmd_update_server(args: argparse.Namespace) -> int:
         print(f"{record.name} is up to date ({origin.version}).")
         return EXIT_OK
     record.registry_origin = origin.model_copy(update={"inputs": origin.inputs | extra})
-    after = update_record(catalog, record, prepared.plan)
+    result = acted(registry_actions.repin(catalog, record, prepared.plan))
+    after = result.server
+    if not result.success or after is None:
+        return refused(args, result)
     print(f"Updated {after.name} {origin.version} → {prepared.plan.version}; it is untrusted until you trust it again.")
     return EXIT_OK

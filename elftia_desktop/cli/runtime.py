@@ -76,6 +76,7 @@ def _run(work: Callable[[McpService, McpServerRecord], Awaitable[T]], server: st
     use_process_environment()
 
     async def main(services: Services) -> T:
+        """The work on the named server, signed in where it asks."""
         record = await asyncio.to_thread(services.catalog.find, server)
         service = services.mcp
         return await service.signed_in(record.id, lambda: work(service, record))
@@ -192,6 +193,7 @@ def elicitation_handler(mode: str | None) -> ElicitationHandler:
     """The CLI's answer to elicitation: ask on a terminal, accept the defaults, or decline."""
 
     async def handler(server_id: str, message: str, schema: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
+        """Answer one elicitation as ``mode`` says."""
         if mode == "accept-defaults":
             return "accept", schema_defaults(schema)
         if mode == "decline" or not sys.stdin.isatty():
@@ -211,6 +213,7 @@ def cmd_call(args: argparse.Namespace) -> int:
         return fail(args, "--timeout: expected a number of seconds greater than 0", EXIT_BAD_INPUT)
 
     async def work(service: McpService, record: McpServerRecord) -> Any:
+        """Check the tool exists, then call it (questions answered as ``--elicit`` says)."""
         service.set_elicitation_handler(elicitation_handler(args.elicit))
         tools = {t.name: t for t in await service.list_server_tools(record.id)}
         tool = tools.get(args.tool)
@@ -230,6 +233,7 @@ def cmd_logs(args: argparse.Namespace) -> int:
     """``logs NAME``: connect and print the server's recent log lines."""
 
     async def work(service: McpService, record: McpServerRecord) -> tuple[list[str], str | None]:
+        """Connect (a test), then take the log lines and the error, if any."""
         result = await service.test(record.id)
         await asyncio.sleep(0.2)  # let the last stderr lines arrive before the server is stopped
         return service.server_log(record.id), result.error

@@ -4,28 +4,29 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from typing import Any
 
 from pydantic import ValidationError
 
-from elftia_desktop.application import servers
+from elftia_desktop.application import messages, servers
 from elftia_desktop.cli.context import open_catalog
 from elftia_desktop.cli.output import (
     EXIT_BAD_INPUT,
     EXIT_FAILED,
     EXIT_OK,
+    acted,
     add_json_flag,
     fail,
+    key_values,
     print_json,
     print_table,
+    refused,
     shorten_for_terminal,
     warn,
 )
 from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.config_store import describe_validation_error
-from elftia_desktop.core.errors import JsonInputError
 from elftia_desktop.core.json_input import read_input_text
 from elftia_desktop.core.models import McpActionResult, McpServerInput, McpServerRecord
 from elftia_desktop.core.server_json import parse_servers_json
@@ -38,7 +39,31 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("list", help="list the configured servers")
     add_json_flag(p)
     p.set_defaults(handler=cmd_list)
+    _register_add(sub)
+    p = sub.add_parser("add-json", help="add servers from JSON (a file, or - for stdin)")
+    p.add_argument("file", nargs="?", default="-")
+    p.add_argument("--on-conflict", choices=["fail", "rename", "skip", "replace"], default="fail")
+    p.add_argument("--trust", action="store_true", help="mark them trusted (you checked what they run)")
+    add_json_flag(p)
+    p.set_defaults(handler=cmd_add_json)
+    _register_update(sub)
+    p = sub.add_parser("remove", help="remove a server and its secrets")
+    p.add_argument("server", help="name or id")
+    add_json_flag(p)
+    p.set_defaults(handler=cmd_remove)
+    for verb, active in (("enable", True), ("disable", False)):
+        p = sub.add_parser(verb, help=f"{verb} a server")
+        p.add_argument("server", help="name or id")
+        add_json_flag(p)
+        p.set_defaults(handler=cmd_set_active, active=active)
+    p = sub.add_parser("trust", help="show what a server runs, then mark it trusted")
+    p.add_argument("server", help="name or id")
+    p.add_argument("--yes", action="store_true", help="do not ask")
+    add_json_flag(p)
+    p.set_defaults(handler=cmd_trust)
 
+
+def _register_add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "add",
         help="add a server",
@@ -68,13 +93,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_json_flag(p)
     p.set_defaults(handler=cmd_add)
 
-    p = sub.add_parser("add-json", help="add servers from JSON (a file, or - for stdin)")
-    p.add_argument("file", nargs="?", default="-")
-    p.add_argument("--on-conflict", choices=["fail", "rename", "skip", "replace"], default="fail")
-    p.add_argument("--trust", action="store_true", help="mark them trusted (you checked what they run)")
-    add_json_flag(p)
-    p.set_defaults(handler=cmd_add_json)
 
+def _register_update(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("update", help="change fields of a server")
     p.add_argument("server", help="name or id")
     p.add_argument("--name", dest="new_name")
@@ -88,23 +108,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--timeout", type=float)
     add_json_flag(p)
     p.set_defaults(handler=cmd_update)
-
-    p = sub.add_parser("remove", help="remove a server and its secrets")
-    p.add_argument("server", help="name or id")
-    add_json_flag(p)
-    p.set_defaults(handler=cmd_remove)
-
-    for verb, active in (("enable", True), ("disable", False)):
-        p = sub.add_parser(verb, help=f"{verb} a server")
-        p.add_argument("server", help="name or id")
-        add_json_flag(p)
-        p.set_defaults(handler=cmd_set_active, active=active)
-
-    p = sub.add_parser("trust", help="show what a server runs, then mark it trusted")
-    p.add_argument("server", help="name or id")
-    p.add_argument("--yes", action="store_true", help="do not ask")
-    add_json_flag(p)
-    p.set_defaults(handler=cmd_trust)
 
 
 def record_row(record: McpServerRecord) -> list[Any]:
@@ -137,15 +140,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def _pairs(values: list[str] | None, flag: str) -> dict[str, str] | None:
-    if values is None:
-        return None
-    out = {}
-    for item in values:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise JsonInputError(f"{flag}: expected NAME=VALUE, got {item!r}")
-        out[key.strip()] = value
-    return out
+    return None if values is None else key_values(values, flag)
 
 
 def cmd_add(args: argparse.Namespace) -> int:
@@ -176,9 +171,16 @@ def cmd_add(args: argparse.Namespace) -> int:
         )
     except ValidationError as exc:
         return fail(args, describe_validation_error(exc), EXIT_BAD_INPUT)
+    return add_and_report(args, server)
+
+
+def add_and_report(args: argparse.Namespace, server: McpServerInput) -> int:
+    """Add ``server`` to the saved servers and say so (with how to trust it); a refusal exits 2 or 1."""
     catalog = open_catalog()
-    record = catalog.add(server)
-    assert record is not None
+    result = acted(servers.add(catalog, server))
+    record = result.server
+    if not result.success or record is None:
+        return refused(args, result)
     _warn_secrets(catalog, record)
     if args.json:
         print_json({"success": True, "server": record.to_json_dict()})
@@ -193,7 +195,7 @@ def cmd_add_json(args: argparse.Namespace) -> int:
     """``add-json FILE|-``: add the servers of a JSON file or standard input."""
     parsed = parse_servers_json(*read_input_text(args.file))
     catalog = open_catalog()
-    outcome = asyncio.run(servers.add_parsed(catalog, parsed, args.trust, args.on_conflict))
+    outcome = acted(servers.add_parsed(catalog, parsed, args.trust, args.on_conflict))
     results = [_add_json_row(catalog, result) for result in outcome.results or []]
     ok = all(r["success"] or r.get("skipped") for r in results)
     if args.json:
@@ -240,12 +242,15 @@ def cmd_update(args: argparse.Namespace) -> int:
         updates["config"] = config
     if not updates:
         return fail(args, "nothing to update: give at least one field flag", EXIT_BAD_INPUT)
-    _, after = catalog.update(record.id, updates, set(args.secret))
+    result = acted(servers.update(catalog, record.id, updates | {"secretKeys": args.secret}))
+    after = result.server
+    if not result.success or after is None:
+        return refused(args, result)
     _warn_secrets(catalog, after)
     if args.json:
         print_json({"success": True, "server": after.to_json_dict()})
     else:
-        print(f"Updated {after.name}.")
+        print(result.message)
         if record.is_trusted and not after.is_trusted:
             print(f"What it runs changed; trust it again: elftia-mcp trust {_arg(after.name)}")
     return EXIT_OK
@@ -254,23 +259,27 @@ def cmd_update(args: argparse.Namespace) -> int:
 def cmd_remove(args: argparse.Namespace) -> int:
     """``remove NAME``: remove a server (and its secrets; agents that used it are told)."""
     catalog = open_catalog()
-    removed, lost = catalog.remove(catalog.find(args.server).id)
+    result = acted(servers.remove(catalog, catalog.find(args.server).id))
+    if not result.success or result.server is None:
+        return refused(args, result)
     if args.json:
-        print_json({"success": True, "server": removed.to_json_dict(), "agentsUpdated": [a.name for a in lost]})
+        print_json({"success": True, "server": result.server.to_json_dict(), "agentsUpdated": result.agents_updated})
     else:
-        names = ", ".join(agent.name for agent in lost)
-        print(f"Removed {removed.name}." + (f" Taken out of agents: {names}." if lost else ""))
+        print(result.message)
     return EXIT_OK
 
 
 def cmd_set_active(args: argparse.Namespace) -> int:
     """``enable NAME`` / ``disable NAME``."""
     catalog = open_catalog()
-    _, after = catalog.update(catalog.find(args.server).id, {"isActive": args.active})
+    result = acted(servers.update(catalog, catalog.find(args.server).id, {"isActive": args.active}))
+    after = result.server
+    if not result.success or after is None:
+        return refused(args, result)
     if args.json:
         print_json({"success": True, "server": after.to_json_dict()})
     else:
-        print(f"{after.name} is {'enabled' if after.is_active else 'disabled'}.")
+        print(messages.switched_on(after.name, after.is_active))
     return EXIT_OK
 
 
@@ -290,9 +299,9 @@ def cmd_trust(args: argparse.Namespace) -> int:
         if input("Trust it? [y/N] ").strip().lower() not in ("y", "yes"):
             print("Not trusted.")
             return EXIT_FAILED
-    result = asyncio.run(servers.trust(catalog, record.id))
+    result = acted(servers.trust(catalog, record.id))
     if not result.success or result.server is None:
-        return fail(args, result.error or f"{record.name} could not be trusted")
+        return refused(args, result)
     if args.json:
         rows = describe_launch(result.server)
         print_json({"success": True, "server": result.server.to_json_dict(), "launch": dict(rows), "rows": rows})

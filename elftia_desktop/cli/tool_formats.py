@@ -97,10 +97,10 @@ async def _live_tools(
     for sid in [sid for sid in listing.errors if service.connection_state(sid).value == "auth_required"]:
         try:  # sign in to each server that asks, one after the other
             listing.tools.extend(await _signed_in_tools(service, sid))
-            del listing.errors[sid]
+            del listing.errors[sid], listing.reasons[sid]
         except ElftiaError as exc:
-            listing.errors[sid] = str(exc)
-    return listing.tools, _named_errors(await service.current_records(), listing.errors)
+            listing.add_failure(sid, exc)
+    return listing.tools, _named_errors(await service.current_records(), listing.reasons)
 
 
 async def _signed_in_tools(service: McpService, server_id: str) -> list[MCPTool]:
@@ -109,7 +109,7 @@ async def _signed_in_tools(service: McpService, server_id: str) -> list[MCPTool]
 
 
 def _named_errors(records: list[McpServerRecord], errors: dict[str, str]) -> dict[str, str]:
-    """Failed servers by name (their id when no longer configured)."""
+    """Why each failed server's tools are missing, by its name (its id when no longer configured)."""
     names = {record.id: record.name for record in records}
     return {names.get(server_id, server_id): reason for server_id, reason in errors.items()}
 

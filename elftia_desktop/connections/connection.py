@@ -47,7 +47,8 @@ class ConnectionHooks:
     """What the service wants to hear from a connection."""
 
     on_tools_changed: Callable[[], None]
-    on_lost: Callable[[ServerConnection, str], None]
+    on_lost: Callable[[ServerConnection, ServerConnectionError], None]
+    """The connection ended on its own: why (its ``server_name`` and ``reason`` apart)."""
     """The connection died after it was up; the argument says why."""
     on_spawn: Callable[[StdioProcess], None]
     on_exit: Callable[[StdioProcess], None]
@@ -245,7 +246,7 @@ class ServerConnection:
             tg.cancel_scope.cancel()
         if not self._stop.is_set() and process is not None:
             await anyio.sleep(0.05)  # let the stderr reader catch the last lines
-            self._hooks.on_lost(self, translate(EOFError(), self.failure_context("call")).message)
+            self._hooks.on_lost(self, translate(EOFError(), self.failure_context("call")))
 
     def _on_list_changed(self, kind: str) -> None:
         if self._hooks.on_list_changed is not None:
@@ -261,7 +262,7 @@ class ServerConnection:
                 self._ready.set_exception(era or translate(exc, self.failure_context("start")))
         elif isinstance(exc, Exception) and not self._stop.is_set():
             log.info("connection to %s ended: %r", self.record.name, exc)
-            self._hooks.on_lost(self, translate(exc, self.failure_context("call")).message)
+            self._hooks.on_lost(self, translate(exc, self.failure_context("call")))
 
     async def close(self) -> None:
         """Stop the owner task: graceful close of session and transport, bounded in time."""

@@ -107,7 +107,9 @@ def era_failure(exc: BaseException, record: McpServerRecord, mode: str) -> Serve
         came = f"the server answered: {str(leaf).rstrip('.')}"
     else:
         return None
-    return ServerStartFailed(f"{record.name}: no protocol version in common. Tried {tried}; {came}", record.id)
+    return ServerStartFailed(
+        f"no protocol version in common. Tried {tried}; {came}", record.id, server_name=record.name
+    )
 
 
 _VERSION_COMPLAINTS = ("Unsupported protocol version from the server", "No mutually supported modern protocol version")

@@ -149,8 +149,9 @@ def translate(exc: BaseException, ctx: FailureContext) -> ServerConnectionError:
         phase = {"start": "while starting and initializing", "list": "listing", "call": "in the tool call"}
         after = f" after {ctx.timeout:g} s" if ctx.timeout else ""
         return ServerTimeout(
-            _with_stderr(f"{ctx.server_name}: timed out {phase.get(ctx.phase, ctx.phase)}{after}", ctx),
+            _with_stderr(f"timed out {phase.get(ctx.phase, ctx.phase)}{after}", ctx),
             ctx.server_id,
+            server_name=ctx.server_name,
         )
     error_class = ServerStartFailed if ctx.phase == "start" else ServerConnectionError
-    return error_class(f"{ctx.server_name}: {describe(leaf, ctx)}", ctx.server_id)
+    return error_class(describe(leaf, ctx), ctx.server_id, server_name=ctx.server_name)

@@ -3,7 +3,7 @@
 Events (name -> payload)::
 
     "server:connected"  {serverId}
-    "connection:state"  {serverId, state, error}
+    "connection:state"  {serverId, state, error, reason}   reason: the error without the server's name
     "servers:changed"   {}
     "tool:called"       {serverId, toolName, callId, outcome, duration, success, at}
     "tool:progress"     {serverId, toolName, callId, progress, total, message}
@@ -54,6 +54,7 @@ class ServiceEvents:
         callbacks.append(callback)
 
         def unsubscribe() -> None:
+            """Stop calling the callback (idempotent)."""
             if callback in callbacks:
                 callbacks.remove(callback)
 

@@ -33,6 +33,7 @@ class LiveCalls:
         """A callback for the SDK that emits each progress notification as ``tool:progress``."""
 
         async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            """Emit one progress notification."""
             self._events.emit(
                 "tool:progress",
                 {
@@ -47,11 +48,14 @@ class LiveCalls:
 
         return on_progress
 
-    async def run(self, call_id: str, label: str, work: Coroutine[Any, Any, T]) -> T:
-        """Run ``work`` as the call ``call_id``; a :meth:`cancel` raises ``ToolCallCancelled``."""
+    async def run(self, call_id: str, label: str, work: Coroutine[Any, Any, T], *, server_name: str | None = None) -> T:
+        """Run ``work`` as the call ``call_id`` (``label``: the tool, of ``server_name``); :meth:`cancel` raises
+        ``ToolCallCancelled``."""
         if call_id in self._tasks:
             work.close()
-            raise ToolCallError(f"{label}: a call with id {call_id!r} is already running; use a new call id.")
+            raise ToolCallError(
+                f"{label}: a call with id {call_id!r} is already running; use a new call id.", server_name=server_name
+            )
         task: asyncio.Task[T] = asyncio.get_running_loop().create_task(work)
         self._tasks[call_id] = task
         try:
@@ -59,7 +63,9 @@ class LiveCalls:
         except asyncio.CancelledError:
             current = asyncio.current_task()
             if call_id in self._cancelled and (current is None or not current.cancelling()):
-                raise ToolCallCancelled(f"{label}: cancelled; the server was told to stop.") from None
+                raise ToolCallCancelled(
+                    f"{label}: cancelled; the server was told to stop.", server_name=server_name
+                ) from None
             raise
         finally:
             self._tasks.pop(call_id, None)

@@ -69,7 +69,8 @@ class CallbackServer:
             self._server = await asyncio.start_server(self._handle, "127.0.0.1", self.port)
         except OSError as exc:
             raise ServerAuthRequired(
-                f"{self.server_name}: the sign-in callback port {self.port} on 127.0.0.1 is in use ({exc.strerror})"
+                f"the sign-in callback port {self.port} on 127.0.0.1 is in use ({exc.strerror})",
+                server_name=self.server_name,
             ) from exc
 
     async def wait(self, timeout: float = CALLBACK_TIMEOUT) -> AuthorizationCodeResult:  # noqa: ASYNC109
@@ -79,7 +80,8 @@ class CallbackServer:
             return await asyncio.wait_for(asyncio.shield(self._result), timeout)
         except TimeoutError as exc:
             raise ServerAuthRequired(
-                f"{self.server_name}: no answer from the browser within {timeout / 60:g} minutes; sign in again"
+                f"no answer from the browser within {timeout / 60:g} minutes; sign in again",
+                server_name=self.server_name,
             ) from exc
         finally:
             await self.close()
@@ -125,7 +127,9 @@ class CallbackServer:
         if "error" in query:
             reason = query.get("error_description") or query["error"]
             self._result.set_exception(
-                ServerAuthRequired(f"{self.server_name}: the authorization server refused the sign-in: {reason}")
+                ServerAuthRequired(
+                    f"the authorization server refused the sign-in: {reason}", server_name=self.server_name
+                )
             )
             return "200 OK", _page("Sign-in not completed", f"{reason}. Return to {APP_TITLE} to try again.")
         if not query.get("code"):

@@ -37,6 +37,7 @@ def console_prompt(stream: TextIO | None = None, browser: bool = True) -> SignIn
     """A prompt that prints the URL on its own line to ``stream`` (stderr) and opens the browser unless told not to."""
 
     async def prompt(record: McpServerRecord, url: str) -> None:
+        """Print the URL and open it in a browser."""
         out = stream or sys.stderr
         print(f"Sign in to {record.name}: open this address in a browser:", file=out)
         print(url, file=out, flush=True)

@@ -118,7 +118,9 @@ class SignInGate:
             return error
         if http_status in (401, 403) and not isinstance(error, ServerAuthRequired):
             return ServerAuthRequired(
-                f"{record.name}: the server refused the sign-in (HTTP status {http_status}); sign in again", record.id
+                f"the server refused the sign-in (HTTP status {http_status}); sign in again",
+                record.id,
+                server_name=record.name,
             )
         return error
 
@@ -144,15 +146,17 @@ def describe_flow_failure(exc: BaseException, record: McpServerRecord) -> Elftia
     text = str(exc) or type(exc).__name__
     if isinstance(exc, OAuthFlowError) and text.startswith("Protected resource "):
         return ServerStartFailed(
-            f"{record.name}: refused to sign in: the server's OAuth metadata names a different resource than its "
+            "refused to sign in: the server's OAuth metadata names a different resource than its "
             f"URL ({text.removeprefix('Protected resource ')}); check the URL",
             record.id,
+            server_name=record.name,
         )
+    name = record.name
     if isinstance(exc, OAuthFlowError):
-        return ServerAuthRequired(f"{record.name}: sign-in failed: {text}", record.id)
+        return ServerAuthRequired(f"sign-in failed: {text}", record.id, server_name=name)
     if isinstance(exc, httpx2.TransportError):
-        return ServerStartFailed(f"{record.name}: the authorization server could not be reached: {text}", record.id)
-    return ServerAuthRequired(f"{record.name}: sign-in failed: {type(exc).__name__}: {text}", record.id)
+        return ServerStartFailed(f"the authorization server could not be reached: {text}", record.id, server_name=name)
+    return ServerAuthRequired(f"sign-in failed: {type(exc).__name__}: {text}", record.id, server_name=name)
 
 
 class _AppHooks:
@@ -220,10 +224,12 @@ class SignInHandlers:
         """Start the callback server and show the URL, or refuse when nobody can sign in now."""
         name = self.record.name
         if not self.gate.interactive:
-            raise ServerAuthRequired(f"{name}: sign-in required (press Sign in, or run: elftia-mcp login {name!r})")
+            raise ServerAuthRequired(
+                f"sign-in required (press Sign in, or run: elftia-mcp login {name!r})", server_name=name
+            )
         self.gate.attempts += 1
         if self.gate.attempts > MAX_SIGN_IN_ATTEMPTS:
-            raise ServerAuthRequired(f"{name}: sign-in did not succeed after {MAX_SIGN_IN_ATTEMPTS} attempts")
+            raise ServerAuthRequired(f"sign-in did not succeed after {MAX_SIGN_IN_ATTEMPTS} attempts", server_name=name)
         state = parse_qs(urlsplit(authorization_url).query).get("state", [None])[0]
         server = CallbackServer(name, self.port, state)
         try:
@@ -250,7 +256,7 @@ class SignInHandlers:
         """Wait (up to 5 minutes) for the browser to come back."""
         server, self._server = self._server, None
         if server is None:
-            raise ServerAuthRequired(f"{self.record.name}: the sign-in did not start")
+            raise ServerAuthRequired("the sign-in did not start", server_name=self.record.name)
         try:
             return await server.wait()
         finally:

@@ -39,9 +39,10 @@ def expand(
             return match.group(0)
         if body.startswith("input:"):
             raise ServerStartFailed(
-                f"{record.name}: {where} asks for the input {body[6:]!r} ({match.group(0)}), which only VS Code "
+                f"{where} asks for the input {body[6:]!r} ({match.group(0)}), which only VS Code "
                 "can prompt for. Edit the server and put the value in its place.",
                 record.id,
+                server_name=record.name,
             )
         if body == "userHome":
             return os.path.expanduser("~")
@@ -49,19 +50,21 @@ def expand(
         found = env.get(name)
         if found is not None and command_line and (looks_secret(name) or secret_kind(found)):
             raise ServerStartFailed(
-                f"{record.name}: {where} would put the value of {name} ({match.group(0)}) on the command line, "
+                f"{where} would put the value of {name} ({match.group(0)}) on the command line, "
                 f"where every user of this computer can read it. Pass it through the environment instead: "
                 f"set the server's variable {name}={match.group(0)} and take it out of {where}.",
                 record.id,
+                server_name=record.name,
             )
         if found is not None:
             return found
         if ":-" in body:
             return default
         raise ServerStartFailed(
-            f"{record.name}: {where} uses {match.group(0)}, but {name} is not set in your environment. "
+            f"{where} uses {match.group(0)}, but {name} is not set in your environment. "
             f"Set {name} (in your shell profile) or edit the server and put the value in its place.",
             record.id,
+            server_name=record.name,
         )
 
     return PLACEHOLDER.sub(replace, value) if "${" in value else value

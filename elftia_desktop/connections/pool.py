@@ -69,12 +69,18 @@ class PoolEntry:
     server_id: str
     log: ServerLog
     state: ConnectionState = ConnectionState.DISCONNECTED
-    error: str | None = None
+    failure: ElftiaError | None = None
+    """Why the last attempt failed (its ``server_name`` and ``reason`` apart), or None."""
     connection: ServerConnection | None = None
     attempt: asyncio.Task[ServerConnection] | None = None
     last_used: float = 0.0
     gate: SignInGate = field(default_factory=SignInGate)
     """OAuth: whether a sign-in may happen now, and why the last flow failed."""
+
+    @property
+    def error(self) -> str | None:
+        """The last failure as one message ("name: reason"), or None."""
+        return str(self.failure) if self.failure is not None else None
 
 
 @dataclass(frozen=True)
@@ -128,6 +134,7 @@ class ConnectionPool:
         if entry is None:
 
             def emit_line(line: str) -> None:
+                """Emit one log line as ``log``."""
                 self.events.emit("log", {"serverId": server_id, "line": line})
 
             entry = self.entries[server_id] = PoolEntry(server_id, ServerLog(emit_line, self.defaults.log_lines))
@@ -143,13 +150,15 @@ class ConnectionPool:
         """Set the state a failure leads to (``auth required`` for sign-in problems); returns the error to raise."""
         error = entry.gate.explain(error, record, status)
         auth = isinstance(error, ServerAuthRequired)
-        self.set_state(entry, ConnectionState.AUTH_REQUIRED if auth else ConnectionState.ERROR, str(error))
+        self.set_state(entry, ConnectionState.AUTH_REQUIRED if auth else ConnectionState.ERROR, error)
         return error
 
-    def set_state(self, entry: PoolEntry, state: ConnectionState, error: str | None = None) -> None:
-        """Change a state and emit ``connection:state``."""
-        entry.state, entry.error = state, error
-        self.events.emit("connection:state", {"serverId": entry.server_id, "state": state.value, "error": error})
+    def set_state(self, entry: PoolEntry, state: ConnectionState, failure: ElftiaError | None = None) -> None:
+        """Change a state and emit ``connection:state`` (``error``: the message, ``reason``: it without the name)."""
+        entry.state, entry.failure = state, failure
+        reason = failure.reason if failure is not None else None
+        payload = {"serverId": entry.server_id, "state": state.value, "error": entry.error, "reason": reason}
+        self.events.emit("connection:state", payload)
 
     async def ensure(self, record: McpServerRecord) -> ServerConnection:
         """A healthy connection to the server, connecting or reconnecting as needed."""
@@ -164,7 +173,8 @@ class ConnectionPool:
             return connection
         if entry.attempt is None or entry.attempt.done():
             if entry.state is ConnectionState.AUTH_REQUIRED and not entry.gate.interactive:
-                raise ServerAuthRequired(entry.error or f"{record.name}: sign-in required", record.id)
+                why = entry.failure.reason if entry.failure is not None else "sign-in required"
+                raise ServerAuthRequired(why, record.id, server_name=record.name)
             entry.attempt = asyncio.get_running_loop().create_task(self._connect(record, entry))
         attempt = entry.attempt
         try:
@@ -202,7 +212,7 @@ class ConnectionPool:
                 f"(in the app, or: elftia-mcp trust {record.name!r}).",
                 record.id,
             )
-            self.set_state(entry, ConnectionState.ERROR, str(error))
+            self.set_state(entry, ConnectionState.ERROR, error)
             raise error
         self.set_state(entry, ConnectionState.CONNECTING)
         entry.gate.failure = None
@@ -236,25 +246,31 @@ class ConnectionPool:
         server_id = record.id
 
         def on_tools_changed() -> None:
+            """The server's tool list changed: drop the cache."""
             self.tools.invalidate(server_id, emit=True)
 
-        def on_lost(connection: ServerConnection, reason: str) -> None:
+        def on_lost(connection: ServerConnection, error: ServerConnectionError) -> None:
+            """The connection ended on its own: the state says why (the next use reconnects)."""
             entry = self.entries.get(server_id)
             if entry is not None and entry.connection is connection:
                 entry.connection = None
                 self.tools.invalidate(server_id)
-                self._failed(entry, record, ServerConnectionError(reason, server_id), connection.http_status)
+                self._failed(entry, record, error, connection.http_status)
 
         def on_spawn(process: StdioProcess) -> None:
+            """Record the started process (a crashed run's leftovers are found by it)."""
             ProcessTracker.for_dir(self.runtime_dir).add(server_id, process.pid, process.argv)
 
         def on_exit(process: StdioProcess) -> None:
+            """Forget the ended process."""
             ProcessTracker.for_dir(self.runtime_dir).remove(process.pid)
 
         def on_list_changed(kind: str) -> None:
+            """Emit ``lists:changed`` (prompts or resources)."""
             self.events.emit("lists:changed", {"serverId": server_id, "kind": kind})
 
         def on_log_message(params: types.LoggingMessageNotificationParams) -> None:
+            """Emit a server's log message as ``log:message``."""
             payload = {"serverId": server_id, "level": params.level, "logger": params.logger, "data": params.data}
             self.events.emit("log:message", payload)
 
@@ -287,7 +303,9 @@ class ConnectionPool:
         except Exception as exc:
             leaf = leaf_exception(exc)
             if phase == "call" and isinstance(leaf, MCPError) and not is_timeout(leaf) and not is_connection_lost(leaf):
-                raise ToolCallError(f"{record.name}: the tool call failed: {leaf.message} (code {leaf.code})") from exc
+                raise ToolCallError(
+                    f"the tool call failed: {leaf.message} (code {leaf.code})", server_name=record.name
+                ) from exc
             error: ElftiaError = translate(exc, connection.failure_context(phase, limit))
             if is_connection_lost(exc) or not connection.alive:
                 entry = self.entry(record.id)

@@ -46,7 +46,7 @@ class ServerProbe:
             self._tools.cache.invalidate(server_id)
             tools = (await self._tools.fetch(record)).tools
         except ElftiaError as exc:
-            return McpTestResult(success=False, error=str(exc), duration_ms=_ms_since(started))
+            return McpTestResult(success=False, error=str(exc), reason=exc.reason, duration_ms=_ms_since(started))
         connection = self._pool.entry(server_id).connection
         return McpTestResult(
             success=True,
@@ -67,6 +67,7 @@ class ServerProbe:
         pool = self._trial_pool
 
         async def attempt() -> list[Any]:
+            """Connect the trial server and list its tools."""
             return await pool.use(record, "list", pool.timeouts(record).list_, listing.list_tools)
 
         try:
@@ -74,7 +75,7 @@ class ServerProbe:
             connection = pool.entry(record.id).connection
             info = connection.server_info() if connection else None
         except ElftiaError as exc:
-            return McpTestResult(success=False, error=str(exc), duration_ms=_ms_since(started))
+            return McpTestResult(success=False, error=str(exc), reason=exc.reason, duration_ms=_ms_since(started))
         finally:
             await pool.disconnect(record.id)
             pool.entries.pop(record.id, None)

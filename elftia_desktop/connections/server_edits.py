@@ -43,13 +43,13 @@ class ServerEdits:
         self._events.emit("servers:changed", {})
 
     async def connect_quietly(self, record: McpServerRecord) -> str | None:
-        """Connect an active, trusted server; returns why it failed (never raises)."""
+        """Connect an active, trusted server; returns why it failed, without its name (never raises)."""
         if not record.is_active or needs_confirmation(record):
             return None
         try:
             await self._pool.ensure(record)
         except ElftiaError as exc:
-            return str(exc)
+            return exc.reason
         return None
 
     async def connect_active(self) -> dict[str, str]:

@@ -74,7 +74,7 @@ class ServerTools:
         fetched = await asyncio.gather(*(self.enabled(r) for r in pending), return_exceptions=True)
         for record, outcome in zip(pending, fetched, strict=True):
             if isinstance(outcome, ElftiaError):
-                result.errors[record.id] = str(outcome)
+                result.add_failure(record.id, outcome)
             elif isinstance(outcome, BaseException):
                 raise outcome
             else:

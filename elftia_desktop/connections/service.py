@@ -29,6 +29,7 @@ from elftia_desktop.connections.tool_cache import ToolCache
 from elftia_desktop.connections.tool_calls import ToolCalls
 from elftia_desktop.connections.tool_guard import ToolGuard
 from elftia_desktop.core.catalog import ServerCatalog
+from elftia_desktop.core.errors import ElftiaError
 from elftia_desktop.core.models import (
     ConnectionState,
     McpAuthStatus,
@@ -78,6 +79,7 @@ class McpService:
         """Stop the server processes an earlier run left behind (a ``/proc`` scan: in a worker thread)."""
 
         def scan() -> list[TrackedProcess]:
+            """Stop the leftover processes (blocking)."""
             ProcessTracker.for_dir(self.runtime_dir)  # reads this process's identity once, off the loop
             return kill_leftovers(self.runtime_dir)
 
@@ -138,6 +140,11 @@ class McpService:
         """The last error of a server's connection (sync)."""
         entry = self.pool.entries.get(server_id)
         return entry.error if entry is not None else None
+
+    def connection_failure(self, server_id: str) -> ElftiaError | None:
+        """The last failure of a server's connection, its ``server_name`` and ``reason`` apart (sync)."""
+        entry = self.pool.entries.get(server_id)
+        return entry.failure if entry is not None else None
 
     def server_log(self, server_id: str) -> list[str]:
         """The server's last log lines (500 unless the settings say otherwise): stderr and log messages (sync)."""

@@ -58,7 +58,7 @@ class ToolCalls:
                     tool_name, args, read_timeout_seconds=call_timeout, progress_callback=progress
                 ),
             )
-            result = await (self.live.run(call_id, f"{record.name}: {tool_name}", call) if call_id else call)
+            result = await (self.live.run(call_id, tool_name, call, server_name=record.name) if call_id else call)
             outcome = "error" if result.is_error else "ok"
             return result
         except ToolCallCancelled:
@@ -78,6 +78,7 @@ def _both(first: ProgressFnT | None, second: ProgressFnT | None) -> ProgressFnT 
         return first or second
 
     async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        """Pass the progress to both callbacks."""
         await first(progress, total, message)
         await second(progress, total, message)
 

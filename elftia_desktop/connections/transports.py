@@ -60,7 +60,7 @@ async def stdio_argv(record: McpServerRecord) -> tuple[list[str], str, dict[str,
     found = find_command(command, path)
     if found is None:
         raise ServerStartFailed(
-            f"{record.name}: command not found: {command!r}. Searched PATH: {path or '(empty)'}", record.id
+            f"command not found: {command!r}. Searched PATH: {path or '(empty)'}", record.id, server_name=record.name
         )
     return [found, *record.config.args], path, passed_through(env)
 
@@ -93,6 +93,7 @@ def http_client(
     import httpx2
 
     async def record_status(response: httpx2.Response) -> None:
+        """Report the response's HTTP status."""
         on_status(response.status_code)
 
     return httpx2.AsyncClient(
@@ -132,6 +133,7 @@ async def open_transport(
                 timeout: httpx2.Timeout | None = None,
                 auth: httpx2.Auth | None = None,
             ) -> httpx2.AsyncClient:
+                """An HTTP client with our headers, timeout and auth."""
                 client = http_client(headers or {}, connect_timeout, hooks.on_http_status, auth)
                 if timeout is not None:
                     client.timeout = timeout

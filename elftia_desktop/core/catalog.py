@@ -22,7 +22,17 @@ from elftia_desktop.core.text_rules import name_key, visible
 from elftia_desktop.core.trust import launch_of, mark_trusted
 
 ConflictPolicy = Literal["rename", "skip", "replace", "fail"]
+ToolFlag = Literal["enabled", "autoApprove"]
+"""``enabled``: the tool is offered to agents; ``autoApprove``: it runs without asking first."""
 _IMMUTABLE_FIELDS = {"id", "createdAt", "created_at"}
+
+
+def _index_of(records: list[McpServerRecord], server_id: str) -> int:
+    """Where the record with ``server_id`` is in ``records``; ``ServerNotFound`` otherwise."""
+    index = next((i for i, r in enumerate(records) if r.id == server_id), None)
+    if index is None:
+        raise ServerNotFound(f"No server with id {server_id!r}")
+    return index
 
 
 def free_name(name: str, taken: set[str]) -> str:
@@ -108,9 +118,7 @@ class ServerCatalog:
 
         def change(records: list[McpServerRecord]) -> tuple[McpServerRecord, McpServerRecord]:
             """Apply the changes to the stored record; (before, after)."""
-            index = next((i for i, r in enumerate(records) if r.id == server_id), None)
-            if index is None:
-                raise ServerNotFound(f"No server with id {server_id!r}")
+            index = _index_of(records, server_id)
             before = records[index]
             merged = before.to_json_dict() | _camel_keys(updates)
             if isinstance(updates.get("config"), dict):
@@ -134,6 +142,30 @@ class ServerCatalog:
         before, after = self.store.mutate(change)
         self._forget_dropped_secrets(before, after)
         return before, after
+
+    def set_tool_flag(
+        self, server_id: str, tool_name: str, flag: ToolFlag, value: bool
+    ) -> tuple[McpServerRecord, McpServerRecord]:
+        """Switch one flag of one tool in one locked read-modify-write; returns (before, after).
+
+        The flag lives in the record's ``disabledTools`` (``enabled``) or ``disabledAutoApproveTools``
+        list: ``value`` False puts the tool in, True takes it out. Two switches at once (two windows,
+        the CLI) both stay: each reads the list under the store's lock.
+        """
+        attribute = "disabled_tools" if flag == "enabled" else "disabled_auto_approve_tools"
+
+        def change(records: list[McpServerRecord]) -> tuple[McpServerRecord, McpServerRecord]:
+            """Switch the flag on the stored record; (before, after)."""
+            index = _index_of(records, server_id)
+            before = records[index]
+            names = [name for name in getattr(before, attribute) if name != tool_name]
+            after = before.model_copy(
+                update={attribute: names if value else [*names, tool_name], "updated_at": now_ms()}
+            )
+            records[index] = after
+            return before, after
+
+        return self.store.mutate(change)
 
     def remove(self, server_id: str) -> tuple[McpServerRecord, list[Agent]]:
         """Delete a record and its secrets, and take it out of every agent.

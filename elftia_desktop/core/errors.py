@@ -19,6 +19,9 @@
     ├── ToolCallError               a tool call failed or was refused
     │   └── ToolCallCancelled       the user cancelled a running call
 
+An error about one server names it in ``server_name`` and says why in ``reason``; its text reads
+"name: reason". A UI that shows the name already (a card, a form) shows ``reason`` alone.
+
 Errors from the mcp SDK, anyio and httpx2 are translated at the ``connections`` boundary.
 """
 
@@ -26,7 +29,19 @@ from __future__ import annotations
 
 
 class ElftiaError(Exception):
-    """Base of every error the app reports to a user."""
+    """Base of every error the app reports to a user.
+
+    Args:
+        reason: what went wrong; the whole message when ``server_name`` is None.
+        server_name: the server the error is about (the message then reads "name: reason").
+    """
+
+    def __init__(self, reason: str = "", *, server_name: str | None = None) -> None:
+        super().__init__(f"{server_name}: {reason}" if server_name else reason)
+        self.reason = reason
+        """Why, without the server's name."""
+        self.server_name = server_name
+        """The server the error is about, or None."""
 
     @property
     def message(self) -> str:
@@ -86,8 +101,8 @@ class SecretStoreError(ElftiaError):
 class ServerConnectionError(ElftiaError):
     """A server could not be reached or used."""
 
-    def __init__(self, message: str, server_id: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, server_id: str | None = None, *, server_name: str | None = None) -> None:
+        super().__init__(message, server_name=server_name)
         self.server_id = server_id
 
 
@@ -113,3 +128,11 @@ class ToolCallError(ElftiaError):
 
 class ToolCallCancelled(ToolCallError):
     """The user cancelled a running tool call; the server was sent ``notifications/cancelled``."""
+
+
+def is_input_error(error: ElftiaError) -> bool:
+    """Whether the error is the request's fault (a wrong field, a taken name, an unknown id), not a file's.
+
+    The CLI exits 2 for these and 1 for the others.
+    """
+    return isinstance(error, ConfigError) and not isinstance(error, ConfigCorrupt | ConfigTooNew)

@@ -24,6 +24,7 @@ from elftia_desktop.core.agent_models import AgentToolSummary as AgentToolSummar
 from elftia_desktop.core.agent_models import McpMode as McpMode
 from elftia_desktop.core.agent_models import ProviderPayload as ProviderPayload
 from elftia_desktop.core.agent_models import new_agent_id as new_agent_id
+from elftia_desktop.core.errors import ElftiaError
 from elftia_desktop.core.model_base import CamelModel as _Model
 from elftia_desktop.core.model_base import OpenCamelModel as _OpenModel
 from elftia_desktop.core.model_base import now_ms as now_ms
@@ -332,9 +333,12 @@ class McpActionResult(_Model):
     reason: str | None = None
     """Why the action failed, without the server's name."""
     skipped: bool = False
+    """Nothing was done on purpose (a server of pasted JSON whose name is taken, with ``onConflict: skip``)."""
+    bad_input: bool = False
+    """The failure is the request's fault (a taken name, an unknown server, a wrong field), not the app's or a
+    file's: the CLI exits 2 for it, 1 for other failures."""
     connect_problem: str | None = None
     """Why a server that was saved did not connect afterwards (``message`` says it too)."""
-    """Nothing was done on purpose (a server of pasted JSON whose name is taken, with ``onConflict: skip``)."""
 
 
 class McpTestResult(_Model):
@@ -344,6 +348,8 @@ class McpTestResult(_Model):
     tools: list[str] = Field(default_factory=list)
     duration_ms: float = 0.0
     error: str | None = None
+    reason: str | None = None
+    """Why it failed, without the server's name (``error`` names it)."""
     server_info: dict[str, Any] | None = None
 
 
@@ -378,7 +384,14 @@ class McpToolListing(_Model):
 
     tools: list[MCPTool] = Field(default_factory=list)
     errors: dict[str, str] = Field(default_factory=dict)
-    """Server id -> why its tools are missing."""
+    """Server id -> why its tools are missing (the message names the server)."""
+    reasons: dict[str, str] = Field(default_factory=dict)
+    """Server id -> the same without the server's name, for a view that names the server itself."""
+
+    def add_failure(self, server_id: str, error: ElftiaError | str) -> None:
+        """Record that a server's tools are missing, and why (a text: a sentence that needs no name taken off)."""
+        self.errors[server_id] = str(error)
+        self.reasons[server_id] = error if isinstance(error, str) else error.reason
 
 
 class MCPCallToolResponse(_Model):

@@ -19,7 +19,6 @@ from elftia_desktop.core.config_store import describe_validation_error
 from elftia_desktop.core.errors import JsonInputError
 from elftia_desktop.core.json_input import MAX_JSON_CHARS, parse_json_text
 from elftia_desktop.core.models import TRANSPORT_NAMES, McpServerConfig, McpServerInput, McpServerTransport
-from elftia_desktop.core.text_rules import display_name
 
 _ENTRY_KEYS = {"command", "url", "serverUrl", "httpUrl"}
 _CONFIG_KEYS = {"command", "args", "env", "cwd", "url", "headers", "timeout"}
@@ -44,6 +43,7 @@ class ParsedServer:
     name: str
     server: McpServerInput | None = None
     error: str | None = None
+    """Why the entry is no server, without its name (a message names it: see ``application.messages``)."""
 
 
 def load_json_text(text: str, what: str = "The JSON", *, max_chars: int = MAX_JSON_CHARS) -> Any:
@@ -92,11 +92,11 @@ def server_entries(data: Any) -> list[tuple[str, Any]]:
 def parse_entry(name: str, entry: Any) -> ParsedServer:
     """One entry to an ``McpServerInput``, or the reason it cannot be one."""
     if not isinstance(entry, dict):
-        return ParsedServer(name, error=f"{display_name(name)}: expected an object with 'command' or 'url'")
+        return ParsedServer(name, error="expected an object with 'command' or 'url'")
     try:
         return ParsedServer(name, server=entry_to_input(name, entry))
     except ValueError as exc:
-        return ParsedServer(name, error=f"{display_name(name)}: {exc}")
+        return ParsedServer(name, error=str(exc))
 
 
 def entry_to_input(name: str, entry: dict[str, Any]) -> McpServerInput:

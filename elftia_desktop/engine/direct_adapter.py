@@ -110,7 +110,9 @@ class DirectServer:
         """Call a tool of this server; ``TimeoutError`` after ``timeout`` s, :class:`ServerConnectionError` if down."""
         session = self.connection.session
         if session is None or not self.connection.alive:
-            raise ServerConnectionError(f"{self.server_name}: the server is not connected", self.connection.record.id)
+            raise ServerConnectionError(
+                "the server is not connected", self.connection.record.id, server_name=self.server_name
+            )
         with anyio.fail_after(timeout):
             return await session.call_tool(tool_name, arguments)
 
@@ -130,9 +132,9 @@ def _hooks(server_id: str, tracker: ProcessTracker) -> ConnectionHooks:
         """Forget the process that ended."""
         tracker.remove(process.pid)
 
-    def on_lost(connection: ServerConnection, reason: str) -> None:
+    def on_lost(connection: ServerConnection, error: ServerConnectionError) -> None:
         """Log why the server went away."""
-        log.warning("direct MCP server %r ended: %s", connection.record.name, reason)
+        log.warning("direct MCP server %r ended: %s", connection.record.name, error.reason)
 
     return ConnectionHooks(on_tools_changed=lambda: None, on_lost=on_lost, on_spawn=on_spawn, on_exit=on_exit)
 
@@ -155,7 +157,7 @@ async def open_direct_server(
         await connection.open(connect_timeout)
         session = connection.session
         if session is None:
-            raise ServerConnectionError(f"{spec.name}: the server ended right after it started", record.id)
+            raise ServerConnectionError("the server ended right after it started", record.id, server_name=spec.name)
         with anyio.fail_after(connect_timeout):
             server.tools = await list_tools(session)
     except BaseException:

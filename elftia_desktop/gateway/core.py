@@ -146,9 +146,8 @@ class Gateway:
 
     async def _failure(self, server_id: str, exc: ElftiaError) -> str:
         """What the client is told: the server's name and the error, without secret values."""
-        name = self._server_name(server_id)
-        text = redact(str(exc), await self._secrets_of(server_id))
-        return text if text.startswith(f"{name}:") else f"{name}: {text}"
+        name = exc.server_name or self._server_name(server_id)
+        return f"{name}: {redact(exc.reason, await self._secrets_of(server_id))}"
 
     async def call_tool(self, ctx: Context, name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
         """Call the tool behind a gateway name; a failing server is reported in the result."""

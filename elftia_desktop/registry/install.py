@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import shutil
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -17,12 +16,11 @@ from pathlib import Path
 
 import httpx2
 
-from elftia_desktop.core.catalog import ServerCatalog
-from elftia_desktop.core.models import DependencyCheckResult, McpServerInput, McpServerRecord, RegistryOrigin
+from elftia_desktop.core.models import DependencyCheckResult, McpServerInput, RegistryOrigin
 from elftia_desktop.deps.checker import DependencyChecker
 from elftia_desktop.deps.requirements import meets_minimum, parse_version
 from elftia_desktop.registry.bundle import MAX_BUNDLE_BYTES, read_bundle
-from elftia_desktop.registry.bundle_plan import BundlePlan, plan_bundle, unpack
+from elftia_desktop.registry.bundle_plan import BundlePlan, plan_bundle
 from elftia_desktop.registry.entry import RegistryEntry
 from elftia_desktop.registry.errors import DownloadMismatch, RegistryUnreachable
 from elftia_desktop.registry.form import FormField
@@ -124,20 +122,6 @@ async def download_verified(
             "the file was changed, nothing was installed"
         )
     return b"".join(chunks)
-
-
-def add_server(catalog: ServerCatalog, server: McpServerInput, bundle: BundlePlan | None = None) -> McpServerRecord:
-    """Unpack a bundle (if any), then add the server untrusted; an unpacked bundle is removed if the add fails."""
-    server = server.model_copy(update={"is_trusted": False})
-    folder = unpack(bundle) if bundle is not None else None
-    try:
-        record = catalog.add(server)
-    except BaseException:
-        if folder is not None:
-            shutil.rmtree(folder, ignore_errors=True)
-        raise
-    assert record is not None  # on_conflict="fail" never skips
-    return record
 
 
 async def bundle_runtime_problems(plan: BundlePlan, checker: DependencyChecker) -> list[str]:

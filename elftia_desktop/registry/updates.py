@@ -13,7 +13,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.models import McpServerRecord
 from elftia_desktop.core.secrets import is_secret_ref
 from elftia_desktop.registry.cache import FEATURED_SOURCE
@@ -106,10 +105,3 @@ def update_changes(record: McpServerRecord, plan: InstallPlan) -> tuple[dict[str
         "isTrusted": False,
     }
     return updates, set(server.secret_keys)
-
-
-def update_record(catalog: ServerCatalog, record: McpServerRecord, plan: InstallPlan) -> McpServerRecord:
-    """Re-pin ``record`` to ``plan``'s version with the user's inputs; it becomes untrusted."""
-    updates, secret_keys = update_changes(record, plan)
-    _before, after = catalog.update(record.id, updates, secret_keys)
-    return after

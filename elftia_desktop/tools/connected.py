@@ -40,7 +40,9 @@ class ConnectedTools:
         """The enabled tools of a connected server; ``NotConnectedYet`` for any other."""
         if self._service.connection_state(server_id) is not ConnectionState.CONNECTED:
             names = {r.id: r.name for r in await self.list_servers()}
-            raise NotConnectedYet(f"{names.get(server_id, server_id)}: not connected yet (it connects when first used)")
+            raise NotConnectedYet(
+                "not connected yet (it connects when first used)", server_name=names.get(server_id, server_id)
+            )
         return await self._service.list_server_tools(server_id)
 
     async def list_all_active_server_tools(self) -> McpToolListing:
@@ -52,7 +54,7 @@ class ConnectedTools:
             try:
                 result.tools.extend(await self.list_server_tools(record.id))
             except ElftiaError as exc:
-                result.errors[record.id] = str(exc)
+                result.add_failure(record.id, exc)
         return result
 
 

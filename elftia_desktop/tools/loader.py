@@ -113,15 +113,15 @@ async def _selected_server_tools(service: ToolLister, server_ids: Sequence[str])
     for server_id in server_ids:
         record = records.get(server_id)
         if record is None:
-            result.errors[server_id] = "this server is no longer configured (it was removed)"
+            result.add_failure(server_id, "this server is no longer configured (it was removed)")
         elif not record.is_active:
-            result.errors[server_id] = f"{record.name} is turned off"
+            result.add_failure(server_id, f"{record.name} is turned off")
         else:
             wanted.append(server_id)
     outcomes = await asyncio.gather(*(service.list_server_tools(s) for s in wanted), return_exceptions=True)
     for server_id, outcome in zip(wanted, outcomes, strict=True):
         if isinstance(outcome, ElftiaError):
-            result.errors[server_id] = str(outcome)
+            result.add_failure(server_id, outcome)
         elif isinstance(outcome, BaseException):
             raise outcome
         else:

@@ -43,6 +43,7 @@ class AgentRoute(Route):
         from elftia_desktop.bridge.channels import AgentInput
 
         async def work(s: AppServices, data: AgentInput) -> Agent:
+            """``agents:add`` on the service loop."""
             from elftia_desktop.core.models import Agent
 
             return await asyncio.to_thread(s.agents.add, Agent.model_validate(data.model_dump()))
@@ -119,6 +120,7 @@ class AgentRoute(Route):
         from elftia_desktop.bridge.channels import AgentDraftInput
 
         async def work(s: AppServices, data: AgentDraftInput) -> McpToolListing:
+            """``agents:tools`` on the service loop."""
             from elftia_desktop.tools.loader import fetch_agent_server_tools
 
             return await fetch_agent_server_tools(s.mcp, _draft(data))
@@ -139,6 +141,7 @@ class AgentRoute(Route):
         from elftia_desktop.bridge.channels import AgentDraftInput
 
         async def work(s: AppServices, data: AgentDraftInput) -> list[ProviderPayload]:
+            """``agents:preview`` on the service loop."""
             from elftia_desktop.tools.loader import fetch_mcp_tools
             from elftia_desktop.tools.preview import preview_payloads
 
@@ -158,6 +161,7 @@ class AgentRoute(Route):
         """``agents:summaries``: per agent, its tool count and the tokens of its definitions."""
 
         async def work(s: AppServices) -> list[AgentToolSummary]:
+            """``agents:summaries`` on the service loop."""
             from elftia_desktop.tools.connected import connected_agent_tools
             from elftia_desktop.tools.preview import tool_summary
 

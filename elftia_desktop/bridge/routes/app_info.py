@@ -28,6 +28,7 @@ class AppRoute(Route):
         """``mcp:presets``: the built-in and official server presets as JSON dicts."""
 
         async def work(_s: AppServices) -> list[JsonDict]:
+            """``mcp:presets`` on the service loop."""
             from elftia_desktop.core.presets import load_presets
 
             presets = await asyncio.to_thread(load_presets)
@@ -45,6 +46,7 @@ class AppRoute(Route):
         """``app:notices``: problems found at start (config recovered, secrets in a file)."""
 
         async def work(s: AppServices) -> list[str]:
+            """``app:notices`` on the service loop."""
             return list(s.notices)
 
         return self._core.submit(Reply("app:notices", receiver, on_done, on_error), work)
@@ -65,6 +67,7 @@ class AppRoute(Route):
         from elftia_desktop.bridge.channels import InstallLinkInput
 
         async def work(_s: AppServices, data: InstallLinkInput) -> JsonDict:
+            """``app:parse-link`` on the service loop."""
             from elftia_desktop.core.install_link import parse_install_link
 
             return parse_install_link(data.link).to_json_dict()

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Slot
 
 from elftia_desktop.application.dependencies import RuntimeInstalls
-from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.plumbing import Done, Failed, Reply, Route, RouterCore
 from elftia_desktop.bridge.results import JsonDict
 from elftia_desktop.bridge.signals import RouterSignals
@@ -39,6 +37,7 @@ class DependencyRoute(Route):
         """``mcp:dependencies``: every runtime of the table, checked, with the servers that need it."""
 
         async def work(s: AppServices) -> list[JsonDict]:
+            """``mcp:dependencies`` on the service loop."""
             from elftia_desktop.deps.overview import runtime_rows
 
             rows = await runtime_rows(s.deps, s.installer, await s.mcp.list_servers())
@@ -78,17 +77,17 @@ class DependencyRoute(Route):
         from elftia_desktop.bridge.channels import DependencyInput
 
         signals = self._core.signals
-        source = f"deps:{command}"
         if on_progress is not None:
             if receiver is None:
                 raise TypeError("mcp:install-dependency: on_progress needs a receiver")
-            listener = _progress_listener(source, on_progress)
-            signals.logLine.connect(listener)  # cut when the install ends or the receiver goes
-            on_done, on_error = _then(on_done, listener, signals), _then_error(on_error, listener, signals)
-            receiver.destroyed.connect(lambda: _disconnect(signals, listener))
+            feed = ProgressFeed(signals, f"deps:{command}", on_progress, receiver)
+            on_done, on_error = feed.then(on_done), feed.then(on_error)
 
         async def work(s: AppServices, dep: DependencyInput) -> DependencyInstallResult:
+            """``mcp:install-dependency`` on the service loop."""
+
             def progress(line: str) -> None:
+                """One progress line, out as ``logLine``."""
                 signals.logLine.emit(f"deps:{dep.command}", line)
 
             return await self._installs.install(s.installer, dep.command, progress, s.running)
@@ -111,6 +110,7 @@ class DependencyRoute(Route):
         from elftia_desktop.bridge.channels import DependencyInput
 
         async def work(_s: AppServices, dep: DependencyInput) -> bool:
+            """``mcp:cancel-install`` on the service loop."""
             return self._installs.cancel(dep.command)
 
         reply = Reply("mcp:cancel-install", receiver, on_done, on_error)
@@ -133,37 +133,44 @@ class DependencyRoute(Route):
         )
 
 
-Listener = Callable[[str, str], None]
+T = TypeVar("T")
 
 
-def _progress_listener(source: str, on_progress: Callable[[str], None]) -> Listener:
-    def listener(line_source: str, line: str) -> None:
-        if line_source == source:
-            on_progress(line)
+class ProgressFeed(QObject):
+    """One install's progress lines (``logLine`` with its source) passed to ``on_progress`` on the UI thread.
 
-    return listener
+    A child of the receiver: when the receiver is destroyed, so is the feed, and Qt cuts its
+    connection itself; when the install ends first, :meth:`close` cuts it and deletes the feed.
+    Either way the connection is cut exactly once.
+    """
 
+    def __init__(self, signals: RouterSignals, source: str, on_progress: Callable[[str], None], owner: QObject) -> None:
+        super().__init__(owner)
+        self._source = source
+        self._on_progress = on_progress
+        self._signals: RouterSignals | None = signals
+        signals.logLine.connect(self.relay)
 
-def _disconnect(signals: RouterSignals, listener: Listener) -> None:
-    with contextlib.suppress(RuntimeError, TypeError):
-        signals.logLine.disconnect(listener)
+    @Slot(str, str)
+    def relay(self, source: str, line: str) -> None:
+        """Pass on a log line of this install's source."""
+        if source == self._source:
+            self._on_progress(line)
 
+    def close(self) -> None:
+        """Stop passing lines (idempotent) and let the feed go."""
+        signals, self._signals = self._signals, None
+        if signals is not None:
+            signals.logLine.disconnect(self.relay)
+            self.deleteLater()
 
-def _then(
-    callback: Done[DependencyInstallResult] | None, listener: Listener, signals: RouterSignals
-) -> Done[DependencyInstallResult]:
-    def run(result: DependencyInstallResult) -> None:
-        _disconnect(signals, listener)
-        if callback is not None:
-            callback(result)
+    def then(self, callback: Callable[[T], None] | None) -> Callable[[T], None]:
+        """``callback`` (done or failed) preceded by :meth:`close`."""
 
-    return run
+        def run(outcome: T) -> None:
+            """Close the feed, then call back."""
+            self.close()
+            if callback is not None:
+                callback(outcome)
 
-
-def _then_error(callback: Failed | None, listener: Listener, signals: RouterSignals) -> Failed:
-    def run(error: BridgeError) -> None:
-        _disconnect(signals, listener)
-        if callback is not None:
-            callback(error)
-
-    return run
+        return run

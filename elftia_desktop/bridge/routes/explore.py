@@ -52,6 +52,7 @@ class ExploreRoute(Route):
         from elftia_desktop.bridge.channels import CancelCallInput
 
         async def work(s: AppServices, data: CancelCallInput) -> bool:
+            """``mcp:cancel-call`` on the service loop."""
             return s.mcp.cancel_call(data.call_id)
 
         reply = Reply("mcp:cancel-call", receiver, on_done, on_error)

@@ -80,6 +80,7 @@ class GatewayRoute(Route):
         from elftia_desktop.bridge.channels import GatewayTargetInput
 
         async def run(services: AppServices, data: GatewayTargetInput) -> T:
+            """``work`` in a worker thread (it reads files and the keyring)."""
             return await asyncio.to_thread(work, services, data)
 
         return self._core.call(reply, GatewayTargetInput, target, run)
@@ -107,6 +108,7 @@ class GatewayRoute(Route):
         """``gateway:preview`` ``{app, agent?, hub?, remove?}``: the change as a diff; nothing is written."""
 
         def work(services: AppServices, data: GatewayTargetInput) -> JsonDict:
+            """``gateway:preview`` on the service loop."""
             return _plan(services, data).to_json_dict()
 
         return self._gateway(Reply("gateway:preview", receiver, on_done, on_error), target, work)
@@ -122,6 +124,7 @@ class GatewayRoute(Route):
         """``gateway:install`` / ``gateway:uninstall`` (``remove: true``): back up, then write the change."""
 
         def work(services: AppServices, data: GatewayTargetInput) -> JsonDict:
+            """The work, on the service loop."""
             from elftia_desktop.gateway.install import apply_plan
 
             plan = _plan(services, data)
@@ -141,6 +144,7 @@ class GatewayRoute(Route):
         """``gateway:reset-token``: a new HTTP token (clients with the old one get 401)."""
 
         async def run(services: AppServices) -> str:
+            """``gateway:reset-token`` on the service loop (the keyring in a worker thread)."""
             from elftia_desktop.gateway.token import reset_token
 
             return await asyncio.to_thread(reset_token, services.catalog.vault)

@@ -55,6 +55,7 @@ class IntegrationRoute(Route):
         """``mcp:detect-configs``: other apps' config files on this machine, with server counts or errors."""
 
         async def work(_s: AppServices) -> list[JsonDict]:
+            """``mcp:detect-configs`` on the service loop."""
             from elftia_desktop.integrations.detector import Environment, detect_async
             from elftia_desktop.integrations.transfer import describe_config
 
@@ -75,6 +76,7 @@ class IntegrationRoute(Route):
         from elftia_desktop.bridge.channels import ImportPreviewInput
 
         async def work(s: AppServices, data: ImportPreviewInput) -> JsonDict:
+            """``mcp:preview-import`` on the service loop."""
             from elftia_desktop.integrations.transfer import preview_rows, preview_sources
 
             refs = _refs(data.sources)
@@ -97,6 +99,7 @@ class IntegrationRoute(Route):
         from elftia_desktop.bridge.channels import ImportInput
 
         async def work(s: AppServices, data: ImportInput) -> JsonDict:
+            """``mcp:import`` on the service loop."""
             from elftia_desktop.integrations.transfer import import_rows
 
             refs, picked = _refs(data.sources), dict(data.choices)
@@ -126,6 +129,7 @@ class IntegrationRoute(Route):
         from elftia_desktop.bridge.channels import ExportInput
 
         async def work(s: AppServices, spec: ExportInput) -> JsonDict:
+            """``mcp:export`` on the service loop."""
             from elftia_desktop.application.integrations import records
             from elftia_desktop.integrations.transfer import app_config_path, export_text
 
@@ -149,6 +153,7 @@ class IntegrationRoute(Route):
         from elftia_desktop.bridge.channels import ExportFileInput
 
         async def work(s: AppServices, spec: ExportFileInput) -> ExportFileResult:
+            """``mcp:export-file`` on the service loop."""
             from elftia_desktop.application.integrations import records
             from elftia_desktop.integrations.exporter import write_export
             from elftia_desktop.integrations.transfer import export_text
@@ -174,6 +179,7 @@ class IntegrationRoute(Route):
         from elftia_desktop.bridge.channels import ExportInput
 
         async def work(s: AppServices, spec: ExportInput) -> JsonDict:
+            """``mcp:plan-export-into-app`` on the service loop."""
             from elftia_desktop.application.integrations import plan_export_into_app
 
             return await plan_export_into_app(s.catalog, spec.server_ids, spec.format)
@@ -196,6 +202,7 @@ class IntegrationRoute(Route):
         from elftia_desktop.bridge.channels import AppWriteInput
 
         async def work(s: AppServices, spec: AppWriteInput) -> JsonDict:
+            """``mcp:export-into-app`` on the service loop."""
             from elftia_desktop.application.integrations import export_into_app
 
             return await export_into_app(s.catalog, spec.server_ids, spec.format, spec.digest, spec.after_digest)
@@ -227,6 +234,7 @@ class IntegrationRoute(Route):
         from elftia_desktop.bridge.channels import ClaudePushInput
 
         async def work(s: AppServices, spec: ClaudePushInput) -> JsonDict:
+            """``mcp:claude-push`` on the service loop."""
             record = await asyncio.to_thread(s.catalog.get, spec.server_id)
             result = await (await _claude_cli()).add(record, None, spec.scope, with_secrets=False)
             return {"name": record.name, "scope": spec.scope} | result.to_json_dict()
@@ -244,6 +252,7 @@ class IntegrationRoute(Route):
         """``mcp:claude-sources``: Claude Code's config files, to preview and import ("pull")."""
 
         async def work(_s: AppServices) -> list[JsonDict]:
+            """``mcp:claude-sources`` on the service loop."""
             from elftia_desktop.integrations.transfer import describe_config
 
             cli = await _claude_cli()

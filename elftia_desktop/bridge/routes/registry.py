@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,17 +17,16 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 
-from elftia_desktop.application import servers as actions
+from elftia_desktop.application import registry as registry_actions
 from elftia_desktop.bridge.plumbing import Done, Failed, Reply, Route, RouterCore
 from elftia_desktop.core.errors import ConfigError, ElftiaError
-from elftia_desktop.registry.bundle_plan import unpack
 from elftia_desktop.registry.cache import RegistryCache, RegistryIndex, featured_entries
 from elftia_desktop.registry.client import REGISTRY_URL_ENV, RegistryClient
 from elftia_desktop.registry.entry import RegistryEntry, runtime_label, transport_label
 from elftia_desktop.registry.form import FormField
 from elftia_desktop.registry.install import Prepared, bundle_file_plan, bundle_runtime_problems, prepare
 from elftia_desktop.registry.plan import default_server_name
-from elftia_desktop.registry.updates import find_outdated, update_changes
+from elftia_desktop.registry.updates import find_outdated
 
 if TYPE_CHECKING:
     from elftia_desktop.bridge.services import AppServices
@@ -118,6 +116,7 @@ class RegistryRoute(Route):
         index = self._index
 
         async def work(s: AppServices) -> list[str]:
+            """``registry:sync`` on the service loop."""
             entries, problems = list(featured_entries()), []
             for url in registry_urls(s.settings.registry_url, s.settings.extra_registries):
                 cache = await asyncio.to_thread(RegistryCache(url).load)
@@ -145,6 +144,7 @@ class RegistryRoute(Route):
         prepared_by_key = self._prepared
 
         async def work(s: AppServices) -> InstallForm:
+            """``registry:prepare`` on the service loop."""
             if entry is None:
                 raise ConfigError(f"{name}: no such entry in {source}; search again")
             prepared = await prepare(entry, s.deps, allow_inactive=True)
@@ -174,6 +174,7 @@ class RegistryRoute(Route):
         prepared = self._prepared.get(key)
 
         async def work(s: AppServices) -> McpServerRecord:
+            """``registry:install`` on the service loop."""
             if prepared is None:
                 raise ConfigError("Open the entry's details again before installing")
             return await _add(s, prepared.to_input(name, values), prepared.bundle)
@@ -192,6 +193,7 @@ class RegistryRoute(Route):
         bundles = self._bundles
 
         async def work(s: AppServices) -> InstallForm:
+            """``bundle:open`` on the service loop."""
             plan = await asyncio.to_thread(bundle_file_plan, Path(path))
             bundles[path] = plan
             form = _bundle_form(path, plan)
@@ -214,6 +216,7 @@ class RegistryRoute(Route):
         plan = self._bundles.get(path)
 
         async def work(s: AppServices) -> McpServerRecord:
+            """``bundle:install`` on the service loop."""
             if plan is None:
                 raise ConfigError(f"{path}: open the bundle again before installing")
             return await _add(s, plan.to_input(name, values), plan)
@@ -230,6 +233,7 @@ class RegistryRoute(Route):
         """``registry:outdated``: ``{serverId: latestVersion}`` of servers with a newer version."""
 
         async def work(s: AppServices) -> dict[str, str]:
+            """``registry:outdated`` on the service loop."""
             found, _problems = await find_outdated(await s.mcp.list_servers(), {})
             return {o.record.id: o.latest for o in found}
 
@@ -246,26 +250,21 @@ class RegistryRoute(Route):
         """``registry:update``: re-pin to the latest version, keep the inputs; the server is untrusted again."""
 
         async def work(s: AppServices, valid_id: str) -> McpServerRecord:
+            """``registry:update`` on the service loop."""
             record = await asyncio.to_thread(s.catalog.get, valid_id)
             origin = record.registry_origin
             if origin is None:
                 raise ConfigError(f"{record.name} was not installed from a registry")
             entry = await RegistryClient(origin.registry).entry(origin.name, "latest")
             prepared = await prepare(entry, s.deps)
-            updates, secret_keys = update_changes(record, prepared.plan)
-            result = await actions.update(s.mcp, valid_id, updates | {"secretKeys": sorted(secret_keys)})
-            return _record_of(result)
+            return _record_of(await registry_actions.repin(s.mcp, record, prepared.plan))
 
         return self._by_id(Reply("registry:update", receiver, on_done, on_error), server_id, work)
 
 
 async def _add(s: AppServices, server: McpServerInput, bundle: BundlePlan | None) -> McpServerRecord:
-    """Unpack a bundle (if any), then add the server untrusted through the service; undo the unpack on failure."""
-    folder = await asyncio.to_thread(unpack, bundle) if bundle is not None else None
-    result = await actions.add(s.mcp, server.model_copy(update={"is_trusted": False}))
-    if not result.success and folder is not None:
-        await asyncio.to_thread(shutil.rmtree, folder, True)
-    return _record_of(result)
+    """Add the server untrusted through the service (a bundle unpacked first); see ``application.registry``."""
+    return _record_of(await registry_actions.install(s.mcp, server, bundle))
 
 
 def _record_of(result: McpActionResult) -> McpServerRecord:

@@ -191,6 +191,7 @@ class ServerRoute(Route):
         """``mcp:logs``: the server's recent log lines."""
 
         async def work(s: AppServices, i: str) -> list[str]:
+            """``mcp:logs`` on the service loop."""
             return s.mcp.server_log(i)
 
         return self._by_id(Reply("mcp:logs", receiver, on_done, on_error), server_id, work)
@@ -202,11 +203,17 @@ class ServerRoute(Route):
         on_done: Done[ServerStates] | None = None,
         on_error: Failed | None = None,
     ) -> int:
-        """``mcp:states``: ``{serverId: (state, error)}`` for every server."""
+        """``mcp:states``: ``{serverId: (state, why it failed without the server's name)}`` for every server."""
+
+        def reason(s: AppServices, server_id: str) -> str:
+            """Why the server's connection failed, without its name ("" when it did not)."""
+            failure = s.mcp.connection_failure(server_id)
+            return failure.reason if failure is not None else ""
 
         async def work(s: AppServices) -> ServerStates:
+            """``mcp:states`` on the service loop."""
             records = await s.mcp.list_servers()
-            return {r.id: (str(s.mcp.connection_state(r.id)), s.mcp.connection_error(r.id) or "") for r in records}
+            return {r.id: (str(s.mcp.connection_state(r.id)), reason(s, r.id)) for r in records}
 
         return self._core.submit(Reply("mcp:states", receiver, on_done, on_error), work)
 
@@ -225,6 +232,7 @@ class ServerRoute(Route):
         """
 
         async def work(_s: AppServices) -> str:
+            """``mcp:read-json-file`` on the service loop."""
             from pathlib import Path
 
             from elftia_desktop.core.json_input import decode_json_bytes, read_bytes

@@ -43,6 +43,7 @@ class SettingsRoute(Route):
         """``app:settings``: the values in force, the folders and the secrets backend."""
 
         async def work(s: AppServices) -> SettingsView:
+            """``app:settings`` on the service loop."""
             return await asyncio.to_thread(_describe, s)
 
         return self._core.submit(Reply("app:settings", receiver, on_done, on_error), work)
@@ -59,6 +60,7 @@ class SettingsRoute(Route):
         from elftia_desktop.bridge.channels import SettingsSaveInput
 
         async def work(s: AppServices, data: SettingsSaveInput) -> JsonDict:
+            """``app:save-settings`` on the service loop."""
             from elftia_desktop.core.settings_store import AppSettings
 
             settings = AppSettings.model_validate(data.model_dump())
@@ -80,6 +82,7 @@ class SettingsRoute(Route):
         from elftia_desktop.bridge.channels import BackupInput
 
         async def work(s: AppServices, data: BackupInput) -> BackupResult:
+            """``app:export-backup`` on the service loop."""
             return await asyncio.to_thread(_write_backup, s, Path(data.path))
 
         return self._core.call(

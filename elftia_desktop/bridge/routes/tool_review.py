@@ -31,6 +31,7 @@ class ToolReviewRoute(Route):
         """``mcp:held-tools``: what the cards' "Changed tools" banners show."""
 
         async def work(s: AppServices) -> HeldTools:
+            """``mcp:held-tools`` on the service loop."""
             from elftia_desktop.connections.tool_guard import held_tools
 
             return await asyncio.to_thread(held_tools, s.mcp.tool_guard.store)
@@ -49,6 +50,7 @@ class ToolReviewRoute(Route):
         findings}], pinnedFindings}`` (see ``ToolReview.to_json_dict``)."""
 
         async def work(s: AppServices, i: str) -> dict[str, Any]:
+            """``mcp:tool-review`` on the service loop."""
             names = {r.id: r.name for r in await s.mcp.current_records()}
             review = await asyncio.to_thread(s.mcp.tool_guard.review, i, names)
             return review.to_json_dict()
@@ -68,6 +70,7 @@ class ToolReviewRoute(Route):
         chosen = None if names is None else [str(n) for n in names]
 
         async def work(s: AppServices, i: str) -> list[str]:
+            """``mcp:accept-tools`` on the service loop."""
             guard = s.mcp.tool_guard
             accepted = await asyncio.to_thread(guard.store_accept, i, chosen)
             guard.release([i])  # on the service loop: drops the tool cache and tells the pages

@@ -386,12 +386,12 @@ class JsonImportDialog(QDialog):
         for index, row in enumerate(rows):
             outcome = outcomes[index] if index < len(outcomes) else None
             if outcome is not None and outcome.success and outcome.server is not None:
-                detail = (outcome.message or "").removeprefix(f"Added {outcome.server.name}.").strip()
                 renamed = f" as {outcome.server.name}" if outcome.server.name != row.name else ""
-                self.results.append((row.name, "added", f"Added{renamed}. {detail}".strip()))
+                problem = f" It did not connect: {outcome.connect_problem}" if outcome.connect_problem else ""
+                self.results.append((row.name, "added", f"Added{renamed}.{problem}"))
             else:
-                why = (outcome.error if outcome else result.error) or "not added"
-                self.results.append((row.name, "failed", why.removeprefix(f"{row.name}: ")))
+                why = (outcome.reason or outcome.error if outcome else result.reason or result.error) or "not added"
+                self.results.append((row.name, "failed", why))
         self._pending.pop(0)
         self._next_group()
 

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from elftia_desktop.core.server_json import load_json_text, parse_entry, server_entries
-from elftia_desktop.core.text_rules import display_name
 
 ACTIONS_NEW = (("add", "Add"), ("skip", "Skip"))
 ACTIONS_TAKEN = (("rename", "Rename (keep both)"), ("skip", "Skip"), ("replace", "Replace the existing one"))
@@ -42,7 +41,7 @@ def preview_rows(text: str, existing_names: set[str]) -> list[PreviewRow]:
         parsed = parse_entry(name, entry)
         row = PreviewRow(name=name, entry=entry)
         if parsed.server is None:
-            row.error = (parsed.error or "not a server").removeprefix(f"{display_name(name)}: ")
+            row.error = parsed.error or "not a server"
             row.action = "invalid"
         else:
             config = parsed.server.config

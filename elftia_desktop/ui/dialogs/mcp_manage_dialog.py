@@ -251,10 +251,7 @@ class McpManageDialog(QDialog):
         if generation != self._tools_generation:
             return
         names = {r.id: r.name for r in self.servers}
-        problems = {}
-        for server_id, reason in listing.errors.items():
-            name = names.get(server_id, "a removed server")
-            problems[name] = reason.removeprefix(f"{name}: ")
+        problems = {names.get(server_id, "a removed server"): reason for server_id, reason in listing.reasons.items()}
         self.picker.set_tools(listing.tools, draft, problems)
         self.request_preview()
 

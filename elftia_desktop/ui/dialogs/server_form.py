@@ -341,15 +341,15 @@ class McpServerForm(QDialog):
             self.saved.emit(result)
             self.accept()
         else:
-            self._show_server_error(result.error or result.message or "The server was not saved", "")
+            self._show_server_error(result.reason or result.error or "The server was not saved", "")
 
     def _save_failed(self, error: BridgeError) -> None:
         self._set_saving(False)
-        self._show_server_error(error.message, error.details)
+        self._show_server_error(error.why, error.details)
 
-    def _show_server_error(self, message: str, details: str) -> None:
-        message = message.removeprefix(f"{self.ui.name.text().strip()}: ")
-        field, text = error_field((), message)
+    def _show_server_error(self, reason: str, details: str) -> None:
+        """Show why the server was not saved (``reason`` does not name the server) at its field."""
+        field, text = error_field((), reason)
         self._server_errors = {field: text}
         self._revalidate()
         if field == "general":

@@ -352,7 +352,7 @@ class McpServersPage(QWidget):
                     "success",
                 )
             else:
-                reason = html_escape(result.error or "unknown error").removeprefix(f"{html_escape(record.name)}: ")
+                reason = html_escape(result.reason or result.error or "unknown error")
                 self.notice.show_message(
                     f"<b>{html_escape(record.name)}</b> failed: {reason}", "error", result.error or ""
                 )

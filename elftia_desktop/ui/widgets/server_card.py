@@ -261,7 +261,10 @@ class ServerCard(QFrame):
             self.changed_tools.setText(f"⚠  Tool descriptions to check: {shown} — review…")
 
     def set_state(self, state: str, error: str = "") -> None:
-        """Show the live connection state; an untrusted server shows that it needs trust instead."""
+        """Show the live connection state; an untrusted server shows that it needs trust instead.
+
+        ``error``: why the server failed, without its name (the card shows the name).
+        """
         self._state = (state, error)
         untrusted = needs_confirmation(self.record)
         if untrusted:
@@ -269,7 +272,7 @@ class ServerCard(QFrame):
         else:
             self.badge.set_state(state, error)
         shown = "" if untrusted or state not in ("error", "auth_required") else error
-        first_line = shown.removeprefix(f"{self.record.name}: ").splitlines()[0] if shown else ""
+        first_line = shown.splitlines()[0] if shown else ""
         self.reason.set_full_text(first_line)  # one line; the whole reason on hover and in Logs
         self.reason.setToolTip(shown)
         self.reason.setVisible(bool(shown))
