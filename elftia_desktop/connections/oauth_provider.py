@@ -126,7 +126,10 @@ class SignInGate:
 
 
 def oauth_applies(record: McpServerRecord) -> bool:
-    """Whether OAuth sign-in applies: any remote server, unless it carries its own Authorization header.
+    """Whether OAuth sign-in applies: any remote server, unless it carries credentials of its own.
+
+    Its own credentials: an Authorization header, or a user name in the URL (``https://user:pw@host``, sent
+    as Basic authentication, which an OAuth provider in its place would drop).
 
     No ``oauth`` object is needed: a server that answers 401 with a ``WWW-Authenticate`` challenge
     is signed in to by discovery (the object only adds what discovery cannot know).
@@ -135,6 +138,8 @@ def oauth_applies(record: McpServerRecord) -> bool:
         return False
     if record.config.oauth is not None:
         return True
+    if urlsplit(record.config.url or "").username:
+        return False
     return not any(name.lower() == "authorization" for name in record.config.headers)
 
 

@@ -49,7 +49,7 @@ from elftia_desktop.core.errors import (
 from elftia_desktop.core.login_env import login_env
 from elftia_desktop.core.models import ConnectionState, McpServerRecord
 from elftia_desktop.core.secrets import SecretVault
-from elftia_desktop.core.trust import needs_confirmation
+from elftia_desktop.core.trust import launch_of, needs_confirmation
 
 log = logging.getLogger(__name__)
 
@@ -164,6 +164,9 @@ class ConnectionPool:
         """A healthy connection to the server, connecting or reconnecting as needed."""
         entry = self.entry(record.id)
         connection = entry.connection
+        if connection is not None and _launch_changed(connection.record, record):
+            await self._drop(record.id, connection)  # edited outside this process: connect anew (and ask trust)
+            connection = None
         if (
             connection is not None
             and connection.alive
@@ -356,3 +359,8 @@ async def _send_roots_changed(server_id: str, session: ClientSession) -> None:
             await session.send_roots_list_changed()
         except Exception as exc:  # a session closing under us: it gets the new roots when it reconnects
             log.info("could not tell %s that the roots changed: %r", server_id, exc)
+
+
+def _launch_changed(connected: McpServerRecord, current: McpServerRecord) -> bool:
+    """Whether what runs (or where it connects), or its trust, changed since the connection was made."""
+    return needs_confirmation(current) or launch_of(connected) != launch_of(current)
