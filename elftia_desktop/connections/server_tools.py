@@ -36,10 +36,20 @@ class ServerTools:
         """List the server's tools now (connecting when needed), hold back changed ones, and cache the rest."""
         tools = await self._pool.use(record, "list", self._pool.timeouts(record).list_, listing.list_tools)
         if self.guard is not None:
+            await self._take_outside_accepts(record.id)
             entry = self._pool.entries.get(record.id)
             init = entry.connection.init_result if entry is not None and entry.connection is not None else None
             tools = await self.guard.admit(record, tools, init.instructions if init is not None else None)
         return self.cache.put(record, tools)
+
+    async def _take_outside_accepts(self, server_id: str) -> None:
+        """Tools of this server that another process accepted (``elftia-mcp review``) are let through here too."""
+        guard = self.guard
+        if guard is None or not guard.held.get(server_id):
+            return
+        released = await asyncio.to_thread(guard.outside_accepts)  # reads the pins file: off the loop
+        if server_id in released:
+            guard.release([server_id])
 
     async def current(self, record: McpServerRecord) -> CachedTools:
         """The server's tools: the cached ones while fresh, else fetched now."""
