@@ -7,6 +7,7 @@ upstream server elicits, and hears list changes on its ``subscriptions/listen`` 
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import anyio
@@ -54,7 +55,7 @@ def stdio_client_of(data_dir: Path) -> Client:
     return Client(params, mode="auto", elicitation_callback=elicit)
 
 
-async def exercise(client: Client) -> None:
+async def exercise(client: Client, data_dir: Path) -> None:
     """discover, list, call, input_required, listen: what a modern client does through the gateway."""
     assert client.protocol_version == "2026-07-28" and client.session.discover_result is not None
     names = [tool.name for tool in (await client.list_tools()).tools]
@@ -66,12 +67,19 @@ async def exercise(client: Client) -> None:
         with anyio.fail_after(5):
             event = await events.__anext__()
         assert type(event).__name__ == "ToolsListChanged"
-    assert "beta__sprout" in [tool.name for tool in (await client.list_tools(cache_mode="refresh")).tools]
+        # a tool added after trust is held back until reviewed (tool pinning), then served: told by listen again
+        assert "beta__sprout" not in [tool.name for tool in (await client.list_tools(cache_mode="refresh")).tools]
+        review = [sys.executable, "-m", "elftia_desktop.cli", "review", "beta", "--accept", "sprout"]
+        done = await anyio.run_process(review, env=gateway_env(data_dir), check=False)
+        assert done.stdout.decode().strip() == "Accepted: sprout.", done.stderr.decode()
+        with anyio.fail_after(10):  # each list change is told; the one after the accept serves the tool
+            while "beta__sprout" not in [tool.name for tool in (await client.list_tools(cache_mode="refresh")).tools]:
+                assert type(await events.__anext__()).__name__ == "ToolsListChanged"
 
 
 async def test_modern_and_handshake_clients_over_stdio(data_dir: Path) -> None:
     async with stdio_client_of(data_dir) as client:
-        await exercise(client)
+        await exercise(client, data_dir)
     async with stdio_gateway(data_dir, elicitation_callback=elicit) as (session, _):
         assert session.protocol_version == "2025-11-25"
         assert text_of(await session.call_tool("alpha__ask_name", {})) == "hello Grace (85)"
@@ -85,6 +93,6 @@ async def test_modern_and_handshake_clients_over_http(data_dir: Path) -> None:
             httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=300)) as http,
             Client(streamable_http_client(url, http_client=http), elicitation_callback=elicit) as client,
         ):
-            await exercise(client)
+            await exercise(client, data_dir)
         async with http_session(url, token, elicitation_callback=elicit) as (session, _):
             assert text_of(await session.call_tool("alpha__ask_name", {})) == "hello Grace (85)"
