@@ -25,7 +25,7 @@ from elftia_desktop.connections import listing
 from elftia_desktop.connections.callbacks import ClientCallbacks, logging_callback, message_handler
 from elftia_desktop.connections.era_client import EraSession
 from elftia_desktop.connections.era_info import EraInfo, era_failure, era_info, mode_of, synthetic_init
-from elftia_desktop.connections.era_listen import listen_for_changes
+from elftia_desktop.connections.era_listen import ACK_TIMEOUT, listen_for_changes
 from elftia_desktop.connections.errors import FailureContext, translate
 from elftia_desktop.connections.logs import ServerLog
 from elftia_desktop.connections.stdio_process import STDIN_CLOSE_GRACE, TERM_GRACE, StdioProcess
@@ -91,6 +91,8 @@ class ServerConnection:
         self.http_status: int | None = None
         self.closed = False
         self._stop = anyio.Event()
+        self._listening = asyncio.Event()
+        """Set once a modern server acknowledged the list-change stream (or refused it)."""
         self._ready: asyncio.Future[None] | None = None
         self._owner: asyncio.Task[None] | None = None
         self._connect_timeout = 30.0
@@ -147,6 +149,7 @@ class ServerConnection:
         self._owner = loop.create_task(self._run(), name=f"mcp-owner-{self.record.name}")
         try:
             await self._wait_ready(loop, limit)
+            await self._wait_listening()
         except TimeoutError as exc:
             context = self.failure_context("start", limit)  # before the close kills the process
             await self.close()
@@ -157,6 +160,19 @@ class ServerConnection:
         except asyncio.CancelledError:
             await asyncio.shield(self.close())
             raise
+
+    async def _wait_listening(self) -> None:
+        """A modern server's list-change stream is acknowledged (or known refused) before the connection is used.
+
+        A change right after connecting (a tool added by the first call) is then never missed.
+        """
+        if self.era is None or self.era.era != "modern" or self._owner is None:
+            return
+        listening = asyncio.ensure_future(self._listening.wait())
+        try:
+            await asyncio.wait({listening, self._owner}, timeout=ACK_TIMEOUT, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            listening.cancel()
 
     async def _wait_ready(self, loop: asyncio.AbstractEventLoop, limit: float) -> None:
         """Wait for the session, up to ``limit`` seconds plus the time a person spent signing in."""
@@ -240,7 +256,12 @@ class ServerConnection:
                 tg.start_soon(watch_exit, process)
             if self.era is not None and self.era.era == "modern":
                 tg.start_soon(
-                    listen_for_changes, session, self._hooks.on_tools_changed, self._on_list_changed, self.log.add
+                    listen_for_changes,
+                    session,
+                    self._hooks.on_tools_changed,
+                    self._on_list_changed,
+                    self.log.add,
+                    self._listening.set,
                 )
             await self._stop.wait()
             tg.cancel_scope.cancel()

@@ -41,12 +41,30 @@ async def listen_for_changes(
     on_tools_changed: Callable[[], None],
     on_list_changed: Callable[[str], None],
     add_line: Callable[[str], None],
+    on_listening: Callable[[], None] = lambda: None,
 ) -> None:
-    """Listen until cancelled (the connection closing), calling the hooks on each change."""
+    """Listen until cancelled (the connection closing), calling the hooks on each change.
+
+    ``on_listening`` is called once the server acknowledged the stream, or once it is clear it will not
+    (refused, given up): the connection is reported ready only then, so no change right after is missed.
+    """
+    try:
+        await _listen_all(session, on_tools_changed, on_list_changed, add_line, on_listening)
+    finally:
+        on_listening()
+
+
+async def _listen_all(
+    session: EraSession,
+    on_tools_changed: Callable[[], None],
+    on_list_changed: Callable[[str], None],
+    add_line: Callable[[str], None],
+    on_listening: Callable[[], None],
+) -> None:
     lost = 0
     while lost < MAX_RELISTENS:
         try:
-            await _listen_once(session, on_tools_changed, on_list_changed, add_line)
+            await _listen_once(session, on_tools_changed, on_list_changed, add_line, on_listening)
             return  # the server closed the stream gracefully: it has nothing more to tell
         except SubscriptionLost as exc:
             lost += 1
@@ -64,6 +82,7 @@ async def _listen_once(
     on_tools_changed: Callable[[], None],
     on_list_changed: Callable[[str], None],
     add_line: Callable[[str], None],
+    on_listening: Callable[[], None],
 ) -> None:
     scope = anyio.CancelScope(deadline=anyio.current_time() + ACK_TIMEOUT)
     with scope:
@@ -82,6 +101,7 @@ async def _listen_once(
                 ("resources", honored.resources_list_changed),
             )
             add_line(f"[protocol] listening for list changes: {', '.join(k for k, on in wanted if on) or 'none'}")
+            on_listening()
             async for event in events:
                 if isinstance(event, ToolsListChanged):
                     on_tools_changed()

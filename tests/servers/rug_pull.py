@@ -21,6 +21,7 @@ from pathlib import Path
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_types import Tool
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
 
@@ -85,8 +86,11 @@ def weather(city: str) -> str:
 
 @mcp.tool()
 async def relist(ctx: Context) -> str:
-    """Tell the client the tool list changed."""
-    await ctx.session.send_tool_list_changed()
+    """Tell the client the tool list changed (2026-07-28: on its subscriptions/listen stream)."""
+    if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        await ctx.notify_tools_changed()
+    else:
+        await ctx.session.send_tool_list_changed()
     return "sent"
 
 
