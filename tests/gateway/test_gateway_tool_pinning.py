@@ -35,8 +35,10 @@ async def test_a_changed_tool_leaves_tools_list_until_accepted(isolated_data_dir
             [*_cli(), "review", "rug", "--all"], env=gateway_env(isolated_data_dir), check=False
         )
         assert done.stdout.decode().strip() == "Accepted: weather.", done.stderr.decode()
-        await inbox.wait_for(lambda: inbox.count(types.ToolListChangedNotification) >= 2)
-        tools = {t.name: t for t in (await session.list_tools()).tools}
+        with anyio.fail_after(15):  # each list change is told; the one after the accept serves the tool again
+            while "rug__weather" not in (tools := {t.name: t for t in (await session.list_tools()).tools}):
+                seen = inbox.count(types.ToolListChangedNotification)
+                await inbox.wait_for(lambda seen=seen: inbox.count(types.ToolListChangedNotification) > seen)
         assert "~/.ssh/id_rsa" in (tools["rug__weather"].description or "")  # accepted as it is now
         assert text_of(await session.call_tool("rug__weather", {"city": "x"})) == "Sunny in x"
 
