@@ -16,6 +16,8 @@ from tests.servers.serve_http import server_command
 
 pytestmark = pytest.mark.timeout(180)
 EXIT_BAD_INPUT = 2
+COMMAND = server_command("basic", "--transport", "stdio")
+"""The server's command line, over 60 characters wherever the checkout lies (the default spelled out)."""
 
 
 def cli(data: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -33,7 +35,7 @@ def cli(data: Path, *args: str, stdin: str | None = None) -> subprocess.Complete
 @pytest.fixture
 def data(tmp_path: Path) -> Path:
     """A store with the trusted stdio server ``basic`` (its command line is longer than 60 characters)."""
-    added = cli(tmp_path, "add", "basic", "--trust", "--", *server_command("basic"))
+    added = cli(tmp_path, "add", "basic", "--trust", "--", *COMMAND)
     assert added.returncode == 0, added.stderr
     return tmp_path
 
@@ -41,7 +43,7 @@ def data(tmp_path: Path) -> Path:
 def test_list_prints_whole_values_into_a_pipe(data: Path) -> None:
     listed = cli(data, "list")
     assert listed.returncode == 0, listed.stderr
-    whole = " ".join(server_command("basic"))
+    whole = " ".join(COMMAND)
     assert len(whole) > 60 and whole in listed.stdout and "…" not in listed.stdout
 
 
