@@ -10,7 +10,8 @@ run with exit code 1.
    and a server started as ``elftia-desktop --run-builtin-server clock`` (the window executable
    serves MCP before Qt loads) with the OS zone database hidden, so the bundled tzdata answers.
 2. HTTP: ``elftia-mcp call`` over Streamable HTTP and SSE to the repo's ``basic`` test server on
-   127.0.0.1 (run by this interpreter when it has the ``mcp`` SDK, as ``dev.py package``'s venv does).
+   127.0.0.1 (run by this interpreter when it has the ``mcp`` SDK, as ``dev.py package``'s venv does);
+   then ``daemon stop`` ends the pool host those calls attached to, with its servers.
 3. Secrets: inside a D-Bus session with an unlocked gnome-keyring (when installed), an env secret
    goes to the Secret Service and into no file.
 4. The window: ``elftia-desktop`` on a fresh data folder, offscreen, until its first paint; it
@@ -271,6 +272,19 @@ def _quit(window: Window) -> None:
         raise SmokeFailure(f"elftia-desktop exited with {code} on quit")
 
 
+def check_daemon_stop(bundle: Path, env: dict[str, str]) -> None:
+    """The CLI's calls attached to a pool host started on demand: ``daemon stop`` ends it with its servers."""
+    status = run(bundle, env, "daemon", "status")
+    run(bundle, env, "daemon", "stop")
+    deadline = time.monotonic() + 15
+    while bundle_processes(bundle) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = bundle_processes(bundle)
+    if left:
+        raise SmokeFailure(f"daemon stop left processes of the bundle running: {left}")
+    ok(f"daemon stop: the pool host of the CLI's calls ended with its servers ({status.strip().splitlines()[0]})")
+
+
 def bundle_processes(bundle: Path) -> list[tuple[int, str]]:
     """``(pid, command line)`` of every running process started from the bundle's folder."""
     found = []
@@ -311,6 +325,7 @@ def main(argv: list[str]) -> int:
             print(f"Smoke test of {bundle}", flush=True)
             check_cli(bundle, base | {"ELFTIA_DATA_DIR": str(scratch / "cli-data")})
             check_http(bundle, base | {"ELFTIA_DATA_DIR": str(scratch / "cli-data")})
+            check_daemon_stop(bundle, base | {"ELFTIA_DATA_DIR": str(scratch / "cli-data")})
             check_keyring(bundle, base, scratch)
             check_window(bundle, base | {"ELFTIA_DATA_DIR": str(scratch / "window-data")}, scratch)
         except (SmokeFailure, subprocess.TimeoutExpired) as exc:
