@@ -4,7 +4,8 @@ The harness runs ``python bench/conformance_cli_client.py <server-url>`` with
 ``MCP_CONFORMANCE_SCENARIO`` (and ``MCP_CONFORMANCE_CONTEXT``, ``MCP_CONFORMANCE_PROTOCOL_VERSION``).
 This script adds the server to a fresh data folder (``add-json``, with the ``protocol`` field set
 for the harness's era the way the SDK's reference client picks its mode, and an ``oauth`` object
-only where discovery cannot know the client: client credentials or a pre-registered client), then
+for what discovery cannot know: client credentials, a pre-registered client, and, as the reference
+client does for every authorization-code scenario, a client ID metadata document URL), then
 runs the same steps as the SDK's reference client through the CLI: ``test`` (connect and list),
 ``call`` (``--elicit accept-defaults``), ``discover --json``. A sign-in is done in place by the
 CLI (``--no-browser``); this script plays the browser: it fetches the printed address and follows
@@ -26,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 MODERN = ("2026-07-28",)
+CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json"
+"""The client ID metadata document URL the SDK's reference client offers (``client_metadata_url``)."""
 NAME = "conformance"
 STUB = {"string": "x", "integer": 0, "number": 0, "boolean": False, "object": {}, "array": [], "null": None}
 
@@ -98,10 +101,14 @@ def server_entry(url: str, scenario: str) -> dict[str, Any]:
         entry["oauth"] = {"grantType": "client_credentials", "clientId": ctx["client_id"]}
         entry["oauth"] |= {"tokenEndpointAuthMethod": "private_key_jwt", "privateKey": ctx["private_key_pem"]}
         entry["oauth"]["signingAlgorithm"] = ctx.get("signing_algorithm", "ES256")
-    elif scenario.startswith("auth/") and ctx.get("client_id"):
-        entry["oauth"] = {"clientId": ctx["client_id"]}
-        if ctx.get("client_secret"):
-            entry["oauth"]["clientSecret"] = ctx["client_secret"]
+    elif scenario.startswith("auth/"):
+        # Every authorization-code scenario, as the reference client: a client ID metadata document URL
+        # (used where the authorization server supports it, dynamic registration where not) ...
+        entry["oauth"] = {"clientMetadataUrl": CLIENT_METADATA_URL}
+        if ctx.get("client_id"):  # ... and a pre-registered client where the harness has one
+            entry["oauth"]["clientId"] = ctx["client_id"]
+            if ctx.get("client_secret"):
+                entry["oauth"]["clientSecret"] = ctx["client_secret"]
     return entry
 
 
