@@ -26,6 +26,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from mcp.client.auth.utils import build_protected_resource_metadata_discovery_urls
+
 MODERN = ("2026-07-28",)
 CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json"
 """The client ID metadata document URL the SDK's reference client offers (``client_metadata_url``)."""
@@ -101,6 +103,8 @@ def server_entry(url: str, scenario: str) -> dict[str, Any]:
         entry["oauth"] = {"grantType": "client_credentials", "clientId": ctx["client_id"]}
         entry["oauth"] |= {"tokenEndpointAuthMethod": "private_key_jwt", "privateKey": ctx["private_key_pem"]}
         entry["oauth"]["signingAlgorithm"] = ctx.get("signing_algorithm", "ES256")
+    elif scenario == "auth/enterprise-managed-authorization":
+        entry["oauth"] = enterprise_oauth(url, ctx)
     elif scenario.startswith("auth/"):
         # Every authorization-code scenario, as the reference client: a client ID metadata document URL
         # (used where the authorization server supports it, dynamic registration where not) ...
@@ -110,6 +114,25 @@ def server_entry(url: str, scenario: str) -> dict[str, Any]:
             if ctx.get("client_secret"):
                 entry["oauth"]["clientSecret"] = ctx["client_secret"]
     return entry
+
+
+def enterprise_oauth(url: str, ctx: dict[str, Any]) -> dict[str, Any]:
+    """SEP-990: the client at the authorization server, and the identity provider's token exchange.
+
+    The authorization server's issuer is configuration (the SEP's trust model); the harness does not put
+    it in the context, so, as the reference client does, it is read from the server's resource metadata.
+    """
+    prm_url = build_protected_resource_metadata_discovery_urls(None, url)[0]
+    with urllib.request.urlopen(prm_url, timeout=20) as answer:
+        issuer = json.loads(answer.read())["authorization_servers"][0]
+    assertion = {"idpTokenEndpoint": ctx["idp_token_endpoint"], "idpClientId": ctx["idp_client_id"]}
+    return {
+        "clientId": ctx["client_id"],
+        "clientSecret": ctx["client_secret"],
+        "issuer": issuer,
+        "tokenEndpointAuthMethod": "client_secret_basic",
+        "identityAssertion": assertion | {"idpIdToken": ctx["idp_id_token"]},
+    }
 
 
 def tools_of(data: Path) -> list[dict[str, Any]]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from elftia_desktop.core.env_risks import env_risk, expansions, path_diff
-from elftia_desktop.core.models import McpServerRecord, McpServerTransport
+from elftia_desktop.core.models import McpOAuthConfig, McpServerRecord, McpServerTransport
 from elftia_desktop.core.secret_detect import secret_kind
 from elftia_desktop.core.secrets import is_secret_ref, looks_secret
 from elftia_desktop.core.text_rules import visible
@@ -48,8 +48,17 @@ def launch_of(record: McpServerRecord) -> dict[str, Any]:
             "clientMetadataUrl": oauth.client_metadata_url,
             "grantType": oauth.grant_type,
             "redirectPort": oauth.redirect_port,
-        },
+        }
+        | _identity_provider(oauth),
     }
+
+
+def _identity_provider(oauth: McpOAuthConfig) -> dict[str, Any]:
+    """Where the ID token goes under enterprise-managed authorization (absent otherwise: older fingerprints hold)."""
+    assertion = oauth.identity_assertion
+    if assertion is None:
+        return {}
+    return {"idpTokenEndpoint": assertion.idp_token_endpoint, "idpClientId": assertion.idp_client_id}
 
 
 def describe_launch(record: McpServerRecord) -> list[tuple[str, str]]:
@@ -69,6 +78,8 @@ def describe_launch(record: McpServerRecord) -> list[tuple[str, str]]:
             rows.append(("Headers", ", ".join(_masked(k, v) for k, v in config.headers.items())))
         if config.oauth is not None:
             rows.append(("Sign-in", f"OAuth ({config.oauth.grant_type})"))
+            if config.oauth.identity_assertion is not None:
+                rows.append(("Identity provider", visible(config.oauth.identity_assertion.idp_token_endpoint)))
     return rows + expansion_rows(record)
 
 
