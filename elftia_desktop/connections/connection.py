@@ -24,7 +24,7 @@ from elftia_desktop import APP_NAME, __version__
 from elftia_desktop.connections import listing
 from elftia_desktop.connections.callbacks import ClientCallbacks, logging_callback, message_handler
 from elftia_desktop.connections.era_client import EraSession
-from elftia_desktop.connections.era_info import EraInfo, era_failure, era_info, mode_of, synthetic_init
+from elftia_desktop.connections.era_info import EraInfo, attempted, era_failure, era_info, mode_of, synthetic_init
 from elftia_desktop.connections.era_listen import ACK_TIMEOUT, listen_for_changes
 from elftia_desktop.connections.errors import FailureContext, translate
 from elftia_desktop.connections.logs import ServerLog
@@ -116,6 +116,9 @@ class ServerConnection:
             stderr_tail=self.log.tail(),
             http_status=self.http_status,
             timeout=timeout,
+            protocol=self.era.label
+            if self.era is not None
+            else f"tried {attempted(self.record.config.protocol or 'auto')}",
         )
 
     def server_info(self) -> dict[str, Any] | None:
