@@ -34,6 +34,7 @@ from elftia_desktop.connections.transports import TransportHooks, open_transport
 from elftia_desktop.core.errors import ServerConnectionError, ServerStartFailed
 from elftia_desktop.core.models import McpServerRecord, McpServerTransport
 from elftia_desktop.core.secret_detect import url_secrets
+from elftia_desktop.core.trust import launch_of
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +74,8 @@ class ServerConnection:
         person_time: Callable[[], float] | None = None,
     ) -> None:
         self.record = record
+        self.launch = launch_of(record)
+        """The trust fingerprint of what this connection runs (``core.trust.launch_of``), taken once."""
         self._auth = auth
         self._person_time = person_time or (lambda: 0.0)
         """Seconds spent waiting on a person signing in: the connect timeout does not count them."""

@@ -120,14 +120,15 @@ def expansion_rows(record: McpServerRecord) -> list[tuple[str, str]]:
     return rows
 
 
-def launch_changes(record: McpServerRecord) -> list[tuple[str, Any, Any]]:
+def launch_changes(record: McpServerRecord, now: dict[str, Any] | None = None) -> list[tuple[str, Any, Any]]:
     """``(field, confirmed, now)`` for each launch field changed since the user trusted it.
 
     Lists and scalars come whole (``args``); the environment comes per variable (``env PYTHONPATH``)
-    with secret references shown as ``(secret)`` and control characters escaped.
+    with secret references shown as ``(secret)`` and control characters escaped. ``now``: the record's
+    ``launch_of`` when the caller has it already.
     """
     confirmed = record.trusted_launch or {}
-    now = launch_of(record)
+    now = launch_of(record) if now is None else now
     changes: list[tuple[str, Any, Any]] = []
     for key, value in now.items():
         before = confirmed.get(key, _EMPTY.get(key, value))
@@ -165,11 +166,11 @@ def _shown(value: Any) -> Any:
     return value
 
 
-def needs_confirmation(record: McpServerRecord) -> bool:
-    """True when the server must not start before the user confirms it."""
+def needs_confirmation(record: McpServerRecord, launch: dict[str, Any] | None = None) -> bool:
+    """True when the server must not start before the user confirms it (``launch``: its ``launch_of``, if known)."""
     if not record.is_trusted:
         return True
-    return record.trusted_launch is not None and bool(launch_changes(record))
+    return record.trusted_launch is not None and bool(launch_changes(record, launch))
 
 
 def mark_trusted(record: McpServerRecord) -> None:
