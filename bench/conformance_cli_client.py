@@ -32,6 +32,9 @@ MODERN = ("2026-07-28",)
 CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json"
 """The client ID metadata document URL the SDK's reference client offers (``client_metadata_url``)."""
 NAME = "conformance"
+ENV = {"PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring", "ELFTIA_NO_DAEMON": "1"}
+"""Every command: no keyring (the fallback file in the scratch folder), and the command's own pool: a pool host
+would outlive the scenario, keeping its connections to the harness's server open and the data folder in use."""
 STUB = {"string": "x", "integer": 0, "number": 0, "boolean": False, "object": {}, "array": [], "null": None}
 
 
@@ -57,8 +60,7 @@ def play_browser(url: str) -> None:
 
 def cli(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """Run one CLI command; a sign-in address on stderr is visited at once."""
-    env = os.environ | {"ELFTIA_DATA_DIR": str(data), "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
-    env |= {"DISPLAY": "", "WAYLAND_DISPLAY": ""}
+    env = os.environ | ENV | {"ELFTIA_DATA_DIR": str(data), "DISPLAY": "", "WAYLAND_DISPLAY": ""}
     process = subprocess.Popen(
         [sys.executable, "-m", "elftia_desktop.cli", *args],
         stdout=subprocess.PIPE,
@@ -206,7 +208,7 @@ def main() -> int:
             input=entry,
             text=True,
             capture_output=True,
-            env=os.environ | {"ELFTIA_DATA_DIR": folder, "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"},
+            env=os.environ | ENV | {"ELFTIA_DATA_DIR": folder},
         )
         if added.returncode != 0:
             print(added.stdout, added.stderr, file=sys.stderr)
