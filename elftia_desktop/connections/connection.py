@@ -234,6 +234,7 @@ class ServerConnection:
         handle = message_handler(self._hooks.on_tools_changed, self.log.add, self._hooks.on_list_changed)
 
         async def evict_then_handle(message: Any) -> None:
+            """Forget the cached lists the message makes stale, then handle it."""
             await session.evict(message)
             await handle(message)
 
@@ -255,6 +256,7 @@ class ServerConnection:
         async with anyio.create_task_group() as tg:
 
             async def watch_exit(proc: StdioProcess) -> None:
+                """End the connection when the server process exits."""
                 await proc.exited.wait()
                 tg.cancel_scope.cancel()
 
