@@ -81,13 +81,23 @@ def prepare_schema(
     schema: Any, log: NoteLog, placeholder: Placeholder | None = None
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The root object schema with references inlined, and the ``$defs`` kept for recursion."""
-    root = root_object(schema, log)
+    return inline_refs(root_object(schema, log), schema, log, placeholder)
+
+
+def without_defs(root: dict[str, Any]) -> dict[str, Any]:
+    """``root`` without its ``$defs``/``definitions`` (itself when it has none)."""
     if "$defs" in root or "definitions" in root:
-        body = {k: v for k, v in root.items() if k not in ("$defs", "definitions")}
-        if not has_ref(body):
-            return body, {}  # nothing refers to the definitions (a resolved root $ref): they are not sent
-    elif not has_ref(root):
-        return root, {}  # shares subtrees with the input: the provider passes build new trees
+        return {k: v for k, v in root.items() if k not in ("$defs", "definitions")}
+    return root
+
+
+def inline_refs(
+    root: dict[str, Any], schema: Any, log: NoteLog, placeholder: Placeholder | None = None
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """:func:`prepare_schema` after :func:`root_object` (``root``, of the input ``schema``)."""
+    body = without_defs(root)
+    if not has_ref(body):  # shares subtrees with the input: the provider passes build new trees
+        return body, {}  # nothing refers to the definitions (a resolved root $ref), if any: they are not sent
     inliner = RefInliner(root, log, placeholder, within=root_ref(schema))
     out = inliner.run(root)
     return out, inliner.defs
