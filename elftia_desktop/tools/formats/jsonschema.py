@@ -372,9 +372,12 @@ _BOOLEAN_OK = _SCHEMA_KEYS | _BOOLS
 
 def _name_list(value: Any) -> bool:
     """A list of distinct strings (a ``required`` that cleaning keeps as it is)."""
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+    if not isinstance(value, list) or not set(map(type, value)) <= _STR_TYPE:  # (a str subclass: not plain)
         return False
     return len(set(value)) == len(value)
+
+
+_STR_TYPE = frozenset({str})
 
 
 def _never(value: Any) -> bool:

@@ -239,6 +239,7 @@ class _Strictifier:
         prefix = f"{path}.properties." if path else "properties."
         new_props: dict[str, Any] = {}
         leaves = _LEAF if depth < MAX_DEPTH else {}
+        omit_null, note = self.maps.omit_null, self.log.add
         for name, sub in props.items():
             kind = sub.get("type") if type(sub) is dict else None
             if type(kind) is str and kind in leaves and sub.keys() <= leaves[kind]:  # no temporary set
@@ -254,8 +255,8 @@ class _Strictifier:
                     new_props[name] = converted
                     continue
                 converted = _nullable(converted)
-            self.maps.omit_null(at, name)
-            self.log.add(f"{prefix}{name}", "changed", _OPTIONAL)
+            omit_null(at, name)
+            note(f"{prefix}{name}", "changed", _OPTIONAL)
             new_props[name] = converted
         out["properties"] = new_props
         out["required"] = list(new_props)
