@@ -133,6 +133,7 @@ class BundlePlan:
                 return [v.strip() for v in re.split(r"[\n,]", values.get(key, "")) if v.strip()]
 
         def one(match: re.Match[str]) -> str:
+            """The value of one ``${...}``: a user_config entry or a built-in variable."""
             name = match.group(1)
             if name.startswith("user_config."):
                 return values.get(name.removeprefix("user_config."), "")
