@@ -52,6 +52,7 @@ class _QuietRefusal(logging.Filter):
     """Drops the SDK's tracebacks of our own "sign-in required" refusal (a background connect met a 401)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
+        """Keep every record except one carrying our refusal."""
         exc = record.exc_info[1] if record.exc_info else None
         return exc is None or not isinstance(leaf_exception(exc), ServerAuthRequired)
 
