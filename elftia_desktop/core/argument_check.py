@@ -95,10 +95,19 @@ def _allows_null(spec: Any) -> bool:
     return any(_allows_null(branch) for branch in branches)
 
 
+def _has_null(value: Any) -> bool:
+    """Whether a ``null`` is anywhere in ``value`` (the common case, none, costs one walk and no copy)."""
+    if value is None:
+        return True
+    if isinstance(value, dict):
+        return any(_has_null(item) for item in value.values())
+    return False
+
+
 def omit_null_optionals(schema: dict[str, Any], value: Any) -> Any:
     """``value`` without the ``null`` values of optional properties that do not admit ``null`` (nested objects too)."""
     properties = schema.get("properties") if isinstance(schema, dict) else None
-    if not isinstance(value, dict) or not isinstance(properties, dict):
+    if not isinstance(value, dict) or not isinstance(properties, dict) or not _has_null(value):
         return value
     required = set(schema.get("required") or [])
     kept: dict[str, Any] = {}
