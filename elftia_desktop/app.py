@@ -27,6 +27,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from PySide6.QtCore import QSettings, QTimer
 
     from elftia_desktop.bridge.app_lifecycle import QuitController
+    from elftia_desktop.bridge.pool_host import WindowPool
     from elftia_desktop.bridge.router import McpRouter
     from elftia_desktop.bridge.service_loop import ServiceLoop
     from elftia_desktop.bridge.services import AppServices, build_services
@@ -55,9 +56,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = QSettings(str(config_dir() / "window.ini"), QSettings.Format.IniFormat)
     set_theme_mode(app, saved_theme(settings))  # the theme is in force before any widget exists
 
-    loop: ServiceLoop[AppServices] = ServiceLoop(build_services)
+    pool = WindowPool()  # the window hosts the pool that gateways and CLI commands attach to
+    loop: ServiceLoop[AppServices] = ServiceLoop(lambda: build_services(pool))
     loop.start()
-    router = McpRouter(loop)
+    router = McpRouter(loop, pool=pool)
     window = MainWindow(router, settings)
     instance.argumentsReceived.connect(window.handle_arguments)
     instance.listen()
@@ -69,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         """Close the services when the app quits."""
         await services.close()
 
-    QuitController(app, loop, close).install(window)  # window close, Ctrl+Q, signals, logout
+    QuitController(app, loop, close).install(window, window.request_quit)  # window close, Ctrl+Q, signals, logout
     if early.requested:
         QTimer.singleShot(0, app.quit)
     return app.exec()

@@ -61,15 +61,16 @@ class QuitController(QObject):
         self.duration: float | None = None
         """Seconds the last shutdown took (it is logged)."""
 
-    def install(self, window: QWidget | None = None) -> None:
-        """Hook the quit signals, Ctrl+Q on ``window``, the session's end and POSIX signals."""
+    def install(self, window: QWidget | None = None, quit_request: Callable[[], None] | None = None) -> None:
+        """Hook the quit signals, Ctrl+Q on ``window`` (it runs ``quit_request``, default: quit), the
+        session's end and POSIX signals."""
         self._app.aboutToQuit.connect(self.shutdown)
         self._app.commitDataRequest.connect(self._close_for_logout)
         if window is not None:
             # Not StandardKey.Quit: it is empty on Windows and some Linux platforms ("Ctrl" is Cmd on macOS).
             shortcut = QShortcut(QKeySequence("Ctrl+Q"), window)
             shortcut.setContext(Qt.ShortcutContext.ApplicationShortcut)
-            shortcut.activated.connect(self._app.quit)
+            shortcut.activated.connect(quit_request or self._app.quit)
         self._install_signal_wakeup()
 
     def _install_signal_wakeup(self) -> None:
