@@ -24,7 +24,9 @@ async def _run(name: str, version: str) -> None:
     from mcp.client.stdio import StdioServerParameters, stdio_client
     from mcp.shared.exceptions import MCPError
 
-    params = StdioServerParameters(command=sys.executable, args=["-m", "elftia_desktop.cli", "serve"], env=dict(os.environ))
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "elftia_desktop.cli", "serve"], env=dict(os.environ)
+    )
     info = types.Implementation(name=name, version=version)
     async with stdio_client(params) as (read, write), ClientSession(read, write, client_info=info) as session:
         await session.initialize()
