@@ -26,9 +26,9 @@ from elftia_desktop.ui.dialogs.quit_dialog import QuitDialog
 from elftia_desktop.ui.main_window import MainWindow
 from elftia_desktop.ui.pages.activity_page import QUIT_CHOICE_KEY, ActivityPage
 from elftia_desktop.ui.pages.servers_page import McpServersPage
+from tests.gateway.gateway_helpers import processes_with_env
 from tests.helpers.live_router import add_servers, server_input
 from tests.helpers.pretend_app import PretendApp
-from tests.gateway.gateway_helpers import processes_with_env
 from tests.host.host_helpers import cli, elftia_processes, host_status
 
 WAIT = 60_000
@@ -188,7 +188,7 @@ def test_quit_asks_naming_the_apps_and_their_servers_and_stop_ends_hosting(
     assert quits == [] and host_status() is not None
 
     window.request_quit()
-    dialog = [d for d in window.findChildren(QuitDialog) if d.isVisible()][0]
+    dialog = next(d for d in window.findChildren(QuitDialog) if d.isVisible())
     dialog.dont_ask.setChecked(True)
     dialog.stop_button.click()
     qtbot.waitUntil(lambda: quits == [True], timeout=WAIT)
