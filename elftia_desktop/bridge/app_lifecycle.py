@@ -8,6 +8,12 @@ early, ``aboutToQuit`` follows). :meth:`QuitController.shutdown` then closes eve
 in parallel within ``QUIT_BUDGET`` seconds (the spec's order per server: stdin, SIGTERM,
 SIGKILL), SIGKILLs every process group still alive, synchronously, and the runtime file of
 server processes goes with them.
+
+Other apps attached to the window's pool host: closing the window and Ctrl+Q go through the
+window's quit guard first (it asks, or follows the saved choice, and lets the apps' calls finish);
+a signal or a logout cannot ask, so the pool host (``bridge/pool_host.py``) hands the pool to a
+daemon unless the saved choice is "stop". Either way the clients are disconnected before the
+servers close, and the daemon starts only after they are gone.
 """
 
 from __future__ import annotations

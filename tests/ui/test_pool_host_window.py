@@ -215,3 +215,24 @@ def test_the_quit_dialog_lists_each_app_and_answers(qtbot: QtBot) -> None:
     assert dialog.choice == "keep" and not dialog.remember
     assert PoolState(True, tuple(clients)).users_of("s2") == clients
     assert json.dumps([c.label for c in clients]) == '["Claude Code 2.1", "elftia-mcp call"]'
+
+
+def test_a_servers_question_during_the_windows_own_call_still_reaches_the_window(
+    qtbot: QtBot, hosting: tuple[McpRouter, ServiceLoop[AppServices]], alpha_id: str
+) -> None:
+    router, _loop = hosting
+    router.signals.elicitationRequested.connect(
+        lambda request: router.answer_elicitation(request.ticket, "accept", {"name": "Win", "age": 3})
+    )
+    box: dict[str, Any] = {}
+    router.explore.try_tool(
+        alpha_id,
+        "ask_name",
+        {},
+        "ask-1",
+        receiver=router.signals,
+        on_done=lambda r: box.setdefault("ok", r),
+        on_error=lambda e: box.setdefault("error", e),
+    )
+    qtbot.waitUntil(lambda: bool(box), timeout=WAIT)
+    assert "hello Win (3)" in json.dumps(box["ok"].response.to_json_dict())
