@@ -80,7 +80,10 @@ def holder(location: HostLocation) -> int | None:
 
 
 def _ask_handover() -> int | None:
-    """Ask the running host to hand over; its pid, or None when none listens (or it refused)."""
+    """Ask the running host to hand over; its pid, or None when none listens (yet).
+
+    ``AlreadyRunning`` when it refuses (a window, or a host that does not know the request).
+    """
     try:
         sock, _reply = attach.connect("command", start=False)
     except (attach.NoHost, OSError):
@@ -88,15 +91,19 @@ def _ask_handover() -> int | None:
     with sock:
         try:
             reply = client.request(sock, {"op": "handover"})
-        except (ElftiaError, OSError) as exc:
-            log.warning("the running pool host did not hand over: %s", exc)
+        except ElftiaError as exc:
+            raise AlreadyRunning(f"the running pool host does not hand over: {exc}") from exc
+        except OSError:
             return None
     pid = reply.get("pid")
     return pid if isinstance(pid, int) else None
 
 
 def take_over(location: HostLocation, limit: float = TAKEOVER_LIMIT) -> HostLock:
-    """The lock of ``location``, asking a running daemon to hand over first; ``AlreadyRunning`` after ``limit`` s."""
+    """The lock of ``location``, asking a running daemon to hand over first.
+
+    ``AlreadyRunning`` when the host refuses, or has not let go after ``limit`` seconds.
+    """
     lock = HostLock(location)
     deadline = time.monotonic() + limit
     asked_at = float("-inf")

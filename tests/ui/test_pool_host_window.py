@@ -22,6 +22,8 @@ from elftia_desktop.bridge.pool_host import PoolClient, PoolState, WindowPool
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.bridge.service_loop import ServiceLoop
 from elftia_desktop.bridge.services import AppServices, build_services
+from elftia_desktop.host.lease import AlreadyRunning, take_over
+from elftia_desktop.host.location import host_location
 from elftia_desktop.ui.dialogs.quit_dialog import QuitDialog
 from elftia_desktop.ui.main_window import MainWindow
 from elftia_desktop.ui.pages.activity_page import QUIT_CHOICE_KEY, ActivityPage
@@ -236,3 +238,13 @@ def test_a_servers_question_during_the_windows_own_call_still_reaches_the_window
     )
     qtbot.waitUntil(lambda: bool(box), timeout=WAIT)
     assert "hello Win (3)" in json.dumps(box["ok"].response.to_json_dict())
+
+
+def test_the_window_keeps_its_pool_when_asked_to_hand_over(
+    hosting: tuple[McpRouter, ServiceLoop[AppServices]], isolated_data_dir: Path
+) -> None:
+    # refused at once ("does not"), not after the limit ("did not hand over")
+    with pytest.raises(AlreadyRunning, match=r"does not hand over.*Elftia Desktop window"):
+        take_over(host_location(isolated_data_dir), limit=30)
+    status = host_status()
+    assert status is not None and status["hostedBy"] == "window"
