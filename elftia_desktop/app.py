@@ -71,7 +71,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         """Close the services when the app quits."""
         await services.close()
 
-    QuitController(app, loop, close).install(window, window.request_quit)  # window close, Ctrl+Q, signals, logout
+    # window close, Ctrl+Q (both ask when other apps use the pool), signals and logout (they cannot ask)
+    QuitController(app, loop, close).install(window, window.request_quit, window.allow_quit)
     if early.requested:
         QTimer.singleShot(0, app.quit)
     return app.exec()

@@ -267,8 +267,13 @@ class MainWindow(QMainWindow):
         )
 
     def _quit_now(self) -> None:
-        self._quit_ready = True
+        self.allow_quit()
         QCoreApplication.quit()
+
+    def allow_quit(self) -> None:
+        """Let the next quit through without asking (a signal or the session's end cannot ask; Qt cancels a
+        quit that a window's close refuses)."""
+        self._quit_ready = True
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """Remember the window's geometry, then close (after the quit guard: see :meth:`request_quit`)."""
