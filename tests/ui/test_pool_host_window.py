@@ -248,3 +248,22 @@ def test_the_window_keeps_its_pool_when_asked_to_hand_over(
         take_over(host_location(isolated_data_dir), limit=30)
     status = host_status()
     assert status is not None and status["hostedBy"] == "window"
+
+
+def test_a_call_still_running_when_the_hand_over_closes_gets_an_error(
+    qtbot: QtBot,
+    hosting: tuple[McpRouter, ServiceLoop[AppServices]],
+    apps: list[PretendApp],
+    isolated_data_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    router, _loop = hosting
+    monkeypatch.setattr("elftia_desktop.host.host.DRAIN_LIMIT", 0.5)
+    claude = attach(apps, isolated_data_dir, "Claude Code")
+    claude.send_call("alpha__slow", {"seconds": 60})
+    qtbot.waitUntil(lambda: any(c.calls_in_flight for c in router.pool.state.users), timeout=WAIT)
+    done: list[Any] = []
+    router.pool.prepare_quit(True, receiver=router.signals, on_done=done.append, on_error=done.append)
+    qtbot.waitUntil(lambda: bool(done), timeout=WAIT)
+    answer = claude.answer()
+    assert answer.startswith("ERROR") and "pool host stopped while this request ran" in answer
