@@ -143,7 +143,14 @@ class WindowPool:
             services, self._lock.location, idle=None, kind="window", changed=self._changed, fallback=self.fallback
         )
         self._task = asyncio.get_running_loop().create_task(self.host.run(), name="window-pool-host")
-        self._task.add_done_callback(lambda _task: self._publish())
+        self._task.add_done_callback(self._ended)
+        self._publish()
+
+    def _ended(self, task: asyncio.Task[None]) -> None:
+        """The host stopped (the quit), or failed (its socket could not be opened): say so."""
+        if not task.cancelled() and (error := task.exception()) is not None:
+            self._problem = f"The window stopped sharing its servers: {error}"
+            log.warning("%s", self._problem)
         self._publish()
 
     def state(self) -> PoolState:

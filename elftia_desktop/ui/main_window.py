@@ -88,9 +88,7 @@ class MainWindow(QMainWindow):
         self.import_page.navigate.connect(self.show_page)
         self.settings_page = SettingsPage(router)
         self.settings_page.themeChanged.connect(lambda mode: self.settings.setValue(THEME_KEY, mode))
-        self.activity_page = ActivityPage(router, settings, self.server_name)
-        self.activity_page.quitChoiceChanged.connect(router.pool.set_quit_choice)
-        router.pool.set_quit_choice(saved_quit_choice(settings))
+        self.activity_page = self._build_activity_page()
         self._quit_ready = False
         """The apps attached to the pool were dealt with (or none were): the next quit goes through."""
         self.pages: dict[str, QWidget] = {
@@ -110,6 +108,13 @@ class MainWindow(QMainWindow):
         self._build_shortcuts()
         self.sidebar.setCurrentRow(0)
         self._restore_geometry()
+
+    def _build_activity_page(self) -> ActivityPage:
+        """The Activity page; its quit choice goes to the pool host (the saved one at once)."""
+        page = ActivityPage(self.router, self.settings, self.server_name)
+        page.quitChoiceChanged.connect(self.router.pool.set_quit_choice)
+        self.router.pool.set_quit_choice(saved_quit_choice(self.settings))
+        return page
 
     def _build_sidebar(self) -> QWidget:
         sidebar = QWidget()
