@@ -8,6 +8,7 @@ pretend apps in subprocesses (the SDK's client on ``elftia-mcp serve``) and ``el
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -28,7 +29,6 @@ from elftia_desktop.ui.dialogs.quit_dialog import QuitDialog
 from elftia_desktop.ui.main_window import MainWindow
 from elftia_desktop.ui.pages.activity_page import QUIT_CHOICE_KEY, ActivityPage
 from elftia_desktop.ui.pages.servers_page import McpServersPage
-from tests.gateway.gateway_helpers import processes_with_env
 from tests.helpers.live_router import add_servers, server_input
 from tests.helpers.pretend_app import PretendApp
 from tests.host.host_helpers import cli, elftia_processes, host_status
@@ -37,18 +37,31 @@ WAIT = 60_000
 pytestmark = [pytest.mark.timeout(240), pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc")]
 
 
-def server_pids(data_dir: Path, module: str) -> list[int]:
-    """Live processes of ``python -m tests.servers.<module>`` started for ``data_dir`` (read from /proc)."""
+def server_pids(module: str, parent: int) -> list[int]:
+    """Live children of ``parent`` running ``python -m tests.servers.<module>`` (read from /proc).
+
+    By parent, not by environment: the servers of an in-process host get the login environment
+    the test process resolved once, with an earlier test's data folder in it.
+    """
     found = []
-    for pid in processes_with_env(f"ELFTIA_DATA_DIR={data_dir}\0"):
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
         try:
-            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[0]
+            fields = (entry / "stat").read_text().rsplit(")", 1)[-1].split()
+            cmdline = (entry / "cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
-        if state != "Z" and f"tests.servers.{module}".encode() in cmdline:
-            found.append(pid)
+        if fields[0] != "Z" and int(fields[1]) == parent and f"tests.servers.{module}".encode() in cmdline:
+            found.append(int(entry.name))
     return found
+
+
+def daemon_pid() -> int:
+    """The pid of the data folder's host (a daemon, after the hand-off)."""
+    status = host_status()
+    assert status is not None
+    return int(status["pid"])
 
 
 @contextmanager
@@ -132,7 +145,7 @@ def test_apps_attach_to_the_window_and_show_on_the_activity_page_and_the_card(
     assert called.returncode == 0 and "from a shell" in called.stdout
     status = host_status()
     assert status is not None and status["hostedBy"] == "window"
-    assert len(server_pids(isolated_data_dir, "basic")) == 1  # the app, the CLI and the window share it
+    assert len(server_pids("basic", os.getpid())) == 1  # the app, the CLI and the window share it
 
     stop = cli(isolated_data_dir, "daemon", "stop")
     assert stop.returncode == 1 and "quit the window to stop it" in stop.stdout
@@ -148,15 +161,16 @@ def test_quitting_with_an_app_attached_hands_the_pool_to_a_daemon(
             router.pool.refresh()
         claude = attach(apps, isolated_data_dir, "Claude Code")
         assert claude.call("alpha__echo", {"text": "before"}) == "RESULT before"
-        window_servers = server_pids(isolated_data_dir, "basic")
+        window_servers = server_pids("basic", os.getpid())
+        assert len(window_servers) == 1
         done: list[Any] = []
         router.pool.prepare_quit(True, receiver=router.signals, on_done=done.append, on_error=done.append)
         qtbot.waitUntil(lambda: bool(done), timeout=WAIT)
         loop.stop(cleanup=close, timeout=30)  # as the app's quit does
     qtbot.waitUntil(lambda: (s := host_status()) is not None and s["hostedBy"] == "daemon", timeout=WAIT)
-    assert all(pid not in server_pids(isolated_data_dir, "basic") for pid in window_servers)
+    assert server_pids("basic", os.getpid()) == []  # the window's servers stopped before the daemon started
     assert claude.call("alpha__echo", {"text": "after"}) == "RESULT after"
-    assert len(server_pids(isolated_data_dir, "basic")) == 1
+    assert len(server_pids("basic", daemon_pid())) == 1
     claude.close()
     assert cli(isolated_data_dir, "daemon", "stop").returncode == 0
     qtbot.waitUntil(lambda: not elftia_processes(isolated_data_dir), timeout=WAIT)
@@ -197,7 +211,7 @@ def test_quit_asks_naming_the_apps_and_their_servers_and_stop_ends_hosting(
     assert window.settings.value(QUIT_CHOICE_KEY) == "stop"
     assert host_status() is None  # the window no longer accepts apps
     loop.stop(cleanup=close, timeout=30)  # the quit that follows
-    assert host_status() is None and server_pids(isolated_data_dir, "basic") == []  # nothing handed over
+    assert host_status() is None and server_pids("basic", os.getpid()) == []  # nothing handed over
     assert gemini.call("alpha__echo", {"text": "x"}) == "RESULT x"  # its next call starts the pool again
     gemini.close()
     assert cli(isolated_data_dir, "daemon", "stop").returncode == 0
