@@ -122,6 +122,11 @@ class WindowPool:
 
     async def acquire(self) -> None:
         """Take the host lock (a running daemon hands over first); on failure the window just does not host."""
+        from elftia_desktop.host.attach import supported
+
+        if not supported():  # no Unix sockets, or ELFTIA_NO_DAEMON: nobody would attach
+            self._problem = "Elftia does not share its servers with other apps (ELFTIA_NO_DAEMON, or no Unix sockets)"
+            return
         from elftia_desktop.host.lease import AlreadyRunning, take_over
         from elftia_desktop.host.location import UnsafeRuntimeFolder, host_location
 

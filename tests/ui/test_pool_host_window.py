@@ -281,3 +281,19 @@ def test_a_call_still_running_when_the_hand_over_closes_gets_an_error(
     qtbot.waitUntil(lambda: bool(done), timeout=WAIT)
     answer = claude.answer()
     assert answer.startswith("ERROR") and "pool host stopped while this request ran" in answer
+
+
+def test_with_no_daemon_set_the_window_does_not_host_and_says_why(
+    qtbot: QtBot, alpha_id: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("ELFTIA_NO_DAEMON", "1")
+    with hosting_router() as (router, _loop):
+        with qtbot.waitSignal(router.signals.poolChanged, timeout=WAIT) as changed:
+            router.pool.refresh()
+        state = changed.args[0]
+        assert not state.hosting and state.problem is not None and "ELFTIA_NO_DAEMON" in state.problem
+        settings = QSettings(str(tmp_path / "window.ini"), QSettings.Format.IniFormat)
+        page = ActivityPage(router, settings, str)
+        qtbot.addWidget(page)
+        assert "ELFTIA_NO_DAEMON" in page.summary.text()
+    assert host_status() is None
