@@ -70,8 +70,8 @@ class McpRouter:
         self.signals.toolCalled.connect(self.activity.record)
         self.events = EventRelay(self.signals, self.core.next_id)
         loop.when_built(self.events.wire)  # once, on the loop, before any request sees the services
+        self.pool = PoolRoute(self.core, pool)
         if pool is not None:  # after the relay: the host's answer to a server's question wins
-            pool.on_state = self.signals.poolChanged.emit
             pool.fallback = self.events.elicit
             loop.when_built(pool.start)
         self.servers = ServerRoute(self.core)
@@ -86,7 +86,6 @@ class McpRouter:
         self.auth = AuthRoute(self.core)
         self.registry = RegistryRoute(self.core)
         self.tool_review = ToolReviewRoute(self.core)
-        self.pool = PoolRoute(self.core, pool)
 
     def answer_elicitation(
         self, ticket: int, action: Literal["accept", "decline", "cancel"], content: dict[str, Any] | None = None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Qt, Signal, Slot
 
 from elftia_desktop.bridge.plumbing import Done, Failed, Reply, Route, RouterCore
 from elftia_desktop.bridge.pool_host import PoolState, QuitChoice, WindowPool
@@ -17,18 +17,39 @@ if TYPE_CHECKING:
     from elftia_desktop.bridge.services import AppServices
 
 
+class _StateRelay(QObject):
+    """Brings a state from the service loop to the UI thread, where ``poolChanged`` is emitted.
+
+    Emitting ``poolChanged`` itself on the UI thread means its receivers run at once, never from
+    a queued call that outlives them.
+    """
+
+    arrived = Signal(object)
+
+    def __init__(self, route: PoolRoute, parent: QObject) -> None:
+        super().__init__(parent)
+        self._route = route
+        self.arrived.connect(self._deliver, Qt.ConnectionType.QueuedConnection)
+
+    @Slot(object)
+    def _deliver(self, state: PoolState) -> None:
+        self._route.state = state
+        self._route.signals.poolChanged.emit(state)
+
+
 class PoolRoute(Route):
     """``pool:state``, ``pool:quit-choice`` and ``pool:prepare-quit``."""
 
     def __init__(self, core: RouterCore, pool: WindowPool | None) -> None:
+        """``pool``: the window's pool host; its state reaches ``poolChanged`` (set here, before it starts)."""
         super().__init__(core)
         self.pool = pool
+        self.signals = core.signals
         self.state = PoolState(False, problem=None if pool is not None else "This window does not host the pool.")
-        """The latest state (updated on the UI thread from ``poolChanged``)."""
-        core.signals.poolChanged.connect(self._remember)
-
-    def _remember(self, state: PoolState) -> None:
-        self.state = state
+        """The latest state (updated on the UI thread, right before ``poolChanged``)."""
+        self._relay = _StateRelay(self, core)
+        if pool is not None:
+            pool.on_state = self._relay.arrived.emit
 
     def refresh(
         self,
@@ -42,7 +63,7 @@ class PoolRoute(Route):
         async def work(services: AppServices) -> PoolState:
             """``pool:state`` on the service loop."""
             state = services.pool.state() if services.pool is not None else self.state
-            self._core.signals.poolChanged.emit(state)
+            self._relay.arrived.emit(state)
             return state
 
         return self._core.submit(Reply("pool:state", receiver, on_done, on_error), work)
