@@ -14,6 +14,10 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QApplication
 
+    from elftia_desktop.bridge.router import McpRouter
+    from elftia_desktop.bridge.service_loop import ServiceLoop
+    from elftia_desktop.bridge.services import AppServices
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Start the desktop app (or, in a frozen app, a built-in server when asked to)."""
@@ -27,9 +31,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     from PySide6.QtCore import QSettings, QTimer
 
     from elftia_desktop.bridge.app_lifecycle import QuitController
-    from elftia_desktop.bridge.router import McpRouter
-    from elftia_desktop.bridge.service_loop import ServiceLoop
-    from elftia_desktop.bridge.services import AppServices, build_services
     from elftia_desktop.core.errors import UnsafePermissions
     from elftia_desktop.core.paths import config_dir, data_dir
     from elftia_desktop.ui.main_window import MainWindow, bundle_argument
@@ -55,9 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = QSettings(str(config_dir() / "window.ini"), QSettings.Format.IniFormat)
     set_theme_mode(app, saved_theme(settings))  # the theme is in force before any widget exists
 
-    loop: ServiceLoop[AppServices] = ServiceLoop(build_services)
-    loop.start()
-    router = McpRouter(loop)
+    loop, router = _services()
     window = MainWindow(router, settings)
     instance.argumentsReceived.connect(window.handle_arguments)
     instance.listen()
@@ -65,14 +64,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     window.show()
     window.handle_arguments(arguments)
 
-    async def close(services: AppServices) -> None:
-        """Close the services when the app quits."""
-        await services.close()
-
-    QuitController(app, loop, close).install(window)  # window close, Ctrl+Q, signals, logout
+    # window close, Ctrl+Q (both ask when other apps use the pool), signals and logout (they cannot ask)
+    QuitController(app, loop, _close).install(window, window.request_quit, window.allow_quit)
     if early.requested:
         QTimer.singleShot(0, app.quit)
     return app.exec()
+
+
+def _services() -> tuple[ServiceLoop[AppServices], McpRouter]:
+    """The service loop (started; the services are built on first use) and the router; the window hosts
+    the pool that gateways and CLI commands attach to."""
+    from elftia_desktop.bridge.pool_host import WindowPool
+    from elftia_desktop.bridge.router import McpRouter
+    from elftia_desktop.bridge.service_loop import ServiceLoop
+    from elftia_desktop.bridge.services import build_services
+
+    pool = WindowPool()
+    loop: ServiceLoop[AppServices] = ServiceLoop(lambda: build_services(pool))
+    loop.start()
+    return loop, McpRouter(loop, pool=pool)
+
+
+async def _close(services: AppServices) -> None:
+    """Close the services when the app quits."""
+    await services.close()
 
 
 def _application(argv: list[str]) -> QApplication:

@@ -8,6 +8,12 @@ early, ``aboutToQuit`` follows). :meth:`QuitController.shutdown` then closes eve
 in parallel within ``QUIT_BUDGET`` seconds (the spec's order per server: stdin, SIGTERM,
 SIGKILL), SIGKILLs every process group still alive, synchronously, and the runtime file of
 server processes goes with them.
+
+Other apps attached to the window's pool host: closing the window and Ctrl+Q go through the
+window's quit guard first (it asks, or follows the saved choice, and lets the apps' calls finish);
+a signal or a logout cannot ask, so the pool host (``bridge/pool_host.py``) hands the pool to a
+daemon unless the saved choice is "stop". Either way the clients are disconnected before the
+servers close, and the daemon starts only after they are gone.
 """
 
 from __future__ import annotations
@@ -54,6 +60,7 @@ class QuitController(QObject):
         self._loop = loop
         self._close_services = close_services
         self._done = False
+        self._forced: Callable[[], None] = lambda: None
         self._notifier: QSocketNotifier | None = None
         self._sockets: tuple[socket.socket, socket.socket] | None = None
         self._previous_wakeup_fd = -1
@@ -61,15 +68,23 @@ class QuitController(QObject):
         self.duration: float | None = None
         """Seconds the last shutdown took (it is logged)."""
 
-    def install(self, window: QWidget | None = None) -> None:
-        """Hook the quit signals, Ctrl+Q on ``window``, the session's end and POSIX signals."""
+    def install(
+        self,
+        window: QWidget | None = None,
+        quit_request: Callable[[], None] | None = None,
+        forced: Callable[[], None] | None = None,
+    ) -> None:
+        """Hook the quit signals, Ctrl+Q on ``window`` (it runs ``quit_request``, default: quit), the
+        session's end and POSIX signals. ``forced`` runs first when a quit cannot ask (a signal, the
+        session's end): the window then lets its close through (Qt cancels a quit a window refuses)."""
+        self._forced = forced or (lambda: None)
         self._app.aboutToQuit.connect(self.shutdown)
         self._app.commitDataRequest.connect(self._close_for_logout)
         if window is not None:
             # Not StandardKey.Quit: it is empty on Windows and some Linux platforms ("Ctrl" is Cmd on macOS).
             shortcut = QShortcut(QKeySequence("Ctrl+Q"), window)
             shortcut.setContext(Qt.ShortcutContext.ApplicationShortcut)
-            shortcut.activated.connect(self._app.quit)
+            shortcut.activated.connect(quit_request or self._app.quit)
         self._install_signal_wakeup()
 
     def _install_signal_wakeup(self) -> None:
@@ -97,6 +112,7 @@ class QuitController(QObject):
 
     def _on_signal(self, signum: int, _frame: object) -> None:
         log.info("signal %d: quitting", signum)
+        self._forced()
         # A timer, not quit() itself: quit() does nothing if the signal came before exec() started the loop.
         QTimer.singleShot(0, QCoreApplication.quit)
 
@@ -106,6 +122,7 @@ class QuitController(QObject):
         It blocks the UI thread for at most ``QUIT_BUDGET`` s on purpose: the session manager ends
         the app once this handler returns.
         """
+        self._forced()
         if not self._loop.built:
             return
         future = self._loop.submit(self._bounded_close)

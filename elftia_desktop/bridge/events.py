@@ -77,10 +77,11 @@ class EventRelay:
         events.on("tool:called", lambda p: s.toolCalled.emit(call_record(p)))
         events.on("tool:progress", lambda p: s.toolProgress.emit(tool_progress(p)))
         events.on("log", lambda p: s.logLine.emit(p["serverId"], p["line"]))
-        services.mcp.set_elicitation_handler(self._elicit)
+        services.mcp.set_elicitation_handler(self.elicit)
         services.mcp.set_sign_in_prompt(self._show_sign_in)
 
-    async def _elicit(self, server_id: str, message: str, schema: dict[str, Any]) -> ElicitationOutcome:
+    async def elicit(self, server_id: str, message: str, schema: dict[str, Any]) -> ElicitationOutcome:
+        """Ask the user in the window (``elicitationRequested``) and wait for the answer."""
         ticket = self._next_ticket()
         future: asyncio.Future[ElicitationOutcome] = asyncio.get_running_loop().create_future()
         self._elicitations[ticket] = future

@@ -20,6 +20,7 @@ Where to find a channel:
 - ``router.auth`` (``routes/auth.py``): OAuth sign-in, sign-out, sign-in status
 - ``router.registry`` (``routes/registry.py``): MCP registries (search, install, updates), ``.mcpb`` bundles
 - ``router.tool_review`` (``routes/tool_review.py``): tools held back since they changed (pinning), review, accept
+- ``router.pool`` (``routes/pool.py``): the apps attached to the window's pool host, and quitting with them
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from PySide6.QtCore import QObject
 from elftia_desktop.bridge.activity import ActivityLog
 from elftia_desktop.bridge.events import EventRelay
 from elftia_desktop.bridge.plumbing import RouterCore
+from elftia_desktop.bridge.pool_host import WindowPool
 from elftia_desktop.bridge.routes.agents import AgentRoute
 from elftia_desktop.bridge.routes.app_info import AppRoute
 from elftia_desktop.bridge.routes.auth import AuthRoute
@@ -38,6 +40,7 @@ from elftia_desktop.bridge.routes.dependencies import DependencyRoute
 from elftia_desktop.bridge.routes.explore import ExploreRoute
 from elftia_desktop.bridge.routes.gateway import GatewayRoute
 from elftia_desktop.bridge.routes.integrations import IntegrationRoute
+from elftia_desktop.bridge.routes.pool import PoolRoute
 from elftia_desktop.bridge.routes.registry import RegistryRoute
 from elftia_desktop.bridge.routes.servers import ServerRoute
 from elftia_desktop.bridge.routes.settings import SettingsRoute
@@ -55,7 +58,10 @@ __all__ = ["McpRouter"]
 class McpRouter:
     """Every channel, grouped by feature, over one :class:`RouterCore` (see the module docstring)."""
 
-    def __init__(self, loop: ServiceLoop[AppServices], parent: QObject | None = None) -> None:
+    def __init__(
+        self, loop: ServiceLoop[AppServices], parent: QObject | None = None, pool: WindowPool | None = None
+    ) -> None:
+        """``pool``: the window's pool host, when the services were built with it (``build_services(pool)``)."""
         self.signals = RouterSignals(parent)
         """Every signal the router emits (documented on :class:`RouterSignals`)."""
         self.core = RouterCore(loop, self.signals)
@@ -64,6 +70,10 @@ class McpRouter:
         self.signals.toolCalled.connect(self.activity.record)
         self.events = EventRelay(self.signals, self.core.next_id)
         loop.when_built(self.events.wire)  # once, on the loop, before any request sees the services
+        self.pool = PoolRoute(self.core, pool)
+        if pool is not None:  # after the relay: the host's answer to a server's question wins
+            pool.fallback = self.events.elicit
+            loop.when_built(pool.start)
         self.servers = ServerRoute(self.core)
         self.tools = ToolRoute(self.core)
         self.agents = AgentRoute(self.core)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from elftia_desktop.application.services import Services, open_services
 
 if TYPE_CHECKING:
+    from elftia_desktop.bridge.pool_host import WindowPool
     from elftia_desktop.deps.checker import DependencyChecker
     from elftia_desktop.deps.installer import DependencyInstaller
 
@@ -47,6 +48,8 @@ class AppServices(Services):
     """Long work (installs) that must be stopped, and clean up after itself, when the app quits."""
     opened: AsyncExitStack = field(default_factory=AsyncExitStack)
     """Closes what ``open_services`` opened (every connection)."""
+    pool: WindowPool | None = None
+    """The window's pool host (``bridge/pool_host.py``), when this window hosts for other apps."""
 
     def start(self) -> None:
         """Connect the active, trusted servers now when the settings say "at start" (sync)."""
@@ -54,7 +57,10 @@ class AppServices(Services):
             self.startup = asyncio.get_running_loop().create_task(self.mcp.connect_active(), name="connect-at-start")
 
     async def close(self) -> None:
-        """Stop long work (an install removes what it started), then close every connection."""
+        """Close the pool host's clients, stop long work (an install removes what it started), close every
+        connection; then the pool host gives its lock up (and hands over to a daemon when asked)."""
+        if self.pool is not None:
+            await self.pool.close()
         if self.startup is not None and not self.startup.done():
             self.startup.cancel()
         for task in self.running:
@@ -62,10 +68,16 @@ class AppServices(Services):
         if self.running:
             await asyncio.wait(self.running, timeout=CLOSE_TIMEOUT)
         await self.opened.aclose()
+        if self.pool is not None:
+            await self.pool.release()
 
 
-async def build_services() -> AppServices:
-    """Open the application's services (the assembly point) and add the window's own."""
+async def build_services(pool: WindowPool | None = None) -> AppServices:
+    """Open the application's services (the assembly point) and add the window's own.
+
+    ``pool``: host the pool for other apps; its lock is taken (a running daemon hands over) before
+    any server may start.
+    """
     # pydantic's submodules are imported explicitly first: shiboken's import hook (PySide6 is
     # loaded by now) inspects modules mid-import and trips over pydantic's lazy __getattr__ when
     # pydantic.fields is reached through "from pydantic import Field".
@@ -74,7 +86,9 @@ async def build_services() -> AppServices:
 
     opened = AsyncExitStack()
     core = await opened.enter_async_context(open_services(builtin_servers=True))
-    services = AppServices(**vars(core), opened=opened)
+    services = AppServices(**vars(core), opened=opened, pool=pool)
+    if pool is not None:
+        await pool.acquire()
     if services.catalog.vault.warning:  # secrets in a file: the window says so at start
         services.notices.append(services.catalog.vault.warning)
     services.start()

@@ -60,6 +60,7 @@ class RouterSignals(QObject):
         logLine(str, str): source (a server id, or ``deps:<command>`` for an install), one log line.
         elicitationRequested(object): a server asks for input, as an :class:`ElicitationRequest`.
         signInStarted(object): a sign-in waits for the browser, as a :class:`SignInStarted`.
+        poolChanged(object): who is attached to the window's pool host, as a ``bridge.pool_host.PoolState``.
     """
 
     finished = Signal(int, str, object)
@@ -74,3 +75,4 @@ class RouterSignals(QObject):
     logLine = Signal(str, str)
     elicitationRequested = Signal(object)
     signInStarted = Signal(object)
+    poolChanged = Signal(object)

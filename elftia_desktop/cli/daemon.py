@@ -90,6 +90,10 @@ def cmd_stop(args: argparse.Namespace) -> int:
     if status is None:
         print_json({"stopped": False, "running": False}) if args.json else print("no pool host runs")
         return EXIT_OK
+    if status.get("hostedBy") == "window":
+        message = f"the pool is hosted by the Elftia Desktop window (pid {status['pid']}); quit the window to stop it"
+        print_json({"stopped": False, "running": True, "hostedBy": "window"}) if args.json else print(message)
+        return EXIT_FAILED
     client.control("stop")
     pid = int(status["pid"])
     deadline = time.monotonic() + STOP_TIMEOUT
@@ -121,6 +125,12 @@ def _public(status: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in status.items() if k != "op"}
 
 
+def _client_row(c: dict[str, Any]) -> list[Any]:
+    app = " ".join(part for part in (c.get("clientName"), c.get("clientVersion")) if part) or "-"
+    servers = ", ".join(c.get("serverNames") or []) or "-"
+    return [app, c["role"], c["pid"], c["agent"] or ("hub" if c["hub"] else ""), servers, c.get("callsInFlight", 0)]
+
+
 def cmd_status(args: argparse.Namespace) -> int:
     """``daemon status``: whether the host runs, its clients and its servers."""
     from elftia_desktop.host import client
@@ -132,10 +142,11 @@ def cmd_status(args: argparse.Namespace) -> int:
     if status is None:
         print("no pool host runs (it starts with the first gateway or 'elftia-mcp call' that needs it)")
         return EXIT_OK
-    print(f"pool host: pid {status['pid']}, {status['socket']}, data folder {status['dataDir']}")
+    who = "the Elftia Desktop window" if status.get("hostedBy") == "window" else "pool host"
+    print(f"{who}: pid {status['pid']}, {status['socket']}, data folder {status['dataDir']}")
     clients = [c for c in status["clients"] if c["pid"] != os.getpid()]
     print(f"clients ({len(clients)}):")
-    print_table(["role", "pid", "agent", "hub"], [[c["role"], c["pid"], c["agent"] or "", c["hub"]] for c in clients])
+    print_table(["app", "role", "pid", "agent", "servers", "calls"], [_client_row(c) for c in clients])
     print(f"servers running ({len(status['servers'])}):")
     print_table(["name", "state"], [[s["name"], s["state"]] for s in status["servers"]])
     return EXIT_OK

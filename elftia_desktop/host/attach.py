@@ -9,6 +9,7 @@ lock exits and both attach to the winner. Standard library only.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import socket
 import subprocess
@@ -82,9 +83,23 @@ def _open(path: Path, hello: dict[str, Any]) -> tuple[socket.socket, dict[str, A
         raise
 
 
+def _lock_free(location: HostLocation) -> bool:
+    """Whether no host holds the data folder's lock (the lock is let go at once)."""
+    fd = os.open(location.lock, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    finally:
+        os.close(fd)
+    return True
+
+
 def _wait_for(
     location: HostLocation, hello: dict[str, Any], child: subprocess.Popen[bytes]
 ) -> tuple[socket.socket, dict[str, Any]]:
+    """Wait for a host to listen; a daemon that lost the lock to a host that then went away
+    (a window quitting) is started again."""
     deadline = time.monotonic() + START_TIMEOUT
     while time.monotonic() < deadline:
         try:
@@ -93,6 +108,8 @@ def _wait_for(
             pass
         if child.poll() not in (None, 0):
             raise NoHost(f"the daemon exited with code {child.returncode} (see {location.log})")
+        if child.returncode == 0 and _lock_free(location):
+            child = spawn_daemon(location)
         time.sleep(0.02)
     raise NoHost(f"the daemon did not listen within {START_TIMEOUT:.0f} s (see {location.log})")
 

@@ -1,9 +1,10 @@
-"""A ``command`` connection to the host: CLI requests (``call``, ``status``, ``stop``) and their answers.
+"""A ``command`` connection to the host: CLI requests (``call``, ``status``, ``stop``, ``handover``) and their answers.
 
 Requests and answers are ``{"op": ...}`` frames. A ``call`` runs in its own task while the
 connection keeps reading: the server's questions go to the client as ``{"op": "elicit"}`` and come
 back as ``{"op": "elicitResult"}``; when the client goes away, its running call is cancelled
-(and the SDK cancels it on the server). An error is ``{"op": "error", "kind": <class in
+(and the SDK cancels it on the server). ``handover`` asks a daemon to give the pool up to the
+window that starts (``host.py``). An error is ``{"op": "error", "kind": <class in
 core.errors>, "message": ...}`` so the CLI raises the same error the in-process path would.
 """
 
@@ -41,13 +42,16 @@ class CommandLink:
         writer: asyncio.StreamWriter,
         status: StatusFn,
         stop: Callable[[], None],
+        handover: Callable[[], None] | None = None,
     ) -> None:
+        """``stop`` and ``handover`` raise an ``ElftiaError`` when this host does not grant them."""
         self._service = service
         self._callers = callers
         self._reader = reader
         self._writer = writer
         self._status = status
         self._stop = stop
+        self._handover = handover
         self._questions: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self._ids = itertools.count(1)
         self._tasks: set[asyncio.Task[None]] = set()
@@ -77,7 +81,12 @@ class CommandLink:
             if question is not None and not question.done():
                 question.set_result(message)
             return
-        work = {"call": self._call, "status": self._send_status, "stop": self._request_stop}.get(str(op))
+        work = {
+            "call": self._call,
+            "status": self._send_status,
+            "stop": self._request_stop,
+            "handover": self._request_handover,
+        }.get(str(op))
         if work is None:
             self._spawn(self.send({"op": "error", "kind": "WireError", "message": f"unknown request {op!r}"}))
             return
@@ -103,6 +112,12 @@ class CommandLink:
     async def _request_stop(self, request: dict[str, Any]) -> dict[str, Any]:
         self._stop()
         return {"op": "stopping", "pid": os.getpid()}
+
+    async def _request_handover(self, request: dict[str, Any]) -> dict[str, Any]:
+        if self._handover is None:
+            return {"op": "error", "kind": "WireError", "message": "this host does not hand over"}
+        self._handover()
+        return {"op": "handingOver", "pid": os.getpid()}
 
     async def _call(self, request: dict[str, Any]) -> dict[str, Any]:
         """Check the arguments against the tool's input schema (nothing is sent when they do not fit), then call."""

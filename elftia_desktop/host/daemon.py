@@ -1,7 +1,9 @@
 """The background daemon that hosts the pool when the window does not: ``elftia-mcp daemon run``.
 
 One per data folder: the daemon holds an exclusive lock on the host's lock file while it runs; a
-second one finds it taken and exits at once (its starter then attaches to the first). It opens
+second one finds it taken and exits at once (its starter then attaches to the first). When the
+desktop window starts it takes the pool over (``lease.py``): this daemon finishes its calls in
+flight, closes its clients' connections, stops its servers and exits. It opens
 the services with the saved settings, serves until stopped (``daemon stop``, SIGTERM, SIGINT) or
 idle with no client, and stops every server it started on the way out. Logs go to stderr (the
 host's log file when started on demand).
@@ -11,37 +13,30 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import fcntl
 import logging
-import os
 import signal
 from collections.abc import Iterator
 
 from elftia_desktop.application.services import open_services
 from elftia_desktop.host.host import DEFAULT_IDLE, Host
+from elftia_desktop.host.lease import AlreadyRunning, HostLock
 from elftia_desktop.host.location import HostLocation, host_location
 
+__all__ = ["AlreadyRunning", "host_lock", "run_daemon"]
+
 log = logging.getLogger(__name__)
-
-
-class AlreadyRunning(Exception):
-    """Another host holds this data folder's lock."""
 
 
 @contextlib.contextmanager
 def host_lock(location: HostLocation) -> Iterator[None]:
     """Hold the data folder's host lock for the block; ``AlreadyRunning`` when another host has it."""
-    fd = os.open(location.lock, os.O_RDWR | os.O_CREAT, 0o600)
+    lock = HostLock(location)
+    if not lock.acquire():
+        raise AlreadyRunning(f"a pool host already runs for {location.data_dir}")
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError as exc:
-            raise AlreadyRunning(f"a pool host already runs for {location.data_dir}") from exc
-        os.ftruncate(fd, 0)
-        os.write(fd, str(os.getpid()).encode())
         yield
     finally:
-        os.close(fd)
+        lock.release()
 
 
 async def _serve(location: HostLocation, idle: float) -> None:

@@ -6,10 +6,18 @@ with ``SO_PEERCRED`` as well) and open with a hello (``wire.py``):
 * ``gateway`` (``elftia-mcp serve``): an MCP session of the gateway of its scope (``--agent``,
   ``--hub``, ``--timeout``); every attached gateway of a scope shares one :class:`HostedGateway`
   (one catalog) and every scope shares the pool, so each server runs once.
-* ``command`` (the CLI): ``call``, ``status`` and ``stop`` requests (``commands.py``).
+* ``command`` (the CLI): ``call``, ``status``, ``stop`` and ``handover`` requests (``commands.py``).
 
-The host stops its servers after ``idle`` seconds without use and exits then when no client is
-attached (or on ``stop``, SIGTERM, SIGINT), stopping every server it started.
+Who is attached, and what each client calls, is kept in ``clients.py``; ``changed`` is told
+about every change (the window shows it).
+
+Two kinds of host: the ``daemon`` owns its pool: it stops its servers after ``idle`` seconds
+without use and exits then when no client is attached (or on ``stop``, SIGTERM, SIGINT),
+stopping every server it started. The ``window`` hosts the desktop app's own pool: no idle
+stop, ``stop`` is refused (quitting the window ends it), and its servers are the window's to close.
+A ``handover`` (the window starting while a daemon runs) stops accepting, lets the calls in
+flight finish (at most ``DRAIN_LIMIT`` s), closes the clients' connections (their next call
+reconnects) and exits like a stop.
 """
 
 from __future__ import annotations
@@ -18,10 +26,8 @@ import asyncio
 import contextlib
 import logging
 import os
-import socket
-import struct
 import time
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 from mcp.server import Server
@@ -33,8 +39,9 @@ from elftia_desktop.gateway.scope import ScopeSource
 from elftia_desktop.gateway.server import build_server
 from elftia_desktop.gateway.watch import watch
 from elftia_desktop.host import wire
+from elftia_desktop.host.clients import CURRENT, Client, ClientCalls, ClientInfoNote, ElicitFn, peer_credentials
 from elftia_desktop.host.commands import CommandLink
-from elftia_desktop.host.links import Callers, HostedGateway, read_frame, serve_gateway_link
+from elftia_desktop.host.links import HostedGateway, read_frame, serve_gateway_link
 from elftia_desktop.host.location import HostLocation
 
 log = logging.getLogger(__name__)
@@ -43,39 +50,41 @@ DISCONNECT_TIMEOUT = 5.0
 """Seconds the host, stopping, waits for its clients' handlers to end after closing their connections."""
 DEFAULT_IDLE = 600.0
 """Seconds without use after which the servers stop (and the daemon exits when nobody is attached)."""
+DRAIN_LIMIT = 10.0
+"""Seconds a host handing its pool over lets the calls in flight finish before it closes the connections."""
 
 
-@dataclass
-class Client:
-    """One attached client, as ``status`` reports it."""
-
-    role: str
-    pid: int | None
-    agent: str | None = None
-    hub: bool = False
-    since: float = field(default_factory=time.time)
-
-
-def peer_uid(sock: socket.socket | None) -> int | None:
-    """The uid of the process at the other end (Linux ``SO_PEERCRED``); None where the OS does not say."""
-    option = getattr(socket, "SO_PEERCRED", None)
-    if sock is None or option is None:
-        return None
-    _pid, uid, _gid = struct.unpack("3i", sock.getsockopt(socket.SOL_SOCKET, option, struct.calcsize("3i")))
-    return int(uid)
+class WindowHostError(ElftiaError):
+    """A request only a daemon can grant (``stop``, ``handover``) reached the window's host."""
 
 
 class Host:
     """Serves one pool to every client on the socket of ``location``."""
 
-    def __init__(self, services: Services, location: HostLocation, *, idle: float = DEFAULT_IDLE) -> None:
+    def __init__(
+        self,
+        services: Services,
+        location: HostLocation,
+        *,
+        idle: float | None = DEFAULT_IDLE,
+        kind: str = "daemon",
+        changed: Callable[[], None] | None = None,
+        fallback: ElicitFn | None = None,
+    ) -> None:
+        """``idle``: None for no idle stop (the window); ``changed``: told when a client or a call comes or goes;
+        ``fallback``: who answers a server's question during the host's own calls (the window)."""
         self.services = services
         self.service = services.mcp
         self.location = location
         self.idle = idle
-        self.callers = Callers()
+        self.kind = kind
+        self._changed = changed or (lambda: None)
+        self.callers = ClientCalls(self._changed, fallback)
         self.callers.install(self.service)
         self.started = time.time()
+        self.listening = asyncio.Event()
+        """Set once the socket listens."""
+        self._drain = False
         self._gateways: dict[tuple[str | None, float | None], HostedGateway] = {}
         self._servers: dict[tuple[str | None, float | None, bool], Server[Any]] = {}
         self._watchers: list[asyncio.Task[None]] = []
@@ -88,9 +97,28 @@ class Host:
         """Note a use (a message from a client)."""
         self._last_use = time.monotonic()
 
-    def stop(self) -> None:
-        """Ask the host to stop (it closes the socket, its clients and its servers)."""
+    def stop(self, *, drain: bool = False) -> None:
+        """Ask the host to stop: it closes the socket, its clients (after their calls, with ``drain``) and
+        (a daemon) its servers."""
+        self._drain = self._drain or drain
         self._stopping.set()
+
+    def clients(self) -> list[Client]:
+        """The attached clients, in the order they came."""
+        return list(self._clients.values())
+
+    def _request_stop(self) -> None:
+        if self.kind == "window":
+            raise WindowHostError(
+                f"the pool is hosted by the Elftia Desktop window (pid {os.getpid()}); quit the window to stop it"
+            )
+        self.stop()
+
+    def _request_handover(self) -> None:
+        if self.kind == "window":
+            raise WindowHostError(f"the Elftia Desktop window (pid {os.getpid()}) hosts the pool and keeps it")
+        log.info("handing the pool over: no new clients, the calls in flight finish, then this host exits")
+        self.stop(drain=True)
 
     async def run(self) -> None:
         """Listen until stopped or idle with no client; then stop every server."""
@@ -103,18 +131,23 @@ class Host:
         finally:
             os.umask(old_umask)
         os.chmod(path, 0o600)
-        idle_task = asyncio.get_running_loop().create_task(self._idle_loop())
-        log.info("pool host %d listening on %s for %s", os.getpid(), path, self.location.data_dir)
+        tasks = [asyncio.get_running_loop().create_task(self._idle_loop())] if self.idle is not None else []
+        self.listening.set()
+        log.info("pool host %d (%s) listening on %s for %s", os.getpid(), self.kind, path, self.location.data_dir)
         try:
             await self._stopping.wait()
         finally:
             listener.close()
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(path)
-            for task in [idle_task, *self._watchers]:
+            if self._drain and not await self.callers.wait_quiet(DRAIN_LIMIT):
+                running = self.callers.running
+                log.warning("%d call(s) still ran after %.0f s: their clients get an error", running, DRAIN_LIMIT)
+            for task in [*tasks, *self._watchers]:
                 task.cancel()
             await self._disconnect_all()
-            await self.service.cleanup()
+            if self.kind == "daemon":
+                await self.service.cleanup()
             log.info("pool host %d stopped", os.getpid())
 
     async def _disconnect_all(self) -> None:
@@ -129,17 +162,18 @@ class Host:
             await asyncio.gather(*pending, return_exceptions=True)
 
     async def _idle_loop(self) -> None:
-        tick = max(0.05, min(self.idle / 4, 5.0))
+        idle = self.idle or DEFAULT_IDLE
+        tick = max(0.05, min(idle / 4, 5.0))
         while True:
             await asyncio.sleep(tick)
-            if self.callers.running or time.monotonic() - self._last_use < self.idle:
+            if self.callers.running or time.monotonic() - self._last_use < idle:
                 continue
             if not self._clients:
-                log.info("idle for %.0f s with no client attached: stopping", self.idle)
+                log.info("idle for %.0f s with no client attached: stopping", idle)
                 self.stop()
                 return
             if any(self.service.connection_state(r.id).value != "disconnected" for r in await self._records()):
-                log.info("idle for %.0f s: stopping the servers (they start again on the next use)", self.idle)
+                log.info("idle for %.0f s: stopping the servers (they start again on the next use)", idle)
                 await self.service.cleanup()
             self._last_use = time.monotonic()
 
@@ -154,14 +188,14 @@ class Host:
         assert task is not None
         self._connections[key] = (writer, task)
         try:
-            uid = peer_uid(writer.get_extra_info("socket"))
-            if uid is not None and uid != os.getuid():
-                log.warning("refused a connection of uid %d", uid)
+            credentials = peer_credentials(writer.get_extra_info("socket"))
+            if credentials is not None and credentials[1] != os.getuid():
+                log.warning("refused a connection of uid %d", credentials[1])
                 return
             payload = await read_frame(reader)
             if payload is None:
                 return
-            await self._serve(wire.decode(payload), reader, writer, key)
+            await self._serve(wire.decode(payload), reader, writer, key, credentials[0] if credentials else None)
         except (wire.WireError, ConnectionError) as exc:
             log.info("a client left: %s", exc)
         except asyncio.CancelledError:
@@ -170,7 +204,8 @@ class Host:
             # the host stops: end quietly (asyncio logs a cancelled connection handler as an unhandled error)
         finally:
             self._connections.pop(key, None)
-            self._clients.pop(key, None)
+            if self._clients.pop(key, None) is not None:
+                self._changed()
             self.touch()
             writer.close()
             with contextlib.suppress(ConnectionError):
@@ -180,14 +215,25 @@ class Host:
         writer.write(wire.encode({"elftiaHost": wire.VERSION, "ok": False, "error": message, "kind": kind}))
         await writer.drain()
 
+    def _attach(self, key: int, client: Client) -> None:
+        """Register ``client`` and make it the current client of this connection's tasks."""
+        self._clients[key] = client
+        CURRENT.set(client)
+        self._changed()
+
     async def _serve(
-        self, hello: dict[str, Any], reader: asyncio.StreamReader, writer: asyncio.StreamWriter, key: int
+        self,
+        hello: dict[str, Any],
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        key: int,
+        peer_pid: int | None,
     ) -> None:
         if hello.get("elftiaHost") != wire.VERSION:
             await self._refuse(writer, f"this host speaks version {wire.VERSION}, not {hello.get('elftiaHost')!r}")
             return
         role = hello.get("role")
-        pid = hello.get("pid") if isinstance(hello.get("pid"), int) else None
+        pid = peer_pid if peer_pid is not None else hello.get("pid") if isinstance(hello.get("pid"), int) else None
         if role == "gateway":
             agent, hub, timeout = hello.get("agent"), bool(hello.get("hub")), hello.get("timeout")
             try:
@@ -196,18 +242,24 @@ class Host:
                 await self._refuse(writer, str(exc), type(exc).__name__)
                 return
             await self._welcome(writer)
-            self._clients[key] = Client("gateway", pid, agent, hub)
+            self._attach(key, Client("gateway", pid, agent, hub))
             await serve_gateway_link(server, reader, writer, self.touch)
         elif role == "command":
             await self._welcome(writer)
-            self._clients[key] = Client("command", pid)
-            link = CommandLink(self.service, self.callers, reader, writer, self.status, self.stop)
-            await link.run()
+            self._attach(key, Client("command", pid))
+            stops = (self._request_stop, self._request_handover)
+            await CommandLink(self.service, self.callers, reader, writer, self.status, *stops).run()
         else:
             await self._refuse(writer, f"unknown role {role!r}")
 
     async def _welcome(self, writer: asyncio.StreamWriter) -> None:
-        reply = {"elftiaHost": wire.VERSION, "ok": True, "pid": os.getpid(), "dataDir": str(self.location.data_dir)}
+        reply = {
+            "elftiaHost": wire.VERSION,
+            "ok": True,
+            "pid": os.getpid(),
+            "dataDir": str(self.location.data_dir),
+            "hostedBy": self.kind,
+        }
         writer.write(wire.encode(reply))
         await writer.drain()
 
@@ -223,6 +275,7 @@ class Host:
             self._gateways[(agent, call_timeout)] = gateway
             self._watchers.append(asyncio.get_running_loop().create_task(watch(gateway, source.refresh)))
         server = self._servers[(agent, call_timeout, hub)] = build_server(gateway, hub_mode=hub)
+        server.middleware.append(ClientInfoNote(self._changed))
         return server
 
     def _scope_source(self, agent: str | None) -> ScopeSource:
@@ -241,13 +294,15 @@ class Host:
             if self.service.connection_state(r.id).value != "disconnected"
         ]
         tracker = ProcessTracker.for_dir(self.service.runtime_dir)
+        names = {r.id: r.name for r in records}
         return {
             "pid": os.getpid(),
+            "hostedBy": self.kind,
             "dataDir": str(self.location.data_dir),
             "socket": str(self.location.socket),
             "startedAt": self.started,
             "idleSeconds": self.idle,
-            "clients": [asdict(c) for c in self._clients.values()],
+            "clients": [c.to_json(names) for c in self._clients.values()],
             "servers": servers,
             "processes": tracker.pids(),
             "callsRunning": self.callers.running,

@@ -6,7 +6,7 @@ import os
 from collections.abc import Callable
 from functools import partial
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QUrl, Slot
+from PySide6.QtCore import QByteArray, QCoreApplication, QSettings, Qt, QUrl, Slot
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -24,6 +24,8 @@ from elftia_desktop.bridge.activity import CallRecord
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.bridge.signals import ElicitationRequest
 from elftia_desktop.ui.dialogs.elicitation_dialog import ElicitationDialog
+from elftia_desktop.ui.dialogs.quit_dialog import QuitDialog
+from elftia_desktop.ui.pages.activity_page import QUIT_CHOICE_KEY, ActivityPage, saved_quit_choice
 from elftia_desktop.ui.pages.agents_page import AgentsPage
 from elftia_desktop.ui.pages.browse_page import BrowsePage
 from elftia_desktop.ui.pages.dependencies_page import DependenciesPage
@@ -44,6 +46,7 @@ PAGES = [
     ("dependencies", "Dependencies", "Runtimes that servers need: Node, uv, Python, Docker …"),
     ("import", "Import / Export", "Bring servers from Claude, Cursor, VS Code and other apps, or send yours"),
     ("browse", "Browse", "Find servers in the MCP registry and install them, or install a .mcpb bundle"),
+    ("activity", "Activity", "Which apps use your servers through Elftia, and what they call"),
     ("settings", "Settings", "Timeouts, start-up, theme, data folder and secrets"),
 ]
 
@@ -85,12 +88,16 @@ class MainWindow(QMainWindow):
         self.import_page.navigate.connect(self.show_page)
         self.settings_page = SettingsPage(router)
         self.settings_page.themeChanged.connect(lambda mode: self.settings.setValue(THEME_KEY, mode))
+        self.activity_page = self._build_activity_page()
+        self._quit_ready = False
+        """The apps attached to the pool were dealt with (or none were): the next quit goes through."""
         self.pages: dict[str, QWidget] = {
             "servers": self.servers_page,
             "browse": self.browse_page,
             "agents": self.agents_page,
             "dependencies": DependenciesPage(router),
             "import": self.import_page,
+            "activity": self.activity_page,
             "settings": self.settings_page,
         }
         for key, _, _ in PAGES:
@@ -101,6 +108,13 @@ class MainWindow(QMainWindow):
         self._build_shortcuts()
         self.sidebar.setCurrentRow(0)
         self._restore_geometry()
+
+    def _build_activity_page(self) -> ActivityPage:
+        """The Activity page; its quit choice goes to the pool host (the saved one at once)."""
+        page = ActivityPage(self.router, self.settings, self.server_name)
+        page.quitChoiceChanged.connect(self.router.pool.set_quit_choice)
+        self.router.pool.set_quit_choice(saved_quit_choice(self.settings))
+        return page
 
     def _build_sidebar(self) -> QWidget:
         sidebar = QWidget()
@@ -212,8 +226,65 @@ class MainWindow(QMainWindow):
         else:
             self.resize(1040, 700)
 
+    def server_name(self, server_id: str) -> str:
+        """A server's name (its id when it is not in the list)."""
+        record = self.servers_page.record(server_id)
+        return record.name if record is not None else server_id
+
+    # -- quitting ------------------------------------------------------------------------------
+
+    @Slot()
+    def request_quit(self) -> None:
+        """Quit (Ctrl+Q), first dealing with the apps attached to the pool (asking, or as the setting says)."""
+        if self._quit_guard():
+            QCoreApplication.quit()
+
+    def _quit_guard(self) -> bool:
+        """True: quit now. False: the apps attached are being dealt with; the quit follows."""
+        users = self.router.pool.state.users
+        if self._quit_ready or not users:
+            return True
+        choice = saved_quit_choice(self.settings)
+        if choice != "ask":
+            self._hand_off(choice == "keep")
+            return False
+        dialog = QuitDialog(users, self.server_name, self)
+
+        def answered(_code: int) -> None:
+            """Hand over or stop as answered; a cancel keeps the window."""
+            if dialog.choice is None:
+                return
+            if dialog.remember:
+                self.settings.setValue(QUIT_CHOICE_KEY, dialog.choice)
+            self._hand_off(dialog.choice == "keep")
+
+        dialog.finished.connect(answered)
+        dialog.open()
+        return False
+
+    def _hand_off(self, keep: bool) -> None:
+        """Stop accepting apps (with ``keep``: their calls finish; a daemon takes over once the window is gone)."""
+        self.statusBar().showMessage(
+            "Letting the apps' calls finish; their servers go on in the background…" if keep else "Stopping…"
+        )
+        self.router.pool.prepare_quit(
+            keep, receiver=self, on_done=lambda _none: self._quit_now(), on_error=lambda _error: self._quit_now()
+        )
+
+    def _quit_now(self) -> None:
+        self.allow_quit()
+        QCoreApplication.quit()
+
+    def allow_quit(self) -> None:
+        """Let the next quit through without asking (a signal or the session's end cannot ask; Qt cancels a
+        quit that a window's close refuses)."""
+        self._quit_ready = True
+
     def closeEvent(self, event: QCloseEvent) -> None:
-        """Remember the window's geometry, then close."""
+        """Remember the window's geometry, then close (after the quit guard: see :meth:`request_quit`)."""
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.sync()
+        if not self._quit_guard():
+            event.ignore()
+            return
         super().closeEvent(event)

@@ -167,6 +167,7 @@ def test_no_sidebar_entry_leads_to_a_placeholder(qtbot: QtBot, router: McpRouter
         "dependencies": "DependenciesPage",
         "import": "ImportExportPage",
         "browse": "BrowsePage",
+        "activity": "ActivityPage",
         "settings": "SettingsPage",
     }
     assert [window.sidebar.item(i).text() for i in range(window.sidebar.count())] == [label for _k, label, _t in PAGES]

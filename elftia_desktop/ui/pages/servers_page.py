@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from elftia_desktop.bridge.errors import BridgeError
+from elftia_desktop.bridge.pool_host import PoolState
 from elftia_desktop.bridge.results import LaunchInfo
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.ui.dialogs.logs_dialog import LogsDialog
@@ -72,6 +73,7 @@ class McpServersPage(QWidget):
         router.signals.connectionProtocolChanged.connect(self._on_protocol)
         router.signals.toolsChanged.connect(self._fetch_tool_count)
         router.activity.recorded.connect(self._on_activity)
+        router.signals.poolChanged.connect(self._show_users)
         self._first_show = FirstShow(self, self._first_load)
 
     def _first_load(self) -> None:
@@ -208,6 +210,7 @@ class McpServersPage(QWidget):
             card.set_tool_count(self.tool_counts.get(record.id))
             card.set_held_tools(**self.held.get(record.id, {"held": [], "flagged": []}))
             card.set_activity(self.router.activity.calls(record.id))
+            self._card_users(card, self.router.pool.state)
             self.auth.refresh(record)
         for server_id in list(self.cards):
             if server_id not in seen:
@@ -322,6 +325,16 @@ class McpServersPage(QWidget):
             from elftia_desktop.ui.dialogs.discover_activity import ActivityDialog
 
             ActivityDialog(self.router.activity, server_id, record.name, self).open()
+
+    @Slot(object)
+    def _show_users(self, state: PoolState) -> None:
+        """Show on each card which other apps use the server (from the pool host's clients)."""
+        for card in self.cards.values():
+            self._card_users(card, state)
+
+    @staticmethod
+    def _card_users(card: ServerCard, state: PoolState) -> None:
+        card.set_users([c.name for c in state.users_of(card.record.id)])
 
     @Slot(str)
     def _on_activity(self, server_id: str) -> None:

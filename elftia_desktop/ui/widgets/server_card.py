@@ -127,6 +127,10 @@ class ServerCard(QFrame):
         self.auth_label.setObjectName("Muted")
         self.auth_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         outer.addWidget(self.auth_label)
+        self.used_by = ElidedLabel(Qt.TextElideMode.ElideRight)
+        self.used_by.setObjectName("Muted")
+        self.used_by.hide()
+        outer.addWidget(self.used_by)
         self.changed_tools = QPushButton()
         self.changed_tools.setObjectName("ChangedTools")
         self.changed_tools.setToolTip(
@@ -253,6 +257,14 @@ class ServerCard(QFrame):
             text = "not signed in"
         self.auth_label.setText(f"OAuth · {text}")
         self.auth_label.setToolTip("Tokens are kept in the system keyring, never in the config file")
+
+    def set_users(self, apps: Sequence[str]) -> None:
+        """Show which other apps use this server through Elftia (``apps``: their names)."""
+        unique = list(dict.fromkeys(apps))
+        self.used_by.setVisible(bool(unique))
+        text = f"Used by {', '.join(unique)}"
+        self.used_by.set_full_text(text)
+        self.used_by.setToolTip(f"{text} (see the Activity page)")
 
     def set_held_tools(self, held: Sequence[str], flagged: Sequence[str] = ()) -> None:
         """Show the "Changed tools" banner for the tools held back, or the lint's flags of a first trust."""
