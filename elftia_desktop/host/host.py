@@ -34,6 +34,7 @@ from elftia_desktop.gateway.server import build_server
 from elftia_desktop.gateway.watch import watch
 from elftia_desktop.host import wire
 from elftia_desktop.host.commands import CommandLink
+from elftia_desktop.host.fast_lane import FastLane
 from elftia_desktop.host.links import Callers, HostedGateway, read_frame, serve_gateway_link
 from elftia_desktop.host.location import HostLocation
 
@@ -197,7 +198,9 @@ class Host:
                 return
             await self._welcome(writer)
             self._clients[key] = Client("gateway", pid, agent, hub)
-            await serve_gateway_link(server, reader, writer, self.touch)
+            gateway = self._gateways[(agent, float(timeout) if timeout else None)]
+            lane = FastLane(gateway, self.callers, writer, hub=hub)
+            await serve_gateway_link(server, reader, writer, self.touch, lane)
         elif role == "command":
             await self._welcome(writer)
             self._clients[key] = Client("command", pid)

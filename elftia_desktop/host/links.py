@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
 import anyio
+import anyio.abc
 import mcp_types as types
 from mcp.server import Server
 from mcp.shared.message import SessionMessage
@@ -126,8 +127,24 @@ async def read_frame(reader: asyncio.StreamReader) -> bytes | None:
         raise wire.WireError("the connection closed in the middle of a message") from exc
 
 
+class Lane(Protocol):
+    """What takes some of a client's messages past the SDK server (``fast_lane.py``)."""
+
+    def start(self, group: anyio.abc.TaskGroup) -> None:
+        """Run the lane's work in ``group``."""
+        ...
+
+    def take(self, payload: bytes) -> bool:
+        """Whether the lane handles this message (else the SDK server gets it)."""
+        ...
+
+
 async def serve_gateway_link(
-    server: Server[Any], reader: asyncio.StreamReader, writer: asyncio.StreamWriter, touch: Callable[[], None]
+    server: Server[Any],
+    reader: asyncio.StreamReader,
+    writer: asyncio.StreamWriter,
+    touch: Callable[[], None],
+    lane: Lane | None = None,
 ) -> None:
     """Serve one attached gateway until it goes away; its running requests are cancelled then."""
     read_in, read_out = anyio.create_memory_object_stream[SessionMessage | Exception](0)
@@ -137,6 +154,8 @@ async def serve_gateway_link(
         async with read_in:
             while (payload := await read_frame(reader)) is not None:
                 touch()
+                if lane is not None and lane.take(payload):
+                    continue
                 try:
                     message = types.jsonrpc_message_adapter.validate_json(payload, by_name=False)
                 except Exception as exc:  # the SDK answers a malformed message with a parse error
@@ -153,6 +172,8 @@ async def serve_gateway_link(
                     await writer.drain()
 
     async with anyio.create_task_group() as group:
+        if lane is not None:
+            lane.start(group)
         group.start_soon(pump_in)
         group.start_soon(pump_out)
         await server.run(read_out, write_in, server.create_initialization_options())
