@@ -22,7 +22,6 @@ What the SDK's session did for such a call, the lane does the same way:
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import json
 import logging
@@ -35,10 +34,10 @@ from mcp.shared.dispatcher import ProgressFnT
 from mcp.shared.exceptions import MCPError
 from mcp.shared.jsonrpc_dispatcher import handler_exception_to_error_data
 from mcp_types.methods import serialize_server_result, validate_client_result
+from pydantic import ValidationError
 
 from elftia_desktop.gateway.announce import HANDSHAKE_VERSIONS
-from elftia_desktop.host import wire
-from elftia_desktop.host.links import Callers, HostedGateway, SamplingAnswer
+from elftia_desktop.host.links import Callers, Channel, HostedGateway, SamplingAnswer
 
 log = logging.getLogger(__name__)
 
@@ -62,10 +61,10 @@ def _call_of(message: dict[str, Any]) -> tuple[Any, str, dict[str, Any], Any] | 
 class FastLane:
     """Takes one attached gateway's tool calls past the SDK server (see the module docstring)."""
 
-    def __init__(self, gateway: HostedGateway, callers: Callers, writer: asyncio.StreamWriter, *, hub: bool) -> None:
+    def __init__(self, gateway: HostedGateway, callers: Callers, channel: Channel, *, hub: bool) -> None:
         self._gateway = gateway
         self._callers = callers
-        self._writer = writer
+        self._channel = channel
         self._hub = hub
         self._version: str | None = None
         """The session's protocol version once its (handshake) ``initialize`` passed; None before."""
@@ -114,9 +113,8 @@ class FastLane:
         self._capabilities = capabilities if isinstance(capabilities, dict) else {}
 
     async def _send(self, message: dict[str, Any]) -> None:
-        self._writer.write(wire.encode(message))
-        with contextlib.suppress(ConnectionError):
-            await self._writer.drain()
+        self._channel.write(json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode())
+        await self._channel.drain()
 
     # -- calls --------------------------------------------------------------------------------
 
@@ -131,23 +129,27 @@ class FastLane:
             self._calls.pop(request_id, None)
 
     async def _respond(self, request_id: Any, name: str, arguments: dict[str, Any], token: Any) -> dict[str, Any]:
-        assert self._version is not None
         try:
             ref = await self._gateway.tool_ref(name)
             with self._callers.calling(ref.server_id, self):
                 result = await self._gateway.call_downstream(ref, arguments, self._progress(token))
-            dumped = result.model_dump(by_alias=True, mode="json", exclude_none=True)
-            return {
-                "jsonrpc": "2.0",
-                "id": request_id,
-                "result": serialize_server_result("tools/call", self._version, dumped),
-            }
+            return {"jsonrpc": "2.0", "id": request_id, "result": self._shaped(result)}
         except Exception as exc:  # the SDK session's boundary: every failure becomes this request's error
             error = handler_exception_to_error_data(exc)
             if error is None:
                 log.exception("tool call %r failed", name)
                 error = types.ErrorData(code=0, message=str(exc))
             return {"jsonrpc": "2.0", "id": request_id, "error": error.model_dump(mode="json", exclude_none=True)}
+
+    def _shaped(self, result: types.CallToolResult) -> dict[str, Any]:
+        """The result as the client's protocol version has it (the SDK server's own sieve)."""
+        assert self._version is not None
+        dumped = result.model_dump(by_alias=True, mode="json", exclude_none=True)
+        try:
+            return serialize_server_result("tools/call", self._version, dumped)
+        except ValidationError:  # as the SDK server answers a result it cannot send
+            log.exception("a tool result that does not fit protocol %s", self._version)
+            raise MCPError(types.INTERNAL_ERROR, "Handler returned an invalid result") from None
 
     def _progress(self, token: Any) -> ProgressFnT | None:
         if token is None:

@@ -35,7 +35,7 @@ from elftia_desktop.gateway.watch import watch
 from elftia_desktop.host import wire
 from elftia_desktop.host.commands import CommandLink
 from elftia_desktop.host.fast_lane import FastLane
-from elftia_desktop.host.links import Callers, HostedGateway, read_frame, serve_gateway_link
+from elftia_desktop.host.links import Callers, FramedChannel, HostedGateway, read_frame, serve_gateway_link
 from elftia_desktop.host.location import HostLocation
 
 log = logging.getLogger(__name__)
@@ -199,8 +199,8 @@ class Host:
             await self._welcome(writer)
             self._clients[key] = Client("gateway", pid, agent, hub)
             gateway = self._gateways[(agent, float(timeout) if timeout else None)]
-            lane = FastLane(gateway, self.callers, writer, hub=hub)
-            await serve_gateway_link(server, reader, writer, self.touch, lane)
+            channel = FramedChannel(reader, writer)
+            await serve_gateway_link(server, channel, self.touch, FastLane(gateway, self.callers, channel, hub=hub))
         elif role == "command":
             await self._welcome(writer)
             self._clients[key] = Client("command", pid)
