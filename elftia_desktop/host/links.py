@@ -184,6 +184,7 @@ async def serve_gateway_link(
     write_in, write_out = anyio.create_memory_object_stream[SessionMessage](0)
 
     async def pump_in() -> None:
+        """The client's messages: the lane's to the lane, the rest to the SDK server."""
         async with read_in:
             while (payload := await channel.read()) is not None:
                 touch()
@@ -197,6 +198,7 @@ async def serve_gateway_link(
                 await read_in.send(SessionMessage(message))
 
     async def pump_out() -> None:
+        """The SDK server's messages to the client."""
         async with write_out:
             async for item in write_out:
                 channel.write(item.message.model_dump_json(by_alias=True, exclude_unset=True).encode())
