@@ -162,7 +162,7 @@ def cmd_test(args: list[str]) -> int:
         if run(*command, env=env) != 0:
             failed.append(name)
     step("pytest")
-    if run(PYTHON, "-m", "pytest", *args, env=env) != 0:
+    if run(PYTHON, "-m", "pytest", "--durations=15", *args, env=env) != 0:  # the slowest tests, to keep CI short
         failed.append("pytest")
     if failed:
         print(f"\nFAILED: {', '.join(failed)}")

@@ -159,10 +159,18 @@ async def remove(target: Target, server_id: str) -> McpActionResult:
         edits.removed(server_id)
     if not isinstance(target, ServerCatalog):  # its pinned tool definitions go with it
         await asyncio.to_thread(target.tool_guard.forget, server_id)
+    await asyncio.to_thread(_discard_bundle_folder, catalog, removed)
     names = [agent.name for agent in lost]
     return McpActionResult(
         success=True, message=messages.removed(removed.name, names), server=removed, agents_updated=names
     )
+
+
+def _discard_bundle_folder(catalog: ServerCatalog, removed: McpServerRecord) -> None:
+    """A removed ``.mcpb`` server's unpacked folder goes with it (unless another server runs from it)."""
+    from elftia_desktop.registry.bundle_plan import discard_unpacked
+
+    discard_unpacked(removed, catalog.all())
 
 
 async def _name_of(catalog: ServerCatalog, server_id: str) -> str | None:

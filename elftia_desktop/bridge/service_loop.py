@@ -20,6 +20,7 @@ log = logging.getLogger(__name__)
 
 S = TypeVar("S")
 T = TypeVar("T")
+STOP_GRACE = 2.0  # seconds the cancelled requests get to wind down when the loop stops
 
 
 class ServiceLoopStopped(RuntimeError):
@@ -57,7 +58,10 @@ class ServiceLoop(Generic[S]):
         pending = asyncio.all_tasks(self._loop)  # requests still running at quit: end them, quietly
         for task in pending:
             task.cancel()
-        self._loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+        if pending:
+            _, stuck = self._loop.run_until_complete(asyncio.wait(pending, timeout=STOP_GRACE))
+            for task in stuck:  # e.g. a subprocess cancelled while its pipes were being connected (asyncio 3.11)
+                log.warning("Left unfinished at quit: %s", task.get_coro())
         self._loop.run_until_complete(self._loop.shutdown_asyncgens())
         self._loop.close()
 

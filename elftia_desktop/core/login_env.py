@@ -117,6 +117,12 @@ async def read_shell_env(shell: str, flags: str, limit: float = LOGIN_SHELL_TIME
     return parse_env_output(out.decode("utf-8", errors="replace"))
 
 
+def _cancelling() -> bool:
+    """Whether the current task itself was asked to stop (not just something it waited on)."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
+
+
 def _kill_now(pid: int) -> None:
     """SIGKILL the shell's process group (the loop's child watcher reaps the shell)."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -161,7 +167,7 @@ async def login_env(limit: float = LOGIN_SHELL_TIMEOUT) -> dict[str, str]:
             try:
                 return await asyncio.shield(running)
             except asyncio.CancelledError:
-                if running.cancelled():
+                if running.cancelled() and not _cancelling():
                     continue  # the run was cancelled, not this caller: run it here
                 raise
         answer: asyncio.Future[dict[str, str]] = loop.create_future()

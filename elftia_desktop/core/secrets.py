@@ -241,6 +241,7 @@ class SecretVault:
             return record
 
         def fill(match: re.Match[str]) -> str:
+            """The stored secret for one ``${secret:NAME}``, quoted for its place in the URL."""
             value = self.load(record.id, "url", match.group(1))
             if value is None:
                 raise SecretStoreError(f"The secret {match.group(1)} in the URL of {record.name} is missing.")

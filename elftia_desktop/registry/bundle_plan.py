@@ -15,11 +15,17 @@ import shutil
 import sys
 import tempfile
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from elftia_desktop.core.models import McpServerConfig, McpServerInput, McpServerTransport, RegistryOrigin
+from elftia_desktop.core.models import (
+    McpServerConfig,
+    McpServerInput,
+    McpServerRecord,
+    McpServerTransport,
+    RegistryOrigin,
+)
 from elftia_desktop.core.paths import data_dir
 from elftia_desktop.registry.bundle import Bundle, UserConfigOption, check_members
 from elftia_desktop.registry.errors import BundleError
@@ -127,6 +133,7 @@ class BundlePlan:
                 return [v.strip() for v in re.split(r"[\n,]", values.get(key, "")) if v.strip()]
 
         def one(match: re.Match[str]) -> str:
+            """The value of one ``${...}``: a user_config entry or a built-in variable."""
             name = match.group(1)
             if name.startswith("user_config."):
                 return values.get(name.removeprefix("user_config."), "")
@@ -201,6 +208,23 @@ def _free_folder(base: Path) -> Path:
 
 def _safe_folder_name(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("._") or "bundle"
+
+
+def discard_unpacked(removed: McpServerRecord, remaining: Iterable[McpServerRecord]) -> Path | None:
+    """Delete the folder a removed bundle server ran from; returns it, or None when it stays.
+
+    Only a folder directly inside the bundles folder that no remaining server runs from is deleted.
+    """
+    origin, cwd = removed.registry_origin, removed.config.cwd
+    if origin is None or origin.package != "mcpb" or not cwd:
+        return None
+    folder = Path(cwd).resolve()
+    if folder.parent != bundles_folder().resolve() or not folder.is_dir():
+        return None
+    if any(other.config.cwd and Path(other.config.cwd).resolve() == folder for other in remaining):
+        return None
+    shutil.rmtree(folder, ignore_errors=True)
+    return folder
 
 
 def unpack(plan: BundlePlan) -> Path:

@@ -238,6 +238,7 @@ def _env_value(spec: KeyValueInput, values: Mapping[str, str], keep_missing: boo
 
 def _fill(template: str, values: Mapping[str, str], *, keep_missing: bool = False) -> str:
     def one(match: re.Match[str]) -> str:
+        """The value given for one placeholder (``<name>`` or empty when missing)."""
         name = match.group(1)
         return values.get(name, f"<{name}>" if keep_missing else "")
 

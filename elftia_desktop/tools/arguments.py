@@ -100,11 +100,13 @@ class ArgumentMap:
     def prune(self, alive: set[str] | None = None) -> ArgumentMap | None:
         """This map without empty children, or None when nothing changes (at the root: ``alive`` None)."""
         if alive is None:
-            self.defs = {k: v for k, v in self.defs.items() if v.prune(set(self.defs)) is not None}
+            if self.defs:  # (empty ones skipped: most maps have neither definitions nor properties)
+                self.defs = {k: v for k, v in self.defs.items() if v.prune(set(self.defs)) is not None}
             alive = set(self.defs)
         if self.ref is not None and self.ref not in alive:
             self.ref = None
-        self.properties = {k: v for k, v in self.properties.items() if v.prune(alive) is not None}
+        if self.properties:
+            self.properties = {k: v for k, v in self.properties.items() if v.prune(alive) is not None}
         if self.items is not None and self.items.prune(alive) is None:
             self.items = None
         return self if self else None

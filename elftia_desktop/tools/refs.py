@@ -116,7 +116,8 @@ class RefInliner:
                 self._budget -= 1  # a scalar: what _walk would do, without building its path
                 out[key] = value
             elif key in ("properties", "patternProperties", "$defs") and isinstance(value, dict):
-                out[key] = {k: self._walk(v, join_path(path, f"{key}.{k}"), stack, depth + 1) for k, v in value.items()}
+                where = join_path(path, key)
+                out[key] = {k: self._walk(v, f"{where}.{k}", stack, depth + 1) for k, v in value.items()}
             else:
                 out[key] = self._walk(value, join_path(path, key), stack, depth + 1)
         return out

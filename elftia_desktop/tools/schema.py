@@ -22,6 +22,7 @@ then unwraps the model's call (see :mod:`elftia_desktop.tools.arguments`).
 from __future__ import annotations
 
 import copy
+from collections.abc import Collection
 from typing import Any
 
 from elftia_desktop.tools.notes import NoteLog
@@ -250,21 +251,17 @@ def has_ref(node: Any, depth: int = 0) -> bool:
 
 
 def _ref_inside(node: dict[str, Any] | list[Any], depth: int) -> bool:
-    # Plain loops, recursing into containers only: the scan runs on every tool of every conversion.
+    # Plain loops over the values, recursing into containers only: the scan runs on every tool of every conversion.
+    values: Collection[Any]
     if isinstance(node, dict):
         if "$ref" in node:
             return True
-        for key, value in node.items():
-            if key in _DATA_KEYS:
-                continue
-            if depth >= _MAX_REF_SCAN:
-                return True  # a value nested deeper than the scan goes
-            if isinstance(value, _CONTAINERS) and _ref_inside(value, depth + 1):
-                return True
-        return False
-    for value in node:
-        if depth >= _MAX_REF_SCAN:
-            return True
+        values = node.values() if _DATA_KEYS.isdisjoint(node) else [v for k, v in node.items() if k not in _DATA_KEYS]
+    else:
+        values = node
+    if depth >= _MAX_REF_SCAN:
+        return len(values) > 0  # a value nested deeper than the scan goes
+    for value in values:  # noqa: SIM110 (a loop, not any() of a generator: faster on every tool)
         if isinstance(value, _CONTAINERS) and _ref_inside(value, depth + 1):
             return True
     return False

@@ -61,6 +61,7 @@ class ServerFlows(QObject):
         self.page.notice.show_message(f"{said} Connecting… (its card shows how it goes)", "success")
 
         def failed(error: BridgeError) -> None:
+            """The server was saved; say why it did not connect."""
             show_error(self.page.notice, error, f"{record.name} was saved but did not connect")
 
         self.router.servers.reconnect(record.id, receiver=self, on_error=failed)

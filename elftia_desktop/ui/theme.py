@@ -70,7 +70,10 @@ def contrast_ratio(first: str | QColor, second: str | QColor) -> float:
     """The WCAG 2 contrast ratio of two colours (1 to 21)."""
 
     def luminance(color: QColor) -> float:
+        """The relative luminance of ``color``."""
+
         def channel(value: float) -> float:
+            """One sRGB channel, linearised."""
             return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
 
         return 0.2126 * channel(color.redF()) + 0.7152 * channel(color.greenF()) + 0.0722 * channel(color.blueF())

@@ -25,9 +25,9 @@ def http_input(name: str, url: str, transport: str = "http", **fields: Any) -> M
     return McpServerInput(name=name, type=transport, config=config, is_trusted=True, **fields)
 
 
-async def add_server(service: McpService, server: McpServerInput) -> str:
-    """Add a server and return its id (an active, trusted one is connected by the add)."""
-    result = await servers.add(service, server)
+async def add_server(service: McpService, server: McpServerInput, *, connect: bool = True) -> str:
+    """Add a server and return its id (an active, trusted one is connected by the add unless not ``connect``)."""
+    result = await servers.add(service, server, connect=connect)
     assert result.success, result.error
     assert result.server is not None
     return result.server.id

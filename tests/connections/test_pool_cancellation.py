@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.anyio, pytest.mark.timeout(60)]
 
 
 async def test_a_cancelled_reconnect_stops_and_does_not_connect_again(service: McpService) -> None:
-    sid = await add_server(service, stdio_input("hangs", "hang_init", is_active=True))
+    sid = await add_server(service, stdio_input("hangs", "hang_init", is_active=True), connect=False)
     connecting = asyncio.Event()
     service.events.on(
         "connection:state", lambda p: connecting.set() if p["state"] == ConnectionState.CONNECTING.value else None

@@ -137,6 +137,35 @@ async def test_a_cancelled_run_kills_its_shell_and_a_waiter_runs_it_again(
         os.kill(first_shell, 0)  # killed (and reaped) when its run was cancelled
 
 
+async def test_cancelling_the_run_and_its_waiter_together_runs_no_new_shell(
+    monkeypatch: pytest.MonkeyPatch, make_program: MakeProgram, tmp_path: Path
+) -> None:
+    """At quit every request is cancelled at once: a cancelled waiter must stop, not start the shell again."""
+    pids = tmp_path / "pids"
+    shell = make_program("slow", f'echo $$ >> "{pids}"; sleep 5; eval "$2"')
+    monkeypatch.setenv("SHELL", str(shell))
+    first = asyncio.create_task(login_env.login_env())
+    while not (pids.exists() and pids.read_text().strip()):  # noqa: ASYNC110 - a file sends no event
+        await asyncio.sleep(0.02)
+    waiters = [asyncio.create_task(login_env.login_env()) for _ in range(3)]
+    await asyncio.sleep(0)  # the waiters now wait on the first run
+    login_env._running[asyncio.get_running_loop()].cancel()  # the run's answer is cancelled in the same tick
+    for task in (*waiters, first):
+        task.cancel()
+    outcomes = await asyncio.wait_for(asyncio.gather(first, *waiters, return_exceptions=True), 3)
+    assert all(isinstance(o, asyncio.CancelledError) for o in outcomes), outcomes
+    assert len(pids.read_text().split()) == 1, "a cancelled waiter started the shell again"
+    shell_pid = int(pids.read_text())
+    for _ in range(150):  # the killed shell is reaped by the loop's child watcher
+        try:
+            os.kill(shell_pid, 0)
+        except ProcessLookupError:
+            break
+        await asyncio.sleep(0.02)
+    else:
+        pytest.fail("the cancelled run's shell was not killed")
+
+
 async def test_the_pool_and_the_dependencies_page_find_the_same_command(
     monkeypatch: pytest.MonkeyPatch, make_program: MakeProgram, tmp_path: Path
 ) -> None:

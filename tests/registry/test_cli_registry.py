@@ -217,6 +217,20 @@ def test_add_bundle(isolated_data_dir: Path, tmp_path: Path, capsys: pytest.Capt
     assert server["installSource"] == "bundle" and server["config"]["args"][-2:] == ["/a", "/b"]
 
 
+def test_removing_a_bundle_server_deletes_its_unpacked_folder(
+    isolated_data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = build_bundle(tmp_path / "notes.mcpb")
+    assert _run(capsys, "add-bundle", str(path), "--value", "api_key=k1")[0] == 0
+    assert _run(capsys, "add-bundle", str(path), "--value", "api_key=k2", "--name", "Notes two")[0] == 0
+    bundles = isolated_data_dir / "bundles"
+    assert sorted(p.name for p in bundles.iterdir()) == ["bundled-notes-1.4.0", "bundled-notes-1.4.0-2"]
+    code, _, err = _run(capsys, "remove", "Notes two")
+    assert code == 0, err
+    assert sorted(p.name for p in bundles.iterdir()) == ["bundled-notes-1.4.0"], "the other install's files stay"
+    assert [s["name"] for s in _servers(isolated_data_dir)] == ["Bundled Notes"]
+
+
 def test_add_bundle_bad_file_exits_2(
     isolated_data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

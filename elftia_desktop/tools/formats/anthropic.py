@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from elftia_desktop.tools.convert import Conversion, ToolInput, ToolSource, convert_all, prepare_schema
+from elftia_desktop.tools.convert import Conversion, ToolInput, ToolSource, convert_all
 from elftia_desktop.tools.formats.jsonschema import JsonSchemaCleaner
 from elftia_desktop.tools.notes import NoteLog
 
@@ -25,9 +25,9 @@ def json_schema_parameters(schema: Any, log: NoteLog, *, share: bool = False) ->
     ``share``: subschemas that need no change are the input's own (for a pass that builds a new
     tree from them); otherwise the result is a tree of its own.
     """
-    root, defs = prepare_schema(schema, log)
     cleaner = JsonSchemaCleaner(log, share=share)
-    out: dict[str, Any] = dict(cleaner.clean(root))
+    root, defs = cleaner.prepared(schema)
+    out: dict[str, Any] = dict(root)
     out["type"] = "object"
     if not isinstance(out.get("properties"), dict):
         out["properties"] = {}

@@ -14,12 +14,13 @@ the wrong type dropped (and noted). Unknown keywords are kept: JSON Schema ignor
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
+from elftia_desktop.tools.convert import inline_refs, without_defs
 from elftia_desktop.tools.notes import NoteLog, join_path
 from elftia_desktop.tools.refs import MAX_DEPTH
-from elftia_desktop.tools.schema import JSON_TYPES, string_list
+from elftia_desktop.tools.schema import JSON_TYPES, root_object, string_list
 
 _SCHEMA_KEYS = frozenset(
     {"not", "if", "then", "else", "items", "additionalProperties", "contains", "propertyNames",
@@ -99,6 +100,67 @@ class JsonSchemaCleaner:
             if kind == "array" or (isinstance(kind, list) and "array" in kind):
                 out["items"] = {}
         return out
+
+    def prepared(self, schema: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        """:func:`~elftia_desktop.tools.convert.prepare_schema` of ``schema``, the root cleaned; the ``$defs``
+        are returned as they are, for the caller to clean.
+
+        With :attr:`share`, a tree without references that cleaning leaves as it is (most tools) is
+        returned itself after one walk (:meth:`unchanged`), not a reference scan and a cleaning pass.
+        """
+        root = root_object(schema, self.log)
+        if self.share:
+            body = without_defs(root)
+            if self.unchanged(body, 0):
+                return body, {}
+        root, defs = inline_refs(root, schema, self.log)
+        return self.clean(root), defs
+
+    def unchanged(self, node: dict[str, Any], depth: int) -> bool:
+        """Whether sharing :meth:`clean` returns ``node`` itself and notes nothing, and no ``$ref`` occurs in it.
+
+        :meth:`_plain` and the walk into subschemas in one loop. Conservative: False for what the scan
+        does not follow (a container under a keyword of its own, nesting deeper than :data:`_SCAN_DEPTH`),
+        which then takes the full path.
+        """
+        if depth > _SCAN_DEPTH or "$ref" in node:
+            return False
+        for key, value in node.items():
+            kind = type(value)
+            if kind is str:
+                if key in _STRINGS or (key == "type" and value in _TYPE_NAMES):
+                    continue
+            elif kind is dict:
+                sub = _SUBSCHEMAS.get(key)
+                if sub == "schema" or sub == "map":
+                    if self._unchanged_all(value.values() if sub == "map" else (value,), depth + 1):
+                        continue
+                    return False
+                if key in _OPAQUE:
+                    continue
+                return False
+            elif kind is bool:
+                if key in _BOOLEAN_OK:
+                    continue
+            elif kind is list:
+                if key == "enum" or (key == "required" and _name_list(value)) or key in _OPAQUE:
+                    continue
+                if _SUBSCHEMAS.get(key) == "list" and value and self._unchanged_all(value, depth + 1):
+                    continue
+                return False
+            elif kind is int and value >= 0 and (key in _COUNTS or key in _NUMBERS):
+                continue
+            if isinstance(value, _CONTAINERS) or (key in _KNOWN and not _PLAIN[key](value)):
+                return False
+        if self.array_items and node.get("type") == "array":
+            return "items" in node or "prefixItems" in node
+        return True
+
+    def _unchanged_all(self, subschemas: Iterable[Any], depth: int) -> bool:
+        for sub in subschemas:
+            if not (sub is True or sub is False or (type(sub) is dict and self.unchanged(sub, depth))):
+                return False
+        return True
 
     def _plain(self, node: dict[str, Any]) -> bool:
         """Whether cleaning changes nothing in ``node`` itself (its subschemas aside) and notes nothing."""
@@ -310,9 +372,12 @@ _BOOLEAN_OK = _SCHEMA_KEYS | _BOOLS
 
 def _name_list(value: Any) -> bool:
     """A list of distinct strings (a ``required`` that cleaning keeps as it is)."""
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+    if not isinstance(value, list) or not set(map(type, value)) <= _STR_TYPE:  # (a str subclass: not plain)
         return False
     return len(set(value)) == len(value)
+
+
+_STR_TYPE = frozenset({str})
 
 
 def _never(value: Any) -> bool:
@@ -339,3 +404,9 @@ _PLAIN: dict[str, Callable[[Any], bool]] = {
 }
 """Per keyword: whether the cleaner keeps a value as it is, without a note (its subschemas aside)."""
 _SUBSCHEMAS = {key: kind for key, kind in _STRUCTURE.items() if kind in ("schema", "list", "map")}
+_CONTAINERS = (dict, list)
+_OPAQUE = frozenset({"default", "enum", "const", "examples", "example", "required"})
+"""Keywords whose container value :meth:`JsonSchemaCleaner.unchanged` need not look into: data (where the
+reference scan does not look either) and a ``required`` that :meth:`JsonSchemaCleaner._plain` found to hold names."""
+_SCAN_DEPTH = 24
+"""Deeper subschemas take the full path: the reference scan and the cleaner have depth rules of their own."""

@@ -25,7 +25,7 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
-from elftia_desktop.tools.convert import Conversion, ToolInput, ToolSource, convert_all, prepare_schema
+from elftia_desktop.tools.convert import Conversion, ToolInput, ToolSource, convert_all
 from elftia_desktop.tools.formats.jsonschema import JsonSchemaCleaner
 from elftia_desktop.tools.formats.openai_strict import make_strict
 from elftia_desktop.tools.notes import NoteLog
@@ -42,9 +42,9 @@ def openai_parameters(schema: Any, log: NoteLog, *, share: bool = False) -> dict
     ``share``: subschemas that need no change are the input's own (for a pass that builds a new
     tree from them); otherwise the result is a tree of its own.
     """
-    root, defs = prepare_schema(schema, log)
     cleaner = JsonSchemaCleaner(log, array_items=True, share=share)
-    params: dict[str, Any] = dict(cleaner.clean(root))
+    root, defs = cleaner.prepared(schema)
+    params: dict[str, Any] = dict(root)
     params["type"] = "object"
     if not isinstance(params.get("properties"), dict):
         params["properties"] = {}

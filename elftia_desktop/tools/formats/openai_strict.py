@@ -53,7 +53,9 @@ _LEAF = {t: _ALLOWED[t] - {"anyOf", "$ref", "$defs", "format"} for t in ("string
 """A scalar schema of only these keywords is kept as it is."""
 _STRUCTURAL = frozenset({"prefixItems", "patternProperties", "additionalProperties", "$schema", "$comment"})
 """Handled by the object and array passes (or meaningless to the model), never described."""
-_OBJECT = ["object"]
+_SINGLE = {t: [t] for t in _BY_TYPE}
+"""One-type lists, shared (read only)."""
+_OBJECT = _SINGLE["object"]
 MAX_PROPERTIES = 5000
 MAX_NESTING = 10
 MAX_ENUM_VALUES = 1000
@@ -95,7 +97,7 @@ class _Strictifier:
         kind = node.get("type")
         if type(kind) is str and "$ref" not in node and "allOf" not in node and "oneOf" not in node:  # the common case
             if kind != "object":
-                return self._typed(node, [kind], path, depth, nesting, at)
+                return self._typed(node, _SINGLE.get(kind) or [kind], path, depth, nesting, at)
             if not _is_free_form(node) and nesting < MAX_NESTING:
                 return self._typed(node, _OBJECT, path, depth, nesting, at)
         if "allOf" in node:
@@ -237,19 +239,24 @@ class _Strictifier:
         prefix = f"{path}.properties." if path else "properties."
         new_props: dict[str, Any] = {}
         leaves = _LEAF if depth < MAX_DEPTH else {}
+        omit_null, note = self.maps.omit_null, self.log.add
         for name, sub in props.items():
-            where = f"{prefix}{name}"
             kind = sub.get("type") if type(sub) is dict else None
-            if type(kind) is str and kind in leaves and leaves[kind].issuperset(sub):
-                converted = dict(sub)  # a plain scalar: strict mode keeps every keyword (what :meth:`node` does)
-                if "enum" in sub:
+            if type(kind) is str and kind in leaves and sub.keys() <= leaves[kind]:  # no temporary set
+                if "enum" in sub:  # a plain scalar: strict mode keeps every keyword (what :meth:`node` does)
                     self._count_enum(sub["enum"])
+                if name in required:
+                    new_props[name] = dict(sub)
+                    continue
+                converted = _nullable_leaf(sub)
             else:
-                converted = self.node(sub, where, depth + 1, nesting, (*at, name))
-            if name not in required and (_never_null(converted) or not allows_null(converted)):
+                converted = self.node(sub, f"{prefix}{name}", depth + 1, nesting, (*at, name))
+                if name in required or not (_never_null(converted) or not allows_null(converted)):
+                    new_props[name] = converted
+                    continue
                 converted = _nullable(converted)
-                self.maps.omit_null(at, name)
-                self.log.add(where, "changed", _OPTIONAL)
+            omit_null(at, name)
+            note(f"{prefix}{name}", "changed", _OPTIONAL)
             new_props[name] = converted
         out["properties"] = new_props
         out["required"] = list(new_props)
@@ -305,6 +312,16 @@ def _nullable(node: dict[str, Any]) -> dict[str, Any]:
     else:
         out["anyOf"] = [node, {"type": "null"}]
     return out
+
+
+def _nullable_leaf(node: dict[str, Any]) -> dict[str, Any]:
+    """:func:`_nullable` of a copy of ``node``, a plain scalar schema (no ``anyOf``), built at once."""
+    inner = dict(node)
+    if "title" in node:
+        return _nullable(inner)
+    if "description" in node:
+        return {"description": inner.pop("description"), "anyOf": [inner, {"type": "null"}]}
+    return {"anyOf": [inner, {"type": "null"}]}
 
 
 def make_strict(params: dict[str, Any], log: NoteLog) -> dict[str, Any] | None:

@@ -242,6 +242,7 @@ class BrowsePage(PageFrame):
         from elftia_desktop.ui.dialogs.bundle_dialog import BundleDialog
 
         def show(form: InstallForm) -> None:
+            """Open the bundle dialog on the form that was read."""
             dialog = BundleDialog(self.router, form, self)
             dialog.added.connect(self._added)
             dialog.open()

@@ -220,6 +220,7 @@ class PlacesSection(QWidget):
         self._openers.append(process)
 
         def finished(code: int, _status: QProcess.ExitStatus) -> None:
+            """Say why xdg-open failed, from its last line on stderr."""
             self._openers.remove(process)
             said = bytes(process.readAllStandardError().data()).decode(errors="replace").strip()
             if code != 0:
@@ -228,6 +229,7 @@ class PlacesSection(QWidget):
             process.deleteLater()
 
         def failed(error: QProcess.ProcessError) -> None:
+            """Say that xdg-open could not be started."""
             if error == QProcess.ProcessError.FailedToStart:
                 self._openers.remove(process)
                 self.openFailed.emit(f"{path} could not be opened: xdg-open did not start.")
