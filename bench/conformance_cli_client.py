@@ -4,7 +4,8 @@ The harness runs ``python bench/conformance_cli_client.py <server-url>`` with
 ``MCP_CONFORMANCE_SCENARIO`` (and ``MCP_CONFORMANCE_CONTEXT``, ``MCP_CONFORMANCE_PROTOCOL_VERSION``).
 This script adds the server to a fresh data folder (``add-json``, with the ``protocol`` field set
 for the harness's era the way the SDK's reference client picks its mode, and an ``oauth`` object
-only where discovery cannot know the client: client credentials or a pre-registered client), then
+for what discovery cannot know: client credentials, a pre-registered client, and, as the reference
+client does for every authorization-code scenario, a client ID metadata document URL), then
 runs the same steps as the SDK's reference client through the CLI: ``test`` (connect and list),
 ``call`` (``--elicit accept-defaults``), ``discover --json``. A sign-in is done in place by the
 CLI (``--no-browser``); this script plays the browser: it fetches the printed address and follows
@@ -25,8 +26,15 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from mcp.client.auth.utils import build_protected_resource_metadata_discovery_urls
+
 MODERN = ("2026-07-28",)
+CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json"
+"""The client ID metadata document URL the SDK's reference client offers (``client_metadata_url``)."""
 NAME = "conformance"
+ENV = {"PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring", "ELFTIA_NO_DAEMON": "1"}
+"""Every command: no keyring (the fallback file in the scratch folder), and the command's own pool: a pool host
+would outlive the scenario, keeping its connections to the harness's server open and the data folder in use."""
 STUB = {"string": "x", "integer": 0, "number": 0, "boolean": False, "object": {}, "array": [], "null": None}
 
 
@@ -52,8 +60,7 @@ def play_browser(url: str) -> None:
 
 def cli(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """Run one CLI command; a sign-in address on stderr is visited at once."""
-    env = os.environ | {"ELFTIA_DATA_DIR": str(data), "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
-    env |= {"DISPLAY": "", "WAYLAND_DISPLAY": ""}
+    env = os.environ | ENV | {"ELFTIA_DATA_DIR": str(data), "DISPLAY": "", "WAYLAND_DISPLAY": ""}
     process = subprocess.Popen(
         [sys.executable, "-m", "elftia_desktop.cli", *args],
         stdout=subprocess.PIPE,
@@ -98,11 +105,36 @@ def server_entry(url: str, scenario: str) -> dict[str, Any]:
         entry["oauth"] = {"grantType": "client_credentials", "clientId": ctx["client_id"]}
         entry["oauth"] |= {"tokenEndpointAuthMethod": "private_key_jwt", "privateKey": ctx["private_key_pem"]}
         entry["oauth"]["signingAlgorithm"] = ctx.get("signing_algorithm", "ES256")
-    elif scenario.startswith("auth/") and ctx.get("client_id"):
-        entry["oauth"] = {"clientId": ctx["client_id"]}
-        if ctx.get("client_secret"):
-            entry["oauth"]["clientSecret"] = ctx["client_secret"]
+    elif scenario == "auth/enterprise-managed-authorization":
+        entry["oauth"] = enterprise_oauth(url, ctx)
+    elif scenario.startswith("auth/"):
+        # Every authorization-code scenario, as the reference client: a client ID metadata document URL
+        # (used where the authorization server supports it, dynamic registration where not) ...
+        entry["oauth"] = {"clientMetadataUrl": CLIENT_METADATA_URL}
+        if ctx.get("client_id"):  # ... and a pre-registered client where the harness has one
+            entry["oauth"]["clientId"] = ctx["client_id"]
+            if ctx.get("client_secret"):
+                entry["oauth"]["clientSecret"] = ctx["client_secret"]
     return entry
+
+
+def enterprise_oauth(url: str, ctx: dict[str, Any]) -> dict[str, Any]:
+    """SEP-990: the client at the authorization server, and the identity provider's token exchange.
+
+    The authorization server's issuer is configuration (the SEP's trust model); the harness does not put
+    it in the context, so, as the reference client does, it is read from the server's resource metadata.
+    """
+    prm_url = build_protected_resource_metadata_discovery_urls(None, url)[0]
+    with urllib.request.urlopen(prm_url, timeout=20) as answer:
+        issuer = json.loads(answer.read())["authorization_servers"][0]
+    assertion = {"idpTokenEndpoint": ctx["idp_token_endpoint"], "idpClientId": ctx["idp_client_id"]}
+    return {
+        "clientId": ctx["client_id"],
+        "clientSecret": ctx["client_secret"],
+        "issuer": issuer,
+        "tokenEndpointAuthMethod": "client_secret_basic",
+        "identityAssertion": assertion | {"idpIdToken": ctx["idp_id_token"]},
+    }
 
 
 def tools_of(data: Path) -> list[dict[str, Any]]:
@@ -176,7 +208,7 @@ def main() -> int:
             input=entry,
             text=True,
             capture_output=True,
-            env=os.environ | {"ELFTIA_DATA_DIR": folder, "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"},
+            env=os.environ | ENV | {"ELFTIA_DATA_DIR": folder},
         )
         if added.returncode != 0:
             print(added.stdout, added.stderr, file=sys.stderr)

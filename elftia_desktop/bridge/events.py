@@ -69,6 +69,9 @@ class EventRelay:
             "connection:state",
             lambda p: s.connectionStateChanged.emit(p["serverId"], str(p["state"]), p.get("reason") or ""),
         )
+        events.on(
+            "connection:state", lambda p: s.connectionProtocolChanged.emit(p["serverId"], p.get("protocol") or "")
+        )
         events.on("servers:changed", lambda _p: s.serversChanged.emit())
         events.on("tools:changed", lambda p: s.toolsChanged.emit(p["serverId"]))
         events.on("tool:called", lambda p: s.toolCalled.emit(call_record(p)))

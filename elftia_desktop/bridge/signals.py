@@ -51,6 +51,8 @@ class RouterSignals(QObject):
         busyChanged(bool): True while any request runs.
         connectionStateChanged(str, str, str): server id, state, why it failed, without the
             server's name ("" when it did not).
+        connectionProtocolChanged(str, str): server id, the protocol agreed on (``2026-07-28``,
+            ``handshake 2025-11-25``; "" while not connected); after each state change.
         serversChanged(): the server list changed.
         toolsChanged(str): a server's tool list changed (server id).
         toolCalled(object): a finished tool call, as a ``bridge.activity.CallRecord``.
@@ -64,6 +66,7 @@ class RouterSignals(QObject):
     failed = Signal(int, str, object)
     busyChanged = Signal(bool)
     connectionStateChanged = Signal(str, str, str)
+    connectionProtocolChanged = Signal(str, str)
     serversChanged = Signal()
     toolsChanged = Signal(str)
     toolCalled = Signal(object)

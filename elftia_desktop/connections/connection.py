@@ -24,7 +24,7 @@ from elftia_desktop import APP_NAME, __version__
 from elftia_desktop.connections import listing
 from elftia_desktop.connections.callbacks import ClientCallbacks, logging_callback, message_handler
 from elftia_desktop.connections.era_client import EraSession
-from elftia_desktop.connections.era_info import EraInfo, era_failure, era_info, mode_of, synthetic_init
+from elftia_desktop.connections.era_info import EraInfo, attempted, era_failure, era_info, mode_of, synthetic_init
 from elftia_desktop.connections.era_listen import ACK_TIMEOUT, listen_for_changes
 from elftia_desktop.connections.errors import FailureContext, translate
 from elftia_desktop.connections.logs import ServerLog
@@ -34,6 +34,7 @@ from elftia_desktop.connections.transports import TransportHooks, open_transport
 from elftia_desktop.core.errors import ServerConnectionError, ServerStartFailed
 from elftia_desktop.core.models import McpServerRecord, McpServerTransport
 from elftia_desktop.core.secret_detect import url_secrets
+from elftia_desktop.core.trust import launch_of
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +74,8 @@ class ServerConnection:
         person_time: Callable[[], float] | None = None,
     ) -> None:
         self.record = record
+        self.launch = launch_of(record)
+        """The trust fingerprint of what this connection runs (``core.trust.launch_of``), taken once."""
         self._auth = auth
         self._person_time = person_time or (lambda: 0.0)
         """Seconds spent waiting on a person signing in: the connect timeout does not count them."""
@@ -116,6 +119,9 @@ class ServerConnection:
             stderr_tail=self.log.tail(),
             http_status=self.http_status,
             timeout=timeout,
+            protocol=self.era.label
+            if self.era is not None
+            else f"tried {attempted(self.record.config.protocol or 'auto')}",
         )
 
     def server_info(self) -> dict[str, Any] | None:
@@ -228,6 +234,7 @@ class ServerConnection:
         handle = message_handler(self._hooks.on_tools_changed, self.log.add, self._hooks.on_list_changed)
 
         async def evict_then_handle(message: Any) -> None:
+            """Forget the cached lists the message makes stale, then handle it."""
             await session.evict(message)
             await handle(message)
 
@@ -249,6 +256,7 @@ class ServerConnection:
         async with anyio.create_task_group() as tg:
 
             async def watch_exit(proc: StdioProcess) -> None:
+                """End the connection when the server process exits."""
                 await proc.exited.wait()
                 tg.cancel_scope.cancel()
 

@@ -44,6 +44,11 @@ class EraInfo:
             "clientCapabilities": self.client_capabilities,
         }
 
+    @property
+    def label(self) -> str:
+        """Short, for the card and messages: ``2026-07-28``, or ``handshake 2025-11-25``."""
+        return self.protocol_version if self.era == "modern" else f"handshake {self.protocol_version}"
+
     def summary(self) -> str:
         """One line for the server log."""
         server = ", ".join(sorted(self.server_capabilities)) or "none"
@@ -92,13 +97,18 @@ def synthetic_init(session: ClientSession, fallback_name: str) -> types.Initiali
     )
 
 
-def era_failure(exc: BaseException, record: McpServerRecord, mode: str) -> ServerStartFailed | None:
-    """A failure to agree on an era, in words (what was tried, what came back); None for any other failure."""
-    leaf = leaf_exception(exc)
-    tried = {
+def attempted(mode: str) -> str:
+    """What a connection in ``mode`` tries, in words (for messages about a start that did not finish)."""
+    return {
         "auto": "server/discover (2026-07-28), then the initialize handshake",
         "legacy": "the initialize handshake (protocol 'legacy')",
     }.get(mode, f"protocol {mode} (pinned)")
+
+
+def era_failure(exc: BaseException, record: McpServerRecord, mode: str) -> ServerStartFailed | None:
+    """A failure to agree on an era, in words (what was tried, what came back); None for any other failure."""
+    leaf = leaf_exception(exc)
+    tried = attempted(mode)
     if isinstance(leaf, MCPError) and leaf.code == types.UNSUPPORTED_PROTOCOL_VERSION:
         data = leaf.error.data if isinstance(leaf.error.data, dict) else {}
         named = ", ".join(map(str, data.get("supported") or [])) or "no versions"

@@ -47,6 +47,8 @@ class FailureContext:
     stderr_tail: list[str] = field(default_factory=list)
     http_status: int | None = None
     timeout: float | None = None
+    protocol: str | None = None
+    """The agreed protocol (``2026-07-28``, ``handshake 2025-11-25``), or what a start was trying."""
 
 
 def leaf_exception(exc: BaseException) -> BaseException:
@@ -148,8 +150,9 @@ def translate(exc: BaseException, ctx: FailureContext) -> ServerConnectionError:
     if is_timeout(leaf) and ctx.exit_code is None:
         phase = {"start": "while starting and initializing", "list": "listing", "call": "in the tool call"}
         after = f" after {ctx.timeout:g} s" if ctx.timeout else ""
+        protocol = f" ({ctx.protocol})" if ctx.protocol else ""
         return ServerTimeout(
-            _with_stderr(f"timed out {phase.get(ctx.phase, ctx.phase)}{after}", ctx),
+            _with_stderr(f"timed out {phase.get(ctx.phase, ctx.phase)}{after}{protocol}", ctx),
             ctx.server_id,
             server_name=ctx.server_name,
         )

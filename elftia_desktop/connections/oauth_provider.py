@@ -1,12 +1,14 @@
 """The SDK's OAuth providers for a server record, and the gate that decides who may sign in.
 
 ``build_auth`` makes the ``httpx2.Auth`` of an SSE/HTTP record (``oauth_applies``): the
-SDK's ``OAuthClientProvider`` (authorization code + PKCE, discovery, registration, refresh,
-step-up), or its ``ClientCredentialsOAuthProvider`` / ``PrivateKeyJWTOAuthProvider`` for the
-``client_credentials`` grant. The flow is the SDK's; ours are the storage, the redirect and
-callback handlers, and three small hooks (``_AppHooks``): the stored expiry is honoured after a
-restart, configured scopes are added to the ones the SDK selects, and a failure inside the flow
-is recorded on the gate (the transports only log it).
+SDK's ``OAuthClientProvider`` (authorization code + PKCE, discovery, registration or a client ID
+metadata document, refresh, step-up), its ``ClientCredentialsOAuthProvider`` /
+``PrivateKeyJWTOAuthProvider`` for the ``client_credentials`` grant, or its
+``IdentityAssertionOAuthProvider`` for enterprise-managed authorization (``oauth_enterprise``).
+The flow is the SDK's; ours are the storage, the redirect and callback handlers, and small hooks
+(``_AppHooks``, ``FlowHooks``): the stored expiry is honoured after a restart, configured scopes
+are added to the ones the SDK selects, and a failure inside the flow is recorded on the gate (the
+transports only log it).
 
 The gate (``SignInGate``, one per server) is open only while a foreground action runs (the
 CLI, the window's Test/Call/Sign in). A closed gate makes the redirect handler refuse: a
@@ -19,7 +21,7 @@ import contextlib
 import logging
 import time
 import warnings
-from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, Literal
 from urllib.parse import parse_qs, urlsplit
 
@@ -37,6 +39,8 @@ from pydantic import AnyUrl
 
 from elftia_desktop.connections.errors import leaf_exception
 from elftia_desktop.connections.oauth_callback import APP_TITLE, CallbackServer, free_port, redirect_uri
+from elftia_desktop.connections.oauth_enterprise import identity_assertion_provider
+from elftia_desktop.connections.oauth_hooks import FlowHooks
 from elftia_desktop.connections.oauth_storage import VaultTokenStorage
 from elftia_desktop.core.errors import ElftiaError, ServerAuthRequired, ServerConnectionError, ServerStartFailed
 from elftia_desktop.core.models import McpOAuthConfig, McpServerRecord, McpServerTransport
@@ -48,6 +52,7 @@ class _QuietRefusal(logging.Filter):
     """Drops the SDK's tracebacks of our own "sign-in required" refusal (a background connect met a 401)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
+        """Keep every record except one carrying our refusal."""
         exc = record.exc_info[1] if record.exc_info else None
         return exc is None or not isinstance(leaf_exception(exc), ServerAuthRequired)
 
@@ -164,14 +169,10 @@ def describe_flow_failure(exc: BaseException, record: McpServerRecord) -> Elftia
     return ServerAuthRequired(f"sign-in failed: {type(exc).__name__}: {text}", record.id, server_name=name)
 
 
-class _AppHooks:
-    """Mixed into the SDK providers: honour the stored expiry, add configured scopes, record failures."""
+class _AppHooks(FlowHooks):
+    """Mixed into the SDK's ``OAuthClientProvider`` family: honour the stored expiry, add configured scopes."""
 
     context: Any
-    _gate: SignInGate
-    _extra_scopes: str | None
-    _challenge_only = False
-    """Configured by discovery alone: a 401 without a ``WWW-Authenticate`` challenge is not a sign-in."""
 
     async def _initialize(self) -> None:
         await super()._initialize()  # type: ignore[misc]
@@ -184,23 +185,6 @@ class _AppHooks:
             self.context.client_metadata.scope = union_scopes(self.context.client_metadata.scope, self._extra_scopes)
         request: httpx2.Request = await super()._perform_authorization()  # type: ignore[misc]
         return request
-
-    async def _auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
-        flow = super()._auth_flow(request)  # type: ignore[misc]
-        try:
-            outgoing = await flow.__anext__()
-            while True:
-                response = yield outgoing
-                if self._challenge_only and response.status_code == 401 and "www-authenticate" not in response.headers:
-                    return  # no challenge: the 401 stands (a key or header is missing, not a sign-in)
-                outgoing = await flow.asend(response)
-        except StopAsyncIteration:
-            return
-        except Exception as exc:
-            self._gate.record(exc)
-            raise
-        finally:
-            await flow.aclose()
 
 
 class AppOAuthProvider(_AppHooks, OAuthClientProvider):
@@ -314,8 +298,10 @@ def build_auth(
 ) -> httpx2.Auth:
     """The SDK provider for a remote ``record`` (its ``oauth`` object, or discovery alone), wired to the gate."""
     oauth = record.config.oauth or McpOAuthConfig()
-    provider: AppOAuthProvider | AppClientCredentialsProvider | AppPrivateKeyJWTProvider
-    if oauth.grant_type == "client_credentials":
+    provider: FlowHooks
+    if oauth.identity_assertion is not None:
+        provider = identity_assertion_provider(record, oauth, storage, secrets)
+    elif oauth.grant_type == "client_credentials":
         provider = _client_credentials(record, oauth, storage, secrets)
     else:
         method = oauth.token_endpoint_auth_method or ("client_secret_basic" if secrets.get("clientSecret") else "none")
@@ -347,4 +333,5 @@ def build_auth(
     provider._gate = gate
     provider._extra_scopes = _scope(oauth)
     provider._challenge_only = record.config.oauth is None
+    assert isinstance(provider, httpx2.Auth)
     return provider

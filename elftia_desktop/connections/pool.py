@@ -19,7 +19,7 @@ import warnings
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import anyio
 import httpx2
@@ -154,17 +154,23 @@ class ConnectionPool:
         return error
 
     def set_state(self, entry: PoolEntry, state: ConnectionState, failure: ElftiaError | None = None) -> None:
-        """Change a state and emit ``connection:state`` (``error``: the message, ``reason``: it without the name)."""
+        """Change a state and emit ``connection:state``.
+
+        ``error``: the message, ``reason``: it without the name, ``protocol``: the agreed protocol when connected
+        (``2026-07-28``, ``handshake 2025-11-25``).
+        """
         entry.state, entry.failure = state, failure
         reason = failure.reason if failure is not None else None
         payload = {"serverId": entry.server_id, "state": state.value, "error": entry.error, "reason": reason}
+        era = entry.connection.era if entry.connection is not None else None
+        payload["protocol"] = era.label if state is ConnectionState.CONNECTED and era is not None else None
         self.events.emit("connection:state", payload)
 
     async def ensure(self, record: McpServerRecord) -> ServerConnection:
         """A healthy connection to the server, connecting or reconnecting as needed."""
         entry = self.entry(record.id)
         connection = entry.connection
-        if connection is not None and _launch_changed(connection.record, record):
+        if connection is not None and _launch_changed(connection.launch, record):
             await self._drop(record.id, connection)  # edited outside this process: connect anew (and ask trust)
             connection = None
         if (
@@ -361,6 +367,7 @@ async def _send_roots_changed(server_id: str, session: ClientSession) -> None:
             log.info("could not tell %s that the roots changed: %r", server_id, exc)
 
 
-def _launch_changed(connected: McpServerRecord, current: McpServerRecord) -> bool:
-    """Whether what runs (or where it connects), or its trust, changed since the connection was made."""
-    return needs_confirmation(current) or launch_of(connected) != launch_of(current)
+def _launch_changed(connected: dict[str, Any], current: McpServerRecord) -> bool:
+    """Whether what runs (or where it connects), or its trust, changed since the connection (``connected``) was made."""
+    now = launch_of(current)  # once per use: a call's path pays for one fingerprint, not three
+    return needs_confirmation(current, now) or connected != now

@@ -91,8 +91,8 @@ class ServerTools:
                 result.tools.extend(outcome)
         return result
 
-    async def check_callable(self, record: McpServerRecord, tool_name: str) -> None:
-        """Refuse a disabled or unknown tool (the tool list is refreshed when stale or without that tool)."""
+    async def check_callable(self, record: McpServerRecord, tool_name: str) -> types.Tool:
+        """The tool's definition; refuses a disabled or unknown tool (refetches a stale list or one without it)."""
         if tool_name in record.disabled_tools:
             raise ToolCallError(f"The tool {tool_name!r} of {record.name} is disabled.")
         cached = self.cache.fresh(record)
@@ -103,3 +103,4 @@ class ServerTools:
                     self.guard.check_callable(record, tool_name)
                 known = ", ".join(sorted(cached.names)) or "none"
                 raise ToolCallError(f"{record.name} has no tool {tool_name!r} (its tools: {known}).")
+        return cached.defs[tool_name]

@@ -1,5 +1,8 @@
 """Tool calls of the saved servers: checked against the tool list, bounded in time, reported as events.
 
+The arguments go out as given, except that ``null`` for an optional property whose schema does not
+admit it is left out (``core.argument_check.omit_null_optionals``: "null" means "omitted").
+
 A call with a ``call_id`` runs as a live call (:class:`LiveCalls`): its progress goes out as
 ``tool:progress`` events and it can be cancelled. A ``tool:called`` event ends every call.
 """
@@ -17,6 +20,7 @@ from elftia_desktop.connections.live_calls import LiveCalls
 from elftia_desktop.connections.pool import ConnectionPool
 from elftia_desktop.connections.records import ServerRecords
 from elftia_desktop.connections.server_tools import ServerTools
+from elftia_desktop.core.argument_check import omit_null_optionals
 from elftia_desktop.core.errors import ToolCallCancelled
 
 
@@ -43,7 +47,8 @@ class ToolCalls:
     ) -> types.CallToolResult:
         """Call the tool; the SDK's result as the server sent it. See ``McpService.call_tool``."""
         record = await self._records.get(server_id)
-        await self._tools.check_callable(record, tool_name)
+        tool = await self._tools.check_callable(record, tool_name)
+        args = omit_null_optionals(tool.input_schema, args)  # null for an optional property: omitted
         call_timeout = timeout if timeout is not None else self._pool.timeouts(record).call
         progress = _both(
             self.live.progress_callback(server_id, tool_name, call_id) if call_id else None, progress_callback

@@ -17,6 +17,7 @@ from elftia_desktop.core.agent_store import AgentStore
 from elftia_desktop.core.config_store import ConfigStore, describe_validation_error
 from elftia_desktop.core.errors import ConfigError, DuplicateServerName, ServerNotFound
 from elftia_desktop.core.models import Agent, McpServerInput, McpServerRecord, now_ms
+from elftia_desktop.core.oauth_config import OAUTH_SECRETS
 from elftia_desktop.core.secrets import SECRET_REF_INSIDE, SecretVault
 from elftia_desktop.core.text_rules import name_key, visible
 from elftia_desktop.core.trust import launch_of, mark_trusted
@@ -196,19 +197,24 @@ class ServerCatalog:
             self.vault.delete(before.id, "url", name)
         if kept.config.oauth is not None:
             still = after.config.oauth
-            kept.config.oauth.client_secret = None if still and still.client_secret else kept.config.oauth.client_secret
-            kept.config.oauth.private_key = None if still and still.private_key else kept.config.oauth.private_key
+            for name in OAUTH_SECRETS:
+                if still is not None and still.secret(name):
+                    kept.config.oauth.set_secret(name, None)
         self.vault.forget(kept, session=_sign_in_changed(before, after))
 
 
 def _sign_in_changed(before: McpServerRecord, after: McpServerRecord) -> bool:
     """True when the URL or the OAuth client changed, so tokens of the old sign-in must go."""
-    secrets = {"client_secret", "private_key"}
 
     def client(record: McpServerRecord) -> dict[str, Any] | None:
         """The record's OAuth settings without its secrets."""
         oauth = record.config.oauth
-        return oauth.model_dump(exclude=secrets) if oauth is not None else None
+        if oauth is None:
+            return None
+        bare = oauth.model_copy(deep=True)
+        for name in OAUTH_SECRETS:
+            bare.set_secret(name, None)
+        return bare.model_dump()
 
     return before.config.url != after.config.url or client(before) != client(after)
 

@@ -5,7 +5,7 @@ A secret value goes to the OS keyring (service ``elftia``, account
 A value is secret when its name looks secret, when the user marked it, or when the value itself
 looks like one (a GitHub or OpenAI token, a JWT, a private key ...: :mod:`core.secret_detect`);
 a URL's password and secret-looking query parameters (kind ``url``) go to the keyring too.
-OAuth uses kind ``oauth``: the configured ``clientSecret`` and ``privateKey``, and the sign-in
+OAuth uses kind ``oauth``: the configured ``clientSecret``, ``privateKey`` and ``idpIdToken``, and the sign-in
 session (``tokens``, the registered ``client``) written by the token storage.
 Values are resolved only when a server starts. Where no keyring works, secrets go to a
 0600 file in the user config folder and ``warning`` says so, for the UI to show.
@@ -28,6 +28,7 @@ from keyring.backend import KeyringBackend
 from elftia_desktop.core.atomic_file import FileLock, atomic_write_text
 from elftia_desktop.core.errors import SecretStoreError
 from elftia_desktop.core.models import McpServerRecord
+from elftia_desktop.core.oauth_config import OAUTH_SECRETS, McpOAuthConfig
 from elftia_desktop.core.paths import config_dir
 from elftia_desktop.core.secret_detect import secret_kind, url_secrets
 
@@ -41,10 +42,13 @@ SECRET_REF_INSIDE = re.compile(r"\$\{secret:([^}]+)\}")
 PLACEHOLDER_PATTERN = re.compile(r"\$\{[^}]+\}|^\$[A-Za-z_][A-Za-z0-9_]*$")
 
 SecretKind = Literal["env", "header", "url", "oauth"]
-OAUTH_SECRET_FIELDS = (("client_secret", "clientSecret"), ("private_key", "privateKey"))
-"""(attribute, secret name) of the OAuth settings that go to the keyring."""
 OAUTH_SESSION_NAMES = ("tokens", "client")
 """What a sign-in leaves in the vault: the tokens and the dynamically registered client."""
+
+
+def _oauth_settings(oauth: McpOAuthConfig | None) -> list[tuple[McpOAuthConfig, str]]:
+    """(the oauth object, secret name) of each OAuth setting that goes to the keyring (none without the object)."""
+    return [(oauth, name) for name in OAUTH_SECRETS] if oauth is not None else []
 
 
 def looks_secret(name: str) -> bool:
@@ -207,11 +211,11 @@ class SecretVault:
             for name, value in taken.items():
                 self.store(out.id, "url", name, value)
         oauth = out.config.oauth
-        for attribute, name in OAUTH_SECRET_FIELDS if oauth is not None else ():
-            value = getattr(oauth, attribute)
-            if value and not is_secret_ref(value):
-                self.store(out.id, "oauth", name, value)
-                setattr(oauth, attribute, secret_ref(name))
+        for owner, name in _oauth_settings(oauth):
+            given = owner.secret(name)
+            if given and not is_secret_ref(given):
+                self.store(out.id, "oauth", name, given)
+                owner.set_secret(name, secret_ref(name))
         return out
 
     def resolve(self, record: McpServerRecord) -> tuple[dict[str, str], dict[str, str]]:
@@ -252,11 +256,11 @@ class SecretVault:
         return out
 
     def resolve_oauth(self, record: McpServerRecord) -> dict[str, str]:
-        """The record's OAuth ``clientSecret`` and ``privateKey`` values (the ones that are set)."""
+        """The record's OAuth secret values by name (``clientSecret``, ``privateKey``, ``idpIdToken``: those set)."""
         oauth = record.config.oauth
         resolved: dict[str, str] = {}
-        for attribute, name in OAUTH_SECRET_FIELDS if oauth is not None else ():
-            value = getattr(oauth, attribute)
+        for owner, name in _oauth_settings(oauth):
+            value = owner.secret(name)
             match = SECRET_REF_PATTERN.match(value or "")
             if match:
                 value = self.load(record.id, "oauth", match.group(1))
@@ -281,8 +285,8 @@ class SecretVault:
         for name in SECRET_REF_INSIDE.findall(record.config.url or ""):
             self.delete(record.id, "url", name)
         oauth = record.config.oauth
-        for attribute, name in OAUTH_SECRET_FIELDS if oauth is not None else ():
-            if is_secret_ref(getattr(oauth, attribute) or ""):
+        for owner, name in _oauth_settings(oauth):
+            if is_secret_ref(owner.secret(name) or ""):
                 self.delete(record.id, "oauth", name)
         if session:
             self.forget_session(record.id)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from elftia_desktop.core.env_risks import env_risk, expansions, path_diff
-from elftia_desktop.core.models import McpServerRecord, McpServerTransport
+from elftia_desktop.core.models import McpOAuthConfig, McpServerRecord, McpServerTransport
 from elftia_desktop.core.secret_detect import secret_kind
 from elftia_desktop.core.secrets import is_secret_ref, looks_secret
 from elftia_desktop.core.text_rules import visible
@@ -48,8 +48,17 @@ def launch_of(record: McpServerRecord) -> dict[str, Any]:
             "clientMetadataUrl": oauth.client_metadata_url,
             "grantType": oauth.grant_type,
             "redirectPort": oauth.redirect_port,
-        },
+        }
+        | _identity_provider(oauth),
     }
+
+
+def _identity_provider(oauth: McpOAuthConfig) -> dict[str, Any]:
+    """Where the ID token goes under enterprise-managed authorization (absent otherwise: older fingerprints hold)."""
+    assertion = oauth.identity_assertion
+    if assertion is None:
+        return {}
+    return {"idpTokenEndpoint": assertion.idp_token_endpoint, "idpClientId": assertion.idp_client_id}
 
 
 def describe_launch(record: McpServerRecord) -> list[tuple[str, str]]:
@@ -69,6 +78,8 @@ def describe_launch(record: McpServerRecord) -> list[tuple[str, str]]:
             rows.append(("Headers", ", ".join(_masked(k, v) for k, v in config.headers.items())))
         if config.oauth is not None:
             rows.append(("Sign-in", f"OAuth ({config.oauth.grant_type})"))
+            if config.oauth.identity_assertion is not None:
+                rows.append(("Identity provider", visible(config.oauth.identity_assertion.idp_token_endpoint)))
     return rows + expansion_rows(record)
 
 
@@ -109,14 +120,15 @@ def expansion_rows(record: McpServerRecord) -> list[tuple[str, str]]:
     return rows
 
 
-def launch_changes(record: McpServerRecord) -> list[tuple[str, Any, Any]]:
+def launch_changes(record: McpServerRecord, now: dict[str, Any] | None = None) -> list[tuple[str, Any, Any]]:
     """``(field, confirmed, now)`` for each launch field changed since the user trusted it.
 
     Lists and scalars come whole (``args``); the environment comes per variable (``env PYTHONPATH``)
-    with secret references shown as ``(secret)`` and control characters escaped.
+    with secret references shown as ``(secret)`` and control characters escaped. ``now``: the record's
+    ``launch_of`` when the caller has it already.
     """
     confirmed = record.trusted_launch or {}
-    now = launch_of(record)
+    now = launch_of(record) if now is None else now
     changes: list[tuple[str, Any, Any]] = []
     for key, value in now.items():
         before = confirmed.get(key, _EMPTY.get(key, value))
@@ -154,11 +166,11 @@ def _shown(value: Any) -> Any:
     return value
 
 
-def needs_confirmation(record: McpServerRecord) -> bool:
-    """True when the server must not start before the user confirms it."""
+def needs_confirmation(record: McpServerRecord, launch: dict[str, Any] | None = None) -> bool:
+    """True when the server must not start before the user confirms it (``launch``: its ``launch_of``, if known)."""
     if not record.is_trusted:
         return True
-    return record.trusted_launch is not None and bool(launch_changes(record))
+    return record.trusted_launch is not None and bool(launch_changes(record, launch))
 
 
 def mark_trusted(record: McpServerRecord) -> None:

@@ -184,3 +184,14 @@ async def test_client_id_metadata_document(service: McpService) -> None:
         assert result.success, result.error
         assert "client_id=https%3A%2F%2Felftia.example%2Foauth%2Fclient.json" in browser.urls[0]
         assert stats(url)["registrations"] == 0 and stats(url)["cimd"] == "https://elftia.example/oauth/client.json"
+
+
+async def test_a_metadata_document_url_falls_back_to_registration(service: McpService) -> None:
+    browser = Browser()
+    service.set_sign_in_prompt(browser)
+    with serve_http("oauth") as url:  # the authorization server does not support client ID metadata documents
+        sid = await add_oauth(service, url, clientMetadataUrl="https://elftia.example/oauth/client.json")
+        result = await service.signed_in(sid, lambda: service.test(sid))
+        assert result.success, result.error
+        assert "client_id=https" not in browser.urls[0]
+        assert stats(url)["registrations"] == 1 and "cimd" not in stats(url)

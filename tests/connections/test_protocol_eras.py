@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -22,8 +23,8 @@ import pytest
 
 from elftia_desktop.connections.callbacks import URL_SCHEMA
 from elftia_desktop.connections.service import McpService
-from elftia_desktop.core.errors import ToolCallCancelled
-from elftia_desktop.core.models import McpServerInput
+from elftia_desktop.core.errors import ServerTimeout, ToolCallCancelled
+from elftia_desktop.core.models import ConnectionState, McpServerInput
 from tests.connections.pool_helpers import add_server, http_input, stdio_input
 from tests.servers.serve_http import serve_http, server_command
 
@@ -136,6 +137,18 @@ async def test_a_bad_protocol_field_is_named(service: McpService) -> None:
         stdio_input("pinned", "basic", config={"protocol": "newest"})
 
 
+@contextlib.contextmanager
+def liar_input(transport: str, mode: str, config: dict[str, Any] | None = None) -> Iterator[McpServerInput]:
+    """The server that speaks neither era (``tests/servers/liar.py --mode MODE``) over ``transport``, not active."""
+    fields: dict[str, Any] = {"is_active": False, "config": config or {}}
+    if transport == "stdio":
+        yield stdio_input("liar", "liar", extra_args=("--mode", mode), **fields)
+        return
+    with serve_http("liar", "streamable-http", extra=("--mode", mode)) as url:
+        yield http_input("liar", url, "http", **fields)
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
 @pytest.mark.parametrize(
     ("mode", "expected"),
     [
@@ -143,14 +156,43 @@ async def test_a_bad_protocol_field_is_named(service: McpService) -> None:
         ("future", "the server supports only 2099-01-01"),
     ],
 )
-async def test_a_server_of_neither_era_is_named_not_hung(service: McpService, mode: str, expected: str) -> None:
-    server = stdio_input("liar", "liar", extra_args=("--mode", mode), is_active=False)
-    tested = await asyncio.wait_for(service.test(await add_server(service, server)), 30)
+async def test_a_server_of_neither_era_is_named_not_hung(
+    service: McpService, transport: str, mode: str, expected: str
+) -> None:
+    with liar_input(transport, mode) as server:
+        tested = await asyncio.wait_for(service.test(await add_server(service, server)), 30)
     assert not tested.success
     assert "no protocol version in common. Tried server/discover (2026-07-28), then the initialize handshake" in (
         tested.error or ""
     )
     assert expected in (tested.error or "")
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+@pytest.mark.parametrize(
+    ("protocol", "tried"),
+    [
+        ("auto", "tried server/discover (2026-07-28), then the initialize handshake"),
+        ("legacy", "tried the initialize handshake (protocol 'legacy')"),
+    ],
+)
+async def test_a_silent_server_times_out_naming_what_was_tried(
+    service: McpService, transport: str, protocol: str, tried: str
+) -> None:
+    config = {"protocol": protocol, "timeout": {"connect": 2}}
+    with liar_input(transport, "silent", config) as server:
+        sid = await add_server(service, server)
+        tested = await asyncio.wait_for(service.test(sid), 30)
+    assert not tested.success
+    assert f"timed out while starting and initializing after 2 s ({tried})" in (tested.error or "")
+    assert service.connection_state(sid) is ConnectionState.ERROR
+
+
+@pytest.mark.parametrize(("mode", "label"), [("auto", "2026-07-28"), ("legacy", "handshake 2025-11-25")])
+async def test_a_call_timeout_names_the_protocol(service: McpService, mode: str, label: str) -> None:
+    sid = await add_server(service, stdio_input("slowpoke", "basic", config={"protocol": mode}))
+    with pytest.raises(ServerTimeout, match=re.escape(f"timed out in the tool call ({label})")):
+        await service.call_tool(sid, "slow", {"seconds": 5}, timeout=0.5)
 
 
 @pytest.mark.parametrize("transport", ["stdio", "http"])

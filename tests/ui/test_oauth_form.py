@@ -96,6 +96,23 @@ def test_edit_shows_the_stored_auth(qtbot: QtBot) -> None:
     assert form.updates()["config"]["oauth"] is None  # switching to None drops the oauth object
 
 
+def test_edit_keeps_the_oauth_keys_the_form_does_not_show(qtbot: QtBot) -> None:
+    assertion = {"idpTokenEndpoint": "https://idp.example.com/token", "idpClientId": "desk"}
+    assertion["idpIdToken"] = "${secret:idpIdToken}"
+    oauth = {"clientId": "cid", "clientSecret": "${secret:clientSecret}", "issuer": "https://as.example.com"}
+    record = McpServerRecord.model_validate(
+        {
+            "name": "enterprise",
+            "type": "http",
+            "config": {"url": "https://api.example.com/mcp", "oauth": oauth | {"identityAssertion": assertion}},
+        }
+    )
+    form = _form(qtbot, record=record)
+    form.ui.auth.scopes.setText("mcp:read")
+    edited = form.updates()["config"]["oauth"]
+    assert edited["identityAssertion"] == assertion and edited["scopes"] == ["mcp:read"]
+
+
 def test_form_test_signs_in(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DISPLAY", "")
     monkeypatch.setenv("WAYLAND_DISPLAY", "")

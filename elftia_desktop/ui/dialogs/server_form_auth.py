@@ -31,6 +31,11 @@ GRANTS = [
 AUTH_METHODS = ["", "client_secret_basic", "client_secret_post", "none", "private_key_jwt"]
 ALGORITHMS = ["RS256", "RS384", "RS512", "ES256", "ES384", "PS256"]
 AUTH_HEADER = "authorization"
+SHOWN_OAUTH_KEYS = {
+    *("grantType", "clientId", "clientSecret", "scopes", "scope", "tokenEndpointAuthMethod", "privateKey"),
+    *("signingAlgorithm", "clientMetadataUrl", "issuer", "redirectPort"),
+}
+"""The ``oauth`` keys this form edits; any other (``identityAssertion``, a newer version's) is kept as it was."""
 
 
 def _combo(items: list[tuple[str, str]], parent: QWidget) -> QComboBox:
@@ -60,6 +65,7 @@ class AuthSection(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._unshown: dict[str, Any] = {}
         column = QVBoxLayout(self)
         column.setContentsMargins(0, 0, 0, 0)
         self.mode = _combo(MODES, self)
@@ -181,7 +187,7 @@ class AuthSection(QWidget):
         out = {k: v for k, v in values.items() if v}
         if out.get("grantType") == "authorization_code":
             out.pop("grantType")
-        return out
+        return self._unshown | out
 
     def set_config(self, headers: dict[str, str], oauth: dict[str, Any] | None) -> dict[str, str]:
         """Show a record's auth; returns the headers left for the generic header editor."""
@@ -198,6 +204,7 @@ class AuthSection(QWidget):
         return rest
 
     def _fill_oauth(self, oauth: dict[str, Any]) -> None:
+        self._unshown = {k: v for k, v in oauth.items() if k not in SHOWN_OAUTH_KEYS}  # e.g. identityAssertion
         self.grant.setCurrentIndex(max(0, self.grant.findData(oauth.get("grantType", "authorization_code"))))
         self.client_id.setText(oauth.get("clientId") or "")
         self.client_secret.setText(oauth.get("clientSecret") or "")

@@ -59,6 +59,8 @@ class McpServersPage(QWidget):
         self.records: list[McpServerRecord] = []
         self.cards: dict[str, ServerCard] = {}
         self.states: dict[str, tuple[str, str]] = {}
+        self.protocols: dict[str, str] = {}
+        """The protocol each connected server agreed on (``2026-07-28``, ``handshake 2025-11-25``)."""
         self.tool_counts: dict[str, int] = {}
         self.held: dict[str, dict[str, list[str]]] = {}
         """Server id -> ``{held, flagged}``: tools held back since they changed, tools the lint flagged."""
@@ -67,6 +69,7 @@ class McpServersPage(QWidget):
         self.auth = ServerAuthActions(self)
         router.signals.serversChanged.connect(self.reload)
         router.signals.connectionStateChanged.connect(self._on_state)
+        router.signals.connectionProtocolChanged.connect(self._on_protocol)
         router.signals.toolsChanged.connect(self._fetch_tool_count)
         router.activity.recorded.connect(self._on_activity)
         self._first_show = FirstShow(self, self._first_load)
@@ -201,6 +204,7 @@ class McpServersPage(QWidget):
             self.card_layout.insertWidget(index, card)
             state, error = self.states.get(record.id, ("disconnected", ""))
             card.set_state(state, error)
+            card.set_protocol(self.protocols.get(record.id, ""))
             card.set_tool_count(self.tool_counts.get(record.id))
             card.set_held_tools(**self.held.get(record.id, {"held": [], "flagged": []}))
             card.set_activity(self.router.activity.calls(record.id))
@@ -234,6 +238,13 @@ class McpServersPage(QWidget):
         if record is not None and state != "connecting":
             self.auth.refresh(record)
         self._update_summary()
+
+    @Slot(str, str)
+    def _on_protocol(self, server_id: str, protocol: str) -> None:
+        self.protocols[server_id] = protocol
+        card = self.cards.get(server_id)
+        if card is not None:
+            card.set_protocol(protocol)
 
     @Slot(str)
     def _fetch_tool_count(self, server_id: str) -> None:

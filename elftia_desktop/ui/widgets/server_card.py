@@ -1,4 +1,4 @@
-"""One server on the servers page: name, transport, scope, live state, tools, switch, actions.
+"""One server on the servers page: name, transport, scope, live state and protocol, tools, switch, actions.
 
 Its recent tool calls show as a sparkline and a last-call badge; clicking the badge asks for
 the server's Activity.
@@ -176,6 +176,10 @@ class ServerCard(QFrame):
             top.addWidget(chip)
         self.badge = StateBadge()
         top.addWidget(self.badge)
+        self.protocol = QLabel()
+        self.protocol.setObjectName("Muted")
+        self.protocol.hide()
+        top.addWidget(self.protocol)
         top.addSpacing(12)
         self.switch = ToggleSwitch()
         self.switch.toggled.connect(lambda on: self.activeToggled.emit(self.record.id, on))
@@ -276,6 +280,17 @@ class ServerCard(QFrame):
         self.reason.set_full_text(first_line)  # one line; the whole reason on hover and in Logs
         self.reason.setToolTip(shown)
         self.reason.setVisible(bool(shown))
+
+    def set_protocol(self, protocol: str) -> None:
+        """Show the protocol the connection agreed on next to its state ("": none, hidden)."""
+        self.protocol.setText(protocol)
+        self.protocol.setVisible(bool(protocol))
+        if protocol.startswith("handshake "):
+            tip = f"Protocol {protocol.removeprefix('handshake ')}: the initialize handshake era"
+        else:
+            tip = f"Protocol {protocol}: no handshake (server/discover, each request carries its version)"
+        self.protocol.setToolTip(tip)
+        self.protocol.setAccessibleName(f"Protocol: {protocol}")
 
     def set_tool_count(self, count: int | None) -> None:
         """Show how many tools the server offers (None: unknown)."""
