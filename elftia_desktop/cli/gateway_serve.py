@@ -8,6 +8,8 @@ import contextlib
 import logging
 import socket
 import sys
+from collections.abc import Awaitable, Callable
+from functools import partial
 
 from elftia_desktop.application.services import open_services
 from elftia_desktop.cli.context import open_agents
@@ -18,9 +20,10 @@ from elftia_desktop.core.text_rules import VisibleFormatter
 from elftia_desktop.gateway.core import Gateway
 from elftia_desktop.gateway.http import Address, bind, http_app, parse_address, serve_http
 from elftia_desktop.gateway.scope import ScopeSource
-from elftia_desktop.gateway.server import serve_stdio
 from elftia_desktop.gateway.token import current_token, gateway_token
 from elftia_desktop.gateway.watch import watch
+from elftia_desktop.host.links import Callers, HostedGateway
+from elftia_desktop.host.stdio_link import serve_stdio
 
 
 def scope_source(agent: str | None) -> ScopeSource:
@@ -55,33 +58,41 @@ async def _serve(
         async with open_services(builtin_servers=False) as services:
             for notice in services.notices:
                 warn(notice)
-            release = http is not None  # HTTP: the servers stop whenever the last client leaves
-            gateway = Gateway(services.mcp, source.current, call_timeout=args.timeout, release_when_idle=release)
-            await _run_gateway(args, gateway, source, http, stop)
+            if http is None:  # stdio: the host's per-client path, in this process (see host/stdio_link.py)
+                callers = Callers()
+                hosted = HostedGateway(services.mcp, source.current, callers, args.timeout)
+                gateway: Gateway = hosted
+                serve: Callable[[], Awaitable[None]] = partial(serve_stdio, hosted, callers, hub=args.hub)
+            else:  # HTTP: the servers stop whenever the last client leaves
+                gateway = Gateway(services.mcp, source.current, call_timeout=args.timeout, release_when_idle=True)
+                serve = partial(_serve_http, args, gateway, source, http, stop)
+            await _run_gateway(gateway, source, serve)
     finally:
         signals.remove()
     return signals
 
 
-async def _run_gateway(
+async def _serve_http(
     args: argparse.Namespace,
     gateway: Gateway,
     source: ScopeSource,
-    http: tuple[socket.socket, Address] | None,
+    http: tuple[socket.socket, Address],
     stop: asyncio.Event,
 ) -> None:
-    """Serve ``gateway`` (stdio, or HTTP on ``http`` until ``stop``) while watching the config and the scope."""
+    """Serve ``gateway`` over HTTP on ``http`` until ``stop``."""
+    sock, address = http
+    vault = gateway.service.catalog.vault
+    await asyncio.to_thread(gateway_token, vault)  # made on first use
+    print(f"Elftia gateway ({source.current().label}) at {address.url}", flush=True)
+    app = http_app(gateway, lambda: current_token(vault), address, hub_mode=args.hub)
+    await serve_http(app, sock, stop=stop)
+
+
+async def _run_gateway(gateway: Gateway, source: ScopeSource, serve: Callable[[], Awaitable[None]]) -> None:
+    """Run ``serve`` while watching the config and the scope; then stop every server the gateway started."""
     watcher = asyncio.get_running_loop().create_task(watch(gateway, source.refresh))
     try:
-        if http is None:
-            await serve_stdio(gateway, hub_mode=args.hub)
-        else:
-            sock, address = http
-            vault = gateway.service.catalog.vault
-            await asyncio.to_thread(gateway_token, vault)  # made on first use
-            print(f"Elftia gateway ({source.current().label}) at {address.url}", flush=True)
-            app = http_app(gateway, lambda: current_token(vault), address, hub_mode=args.hub)
-            await serve_http(app, sock, stop=stop)
+        await serve()
     finally:
         watcher.cancel()
         with contextlib.suppress(asyncio.CancelledError):

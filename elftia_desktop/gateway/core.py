@@ -151,22 +151,27 @@ class Gateway:
 
     async def call_tool(self, ctx: Context, name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
         """Call the tool behind a gateway name; a failing server is reported in the result."""
-        ref = self._route(await self.catalog.tools(), name, "tool")
-        return await self.call_ref(ctx, ref, arguments or {})
+        return await self.call_ref(ctx, await self.tool_ref(name), arguments or {})
 
     async def call_ref(self, ctx: Context, ref: ToolRef, arguments: dict[str, Any]) -> types.CallToolResult:
         """Call ``ref``'s tool for the client of ``ctx`` (progress, cancellation and questions pass through)."""
+        with self.upstreams.calling(ref.server_id, ctx):
+            return await self.call_downstream(ref, arguments, progress_forwarder(ctx))
+
+    async def call_downstream(
+        self, ref: ToolRef, arguments: dict[str, Any], progress: ProgressFnT | None
+    ) -> types.CallToolResult:
+        """Call ``ref``'s tool on its server; a failing server is reported in the result (secrets redacted)."""
         try:
-            with self.upstreams.calling(ref.server_id, ctx):
-                return await self.service.call_tool_raw(
-                    ref.server_id,
-                    ref.tool_name,
-                    arguments,
-                    timeout=self.call_timeout,
-                    progress_callback=progress_forwarder(ctx),
-                )
+            return await self.service.call_tool_raw(
+                ref.server_id, ref.tool_name, arguments, timeout=self.call_timeout, progress_callback=progress
+            )
         except ElftiaError as exc:
             return error_result(await self._failure(ref.server_id, exc))
+
+    async def tool_ref(self, name: str) -> ToolRef:
+        """The server and tool behind a gateway tool name; ``MCPError`` (invalid params) when none is."""
+        return self._route(await self.catalog.tools(), name, "tool")
 
     async def _ask(self, server_id: str, work: Awaitable[T]) -> T:
         try:

@@ -7,7 +7,6 @@ in one page (the catalog already holds everything).
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -15,9 +14,7 @@ import mcp_types as types
 from mcp.server import NotificationOptions, Server
 from mcp.server.context import CallNext, HandlerResult
 from mcp.server.models import InitializationOptions
-from mcp.server.stdio import stdio_server
 from mcp.server.subscriptions import ListenHandler
-from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from elftia_desktop import __version__
@@ -183,14 +180,3 @@ def build_server(gateway: Gateway, *, hub_mode: bool = False) -> Server[Any]:
     # Without the SDK's OpenTelemetry middleware (a no-op span per message unless an exporter is set up).
     server.middleware = [WarmLists(gateway, hub_mode)]
     return server
-
-
-async def serve_stdio(gateway: Gateway, *, hub_mode: bool = False) -> None:
-    """Serve on stdin/stdout until the client closes stdin; then stop every server started."""
-    server = build_server(gateway, hub_mode=hub_mode)
-    warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
-    try:
-        async with stdio_server() as (read, write):
-            await server.run(read, write, server.create_initialization_options())
-    finally:
-        await gateway.close()

@@ -41,7 +41,8 @@ from elftia_desktop.gateway.watch import watch
 from elftia_desktop.host import wire
 from elftia_desktop.host.clients import CURRENT, Client, ClientCalls, ClientInfoNote, ElicitFn, peer_credentials
 from elftia_desktop.host.commands import CommandLink
-from elftia_desktop.host.links import HostedGateway, read_frame, serve_gateway_link
+from elftia_desktop.host.fast_lane import FastLane
+from elftia_desktop.host.links import FramedChannel, HostedGateway, read_frame, serve_gateway_link
 from elftia_desktop.host.location import HostLocation
 
 log = logging.getLogger(__name__)
@@ -243,7 +244,9 @@ class Host:
                 return
             await self._welcome(writer)
             self._attach(key, Client("gateway", pid, agent, hub))
-            await serve_gateway_link(server, reader, writer, self.touch)
+            gateway = self._gateways[(agent, float(timeout) if timeout else None)]
+            channel = FramedChannel(reader, writer)
+            await serve_gateway_link(server, channel, self.touch, FastLane(gateway, self.callers, channel, hub=hub))
         elif role == "command":
             await self._welcome(writer)
             self._attach(key, Client("command", pid))

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
 import anyio
+import anyio.abc
 import mcp_types as types
 from mcp.server import Server
 from mcp.shared.message import SessionMessage
@@ -126,17 +127,69 @@ async def read_frame(reader: asyncio.StreamReader) -> bytes | None:
         raise wire.WireError("the connection closed in the middle of a message") from exc
 
 
+class Channel(Protocol):
+    """One client's messages, one JSON-RPC message per item, both ways."""
+
+    async def read(self) -> bytes | None:
+        """The next message; None when the client closed."""
+        ...
+
+    def write(self, payload: bytes) -> None:
+        """Queue one message for the client (sent in order, whole)."""
+        ...
+
+    async def drain(self) -> None:
+        """Wait until what was queued is on its way (a client that went away is not an error)."""
+        ...
+
+
+class FramedChannel:
+    """An attached gateway's socket: length-prefixed frames (``wire.py``)."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._reader = reader
+        self._writer = writer
+
+    async def read(self) -> bytes | None:
+        """The next frame's payload."""
+        return await read_frame(self._reader)
+
+    def write(self, payload: bytes) -> None:
+        """One frame."""
+        self._writer.write(wire.frame(payload))
+
+    async def drain(self) -> None:
+        """Wait for the socket's buffer to empty."""
+        with contextlib.suppress(ConnectionError):
+            await self._writer.drain()
+
+
+class Lane(Protocol):
+    """What takes some of a client's messages past the SDK server (``fast_lane.py``)."""
+
+    def start(self, group: anyio.abc.TaskGroup) -> None:
+        """Run the lane's work in ``group``."""
+        ...
+
+    def take(self, payload: bytes) -> bool:
+        """Whether the lane handles this message (else the SDK server gets it)."""
+        ...
+
+
 async def serve_gateway_link(
-    server: Server[Any], reader: asyncio.StreamReader, writer: asyncio.StreamWriter, touch: Callable[[], None]
+    server: Server[Any], channel: Channel, touch: Callable[[], None], lane: Lane | None = None
 ) -> None:
-    """Serve one attached gateway until it goes away; its running requests are cancelled then."""
+    """Serve one gateway client on ``channel`` until it goes away; its running requests are cancelled then."""
     read_in, read_out = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_in, write_out = anyio.create_memory_object_stream[SessionMessage](0)
 
     async def pump_in() -> None:
+        """The client's messages: the lane's to the lane, the rest to the SDK server."""
         async with read_in:
-            while (payload := await read_frame(reader)) is not None:
+            while (payload := await channel.read()) is not None:
                 touch()
+                if lane is not None and lane.take(payload):
+                    continue
                 try:
                     message = types.jsonrpc_message_adapter.validate_json(payload, by_name=False)
                 except Exception as exc:  # the SDK answers a malformed message with a parse error
@@ -145,14 +198,15 @@ async def serve_gateway_link(
                 await read_in.send(SessionMessage(message))
 
     async def pump_out() -> None:
+        """The SDK server's messages to the client."""
         async with write_out:
             async for item in write_out:
-                data = item.message.model_dump_json(by_alias=True, exclude_unset=True).encode()
-                writer.write(wire.frame(data))
-                with contextlib.suppress(ConnectionError):
-                    await writer.drain()
+                channel.write(item.message.model_dump_json(by_alias=True, exclude_unset=True).encode())
+                await channel.drain()
 
     async with anyio.create_task_group() as group:
+        if lane is not None:
+            lane.start(group)
         group.start_soon(pump_in)
         group.start_soon(pump_out)
         await server.run(read_out, write_in, server.create_initialization_options())

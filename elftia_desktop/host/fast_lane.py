@@ -1,0 +1,236 @@
+"""The host's fast lane: an attached gateway's ``tools/call`` goes to the pool without the SDK's server session.
+
+An attached gateway's session runs on the SDK's low-level ``Server`` (``links.py``): every message
+is validated into a model, dispatched through the runner and its middleware, and its result
+validated and dumped again on the way out. For a tool call that is most of the host's own work per
+call, for nothing the call needs: the shim already answered ``initialize``, the tool name is looked
+up in the catalog, and the result is the server's, passed on. So a well-formed ``tools/call`` of a
+handshake-era session (not the hub) is taken here, raw, and everything else still goes to the SDK.
+
+What the SDK's session did for such a call, the lane does the same way:
+
+* the name is routed through the gateway's catalog (an unknown name gets the same error), the
+  service refuses disabled and held-back tools, and a failing server is reported in the result;
+* the result is shaped for the client's protocol version with the SDK's own per-version surface;
+* the server's progress goes to this client on its request's ``progressToken``;
+* ``notifications/cancelled`` for a call of the lane cancels it (the service tells the server);
+  closing the connection cancels every call left;
+* a server's elicitation or sampling request during the call comes to this client (``Callers``),
+  raw on this connection; a client that cannot answer leaves it to the gateway's other clients.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+from typing import Any
+
+import anyio
+import anyio.abc
+import mcp_types as types
+from mcp.shared.dispatcher import ProgressFnT
+from mcp.shared.exceptions import MCPError
+from mcp.shared.jsonrpc_dispatcher import handler_exception_to_error_data
+from mcp_types.methods import serialize_server_result, validate_client_result
+from pydantic import ValidationError
+
+from elftia_desktop.gateway.announce import HANDSHAKE_VERSIONS
+from elftia_desktop.host.links import Callers, Channel, HostedGateway, SamplingAnswer
+
+log = logging.getLogger(__name__)
+
+MODERN_META = "io.modelcontextprotocol/protocolVersion"
+"""The ``_meta`` key of a 2026-07-28 request (that era's calls run in the SDK's ``input_required`` rounds)."""
+
+
+def _call_of(message: dict[str, Any]) -> tuple[Any, str, dict[str, Any], Any] | None:
+    """``(id, name, arguments, progressToken)`` of a well-formed handshake-era ``tools/call``; else None."""
+    request_id, params = message.get("id"), message.get("params")
+    if not isinstance(request_id, int | str) or isinstance(request_id, bool) or not isinstance(params, dict):
+        return None
+    name, arguments, meta = params.get("name"), params.get("arguments"), params.get("_meta")
+    if not isinstance(name, str) or not isinstance(arguments, dict | None):
+        return None
+    if meta is not None and (not isinstance(meta, dict) or MODERN_META in meta):
+        return None
+    return request_id, name, arguments or {}, (meta or {}).get("progressToken")
+
+
+class FastLane:
+    """Takes one attached gateway's tool calls past the SDK server (see the module docstring)."""
+
+    def __init__(self, gateway: HostedGateway, callers: Callers, channel: Channel, *, hub: bool) -> None:
+        self._gateway = gateway
+        self._callers = callers
+        self._channel = channel
+        self._hub = hub
+        self._version: str | None = None
+        """The session's protocol version once its (handshake) ``initialize`` passed; None before."""
+        self._capabilities: dict[str, Any] = {}
+        self._calls: dict[Any, anyio.CancelScope] = {}
+        self._questions: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._ids = itertools.count(1)
+        self._group: anyio.abc.TaskGroup | None = None
+
+    def start(self, group: anyio.abc.TaskGroup) -> None:
+        """Run the lane's calls in ``group`` (cancelled when the connection ends)."""
+        self._group = group
+        group.start_soon(self._end_questions_with_the_connection)
+
+    async def _end_questions_with_the_connection(self) -> None:
+        """When the connection ends, the server's questions still waiting for this client fail."""
+        try:
+            await anyio.sleep_forever()
+        finally:
+            for answer in self._questions.values():
+                if not answer.done():
+                    answer.set_exception(MCPError(types.CONNECTION_CLOSED, "The app left before it answered."))
+
+    def take(self, payload: bytes) -> bool:
+        """Whether the lane handles this message of the client (else it goes to the SDK server)."""
+        if not (b'"tools/call"' in payload or b'"initialize"' in payload or b'"notifications/cancelled"' in payload):
+            return bool(self._questions) and self._answer(payload)
+        try:
+            message = json.loads(payload)
+        except ValueError:
+            return False
+        if not isinstance(message, dict):
+            return False
+        method = message.get("method")
+        if method == "initialize":
+            self._note_initialize(message.get("params"))
+        elif method == "tools/call" and self._version is not None and not self._hub and self._group is not None:
+            call = _call_of(message)
+            if call is not None and call[0] not in self._calls:
+                self._calls[call[0]] = anyio.CancelScope()
+                self._group.start_soon(self._call, *call)
+                return True
+        elif method == "notifications/cancelled":
+            scope = self._calls.get((message.get("params") or {}).get("requestId"))
+            if scope is not None:
+                scope.cancel()  # no answer: the client gave up on it
+                return True
+        return False
+
+    def _note_initialize(self, params: Any) -> None:
+        if not isinstance(params, dict) or not isinstance(params.get("protocolVersion"), str):
+            return
+        requested = params["protocolVersion"]
+        self._version = requested if requested in HANDSHAKE_VERSIONS else HANDSHAKE_VERSIONS[-1]
+        capabilities = params.get("capabilities")
+        self._capabilities = capabilities if isinstance(capabilities, dict) else {}
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        self._channel.write(json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode())
+        await self._channel.drain()
+
+    # -- calls --------------------------------------------------------------------------------
+
+    async def _call(self, request_id: Any, name: str, arguments: dict[str, Any], token: Any) -> None:
+        scope = self._calls[request_id]
+        try:
+            with scope:
+                response = await self._respond(request_id, name, arguments, token)
+            if not scope.cancelled_caught:
+                await self._send(response)
+        finally:
+            self._calls.pop(request_id, None)
+
+    async def _respond(self, request_id: Any, name: str, arguments: dict[str, Any], token: Any) -> dict[str, Any]:
+        try:
+            ref = await self._gateway.tool_ref(name)
+            with self._callers.calling(ref.server_id, self):
+                result = await self._gateway.call_downstream(ref, arguments, self._progress(token))
+            return {"jsonrpc": "2.0", "id": request_id, "result": self._shaped(result)}
+        except Exception as exc:  # the SDK session's boundary: every failure becomes this request's error
+            error = handler_exception_to_error_data(exc)
+            if error is None:
+                log.exception("tool call %r failed", name)
+                error = types.ErrorData(code=0, message=str(exc))
+            return {"jsonrpc": "2.0", "id": request_id, "error": error.model_dump(mode="json", exclude_none=True)}
+
+    def _shaped(self, result: types.CallToolResult) -> dict[str, Any]:
+        """The result as the client's protocol version has it (the SDK server's own sieve)."""
+        assert self._version is not None
+        dumped = result.model_dump(by_alias=True, mode="json", exclude_none=True)
+        try:
+            return serialize_server_result("tools/call", self._version, dumped)
+        except ValidationError:  # as the SDK server answers a result it cannot send
+            log.exception("a tool result that does not fit protocol %s", self._version)
+            raise MCPError(types.INTERNAL_ERROR, "Handler returned an invalid result") from None
+
+    def _progress(self, token: Any) -> ProgressFnT | None:
+        if token is None:
+            return None
+
+        async def forward(progress: float, total: float | None, message: str | None) -> None:
+            """Pass the server's progress on to this client, on its request's token."""
+            params: dict[str, Any] = {"progressToken": token, "progress": progress}
+            if total is not None:
+                params["total"] = total
+            if message is not None:
+                params["message"] = message
+            await self._send({"jsonrpc": "2.0", "method": "notifications/progress", "params": params})
+
+        return forward
+
+    # -- the server's questions ---------------------------------------------------------------
+
+    async def _ask(self, request: types.ElicitRequest | types.CreateMessageRequest) -> dict[str, Any]:
+        """Send a request to this client; its result (``MCPError`` for an error answer)."""
+        question_id = f"elftia-host-{next(self._ids)}"
+        answer = self._questions[question_id] = asyncio.get_running_loop().create_future()
+        try:
+            await self._send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": question_id,
+                    **request.model_dump(by_alias=True, mode="json", exclude_none=True),
+                }
+            )
+            reply = await answer
+        finally:
+            self._questions.pop(question_id, None)
+        if "error" in reply:
+            raise MCPError.from_error_data(types.ErrorData.model_validate(reply["error"]))
+        result = reply.get("result")
+        if not isinstance(result, dict):
+            raise MCPError(types.INVALID_REQUEST, "the client answered without a result")
+        assert self._version is not None
+        with contextlib.suppress(KeyError):  # a method that version does not have: nothing to check it against
+            validate_client_result(request.method, self._version, result)
+        return result
+
+    def _answer(self, payload: bytes) -> bool:
+        try:
+            message = json.loads(payload)
+        except ValueError:
+            return False
+        if not isinstance(message, dict) or "method" in message:
+            return False
+        answer = self._questions.get(str(message.get("id")))
+        if answer is None or answer.done():
+            return False
+        answer.set_result(message)
+        return True
+
+    async def elicit(self, server_id: str, message: str, schema: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
+        """Ask this client (form mode); another client of the gateway when this one cannot elicit."""
+        if "elicitation" not in self._capabilities:
+            return await self._gateway.elicit(server_id, message, schema)
+        request = types.ElicitRequest(params=types.ElicitRequestFormParams(message=message, requested_schema=schema))
+        result = types.ElicitResult.model_validate(await self._ask(request), by_name=False)
+        return result.action, dict(result.content) if result.content is not None else None
+
+    async def sample(self, server_id: str, params: types.CreateMessageRequestParams) -> SamplingAnswer:
+        """Forward sampling to this client; another client of the gateway when this one cannot sample."""
+        if "sampling" not in self._capabilities:
+            return await self._gateway.sample(server_id, params)
+        with_tools = bool(params.tools) or params.tool_choice is not None
+        result_type: type[types.CreateMessageResult] | type[types.CreateMessageResultWithTools] = (
+            types.CreateMessageResultWithTools if with_tools else types.CreateMessageResult
+        )
+        return result_type.model_validate(await self._ask(types.CreateMessageRequest(params=params)), by_name=False)
