@@ -164,6 +164,7 @@ async def test_cancelling_the_run_and_its_waiter_together_runs_no_new_shell(
         await asyncio.sleep(0.02)
     else:
         pytest.fail("the cancelled run's shell was not killed")
+    await asyncio.sleep(0.1)  # the loop closes the reaped shell's pipes before the test's loop is closed
 
 
 async def test_the_pool_and_the_dependencies_page_find_the_same_command(
