@@ -100,10 +100,11 @@ async def test_openai_strict_mode_removes_the_nulls_it_forced_before_the_call(se
     args |= {k: None for k in ("years", "weeks", "days", "hours", "minutes", "seconds")}
     [message] = await completion.answer_tool_calls(prepared, _openai_response(("s1", add, json.dumps(args))))
     assert json.loads(message["content"])["datetime"] == "2024-02-29T00:00:00+00:00"
-    # The same nulls in a request that was not strict: sent as they are, the server refuses them.
+    # The same nulls in a request that was not strict: the call itself takes null for an optional
+    # property that does not admit null as "omitted" (what the protocol issue settled), so it is answered too.
     loose = await completion.prepare("openai", "gpt-test", [], strict=False)
     [raw] = await completion.answer_tool_calls(loose, _openai_response(("s2", add, json.dumps(args))))
-    assert raw["content"].startswith(f"Error: tool {add} reported an error: ")
+    assert json.loads(raw["content"])["datetime"] == "2024-02-29T00:00:00+00:00"
 
 
 async def test_openai_responses_function_calls(service: McpService) -> None:
