@@ -8,7 +8,7 @@ import copy
 import json
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from elftia_desktop.tools.convert import Conversion
@@ -139,6 +139,9 @@ def _sent_properties(conversion: Conversion) -> int:
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(schema=recursive_schemas() | schemas())
+@example(schema={"enum": {"$ref": "#"}})  # data keywords of the wrong kind: the fast path must not keep them
+@example(schema={"type": "object", "properties": {"a": {"enum": {"x": 1}}}, "required": [1, "a"]})
+@example(schema={"type": "object", "properties": {"a": {"type": "string", "examples": {"x": 1}}}})
 def test_recursive_defs_never_lose_a_parameter_without_a_note(schema: Any) -> None:
     tool = {"name": "t", "description": "d", "inputSchema": schema}
     before = copy.deepcopy(tool)

@@ -136,14 +136,14 @@ class JsonSchemaCleaner:
                     if self._unchanged_all(value.values() if sub == "map" else (value,), depth + 1):
                         continue
                     return False
-                if key in _OPAQUE:
+                if key in _OPAQUE and _kept_data(key, value):
                     continue
                 return False
             elif kind is bool:
                 if key in _BOOLEAN_OK:
                     continue
             elif kind is list:
-                if key == "enum" or (key == "required" and _name_list(value)) or key in _OPAQUE:
+                if key in _OPAQUE and _kept_data(key, value):
                     continue
                 if _SUBSCHEMAS.get(key) == "list" and value and self._unchanged_all(value, depth + 1):
                     continue
@@ -378,6 +378,12 @@ def _name_list(value: Any) -> bool:
 
 
 _STR_TYPE = frozenset({str})
+
+
+def _kept_data(key: str, value: Any) -> bool:
+    """Whether the cleaner keeps the container ``value`` of the data keyword ``key`` as it is (an ``enum`` or
+    ``examples`` that is not a list, a ``required`` that is not a list of names, is not)."""
+    return key not in _PLAIN or _PLAIN[key](value)
 
 
 def _never(value: Any) -> bool:
