@@ -166,7 +166,12 @@ def test_a_signal_kills_the_servers_then_the_previous_handler_runs(signum: int) 
     holder, pids = _run_holder("wait")
     assert all(is_alive(pid) for pid in pids)
     holder.send_signal(signum)
-    code = holder.wait(timeout=60)
+    try:
+        code = holder.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        holder.kill()
+        _, said = holder.communicate()
+        pytest.fail(f"the holder did not end within 60 s of the signal; it said:\n{said}")
     # SIGTERM: the default action runs after our handler; SIGINT: asyncio's handler raises
     # KeyboardInterrupt, which Python ends by re-raising SIGINT. Either way the holder dies of the signal.
     assert code == -signum
