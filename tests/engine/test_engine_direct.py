@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -170,6 +171,9 @@ def test_a_signal_kills_the_servers_then_the_previous_handler_runs(signum: int) 
         code = holder.wait(timeout=60)
     except subprocess.TimeoutExpired:
         holder.kill()
+        for pid in pids:  # no server left behind by a failed test
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
         _, said = holder.communicate()
         pytest.fail(f"the holder did not end within 60 s of the signal; it said:\n{said}")
     # SIGTERM: the default action runs after our handler; SIGINT: asyncio's handler raises
