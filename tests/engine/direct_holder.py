@@ -8,6 +8,8 @@ signalled (the SIGTERM/SIGINT handler must kill the servers).
 from __future__ import annotations
 
 import asyncio
+import faulthandler
+import signal
 import sys
 
 from elftia_desktop.engine.direct_adapter import DirectServerSpec, load_direct_mcp_tools
@@ -25,5 +27,9 @@ async def hold(mode: str) -> None:
 
 
 if __name__ == "__main__":
+    faulthandler.register(signal.SIGUSR1, all_threads=True)  # the test asks for the stacks of a holder that hangs
+    # Like an app started from a terminal: a shell job without job control (CI started with `cmd &`) starts it
+    # with SIGINT ignored, which Python and asyncio respect, and Ctrl+C would do nothing.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     asyncio.run(hold(sys.argv[1]))
     sys.exit(0)

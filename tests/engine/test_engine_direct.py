@@ -170,6 +170,9 @@ def test_a_signal_kills_the_servers_then_the_previous_handler_runs(signum: int) 
     try:
         code = holder.wait(timeout=60)
     except subprocess.TimeoutExpired:
+        holder.send_signal(signal.SIGUSR1)  # its threads' stacks to stderr
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            holder.wait(timeout=2)
         holder.kill()
         for pid in pids:  # no server left behind by a failed test
             with contextlib.suppress(ProcessLookupError):
