@@ -60,6 +60,8 @@ class McpServersPage(QWidget):
         self.records: list[McpServerRecord] = []
         self.cards: dict[str, ServerCard] = {}
         self.states: dict[str, tuple[str, str]] = {}
+        self._changed_since_snapshot: set[str] = set()
+        """Servers whose state an event set after the last snapshot was asked for (the snapshot is older)."""
         self.protocols: dict[str, str] = {}
         """The protocol each connected server agreed on (``2026-07-28``, ``handshake 2025-11-25``)."""
         self.tool_counts: dict[str, int] = {}
@@ -178,6 +180,7 @@ class McpServersPage(QWidget):
     def reload(self) -> None:
         """Fetch the server list and the live states."""
         self.router.servers.records(receiver=self, on_done=self._set_records, on_error=self.show_error)
+        self._changed_since_snapshot.clear()
         self.router.servers.states(receiver=self, on_done=self._set_states)
         self._fetch_held()
 
@@ -226,11 +229,18 @@ class McpServersPage(QWidget):
             card.set_update(latest.get(server_id))
 
     def _set_states(self, states: dict[str, tuple[str, str]]) -> None:
+        """The snapshot of every state; a state an event brought since it was asked for is newer and stays."""
         for server_id, (state, error) in states.items():
-            self._on_state(server_id, state, error)
+            if server_id not in self._changed_since_snapshot:
+                self._show_state(server_id, state, error)
 
     @Slot(str, str, str)
     def _on_state(self, server_id: str, state: str, error: str) -> None:
+        self._changed_since_snapshot.add(server_id)
+        self._show_state(server_id, state, error)
+
+    def _show_state(self, server_id: str, state: str, error: str) -> None:
+        """Keep ``state`` and show it on the server's card (and what follows from it)."""
         self.states[server_id] = (state, error)
         card = self.cards.get(server_id)
         if card is not None:
