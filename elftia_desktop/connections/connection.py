@@ -25,7 +25,7 @@ from elftia_desktop.connections import listing
 from elftia_desktop.connections.callbacks import ClientCallbacks, logging_callback, message_handler
 from elftia_desktop.connections.era_client import EraSession
 from elftia_desktop.connections.era_info import EraInfo, attempted, era_failure, era_info, mode_of, synthetic_init
-from elftia_desktop.connections.era_listen import ACK_TIMEOUT, listen_for_changes
+from elftia_desktop.connections.era_listen import ACK_TIMEOUT, ListenHooks, listen_for_changes
 from elftia_desktop.connections.errors import FailureContext, translate
 from elftia_desktop.connections.logs import ServerLog
 from elftia_desktop.connections.stdio_process import STDIN_CLOSE_GRACE, TERM_GRACE, StdioProcess
@@ -263,14 +263,10 @@ class ServerConnection:
             if process is not None:
                 tg.start_soon(watch_exit, process)
             if self.era is not None and self.era.era == "modern":
-                tg.start_soon(
-                    listen_for_changes,
-                    session,
-                    self._hooks.on_tools_changed,
-                    self._on_list_changed,
-                    self.log.add,
-                    self._listening.set,
+                hooks = ListenHooks(
+                    self._hooks.on_tools_changed, self._on_list_changed, self.log.add, self._listening.set
                 )
+                tg.start_soon(listen_for_changes, session, hooks)
             await self._stop.wait()
             tg.cancel_scope.cancel()
         if not self._stop.is_set() and process is not None:

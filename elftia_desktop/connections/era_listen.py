@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import anyio
 from mcp.client.subscriptions import (
@@ -28,6 +29,21 @@ from elftia_desktop.connections.era_client import EraSession
 
 log = logging.getLogger(__name__)
 
+
+@dataclass(frozen=True)
+class ListenHooks:
+    """What a connection is told while it listens."""
+
+    on_tools_changed: Callable[[], None]
+    """The tool list changed (or may have: a lost stream replays nothing)."""
+    on_list_changed: Callable[[str], None]
+    """The ``prompts`` or ``resources`` list changed."""
+    add_line: Callable[[str], None]
+    """A line for the server's log."""
+    on_listening: Callable[[], None] = lambda: None
+    """The stream is acknowledged, or it is clear it will not be (the connection may report ready)."""
+
+
 ACK_TIMEOUT = 10.0
 """Seconds the server has to acknowledge the listen request."""
 RELISTEN_DELAY = 1.0
@@ -36,54 +52,36 @@ MAX_RELISTENS = 5
 """A stream lost this many times in a row is given up (logged)."""
 
 
-async def listen_for_changes(
-    session: EraSession,
-    on_tools_changed: Callable[[], None],
-    on_list_changed: Callable[[str], None],
-    add_line: Callable[[str], None],
-    on_listening: Callable[[], None] = lambda: None,
-) -> None:
+async def listen_for_changes(session: EraSession, hooks: ListenHooks) -> None:
     """Listen until cancelled (the connection closing), calling the hooks on each change.
 
-    ``on_listening`` is called once the server acknowledged the stream, or once it is clear it will not
+    ``hooks.on_listening`` is called once the server acknowledged the stream, or once it is clear it will not
     (refused, given up): the connection is reported ready only then, so no change right after is missed.
     """
     try:
-        await _listen_all(session, on_tools_changed, on_list_changed, add_line, on_listening)
+        await _listen_all(session, hooks)
     finally:
-        on_listening()
+        hooks.on_listening()
 
 
-async def _listen_all(
-    session: EraSession,
-    on_tools_changed: Callable[[], None],
-    on_list_changed: Callable[[str], None],
-    add_line: Callable[[str], None],
-    on_listening: Callable[[], None],
-) -> None:
+async def _listen_all(session: EraSession, hooks: ListenHooks) -> None:
     lost = 0
     while lost < MAX_RELISTENS:
         try:
-            await _listen_once(session, on_tools_changed, on_list_changed, add_line, on_listening)
+            await _listen_once(session, hooks)
             return  # the server closed the stream gracefully: it has nothing more to tell
         except SubscriptionLost as exc:
             lost += 1
             log.info("listen stream lost (%s); opening it again", exc)
-            on_tools_changed()  # no replay: whatever changed meanwhile must be fetched again
+            hooks.on_tools_changed()  # no replay: whatever changed meanwhile must be fetched again
             await anyio.sleep(RELISTEN_DELAY)
         except (MCPError, TimeoutError, RuntimeError) as exc:
-            add_line(f"[protocol] the server refused subscriptions/listen: {exc}; list changes are not pushed")
+            hooks.add_line(f"[protocol] the server refused subscriptions/listen: {exc}; list changes are not pushed")
             return
-    add_line(f"[protocol] subscriptions/listen was lost {MAX_RELISTENS} times; list changes are not pushed")
+    hooks.add_line(f"[protocol] subscriptions/listen was lost {MAX_RELISTENS} times; list changes are not pushed")
 
 
-async def _listen_once(
-    session: EraSession,
-    on_tools_changed: Callable[[], None],
-    on_list_changed: Callable[[str], None],
-    add_line: Callable[[str], None],
-    on_listening: Callable[[], None],
-) -> None:
+async def _listen_once(session: EraSession, hooks: ListenHooks) -> None:
     scope = anyio.CancelScope(deadline=anyio.current_time() + ACK_TIMEOUT)
     with scope:
 
@@ -100,14 +98,14 @@ async def _listen_once(
                 ("prompts", honored.prompts_list_changed),
                 ("resources", honored.resources_list_changed),
             )
-            add_line(f"[protocol] listening for list changes: {', '.join(k for k, on in wanted if on) or 'none'}")
-            on_listening()
+            hooks.add_line(f"[protocol] listening for list changes: {', '.join(k for k, on in wanted if on) or 'none'}")
+            hooks.on_listening()
             async for event in events:
                 if isinstance(event, ToolsListChanged):
-                    on_tools_changed()
+                    hooks.on_tools_changed()
                 elif isinstance(event, PromptsListChanged):
-                    on_list_changed("prompts")
+                    hooks.on_list_changed("prompts")
                 elif isinstance(event, ResourcesListChanged):
-                    on_list_changed("resources")
+                    hooks.on_list_changed("resources")
     if scope.cancelled_caught:
         raise TimeoutError(f"no acknowledgment within {ACK_TIMEOUT:g} s")
