@@ -15,6 +15,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,11 @@ START_TIMEOUT = 60.0
 """Seconds a command waits for a daemon it started to listen (its imports take seconds on a busy machine)."""
 IDLE_ENV = "ELFTIA_HOST_IDLE"
 """Seconds of no use after which the daemon stops its servers, and exits when no client is attached."""
+
+
+HandOver = Callable[[], tuple[list[int], dict[str, Any]]]
+"""Called once the socket is connected, right before the hello: the descriptors to send with it, and more
+hello fields (``shim.py`` hands the app's pipes over this way)."""
 
 
 class NoHost(Exception):
@@ -69,11 +75,21 @@ def spawn_daemon(location: HostLocation, idle: float | None = None) -> subproces
         )
 
 
-def _open(path: Path, hello: dict[str, Any]) -> tuple[socket.socket, dict[str, Any]]:
+def _send_hello(sock: socket.socket, hello: dict[str, Any], handover: HandOver | None) -> None:
+    fds, extra = handover() if handover is not None else ([], {})
+    data = wire.encode({**hello, **extra})
+    if not fds:
+        sock.sendall(data)
+        return
+    sent = socket.send_fds(sock, [data], fds)
+    sock.sendall(data[sent:])
+
+
+def _open(path: Path, hello: dict[str, Any], handover: HandOver | None = None) -> tuple[socket.socket, dict[str, Any]]:
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         sock.connect(str(path))
-        sock.sendall(wire.encode(hello))
+        _send_hello(sock, hello, handover)
         payload = wire.read_frame(sock)
         if payload is None:
             raise wire.WireError("the host closed the connection during the hello")
@@ -96,14 +112,14 @@ def _lock_free(location: HostLocation) -> bool:
 
 
 def _wait_for(
-    location: HostLocation, hello: dict[str, Any], child: subprocess.Popen[bytes]
+    location: HostLocation, hello: dict[str, Any], child: subprocess.Popen[bytes], handover: HandOver | None
 ) -> tuple[socket.socket, dict[str, Any]]:
     """Wait for a host to listen; a daemon that lost the lock to a host that then went away
     (a window quitting) is started again."""
     deadline = time.monotonic() + START_TIMEOUT
     while time.monotonic() < deadline:
         try:
-            return _open(location.socket, hello)
+            return _open(location.socket, hello, handover)
         except (FileNotFoundError, ConnectionRefusedError):
             pass
         if child.poll() not in (None, 0):
@@ -114,8 +130,12 @@ def _wait_for(
     raise NoHost(f"the daemon did not listen within {START_TIMEOUT:.0f} s (see {location.log})")
 
 
-def connect(role: str, *, start: bool = True, **fields: Any) -> tuple[socket.socket, dict[str, Any]]:
+def connect(
+    role: str, *, start: bool = True, handover: HandOver | None = None, **fields: Any
+) -> tuple[socket.socket, dict[str, Any]]:
     """A connected socket to this data folder's host and the host's hello reply.
+
+    ``handover``: what to send with the hello, asked only once a host listens (see :data:`HandOver`).
 
     ``NoHost`` when none runs (and ``start`` is false, or the daemon did not come up);
     ``wire.HostRefused`` when the host refused this hello (an unknown agent, another version).
@@ -126,7 +146,7 @@ def connect(role: str, *, start: bool = True, **fields: Any) -> tuple[socket.soc
         raise Unreachable(f"no runtime folder for the host socket: {exc}") from exc
     hello = wire.hello(role, pid=os.getpid(), **fields)
     try:
-        return _open(location.socket, hello)
+        return _open(location.socket, hello, handover)
     except (FileNotFoundError, ConnectionRefusedError) as exc:
         if not start:
             raise NoHost("no host runs for this data folder") from exc
@@ -136,7 +156,7 @@ def connect(role: str, *, start: bool = True, **fields: Any) -> tuple[socket.soc
         raise NoHost(f"the host could not be reached: {exc}") from exc
     child = spawn_daemon(location)
     try:
-        return _wait_for(location, hello, child)
+        return _wait_for(location, hello, child, handover)
     except (OSError, wire.WireError) as exc:
         if isinstance(exc, wire.HostRefused):
             raise

@@ -23,6 +23,7 @@ reconnects) and exits like a stop.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import logging
 import os
@@ -38,11 +39,12 @@ from elftia_desktop.core.errors import ElftiaError
 from elftia_desktop.gateway.scope import ScopeSource
 from elftia_desktop.gateway.server import build_server
 from elftia_desktop.gateway.watch import watch
-from elftia_desktop.host import wire
+from elftia_desktop.host import adopt_listen, wire
+from elftia_desktop.host.adopt_link import AdoptedLink
 from elftia_desktop.host.clients import CURRENT, Client, ClientCalls, ClientInfoNote, ElicitFn, peer_credentials
 from elftia_desktop.host.commands import CommandLink
 from elftia_desktop.host.fast_lane import FastLane
-from elftia_desktop.host.links import FramedChannel, HostedGateway, read_frame, serve_gateway_link
+from elftia_desktop.host.links import Channel, FramedChannel, HostedGateway, serve_gateway_link
 from elftia_desktop.host.location import HostLocation
 
 log = logging.getLogger(__name__)
@@ -91,6 +93,8 @@ class Host:
         self._watchers: list[asyncio.Task[None]] = []
         self._clients: dict[int, Client] = {}
         self._connections: dict[int, tuple[asyncio.StreamWriter, asyncio.Task[Any]]] = {}
+        self._adopted: dict[int, AdoptedLink] = {}
+        """The gateways whose app's pipes this host reads itself (``adopt_link.py``), by connection."""
         self._last_use = time.monotonic()
         self._stopping = asyncio.Event()
 
@@ -128,7 +132,7 @@ class Host:
             os.unlink(path)
         old_umask = os.umask(0o177)  # the socket is created 0600
         try:
-            listener = await asyncio.start_unix_server(self._on_client, path=path)
+            listener = await adopt_listen.listen(path, self._on_client)
         finally:
             os.umask(old_umask)
         os.chmod(path, 0o600)
@@ -141,6 +145,8 @@ class Host:
             listener.close()
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(path)
+            for link in self._adopted.values():
+                link.pause()  # what the apps send now waits for their shims
             if self._drain and not await self.callers.wait_quiet(DRAIN_LIMIT):
                 running = self.callers.running
                 log.warning("%d call(s) still ran after %.0f s: their clients get an error", running, DRAIN_LIMIT)
@@ -153,8 +159,12 @@ class Host:
 
     async def _disconnect_all(self) -> None:
         """Close every client's connection and let its handler finish (its calls are cancelled)."""
-        for writer, _task in self._connections.values():
-            writer.close()
+        for key, (writer, _task) in self._connections.items():
+            link = self._adopted.get(key)
+            if link is not None:
+                link.end()  # hands back what it read, then closes
+            else:
+                writer.close()
         tasks = [task for _writer, task in self._connections.values()]
         if tasks:
             _done, pending = await asyncio.wait(tasks, timeout=DISCONNECT_TIMEOUT)
@@ -183,7 +193,9 @@ class Host:
 
     # -- clients ------------------------------------------------------------------------------
 
-    async def _on_client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _on_client(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, payload: bytes | None, fds: list[int]
+    ) -> None:
         key = id(writer)
         task = asyncio.current_task()
         assert task is not None
@@ -193,10 +205,10 @@ class Host:
             if credentials is not None and credentials[1] != os.getuid():
                 log.warning("refused a connection of uid %d", credentials[1])
                 return
-            payload = await read_frame(reader)
             if payload is None:
                 return
-            await self._serve(wire.decode(payload), reader, writer, key, credentials[0] if credentials else None)
+            hello = wire.decode(payload)
+            await self._serve(hello, reader, writer, key, credentials[0] if credentials else None, fds)
         except (wire.WireError, ConnectionError) as exc:
             log.info("a client left: %s", exc)
         except asyncio.CancelledError:
@@ -204,6 +216,9 @@ class Host:
                 raise
             # the host stops: end quietly (asyncio logs a cancelled connection handler as an unhandled error)
         finally:
+            for fd in fds:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
             self._connections.pop(key, None)
             if self._clients.pop(key, None) is not None:
                 self._changed()
@@ -229,6 +244,7 @@ class Host:
         writer: asyncio.StreamWriter,
         key: int,
         peer_pid: int | None,
+        fds: list[int],
     ) -> None:
         if hello.get("elftiaHost") != wire.VERSION:
             await self._refuse(writer, f"this host speaks version {wire.VERSION}, not {hello.get('elftiaHost')!r}")
@@ -242,11 +258,23 @@ class Host:
             except ElftiaError as exc:
                 await self._refuse(writer, str(exc), type(exc).__name__)
                 return
-            await self._welcome(writer)
-            self._attach(key, Client("gateway", pid, agent, hub))
             gateway = self._gateways[(agent, float(timeout) if timeout else None)]
-            channel = FramedChannel(reader, writer)
-            await serve_gateway_link(server, channel, self.touch, FastLane(gateway, self.callers, channel, hub=hub))
+
+            async def session(channel: Channel) -> None:
+                """This client's MCP session on ``channel``."""
+                await serve_gateway_link(server, channel, self.touch, FastLane(gateway, self.callers, channel, hub=hub))
+
+            link = await self._adopt(hello, fds, writer)
+            await self._welcome(writer, adopted=link is not None)
+            self._attach(key, Client("gateway", pid, agent, hub))
+            if link is None:
+                await session(FramedChannel(reader, writer))
+                return
+            self._adopted[key] = link
+            try:
+                await link.serve(reader, session)
+            finally:
+                self._adopted.pop(key, None)
         elif role == "command":
             await self._welcome(writer)
             self._attach(key, Client("command", pid))
@@ -255,13 +283,27 @@ class Host:
         else:
             await self._refuse(writer, f"unknown role {role!r}")
 
-    async def _welcome(self, writer: asyncio.StreamWriter) -> None:
+    async def _adopt(self, hello: dict[str, Any], fds: list[int], writer: asyncio.StreamWriter) -> AdoptedLink | None:
+        """The app's pipes a gateway's hello brought, on this loop; None when it brought none (or not pipes)."""
+        adopt = hello.get("adopt")
+        if len(fds) < 3 or not isinstance(adopt, dict) or not isinstance(adopt.get("pending"), str):
+            return None
+        link = AdoptedLink(fds, base64.b64decode(adopt["pending"]), writer)
+        try:
+            await link.open()
+        except (ValueError, OSError) as exc:
+            log.info("the app's pipes cannot be read here (%s): forwarding through the gateway", exc)
+            return None
+        return link
+
+    async def _welcome(self, writer: asyncio.StreamWriter, **extra: Any) -> None:
         reply = {
             "elftiaHost": wire.VERSION,
             "ok": True,
             "pid": os.getpid(),
             "dataDir": str(self.location.data_dir),
             "hostedBy": self.kind,
+            **extra,
         }
         writer.write(wire.encode(reply))
         await writer.drain()

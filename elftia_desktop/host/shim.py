@@ -1,16 +1,22 @@
-"""``elftia-mcp serve`` attached to the pool host: a stdio forwarder that needs no MCP server of its own.
+"""``elftia-mcp serve`` attached to the pool host: it hands the app's pipes to the host and stays, idle.
 
-The shim answers ``initialize`` itself at once (the gateway's name, instructions and capabilities
-are known: ``gateway/announce.py``), so an app's connect check never waits for a host to start.
-Everything else goes to the host, one JSON-RPC message per frame, so the gateway's MCP session
-runs there (its progress, cancellation, elicitation and log level stay this client's). Messages
-wait in a queue until the host is reached; it is attached in the background when none ran yet.
+When a host runs, the shim sends its hello with the app's stdin and stdout attached (and an
+in-flight region, ``adopt_region.py``): the host reads and writes the app's pipes itself
+(``adopt_link.py``), so a message crosses one process less, and the gateway's MCP session runs
+there (its progress, cancellation, elicitation and log level stay this client's). The shim stays
+the process the app started, holding the control link: signals and the exit code are its.
 
-Every new upstream first gets the app's handshake (the ``initialize`` under ``REPLAY_ID``, whose
+When no host runs yet, the shim reads stdin itself and answers ``initialize`` at once (the
+gateway's name, instructions and capabilities are known: ``gateway/announce.py``), so an app's
+connect check never waits for a host to start; other messages wait in a queue while the host starts
+in the background, and go to it with the pipes (the reading stops at a line boundary: no byte is
+lost). Every new host first gets the app's handshake (the ``initialize`` under ``REPLAY_ID``, whose
 answer is not passed on, and ``notifications/initialized``). When the host goes away, the requests
-in flight get an error at once; the next request starts (or finds) a new host. When no host can be
-reached at all, the rest of the session runs on this gateway's own pool (``serve --no-daemon`` in a
-child process), with the same results.
+in flight (the region's) get an error at once, the shim reads stdin again (from what a stopping
+host handed back), and the next request starts (or finds) a new host. A host that does not adopt
+(an older one) gets one JSON-RPC message per frame instead; when no host can be reached at all,
+the rest of the session runs on this gateway's own pool (``serve --no-daemon`` in a child
+process), with the same results.
 
 SIGTERM and SIGINT end the shim with a one-line note; closing the socket lets the host cancel what
 this client left running. Standard library only.
@@ -18,6 +24,8 @@ this client left running. Standard library only.
 
 from __future__ import annotations
 
+import base64
+import contextlib
 import json
 import os
 import signal
@@ -29,11 +37,12 @@ from typing import Any, BinaryIO
 
 from elftia_desktop import __version__
 from elftia_desktop.gateway.announce import initialize_result
-from elftia_desktop.host import attach, wire
+from elftia_desktop.host import adopt_region, attach, wire
+from elftia_desktop.host.adopt_shim import Adopted, StdinReader
+from elftia_desktop.host.location import host_location
 from elftia_desktop.host.upstreams import HostUpstream, OwnGateway, Upstream
+from elftia_desktop.host.wire import REPLAY_ID
 
-REPLAY_ID = "elftia-host-replay"
-"""The id of the app's ``initialize`` as the host gets it (its answer is not passed on)."""
 HOST_LOST = -32603
 EXIT_BAD_INPUT = 2
 
@@ -95,13 +104,17 @@ def _key(request_id: Any) -> str:
 class Shim:
     """Forwards one app's stdio session to the host, attaching (again) in the background when needed."""
 
-    def __init__(self, hello: dict[str, Any], own_gateway: list[str], stdout: BinaryIO) -> None:
+    def __init__(self, hello: dict[str, Any], own_gateway: list[str], stdout: BinaryIO, stdin_fd: int) -> None:
         self._hello = hello
         self._own_gateway = own_gateway
         self._stdout = stdout
         self._lock = threading.Lock()
         self._write_lock = threading.Lock()
         self._upstream: Upstream | None = None
+        self._adopted: Adopted | None = None
+        """The host that reads the app's pipes now (the reader is parked meanwhile)."""
+        self._stdin_fd = stdin_fd
+        self._reader = StdinReader(stdin_fd, self.forward, lambda: self.finish(self.exit_code))
         self._attaching = False
         self._queue: list[bytes] = []
         """What waits for the next upstream, in order (the handshake first after a loss)."""
@@ -167,7 +180,7 @@ class Shim:
     def start_attaching(self) -> None:
         """Reach the host in the background (unless that runs already); the queue follows."""
         with self._lock:
-            if self._attaching or self._upstream is not None or self._closing:
+            if self._attaching or self._upstream is not None or self._adopted is not None or self._closing:
                 return
             self._attaching = True
         threading.Thread(target=self._attach, name="host-attach", daemon=True).start()
@@ -177,15 +190,15 @@ class Shim:
         try:
             upstream = self._connect()
         finally:
-            if upstream is None:
-                self._attach_failed()
-            else:
+            if upstream is not None:
                 self.install(upstream)
+            elif self._adopted is None:
+                self._attach_failed()
 
     def _connect(self) -> Upstream | None:
+        """The upstream to use; None when the host adopted the app's pipes, or nothing could be had."""
         try:
-            sock, _reply = attach.connect("gateway", **self._hello)
-            return HostUpstream(sock)
+            return self.reach_host(start=True)
         except wire.HostRefused as exc:
             if exc.kind == "AgentNotFound":
                 print(f"error: --agent: {exc}", file=sys.stderr, flush=True)
@@ -234,6 +247,82 @@ class Shim:
                     self._lost(upstream)
                     return
         upstream.close()
+
+    # -- adoption -----------------------------------------------------------------------------
+
+    def reach_host(self, *, start: bool) -> Upstream | None:
+        """Attach, handing the host the app's pipes: None when it adopted them, else the framed upstream.
+
+        Raises what ``attach.connect`` raises (the reader reads again then)."""
+        handed: list[int] = []
+
+        def hand_over() -> tuple[list[int], dict[str, Any]]:
+            """Park the reader; the pipes, a new region and what the host must read first."""
+            rest = self._reader.park()
+            if rest is None or handed:
+                return [], {}
+            with self._lock:
+                pending = b"".join(line + b"\n" for line in self._queue) + rest
+            handed.append(adopt_region.create_fd(host_location().socket.parent))
+            fds = [self._stdin_fd, self._stdout.fileno(), handed[0]]
+            return fds, {"adopt": {"pending": base64.b64encode(pending).decode()}}
+
+        try:
+            sock, reply = attach.connect("gateway", start=start, handover=hand_over, **self._hello)
+        except BaseException:
+            self._give_back(handed)
+            raise
+        if handed and reply.get("adopted"):
+            self._adopt(Adopted(sock, handed[0]))
+            return None
+        self._give_back(handed)
+        return HostUpstream(sock)
+
+    def _give_back(self, handed: list[int]) -> None:
+        """The host did not take the pipes: read stdin again."""
+        for fd in handed:
+            os.close(fd)
+        self._reader.resume()
+
+    def _adopt(self, adopted: Adopted) -> None:
+        with self._lock:
+            self._queue, self._attaching, self._adopted = [], False, adopted
+        threading.Thread(target=self._follow, args=(adopted,), name="host-control", daemon=True).start()
+
+    def _follow(self, adopted: Adopted) -> None:
+        """Follow the control link; when it ends, end the session or take stdin back."""
+        adopted.follow(self._record_line)
+        adopted.close()
+        with self._lock:
+            self._adopted = None
+            closing = self._closing
+            failed = [] if adopted.ended or closing else adopted.in_flight()
+            self._queue = self._handshake() + self._queue
+        adopted.release()
+        if adopted.ended or closing:
+            self.finish(self.exit_code)
+            return
+        if failed:
+            note(f"the pool host went away; {len(failed)} request(s) failed; the next one starts a new host")
+        for request_id in failed:
+            self._answer_error(request_id, adopted.lost_message)
+        self._reader.resume(adopted.rest or b"", skip_partial=adopted.rest is None)
+
+    def _record_line(self, line: bytes) -> None:
+        """A handshake line the host read (replayed to the next host)."""
+        with contextlib.suppress(ValueError):
+            message = json.loads(line)
+            if isinstance(message, dict):
+                with self._lock:
+                    self._record(message, line)
+
+    def start_reading(self) -> None:
+        """Start the thread that reads stdin when the shim has it (it starts parked)."""
+        threading.Thread(target=self._reader.run, name="stdin", daemon=True).start()
+
+    def resume_reading(self) -> None:
+        """Read stdin here (no host took it)."""
+        self._reader.resume()
 
     # -- app -> upstream ----------------------------------------------------------------------
 
@@ -296,22 +385,11 @@ class Shim:
         with self._lock:
             self._closing = True
             upstream, self._upstream = self._upstream, None
+            adopted = self._adopted
         if upstream is not None:
             upstream.close()
-
-    def read_stdin(self, fd: int) -> None:
-        """Forward every line of ``fd`` until it closes (raw reads: no buffered stdin left locked at exit)."""
-        rest = b""
-        try:
-            while chunk := os.read(fd, 1 << 16):
-                *lines, rest = (rest + chunk).split(b"\n")
-                for raw in lines:
-                    if raw.strip():
-                        self.forward(raw.strip())
-            if rest.strip():
-                self.forward(rest.strip())
-        finally:
-            self.finish(self.exit_code)
+        if adopted is not None:
+            adopted.close()
 
 
 def run_shim(
@@ -328,8 +406,9 @@ def run_shim(
     runs yet to ask.
     """
     hello: dict[str, Any] = {"agent": agent, "hub": hub, "timeout": timeout}
+    shim = Shim(hello, own_gateway, sys.stdout.buffer, sys.stdin.fileno())
     try:
-        sock, _reply = attach.connect("gateway", start=False, **hello)
+        upstream = shim.reach_host(start=False)
     except wire.HostRefused as exc:
         if exc.kind == "AgentNotFound":
             print(f"error: --agent: {exc}", file=sys.stderr)
@@ -340,16 +419,15 @@ def run_shim(
         note(f"{exc}; serving with this process's own pool")
         return None
     except attach.NoHost:
-        sock = None
         problem = unknown_agent(agent) if agent is not None else None
         if problem is not None:
             print(f"error: --agent: {problem}", file=sys.stderr)
             return EXIT_BAD_INPUT
-    shim = Shim(hello, own_gateway, sys.stdout.buffer)
-    if sock is not None:
-        shim.install(HostUpstream(sock))
-    else:
+        shim.resume_reading()
         shim.start_attaching()  # cold: the host starts while the app's initialize is answered here
+    else:
+        if upstream is not None:  # a host that does not adopt
+            shim.install(upstream)
     return serve(shim)
 
 
@@ -358,7 +436,7 @@ def serve(shim: Shim) -> int:
     signals = Signals()
     try:
         try:
-            threading.Thread(target=shim.read_stdin, args=(sys.stdin.fileno(),), name="stdin", daemon=True).start()
+            shim.start_reading()
             shim.done.wait()
         except Stopped:
             pass

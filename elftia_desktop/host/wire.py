@@ -18,6 +18,8 @@ from typing import Any
 
 VERSION = 1
 """The protocol version; a host refuses a hello of another version (the client falls back)."""
+REPLAY_ID = "elftia-host-replay"
+"""The id of the app's ``initialize`` as a new host gets it from the shim (its answer is not passed on)."""
 MAX_FRAME = 64 * 1024 * 1024
 """The largest frame either side accepts (a tool result with images fits)."""
 _HEADER = struct.Struct(">I")
