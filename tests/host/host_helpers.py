@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -53,3 +55,25 @@ def cli(data_dir: Path, *args: str, timeout: float = 120) -> subprocess.Complete
         timeout=timeout,
         check=False,
     )
+
+
+def pipes_of(pid: int) -> set[str]:
+    """The pipes process ``pid`` holds open (``pipe:[inode]``)."""
+    found = set()
+    try:
+        for entry in Path(f"/proc/{pid}/fd").iterdir():
+            with contextlib.suppress(OSError):
+                if (target := os.readlink(entry)).startswith("pipe:"):
+                    found.add(target)
+    except OSError:
+        pass
+    return found
+
+
+def adopted_by(gateway_pid: int, host_pid: int) -> bool:
+    """Whether the host reads and writes the app's pipes of gateway ``gateway_pid`` (its stdin and stdout)."""
+    try:
+        app_pipes = {os.readlink(f"/proc/{gateway_pid}/fd/0"), os.readlink(f"/proc/{gateway_pid}/fd/1")}
+    except OSError:
+        return False
+    return app_pipes <= pipes_of(host_pid)
