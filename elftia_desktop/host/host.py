@@ -5,7 +5,9 @@ with ``SO_PEERCRED`` as well) and open with a hello (``wire.py``):
 
 * ``gateway`` (``elftia-mcp serve``): an MCP session of the gateway of its scope (``--agent``,
   ``--hub``, ``--timeout``); every attached gateway of a scope shares one :class:`HostedGateway`
-  (one catalog) and every scope shares the pool, so each server runs once.
+  (one catalog) and every scope shares the pool, so each server runs once. When the hello brings
+  the app's stdin and stdout (SCM_RIGHTS, read with the first frame by ``adopt_listen.py``), the
+  session runs on the app's own pipes and the socket is the shim's control link (``adopt_link.py``).
 * ``command`` (the CLI): ``call``, ``status``, ``stop`` and ``handover`` requests (``commands.py``).
 
 Who is attached, and what each client calls, is kept in ``clients.py``; ``changed`` is told
@@ -28,7 +30,7 @@ import contextlib
 import logging
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from mcp.server import Server
@@ -265,16 +267,7 @@ class Host:
                 await serve_gateway_link(server, channel, self.touch, FastLane(gateway, self.callers, channel, hub=hub))
 
             link = await self._adopt(hello, fds, writer)
-            await self._welcome(writer, adopted=link is not None)
-            self._attach(key, Client("gateway", pid, agent, hub))
-            if link is None:
-                await session(FramedChannel(reader, writer))
-                return
-            self._adopted[key] = link
-            try:
-                await link.serve(reader, session)
-            finally:
-                self._adopted.pop(key, None)
+            await self._run_gateway(session, link, reader, writer, key, Client("gateway", pid, agent, hub))
         elif role == "command":
             await self._welcome(writer)
             self._attach(key, Client("command", pid))
@@ -282,6 +275,29 @@ class Host:
             await CommandLink(self.service, self.callers, reader, writer, self.status, *stops).run()
         else:
             await self._refuse(writer, f"unknown role {role!r}")
+
+    async def _run_gateway(
+        self,
+        session: Callable[[Channel], Awaitable[None]],
+        link: AdoptedLink | None,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        key: int,
+        client: Client,
+    ) -> None:
+        """A gateway's ``session`` on the app's own pipes (``link``), else framed on the socket."""
+        try:
+            await self._welcome(writer, adopted=link is not None)
+            self._attach(key, client)
+            if link is None:
+                await session(FramedChannel(reader, writer))
+                return
+            self._adopted[key] = link
+            await link.serve(reader, session)
+        finally:
+            self._adopted.pop(key, None)
+            if link is not None:
+                link.close()
 
     async def _adopt(self, hello: dict[str, Any], fds: list[int], writer: asyncio.StreamWriter) -> AdoptedLink | None:
         """The app's pipes a gateway's hello brought, on this loop; None when it brought none (or not pipes)."""

@@ -28,58 +28,23 @@ import base64
 import contextlib
 import json
 import os
-import signal
+import stat
 import sys
 import threading
 from collections.abc import Callable
-from types import FrameType
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Literal
 
 from elftia_desktop import __version__
 from elftia_desktop.gateway.announce import initialize_result
 from elftia_desktop.host import adopt_region, attach, wire
 from elftia_desktop.host.adopt_shim import Adopted, StdinReader
 from elftia_desktop.host.location import host_location
+from elftia_desktop.host.shim_signals import note, serve
 from elftia_desktop.host.upstreams import HostUpstream, OwnGateway, Upstream
 from elftia_desktop.host.wire import REPLAY_ID
 
 HOST_LOST = -32603
 EXIT_BAD_INPUT = 2
-
-
-class Stopped(Exception):
-    """SIGTERM or SIGINT arrived."""
-
-
-class Signals:
-    """SIGTERM and SIGINT while the shim runs: the first one stops the forwarding, later ones are noted."""
-
-    NAMES = (signal.SIGTERM, signal.SIGINT)
-
-    def __init__(self) -> None:
-        self.received: list[int] = []
-        self._previous = {signum: signal.signal(signum, self._on_signal) for signum in self.NAMES}
-
-    def _on_signal(self, signum: int, frame: FrameType | None) -> None:
-        first = not self.received
-        self.received.append(signum)
-        if first:
-            raise Stopped
-
-    def restore(self) -> None:
-        """Put the previous handlers back."""
-        for signum, handler in self._previous.items():
-            signal.signal(signum, handler)
-
-    def note(self) -> None:
-        """The one line that says which signal stopped the gateway (nothing when none did)."""
-        if self.received:
-            note(f"stopped ({signal.Signals(self.received[0]).name})")
-
-
-def note(text: str) -> None:
-    """One line on stderr (the protocol owns stdout)."""
-    print(f"elftia gateway: {text}", file=sys.stderr, flush=True)
 
 
 def answerable(message: dict[str, Any]) -> bool:
@@ -186,19 +151,19 @@ class Shim:
         threading.Thread(target=self._attach, name="host-attach", daemon=True).start()
 
     def _attach(self) -> None:
-        upstream: Upstream | None = None
+        upstream: Upstream | Literal["adopted"] | None = None
         try:
             upstream = self._connect()
         finally:
-            if upstream is not None:
-                self.install(upstream)
-            elif self._adopted is None:
+            if upstream is None:
                 self._attach_failed()
+            elif upstream != "adopted":
+                self.install(upstream)
 
-    def _connect(self) -> Upstream | None:
-        """The upstream to use; None when the host adopted the app's pipes, or nothing could be had."""
+    def _connect(self) -> Upstream | Literal["adopted"] | None:
+        """The upstream to use, ``"adopted"`` when the host took the app's pipes; None when nothing could be had."""
         try:
-            return self.reach_host(start=True)
+            return self.reach_host(start=True) or "adopted"
         except wire.HostRefused as exc:
             if exc.kind == "AgentNotFound":
                 print(f"error: --agent: {exc}", file=sys.stderr, flush=True)
@@ -258,8 +223,10 @@ class Shim:
 
         def hand_over() -> tuple[list[int], dict[str, Any]]:
             """Park the reader; the pipes, a new region and what the host must read first."""
+            if handed or not self._pipes():
+                return [], {}
             rest = self._reader.park()
-            if rest is None or handed:
+            if rest is None:
                 return [], {}
             with self._lock:
                 pending = b"".join(line + b"\n" for line in self._queue) + rest
@@ -277,6 +244,11 @@ class Shim:
             return None
         self._give_back(handed)
         return HostUpstream(sock)
+
+    def _pipes(self) -> bool:
+        """Whether stdin and stdout are pipes or sockets (a terminal or a file is not the host's to read)."""
+        modes = [os.fstat(fd).st_mode for fd in (self._stdin_fd, self._stdout.fileno())]
+        return all(stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) for mode in modes)
 
     def _give_back(self, handed: list[int]) -> None:
         """The host did not take the pipes: read stdin again."""
@@ -302,6 +274,8 @@ class Shim:
         if adopted.ended or closing:
             self.finish(self.exit_code)
             return
+        for fd in (self._stdin_fd, self._stdout.fileno()):
+            os.set_blocking(fd, True)  # the host's event loop made them non-blocking
         if failed:
             note(f"the pool host went away; {len(failed)} request(s) failed; the next one starts a new host")
         for request_id in failed:
@@ -429,22 +403,3 @@ def run_shim(
         if upstream is not None:  # a host that does not adopt
             shim.install(upstream)
     return serve(shim)
-
-
-def serve(shim: Shim) -> int:
-    """Run ``shim`` on this process's stdio until the app closes stdin or a signal stops it."""
-    signals = Signals()
-    try:
-        try:
-            shim.start_reading()
-            shim.done.wait()
-        except Stopped:
-            pass
-        finally:
-            shim.close()  # a signal here (after the app closed stdin) interrupts nothing that matters
-    except Stopped:
-        pass
-    finally:
-        signals.restore()
-    signals.note()
-    return shim.exit_code

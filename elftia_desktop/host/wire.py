@@ -4,8 +4,10 @@ A frame is a 4-byte big-endian length followed by that many bytes of UTF-8 JSON.
 first frame is a hello ``{"elftiaHost": VERSION, "role": ...}``; the host answers
 ``{"elftiaHost": VERSION, "ok": true, "pid": N}`` or ``{"ok": false, "error": "...", "kind": ...}`` and
 closes.
-After the hello a ``gateway`` connection carries one MCP JSON-RPC message per frame, both ways;
-a ``command`` connection carries ``{"op": ...}`` requests and answers (see ``host.py``).
+After the hello a ``gateway`` connection carries one MCP JSON-RPC message per frame, both ways,
+unless the hello came with the app's pipes and the welcome says ``"adopted": true``: the connection
+is then the control link of ``adopt_link.py``. A ``command`` connection carries ``{"op": ...}``
+requests and answers (see ``host.py``).
 Standard library only: the attaching side must start fast.
 """
 
