@@ -14,7 +14,6 @@ import json
 import mmap
 import os
 import struct
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +29,8 @@ def create_fd(folder: Path | None = None) -> int:
     if hasattr(os, "memfd_create"):
         fd = os.memfd_create("elftia-in-flight", os.MFD_CLOEXEC)
     else:  # pragma: no cover - other Unixes
+        import tempfile  # only here: the shim starts fast
+
         with tempfile.TemporaryFile(dir=folder) as handle:  # unlinked at once
             fd = os.dup(handle.fileno())
     os.ftruncate(fd, SIZE)
