@@ -58,12 +58,12 @@ def cli(data_dir: Path, *args: str, timeout: float = 120) -> subprocess.Complete
 
 
 def pipes_of(pid: int) -> set[str]:
-    """The pipes process ``pid`` holds open (``pipe:[inode]``)."""
+    """The pipes and sockets process ``pid`` holds open (``pipe:[inode]``, ``socket:[inode]``)."""
     found = set()
     try:
         for entry in Path(f"/proc/{pid}/fd").iterdir():
             with contextlib.suppress(OSError):
-                if (target := os.readlink(entry)).startswith("pipe:"):
+                if (target := os.readlink(entry)).startswith(("pipe:", "socket:")):
                     found.add(target)
     except OSError:
         pass

@@ -12,6 +12,7 @@ import json
 import os
 import queue
 import signal
+import socket
 import struct
 import subprocess
 import sys
@@ -50,29 +51,39 @@ def data_dir(isolated_data_dir: Path) -> Path:
 class RawApp:
     """An app that speaks JSON-RPC lines to ``elftia-mcp serve`` itself."""
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, *, sockets: bool = False) -> None:
+        """``sockets``: the gateway's stdin and stdout are socket pairs (as Node's ``child_process`` makes them)."""
+        stdio: list[Any] = [subprocess.PIPE, subprocess.PIPE]
+        if sockets:
+            pairs = [socket.socketpair(), socket.socketpair()]
+            stdio = [pairs[0][1], pairs[1][1]]
         self.process = subprocess.Popen(
-            gateway_argv(),
-            env=gateway_env(data_dir),
-            cwd=REPO,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            gateway_argv(), env=gateway_env(data_dir), cwd=REPO, stdin=stdio[0], stdout=stdio[1], stderr=subprocess.PIPE
         )
+        if sockets:
+            for _mine, theirs in pairs:
+                theirs.close()
+            self._stdin = pairs[0][0].makefile("wb")
+            self._stdout = pairs[1][0].makefile("rb")
+        else:
+            assert self.process.stdin is not None and self.process.stdout is not None
+            self._stdin, self._stdout = self.process.stdin, self.process.stdout
         self._lines: queue.Queue[bytes] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
+        for line in self._stdout:
             self._lines.put(line)
         self._lines.put(b"")
 
     def write(self, data: bytes) -> None:
         """Raw bytes to the gateway's stdin."""
-        assert self.process.stdin is not None
-        self.process.stdin.write(data)
-        self.process.stdin.flush()
+        self._stdin.write(data)
+        self._stdin.flush()
+
+    def close_stdin(self) -> None:
+        """The app closes the gateway's stdin (it is done with the server)."""
+        self._stdin.close()
 
     def send(self, message: dict[str, Any]) -> None:
         """One message, one line."""
@@ -106,8 +117,7 @@ class RawApp:
 
     def unread(self) -> int:
         """Bytes in the gateway's stdin pipe no one read yet."""
-        assert self.process.stdin is not None
-        raw = fcntl.ioctl(self.process.stdin.fileno(), termios.FIONREAD, b"\0\0\0\0")
+        raw = fcntl.ioctl(self._stdin.fileno(), termios.FIONREAD, b"\0\0\0\0")
         return int(struct.unpack("i", raw)[0])
 
     def close(self) -> None:
@@ -158,8 +168,11 @@ def test_the_host_reads_the_apps_pipes_cold_and_warm(data_dir: Path, raw_apps: l
     assert len(server_pids(data_dir, "basic.py")) == 1
 
 
-def test_the_app_closing_stdin_ends_the_shim_and_leaves_nothing(data_dir: Path, raw_apps: list[RawApp]) -> None:
-    app = RawApp(data_dir)
+@pytest.mark.parametrize("sockets", [False, True], ids=["pipes", "sockets"])
+def test_the_app_closing_stdin_ends_the_shim_and_leaves_nothing(
+    data_dir: Path, raw_apps: list[RawApp], sockets: bool
+) -> None:
+    app = RawApp(data_dir, sockets=sockets)
     raw_apps.append(app)
     app.start()
     app.call(1, "alpha__echo", {"text": "bye"})
@@ -167,8 +180,7 @@ def test_the_app_closing_stdin_ends_the_shim_and_leaves_nothing(data_dir: Path, 
     host = host_pid()
     app_pipes = pipes_of(app.process.pid)
     assert adopted_by(app.process.pid, host)
-    assert app.process.stdin is not None
-    app.process.stdin.close()
+    app.close_stdin()
     assert app.process.wait(timeout=30) == 0
     assert app.receive() is None  # every writer of its stdout closed: the host's copy too
     assert app.process.stderr is not None and app.process.stderr.read() == b""
