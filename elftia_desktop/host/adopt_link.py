@@ -29,6 +29,10 @@ from typing import Any
 from elftia_desktop.host import wire
 from elftia_desktop.host.adopt_region import InFlight
 
+BACKLOG = 1 << 20
+"""Bytes of the app's lines the host holds before it lets the pipe fill instead (the app waits then)."""
+REST_CHUNK = 16 << 20
+"""Bytes handed back per control frame when the host stops (base64 of it fits a frame)."""
 _PREFIX = b'{"jsonrpc":"2.0","id":'
 _DECODER = json.JSONDecoder()
 _HANDSHAKE = (b'"initialize"', b'"notifications/initialized"')
@@ -65,12 +69,42 @@ class AppPipe(asyncio.Protocol):
         """The app closed its stdin."""
         self.stopped = False
         """The host stopped reading (the rest of the buffer is handed back)."""
+        self._held = False
+        self._paused = False
+        self._transport: asyncio.ReadTransport | None = None
         self._waiter: asyncio.Future[None] | None = None
 
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        """The pipe's transport (paused while the buffer is full)."""
+        assert isinstance(transport, asyncio.ReadTransport)
+        self._transport = transport
+
     def data_received(self, data: bytes) -> None:
-        """Keep what the app sent."""
+        """Keep what the app sent; a full buffer pauses the reading."""
         self.buffer += data
+        if len(self.buffer) > BACKLOG and (len(self.buffer) > wire.MAX_FRAME or self.buffer.rfind(b"\n") >= 0):
+            self._pause(True)
         self._wake()
+
+    def taken(self) -> None:
+        """A line was taken: read again once the buffer emptied (or holds no whole line)."""
+        if not self._paused or self._held or len(self.buffer) > wire.MAX_FRAME:
+            return
+        if len(self.buffer) <= BACKLOG // 2 or self.buffer.find(b"\n") < 0:
+            self._pause(False)
+
+    def hold(self) -> None:
+        """Read no more of the pipe (the host stops: what the app sends waits for the shim)."""
+        self._held = True
+        self._pause(True)
+
+    def _pause(self, pause: bool) -> None:
+        if self._transport is not None and self._paused != pause and not self._transport.is_closing():
+            self._paused = pause
+            if pause:
+                self._transport.pause_reading()
+            else:
+                self._transport.resume_reading()
 
     def eof_received(self) -> bool | None:
         """The app closed its stdin."""
@@ -124,9 +158,13 @@ class AdoptedChannel:
                 pipe.buffer.clear()
                 if not line:
                     return None
+            elif len(pipe.buffer) > wire.MAX_FRAME:
+                raise wire.WireError(f"the app sent a line of more than {wire.MAX_FRAME} bytes")
             else:
+                pipe.taken()
                 await pipe.wait()
                 continue
+            pipe.taken()
             if line:
                 self._took(line)
                 return line
@@ -227,9 +265,7 @@ class AdoptedLink:
     def pause(self) -> None:
         """Read no more of the app (the host stops: what it sent meanwhile waits for the shim)."""
         self._handing_back = True
-        for transport in self._transports[:1]:
-            with contextlib.suppress(RuntimeError, AttributeError):
-                transport.pause_reading()  # type: ignore[attr-defined]
+        self._pipe.hold()
 
     def end(self) -> None:
         """End the session now, handing back what was read and not processed."""
@@ -242,7 +278,9 @@ class AdoptedLink:
         self.close()
         if not self._shim_left:
             if self._handing_back:
-                self._send({"op": "rest", "data": base64.b64encode(bytes(self._pipe.buffer)).decode()})
+                rest = bytes(self._pipe.buffer)
+                for start in range(0, max(len(rest), 1), REST_CHUNK):
+                    self._send({"op": "rest", "data": base64.b64encode(rest[start : start + REST_CHUNK]).decode()})
             elif self._pipe.eof:
                 self._send({"op": "ended"})
             with contextlib.suppress(ConnectionError):

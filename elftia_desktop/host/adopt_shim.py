@@ -151,8 +151,8 @@ class Adopted:
             record(str(message["line"]).encode())
         elif op == "ended":
             self.ended = True
-        elif op == "rest":
-            self.rest = base64.b64decode(message["data"])
+        elif op == "rest":  # in pieces when long
+            self.rest = (self.rest or b"") + base64.b64decode(message["data"])
 
     def in_flight(self) -> list[Any]:
         """The app's requests the host took and did not answer (the region's last whole write)."""

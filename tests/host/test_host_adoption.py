@@ -264,3 +264,26 @@ def test_a_handover_loses_no_message_the_app_sent_meanwhile(data_dir: Path, raw_
     assert {i: text(a) for i, a in answers.items()} == {i: f"during {i}" for i in range(3, 13)}
     assert host_pid() != daemon and adopted_by(app.process.pid, host_pid())
     assert len(server_pids(data_dir, "basic.py")) == 1
+
+
+def test_a_long_line_and_a_burst_pass_whole(data_dir: Path, raw_apps: list[RawApp]) -> None:
+    app = RawApp(data_dir)
+    raw_apps.append(app)
+    app.start()
+    app.call(1, "alpha__echo", {"text": "warm"})
+    app.answers(1)
+    assert adopted_by(app.process.pid, host_pid())
+    long_text = "x" * (3 << 20)  # more than the host holds before it lets the pipe fill
+    burst = [{"name": "alpha__echo", "arguments": {"text": f"burst {index}"}} for index in range(3, 203)]
+    lines = [{"jsonrpc": "2.0", "id": index, "method": "tools/call", "params": p} for index, p in enumerate(burst, 3)]
+    writer = threading.Thread(
+        target=lambda: (
+            app.call(2, "alpha__echo", {"text": long_text}),
+            app.write(b"".join(json.dumps(line).encode() + b"\n" for line in lines)),
+        )
+    )
+    writer.start()
+    answers = app.answers(201)
+    writer.join(timeout=60)
+    assert text(answers.pop(2)) == long_text
+    assert {i: text(a) for i, a in answers.items()} == {i: f"burst {i}" for i in range(3, 203)}
