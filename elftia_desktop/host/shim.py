@@ -13,8 +13,9 @@ in the background, and go to it with the pipes (the reading stops at a line boun
 lost). Every new host first gets the app's handshake (the ``initialize`` under ``REPLAY_ID``, whose
 answer is not passed on, and ``notifications/initialized``). When the host goes away, the requests
 in flight (the region's) get an error at once, the shim reads stdin again (from what a stopping
-host handed back), and the next request starts (or finds) a new host. A host that does not adopt
-(an older one) gets one JSON-RPC message per frame instead; when no host can be reached at all,
+host handed back), and the next request starts (or finds) a new host. When stdin or stdout is a
+terminal or a file (the host reads only pipes and sockets), or the host does not adopt (an older
+one), the shim forwards one JSON-RPC message per frame instead; when no host can be reached at all,
 the rest of the session runs on this gateway's own pool (``serve --no-daemon`` in a child
 process), with the same results.
 

@@ -1,6 +1,7 @@
 """Where the attached gateway's messages go: the pool host's socket, or this gateway's own pool in a child.
 
-Both carry one JSON-RPC message per item: the host's socket in frames (``wire.py``), the child
+Used when the host did not adopt the app's pipes (``shim.py``). Both carry one JSON-RPC message
+per item: the host's socket in frames (``wire.py``), the child
 ``elftia-mcp serve --no-daemon`` (the fallback when no host can be reached) in lines on its stdin
 and stdout. Standard library only.
 """
