@@ -130,6 +130,7 @@ async def serve_http(
     server = _QuietServer(config) if hosted else uvicorn.Server(config)
 
     async def exit_on_stop() -> None:
+        """Ask uvicorn to shut down once ``stop`` is set."""
         if stop is not None:
             await stop.wait()
             server.should_exit = True

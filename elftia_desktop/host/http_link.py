@@ -27,6 +27,7 @@ from typing import Any, Protocol
 from mcp.server.context import CallNext, HandlerResult, ServerMiddleware, ServerRequestContext
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from elftia_desktop.connections.call_origin import ORIGIN
 from elftia_desktop.gateway.http import http_app, serve_http
 from elftia_desktop.gateway.http_address import DEFAULT_HOST, Address
 from elftia_desktop.gateway.token import current_token
@@ -78,6 +79,7 @@ async def _readable(fd: int) -> None:
     ready: asyncio.Future[None] = loop.create_future()
 
     def wake() -> None:
+        """The socket is readable."""
         if not ready.done():
             ready.set_result(None)
 
@@ -98,6 +100,7 @@ async def receive_listener(writer: asyncio.StreamWriter) -> socket.socket:
     link.setblocking(False)
 
     async def receive() -> socket.socket:
+        """Read the byte and its socket, waiting while none is there."""
         while True:
             try:
                 data, fds, flags, _address = socket.recv_fds(link, 1, 4, _CLOEXEC)
@@ -114,6 +117,12 @@ async def receive_listener(writer: asyncio.StreamWriter) -> socket.socket:
         raise ListenerRefused(f"the socket could not be received: {exc}") from exc
     finally:
         link.close()
+
+
+def _make_current(client: Client) -> None:
+    """``client`` is whom the running request serves: its calls are noted on it and name it as their origin."""
+    CURRENT.set(client)
+    ORIGIN.set(client)
 
 
 class SessionClients:
@@ -136,7 +145,7 @@ class SessionClients:
             if ctx.request_id is None:
                 return await call_next(ctx)
             client, remove = self._client()
-            CURRENT.set(client)
+            _make_current(client)
             try:
                 return await call_next(ctx)
             finally:
@@ -158,7 +167,7 @@ class SessionClients:
                 remove()
 
             connection.exit_stack.push_async_callback(forget)
-        CURRENT.set(client)
+        _make_current(client)
         return await call_next(ctx)
 
 
@@ -212,6 +221,7 @@ async def _until_closed(reader: asyncio.StreamReader, served: asyncio.Task[None]
     """Until the owner closes the connection (or the HTTP server ended by itself)."""
 
     async def drain() -> None:
+        """Read (and drop) the owner's frames until it closes."""
         with contextlib.suppress(wire.WireError, ConnectionError):
             while await read_frame(reader) is not None:
                 pass
