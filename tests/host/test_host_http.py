@@ -23,6 +23,7 @@ import httpx2
 import mcp_types as types
 import pytest
 from mcp.client.session import ClientRequestContext
+from mcp.shared.exceptions import MCPError
 
 from tests.gateway.gateway_helpers import (
     add_stdio,
@@ -287,6 +288,8 @@ async def test_host_killed_the_listener_comes_back_on_a_new_host(data_dir: Path,
                     assert await poll(lambda: (host_status() or {}).get("callsRunning") == 1)
                     os.kill(first["pid"], signal.SIGKILL)
             assert failures
+            with pytest.raises(MCPError, match="Session not found"):  # 404 from the new host: it never knew it
+                await session.call_tool("alpha__echo", {"text": "old session"})
         async with http_session(url, token) as (session, _):  # a new session on the same port works
             assert text_of(await session.call_tool("alpha__echo", {"text": "again"})) == "again"
         second = host_status()
