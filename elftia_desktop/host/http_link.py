@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import os
 import socket
@@ -171,6 +172,14 @@ class SessionClients:
         return await call_next(ctx)
 
 
+def _no_client() -> contextvars.Context:
+    """This task's context without its client: the sessions' requests each name their own (``SessionClients``)."""
+    context = contextvars.copy_context()
+    context.run(CURRENT.set, None)
+    context.run(ORIGIN.set, None)
+    return context
+
+
 async def _answer(writer: asyncio.StreamWriter, message: dict[str, Any]) -> None:
     writer.write(wire.encode(message))
     with contextlib.suppress(ConnectionError):
@@ -203,7 +212,7 @@ async def serve_listener(
     ]
     app = http_app(gateway, lambda: current_token(vault), address, hub_mode=hub, middleware=middleware)
     stop = asyncio.Event()
-    served = asyncio.get_running_loop().create_task(serve_http(app, listener, stop, hosted=True))
+    served = asyncio.get_running_loop().create_task(serve_http(app, listener, stop, hosted=True), context=_no_client())
     log.info("serving %s for serve --http", address.url)
     await _answer(writer, {"op": "serving"})
     try:
