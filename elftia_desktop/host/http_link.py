@@ -10,7 +10,8 @@ SIGTERM/SIGINT) or the host stops, the host ends the sessions (2 s at most), clo
 the socket and closes the connection; the owner's copy keeps the port.
 
 Each HTTP session is a client of the host (role ``http``, :class:`SessionClients`): its calls, the
-servers it called and its app's ``clientInfo`` show in the Activity and ``daemon status``. A
+servers it called, its app's ``clientInfo`` and process (``http_peers.py``) show in the Activity and
+``daemon status``. A
 request of the stateless protocol (2026-07-28) has no session: it is a client while it runs.
 """
 
@@ -35,12 +36,15 @@ from elftia_desktop.gateway.token import current_token
 from elftia_desktop.host import wire
 from elftia_desktop.host.clients import CURRENT, Client, ClientInfoNote
 from elftia_desktop.host.http_owner import LISTENER_TAG
+from elftia_desktop.host.http_peers import peer_pid
 from elftia_desktop.host.links import HostedGateway, read_frame
 
 log = logging.getLogger(__name__)
 
 RECEIVE_TIMEOUT = 30.0
 """Seconds the host waits for the owner's socket after the welcome."""
+PROCESS_LOOKUP_LIMIT = 0.5
+"""Seconds a session's first request may wait while the app's process is looked up (``http_peers.py``)."""
 _CLOEXEC = getattr(socket, "MSG_CMSG_CLOEXEC", 0)
 
 
@@ -120,6 +124,19 @@ async def receive_listener(writer: asyncio.StreamWriter) -> socket.socket:
         link.close()
 
 
+async def _process_of(ctx: ServerRequestContext[Any, Any]) -> int | None:
+    """The pid of the app whose HTTP request this is (found while its connection is open; None when not in time)."""
+    scope = getattr(ctx.request, "scope", None)
+    if not isinstance(scope, dict) or not scope.get("client") or not scope.get("server"):
+        return None
+    peer = (str(scope["client"][0]), int(scope["client"][1]))
+    server = (str(scope["server"][0]), int(scope["server"][1]))
+    try:
+        return await asyncio.wait_for(asyncio.to_thread(peer_pid, peer, server), PROCESS_LOOKUP_LIMIT)
+    except TimeoutError:
+        return None
+
+
 def _make_current(client: Client) -> None:
     """``client`` is whom the running request serves: its calls are noted on it and name it as their origin."""
     CURRENT.set(client)
@@ -135,8 +152,8 @@ class SessionClients:
         self._hub = hub
         self._sessions: dict[int, Client] = {}
 
-    def _client(self) -> tuple[Client, Callable[[], None]]:
-        client = Client("http", None, self._agent, self._hub)
+    def _client(self, pid: int | None = None) -> tuple[Client, Callable[[], None]]:
+        client = Client("http", pid, self._agent, self._hub)
         return client, self._book.add_client(client)
 
     async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
@@ -159,7 +176,7 @@ class SessionClients:
         if known is not None:
             client = known
         else:
-            client, remove = self._client()
+            client, remove = self._client(await _process_of(ctx))
             self._sessions[key] = client
 
             async def forget() -> None:

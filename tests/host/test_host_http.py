@@ -135,6 +135,7 @@ async def test_two_http_clients_and_a_stdio_gateway_share_one_process_per_server
             assert text_of(await second.call_tool("gamma__count", {"steps": 1})) == "counted 1"
             http_clients = clients_of("http")
             assert len(http_clients) == 2
+            assert await poll(lambda: [c["pid"] for c in clients_of("http")] == [os.getpid()] * 2)  # this process
             assert {c["clientName"] for c in http_clients} == {"mcp"}  # the SDK client's clientInfo
             alpha = open_catalog(data_dir).find("alpha").id
             gamma = open_catalog(data_dir).find("gamma").id

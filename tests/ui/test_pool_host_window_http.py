@@ -125,6 +125,7 @@ def test_serve_http_attaches_to_the_window_and_each_session_is_an_app_on_the_act
                 )
                 cells = [page.table.item(0, column).text() for column in range(page.table.columnCount())]
                 assert cells[:2] == ["Cursor 2.0", "HTTP gateway · every active server"] and cells[4] == "alpha"
+                assert cells[2] == str(os.getpid())  # the app's process, found by its TCP connection (here: this one)
                 assert len(server_pids("basic", os.getpid())) == 1  # the window's own server process
                 assert [c.caller for c in router.activity.calls(alpha)] == ["Cursor"]  # the call names its app
             finally:
