@@ -22,6 +22,7 @@ import asyncio
 import base64
 import contextlib
 import json
+import logging
 import os
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -33,6 +34,8 @@ BACKLOG = 1 << 20
 """Bytes of the app's lines the host holds before it lets the pipe fill instead (the app waits then)."""
 REST_CHUNK = 16 << 20
 """Bytes handed back per control frame when the host stops (base64 of it fits a frame)."""
+log = logging.getLogger(__name__)
+
 _PREFIX = b'{"jsonrpc":"2.0","id":'
 _DECODER = json.JSONDecoder()
 _HANDSHAKE = (b'"initialize"', b'"notifications/initialized"')
@@ -297,3 +300,17 @@ class AdoptedLink:
         self.region.close()
         with contextlib.suppress(OSError):
             os.close(self._fds[2])
+
+
+async def adopt(hello: dict[str, Any], fds: list[int], control: asyncio.StreamWriter) -> AdoptedLink | None:
+    """The app's pipes a gateway's hello brought, on this loop; None when it brought none (or not pipes)."""
+    pending = hello.get("adopt")
+    if len(fds) < 3 or not isinstance(pending, dict) or not isinstance(pending.get("pending"), str):
+        return None
+    link = AdoptedLink(fds, base64.b64decode(pending["pending"]), control)
+    try:
+        await link.open()
+    except (ValueError, OSError) as exc:
+        log.info("the app's pipes cannot be read here (%s): forwarding through the gateway", exc)
+        return None
+    return link

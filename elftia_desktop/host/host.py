@@ -27,7 +27,6 @@ reconnects) and exits like a stop.
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import logging
 import os
@@ -46,7 +45,7 @@ from elftia_desktop.gateway.server import build_server
 from elftia_desktop.gateway.token import gateway_token
 from elftia_desktop.gateway.watch import watch
 from elftia_desktop.host import adopt_listen, wire
-from elftia_desktop.host.adopt_link import AdoptedLink
+from elftia_desktop.host.adopt_link import AdoptedLink, adopt
 from elftia_desktop.host.clients import CURRENT, Client, ClientCalls, ClientInfoNote, ElicitFn, peer_credentials
 from elftia_desktop.host.commands import CommandLink
 from elftia_desktop.host.fast_lane import FastLane
@@ -285,7 +284,7 @@ class Host:
                 """This client's MCP session on ``channel``."""
                 await serve_gateway_link(server, channel, self.touch, FastLane(gateway, self.callers, channel, hub=hub))
 
-            link = await self._adopt(hello, fds, writer)
+            link = await adopt(hello, fds, writer)
             await self._run_gateway(session, link, reader, writer, key, Client("gateway", pid, agent, hub))
         elif role == "command":
             await self._welcome(writer)
@@ -319,19 +318,6 @@ class Host:
             self._adopted.pop(key, None)
             if link is not None:
                 link.close()
-
-    async def _adopt(self, hello: dict[str, Any], fds: list[int], writer: asyncio.StreamWriter) -> AdoptedLink | None:
-        """The app's pipes a gateway's hello brought, on this loop; None when it brought none (or not pipes)."""
-        adopt = hello.get("adopt")
-        if len(fds) < 3 or not isinstance(adopt, dict) or not isinstance(adopt.get("pending"), str):
-            return None
-        link = AdoptedLink(fds, base64.b64decode(adopt["pending"]), writer)
-        try:
-            await link.open()
-        except (ValueError, OSError) as exc:
-            log.info("the app's pipes cannot be read here (%s): forwarding through the gateway", exc)
-            return None
-        return link
 
     async def _serve_http(
         self,
