@@ -140,7 +140,9 @@ def cmd_status(args: argparse.Namespace) -> int:
         print_json({"running": status is not None} | (_public(status) if status else {}))
         return EXIT_OK
     if status is None:
-        print("no pool host runs (it starts with the first gateway or 'elftia-mcp call' that needs it)")
+        print(
+            "no pool host runs (it starts with the first gateway or command that needs it: serve, call, test, discover)"
+        )
         return EXIT_OK
     who = "the Elftia Desktop window" if status.get("hostedBy") == "window" else "pool host"
     print(f"{who}: pid {status['pid']}, {status['socket']}, data folder {status['dataDir']}")
