@@ -24,7 +24,16 @@ from elftia_desktop.cli.entry_args import (
     show_bad_arguments,
     show_call_response,
 )
-from elftia_desktop.cli.probe_output import PROBES, add_probe_arguments, show_discover, show_logs, show_test
+from elftia_desktop.cli.output import EXIT_FAILED
+from elftia_desktop.cli.probe_output import (
+    PROBES,
+    add_probe_arguments,
+    show_discover,
+    show_followed,
+    show_log_line,
+    show_logs,
+    show_test,
+)
 
 ATTACHING = ("serve", "call", *PROBES)
 """The commands that attach to the host."""
@@ -42,8 +51,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
     p.set_defaults(handler=call)
     for name, help_text in PROBES.items():
         p = sub.add_parser(name, help=help_text)
-        add_probe_arguments(p)
-        p.set_defaults(handler=probe)
+        add_probe_arguments(p, follow=name == "logs")
+        p.set_defaults(handler=follow_logs if name == "logs" else probe)
     return parser.parse_args(argv)
 
 
@@ -140,6 +149,32 @@ def probe(args: argparse.Namespace) -> int:
         return show_logs(list(reply["lines"]), reply.get("error"), args.json)
     show = show_test if args.command == "test" else show_discover
     return show(dict(reply["result"]), set(reply.get("disabledTools") or []), args.json)
+
+
+def follow_logs(args: argparse.Namespace) -> int:
+    """``logs``: the host's log when a host runs (``--follow``: and each new line, the server held meanwhile),
+    else in-process; no daemon is started."""
+    if not args.follow:
+        return probe(args)
+    if not _attaching(args):
+        return in_process(args)
+    from elftia_desktop.core.errors import ServerAuthRequired
+    from elftia_desktop.host import client
+
+    replies = client.follow_logs(args.server)
+    if replies is None:
+        return in_process(args)
+    try:
+        first = next(replies)
+    except ServerAuthRequired:
+        return in_process(args)  # signs in in place, in this terminal
+    code = show_followed(list(first["lines"]), first.get("error"), args.json)
+    if code is not None:
+        return code
+    for reply in replies:
+        show_log_line(str(reply.get("line")), args.json)
+    print("error: Elftia's pool host stopped; no more lines of this server", file=sys.stderr)
+    return EXIT_FAILED
 
 
 def in_process(args: argparse.Namespace) -> int:

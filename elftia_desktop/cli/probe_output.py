@@ -8,6 +8,7 @@ result, so the output and the exit code are the same either way. Standard librar
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from typing import Any
 
@@ -23,14 +24,21 @@ PROBES = {
 """The commands of this module and their help."""
 
 
-def add_probe_arguments(p: argparse.ArgumentParser) -> None:
-    """``SERVER [--json] [--no-browser] [--no-daemon]``."""
+def add_probe_arguments(p: argparse.ArgumentParser, *, follow: bool = False) -> None:
+    """``SERVER [--json] [--no-browser] [--no-daemon]`` (and ``--follow``, for ``logs``)."""
     p.add_argument("server", help="name or id")
     add_json_flag(p)
     p.add_argument(
         "--no-browser", action="store_true", help="on a sign-in, only print the address (do not open a browser)"
     )
     p.add_argument("--no-daemon", action="store_true", help=NO_DAEMON_HELP)
+    if follow:
+        p.add_argument(
+            "--follow",
+            "-f",
+            action="store_true",
+            help="then print each new line as the server logs it, until Ctrl+C (--json: one JSON object a line)",
+        )
 
 
 def _marked(name: str, disabled: set[str]) -> str:
@@ -85,3 +93,18 @@ def show_logs(lines: list[str], error: str | None, as_json: bool) -> int:
         if error:
             print(f"error: {error}", file=sys.stderr)
     return EXIT_OK if error is None else EXIT_FAILED
+
+
+def show_log_line(line: str, as_json: bool) -> None:
+    """One line of a followed log (``--json``: a JSON object ``{"line": ...}`` on a line of its own)."""
+    print(json.dumps({"line": line}, ensure_ascii=False) if as_json else visible(line), flush=True)
+
+
+def show_followed(lines: list[str], error: str | None, as_json: bool) -> int | None:
+    """The start of ``logs --follow``: a failed start as without ``--follow`` (its exit code); else the
+    lines so far, and None (each new line follows)."""
+    if error is not None:
+        return show_logs(lines, error, as_json)
+    for line in lines:
+        show_log_line(line, as_json)
+    return None

@@ -19,7 +19,15 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from elftia_desktop.cli.context import open_catalog, run_services
 from elftia_desktop.cli.entry_args import add_call_arguments, show_bad_arguments, show_call_response
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, fail
-from elftia_desktop.cli.probe_output import PROBES, add_probe_arguments, show_discover, show_logs, show_test
+from elftia_desktop.cli.probe_output import (
+    PROBES,
+    add_probe_arguments,
+    show_discover,
+    show_followed,
+    show_log_line,
+    show_logs,
+    show_test,
+)
 from elftia_desktop.core.argument_check import check
 from elftia_desktop.core.errors import JsonInputError
 from elftia_desktop.core.json_input import parse_json_text
@@ -44,7 +52,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             add_call_arguments(p)  # shared with the fast path that attaches to the pool host
         else:
             p = sub.add_parser(name, help=PROBES[name])
-            add_probe_arguments(p)  # shared with the fast path too
+            add_probe_arguments(p, follow=name == "logs")  # shared with the fast path too
         p.set_defaults(handler=handlers[name])
 
 
@@ -180,8 +188,32 @@ def cmd_call(args: argparse.Namespace) -> int:
 
 
 def cmd_logs(args: argparse.Namespace) -> int:
-    """``logs NAME``: start the server (a test) and print its log lines."""
+    """``logs NAME [--follow]``: start the server (a test) and print its log lines (then each new one)."""
     from elftia_desktop.application.server_logs import server_logs
 
+    if args.follow:
+        return _run(lambda service, record: _follow(service, record.id, args.json), args.server, args)
     report = _run(lambda service, record: server_logs(service, record.id), args.server, args)
     return show_logs(report.lines, report.error, args.json)
+
+
+async def _follow(service: McpService, server_id: str, as_json: bool) -> int:
+    """``logs --follow`` on this command's own pool: the lines so far, then each new one until interrupted."""
+    from elftia_desktop.application.server_logs import server_logs
+
+    report = await server_logs(service, server_id)
+    new_lines: asyncio.Queue[str] = asyncio.Queue()
+
+    def on_log(payload: dict[str, Any]) -> None:
+        """Queue a new line of this server."""
+        if payload["serverId"] == server_id:
+            new_lines.put_nowait(payload["line"])
+
+    unsubscribe = service.events.on("log", on_log)
+    try:
+        code = show_followed(report.lines, report.error, as_json)
+        while code is None:
+            show_log_line(await new_lines.get(), as_json)
+        return code
+    finally:
+        unsubscribe()

@@ -10,7 +10,7 @@ Standard library only (``core.errors`` is plain Python).
 from __future__ import annotations
 
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from elftia_desktop.core import errors
@@ -88,6 +88,26 @@ def probe(op: str, server: str, *, start: bool = True) -> dict[str, Any] | None:
         return None
     with sock:
         return request(sock, {"op": op, "server": server})
+
+
+def follow_logs(server: str) -> Iterator[dict[str, Any]] | None:
+    """``logs --follow`` on the host: its first answer (the log so far, or the error of the server's start),
+    then one ``{"op": "logLine"}`` per new line; None when no host runs (nothing is started).
+
+    The connection stays open while the caller iterates; the iteration ends when the host goes away.
+    """
+    try:
+        sock, _reply = attach.connect("command", start=False)
+    except attach.NoHost:
+        return None
+    return _followed(sock, server)
+
+
+def _followed(sock: socket.socket, server: str) -> Iterator[dict[str, Any]]:
+    with sock:
+        yield request(sock, {"op": "logs", "server": server, "follow": True})
+        while (payload := wire.read_frame(sock)) is not None:
+            yield wire.decode(payload)
 
 
 def control(op: str) -> dict[str, Any] | None:

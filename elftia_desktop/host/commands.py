@@ -86,6 +86,9 @@ class CommandLink:
             if question is not None and not question.done():
                 question.set_result(message)
             return
+        if op == "logs" and message.get("follow"):
+            self._spawn(self._follow_logs(message))
+            return
         work = {
             "call": self._call,
             "test": self._test,
@@ -111,7 +114,7 @@ class CommandLink:
         try:
             answer = await work(request)
         except ElftiaError as exc:
-            answer = {"op": "error", "kind": type(exc).__name__, "message": str(exc)}
+            answer = _error(exc)
         await self.send(answer)
 
     async def _send_status(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -172,6 +175,34 @@ class CommandLink:
         self._no_sign_in_here(record)
         return {"op": "logs", "lines": report.lines, "error": report.error}
 
+    async def _follow_logs(self, request: dict[str, Any]) -> None:
+        """``logs --follow``: the log so far, then each new line until the client goes; the server is held
+        meanwhile (never idle-stopped)."""
+        try:
+            record = await self._find(request)
+            report = await server_logs(self._service, record.id)
+            self._no_sign_in_here(record)
+        except ElftiaError as exc:
+            await self.send(_error(exc))
+            return
+        new_lines: asyncio.Queue[str] = asyncio.Queue()
+
+        def on_log(payload: dict[str, Any]) -> None:
+            """Queue a new line of this server (taken with no wait after the log so far: none is lost)."""
+            if payload["serverId"] == record.id:
+                new_lines.put_nowait(payload["line"])
+
+        unsubscribe = self._service.events.on("log", on_log)
+        try:
+            await self.send({"op": "logs", "lines": report.lines, "error": report.error})
+            if report.error is not None:
+                return
+            with self._callers.listening(record.id):
+                while True:
+                    await self.send({"op": "logLine", "line": await new_lines.get()})
+        finally:
+            unsubscribe()
+
     async def elicit(self, server_id: str, message: str, schema: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
         """Ask the CLI that made the call; its answer comes back on this connection."""
         question_id = next(self._ids)
@@ -187,3 +218,8 @@ class CommandLink:
     async def sample(self, server_id: str, params: types.CreateMessageRequestParams) -> SamplingAnswer:
         """The CLI has no model to sample from: refused, as in the in-process CLI."""
         return types.ErrorData(code=types.INVALID_REQUEST, message="The command line does not support sampling.")
+
+
+def _error(exc: ElftiaError) -> dict[str, Any]:
+    """An ``ElftiaError`` as an answer: the CLI raises the same class with the same message."""
+    return {"op": "error", "kind": type(exc).__name__, "message": str(exc)}

@@ -3,7 +3,8 @@
 A use of a server is a call on it from any client (its start and its end: ``Callers.last_call``)
 and every request that reaches it through the pool: a list, a test, discover, a prompt or a
 resource (the pool notes the time of each in ``PoolEntry.last_used``). A server with a call in
-flight is never idle, and one that is still starting is not stopped. A stopped server starts
+flight, or followed by a client (``logs --follow``), is never idle, and one that is still
+starting is not stopped. A stopped server starts
 again on its next use. The window's host has no idle stop.
 """
 
@@ -28,7 +29,7 @@ class ServerIdle:
         self._callers = callers
 
     def idle_seconds(self, server_id: str) -> float:
-        """Seconds since the server's last use (0 while a call runs on it)."""
+        """Seconds since the server's last use (0 while a call runs on it or a client follows it)."""
         if self._callers.busy(server_id):
             return 0.0
         entry = self._service.pool.entries.get(server_id)

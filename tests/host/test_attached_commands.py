@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +12,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from tests.gateway.gateway_helpers import add_stdio, open_catalog, poll
+from tests.gateway.gateway_helpers import REPO, add_stdio, gateway_env, open_catalog, poll
 from tests.host.host_helpers import cli, elftia_processes, host_status, server_pids
 
 pytestmark = [pytest.mark.timeout(300)]
@@ -91,6 +92,34 @@ def test_logs_starts_no_daemon_test_and_discover_do(data_dir: Path) -> None:
     stopped = cli(data_dir, "daemon", "stop", "--json")
     assert json.loads(stopped.stdout)["stopped"]
     assert anyio.run(poll, lambda: not elftia_processes(data_dir))
+
+
+def follow(data_dir: Path, *args: str) -> tuple[int, list[str]]:
+    """``logs alpha --follow ARGS`` until alpha's two start lines came, then Ctrl+C: exit code and lines."""
+    follower = subprocess.Popen(
+        [sys.executable, "-m", "elftia_desktop.cli", "logs", "alpha", "--follow", "--json", *args],
+        env=gateway_env(data_dir),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+    )
+    assert follower.stdout is not None
+    lines = [json.loads(follower.stdout.readline()) for _ in range(2)]
+    follower.send_signal(signal.SIGINT)
+    _out, err = follower.communicate(timeout=30)
+    assert not err
+    return follower.returncode, lines
+
+
+def test_logs_follow_prints_the_same_with_and_without_the_host(data_dir: Path) -> None:
+    assert json.loads(cli(data_dir, "daemon", "start", "--json").stdout)["started"]
+    direct = follow(data_dir, "--no-daemon")
+    assert host_status() is not None and "alpha" not in {s["name"] for s in host_status()["servers"]}  # type: ignore[index]
+    attached = follow(data_dir)
+    assert attached == direct
+    assert attached[0] == 130 and all(line["line"].startswith("[protocol]") for line in attached[1])
+    assert len(server_pids(data_dir, "basic.py")) == 1  # the host's alpha: the follower's own one stopped with it
 
 
 def test_no_daemon_env_runs_in_process(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
 import sys
 import threading
 from pathlib import Path
@@ -12,7 +14,7 @@ import anyio
 import pytest
 
 from elftia_desktop.host import client
-from tests.gateway.gateway_helpers import add_stdio, open_catalog, poll, process_alive
+from tests.gateway.gateway_helpers import REPO, add_stdio, gateway_env, open_catalog, poll, process_alive
 from tests.host.host_helpers import cli, elftia_processes, host_status, server_pids
 
 pytestmark = [pytest.mark.timeout(180)]
@@ -88,6 +90,32 @@ def test_a_call_in_flight_holds_its_server(data_dir: Path, tmp_path: Path) -> No
     caller.join()
     assert answers and held > 5
     assert anyio.run(poll, lambda: "gamma" not in servers())
+
+
+def test_a_client_following_a_servers_log_holds_it(data_dir: Path) -> None:
+    follower = subprocess.Popen(
+        [sys.executable, "-m", "elftia_desktop.cli", "logs", "alpha", "--follow"],
+        env=gateway_env(data_dir),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+    )
+    assert follower.stdout is not None
+    try:
+        assert follower.stdout.readline().startswith("[protocol]")  # the log so far: alpha was started for it
+        tested = client.probe("test", "gamma")
+        assert tested is not None and tested["result"]["success"]
+        assert anyio.run(poll, lambda: "gamma" not in servers(), 30.0)  # unused: stopped
+        assert servers()["alpha"]["idleSeconds"] == 0  # unused too, but followed
+        assert call("alpha", "stderr", line="to the follower") == "written"
+        while (line := follower.stdout.readline()) != "to the follower\n":
+            assert line.startswith("[protocol]"), line
+    finally:
+        follower.send_signal(signal.SIGINT)
+        _out, err = follower.communicate(timeout=30)
+    assert follower.returncode == 130, err
+    assert anyio.run(poll, lambda: "alpha" not in {s["name"] for s in (host_status() or {}).get("servers", [])}, 30.0)
 
 
 if sys.platform != "linux":  # pragma: no cover
