@@ -189,11 +189,13 @@ def terminal_answer(mode: str | None) -> Callable[[str, str, dict[str, Any]], tu
     """The answer to a server's question: the handler of the in-process ``call`` (loaded when a server asks)."""
 
     def answer(server_id: str, message: str, schema: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
+        """Answer one question as ``--elicit`` says (on the terminal by default)."""
         import asyncio
 
         from elftia_desktop.cli.runtime import elicitation_handler
 
         async def ask() -> tuple[str, dict[str, Any] | None]:
+            """The in-process handler's answer."""
             return await elicitation_handler(mode)(server_id, message, schema)
 
         return asyncio.run(ask())
