@@ -122,6 +122,24 @@ def test_logs_follow_prints_the_same_with_and_without_the_host(data_dir: Path) -
     assert len(server_pids(data_dir, "basic.py")) == 1  # the host's alpha: the follower's own one stopped with it
 
 
+def test_attached_commands_load_no_sdk(data_dir: Path) -> None:
+    probe = (
+        "import sys\nfrom elftia_desktop.cli import main\ncode = main(sys.argv[1:])\n"
+        "print('loaded:', code, sorted(name for name in ('mcp', 'pydantic') if name in sys.modules))"
+    )
+    for command in ("test", "discover", "logs"):
+        done = subprocess.run(
+            [sys.executable, "-c", probe, command, "alpha"],
+            env=gateway_env(data_dir),
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            timeout=120,
+            check=False,
+        )
+        assert done.stdout.splitlines()[-1] == "loaded: 0 []", (command, done.stderr)
+
+
 def test_no_daemon_env_runs_in_process(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ELFTIA_NO_DAEMON", "1")
     for command in ("test", "discover"):
