@@ -173,31 +173,30 @@ class CommandLink:
         record = await self._find(request)
         report = await server_logs(self._service, record.id)
         self._no_sign_in_here(record)
-        return {"op": "logs", "lines": report.lines, "error": report.error}
+        return {"op": "logs", "serverId": record.id, "lines": report.lines, "error": report.error}
 
     async def _follow_logs(self, request: dict[str, Any]) -> None:
         """``logs --follow``: the log so far, then each new line until the client goes; the server is held
         meanwhile (never idle-stopped)."""
         try:
-            record = await self._find(request)
-            report = await server_logs(self._service, record.id)
-            self._no_sign_in_here(record)
+            answer = await self._logs(request)
         except ElftiaError as exc:
             await self.send(_error(exc))
             return
+        server_id = answer["serverId"]
         new_lines: asyncio.Queue[str] = asyncio.Queue()
 
         def on_log(payload: dict[str, Any]) -> None:
-            """Queue a new line of this server (taken with no wait after the log so far: none is lost)."""
-            if payload["serverId"] == record.id:
+            """Queue a new line of this server (subscribed with no wait after the log so far: none is lost)."""
+            if payload["serverId"] == server_id:
                 new_lines.put_nowait(payload["line"])
 
         unsubscribe = self._service.events.on("log", on_log)
         try:
-            await self.send({"op": "logs", "lines": report.lines, "error": report.error})
-            if report.error is not None:
+            await self.send(answer)
+            if answer["error"] is not None:
                 return
-            with self._callers.listening(record.id):
+            with self._callers.listening(server_id):
                 while True:
                     await self.send({"op": "logLine", "line": await new_lines.get()})
         finally:
