@@ -4,8 +4,8 @@ A use of a server is a call on it from any client (its start and its end: ``Call
 and every request that reaches it through the pool: a list, a test, discover, a prompt or a
 resource (the pool notes the time of each in ``PoolEntry.last_used``). A server with a call in
 flight, or followed by a client (``logs --follow``), is never idle, and one that is still
-starting is not stopped. A stopped server starts
-again on its next use. The window's host has no idle stop.
+starting is not stopped. A stopped server starts again on its next use. The window's host has
+no idle stop.
 """
 
 from __future__ import annotations
