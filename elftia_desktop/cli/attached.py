@@ -1,14 +1,15 @@
 """The fast path of ``serve``, ``call``, ``test``, ``discover`` and ``logs``: attach to the pool host first.
 
-``elftia-mcp serve`` (stdio) becomes a forwarder to the host (``host/shim.py``); ``call``,
-``test``, ``discover`` and ``logs`` become requests to it (``host/client.py``), run on the host's
-pool: the server's one process, its tool cache, its log. ``serve``, ``call``, ``test`` and
-``discover`` start the daemon when none runs (the server they start then stays warm for the next
-command and every app); ``logs`` does not: with no host running, nobody runs the server, and the
-command starts it itself, as always. Without a host (``--no-daemon``, ``ELFTIA_NO_DAEMON=1``,
-``--http``, no Unix sockets, or the host cannot be started) each falls back to the in-process
-command, with the same output and exit code; so does a command whose server wants a sign-in (it
-signs in in place, in this terminal).
+``elftia-mcp serve`` (stdio) becomes a forwarder to the host (``host/shim.py``); ``serve --http``
+binds its port and has the host serve it (``host/http_owner.py``); ``call``, ``test``,
+``discover`` and ``logs`` become requests to it (``host/client.py``), run on the host's pool: the
+server's one process, its tool cache, its log. ``serve``, ``call``, ``test`` and ``discover``
+start the daemon when none runs (the server they start then stays warm for the next command and
+every app); ``logs`` does not: with no host running, nobody runs the server, and the command
+starts it itself, as always. Without a host (``--no-daemon``, ``ELFTIA_NO_DAEMON=1``, no Unix
+sockets, or the host cannot be started) each falls back to the in-process command, with the same
+output and exit code; so does a command whose server wants a sign-in (it signs in in place, in
+this terminal).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from elftia_desktop.cli.entry_args import (
     add_call_arguments,
@@ -34,6 +35,9 @@ from elftia_desktop.cli.probe_output import (
     show_logs,
     show_test,
 )
+
+if TYPE_CHECKING:
+    from elftia_desktop.host.http_owner import Listener
 
 ATTACHING = ("serve", "call", *PROBES)
 """The commands that attach to the host."""
@@ -64,18 +68,29 @@ def _attaching(args: argparse.Namespace) -> bool:
 
 def serve(args: argparse.Namespace) -> int:
     """``serve``: through the host when one can be reached, else the in-process gateway."""
-    if args.http is None and _attaching(args):
-        from elftia_desktop.host.shim import run_shim
-
+    if _attaching(args):
         if args.timeout is not None and args.timeout <= 0:
             print("error: --timeout: expected a number of seconds greater than 0", file=sys.stderr)
             return 2
+        if args.http is not None:
+            from elftia_desktop.host.http_owner import run_http_owner
+
+            return run_http_owner(args, lambda listener, announced: serve_here(args, listener, announced))
+        from elftia_desktop.host.shim import run_shim
+
         code = run_shim(args.agent, args.hub, args.timeout, own_gateway_command(args), unknown_agent)
         if code is not None:
             return code
     from elftia_desktop.cli.gateway_serve import serve_command
 
     return serve_command(args)
+
+
+def serve_here(args: argparse.Namespace, listener: Listener | None, announced: bool) -> int:
+    """The in-process ``serve --http`` on the socket an attached one bound already (or on its own)."""
+    from elftia_desktop.cli.gateway_serve import serve_command
+
+    return serve_command(args, listener, announced=announced)
 
 
 def unknown_agent(name: str) -> str | None:
