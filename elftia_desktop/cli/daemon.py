@@ -151,6 +151,6 @@ def cmd_status(args: argparse.Namespace) -> int:
     print(f"clients ({len(clients)}):")
     print_table(["app", "role", "pid", "agent", "servers", "calls"], [_client_row(c) for c in clients])
     print(f"servers running ({len(status['servers'])}):")
-    rows = [[s["name"], s["state"], f"{s.get('idleSeconds', 0):.0f} s"] for s in status["servers"]]
+    rows = [[s["name"], s["state"], f"{s.get('unusedSeconds', 0):.0f} s"] for s in status["servers"]]
     print_table(["name", "state", "unused for"], rows)
     return EXIT_OK

@@ -345,7 +345,7 @@ class Host:
                 "id": r.id,
                 "name": r.name,
                 "state": self.service.connection_state(r.id).value,
-                "idleSeconds": round(self.server_idle.idle_seconds(r.id), 1),
+                "unusedSeconds": round(self.server_idle.idle_seconds(r.id), 1),
             }
             for r in records
             if self.service.connection_state(r.id).value != "disconnected"

@@ -62,7 +62,7 @@ def test_only_the_unused_server_stops_and_starts_again_on_its_next_use(data_dir:
         return "gamma" not in seen
 
     assert anyio.run(poll, gamma_stopped_while_alpha_is_used, 30.0)
-    assert seen["alpha"]["state"] == "connected" and seen["alpha"]["idleSeconds"] < 2
+    assert seen["alpha"]["state"] == "connected" and seen["alpha"]["unusedSeconds"] < 2
     assert anyio.run(poll, lambda: not server_pids(data_dir, "features.py"))
     assert server_pids(data_dir, "basic.py") == [alpha_pid]  # warm all along: never restarted
 
@@ -84,7 +84,7 @@ def test_a_call_in_flight_holds_its_server(data_dir: Path, tmp_path: Path) -> No
     held = 0
     while caller.is_alive():  # 5 s of a call on a server idle-stopped after 2 s
         gamma = servers().get("gamma")
-        assert gamma is not None and gamma["idleSeconds"] < 2  # 0 while the call runs; never stopped
+        assert gamma is not None and gamma["unusedSeconds"] < 2  # 0 while the call runs; never stopped
         held += 1
         anyio.run(poll, lambda: not caller.is_alive(), 0.2)
     caller.join()
@@ -107,7 +107,7 @@ def test_a_client_following_a_servers_log_holds_it(data_dir: Path) -> None:
         tested = client.probe("test", "gamma")
         assert tested is not None and tested["result"]["success"]
         assert anyio.run(poll, lambda: "gamma" not in servers(), 30.0)  # unused: stopped
-        assert servers()["alpha"]["idleSeconds"] == 0  # unused too, but followed
+        assert servers()["alpha"]["unusedSeconds"] == 0  # unused too, but followed
         assert call("alpha", "stderr", line="to the follower") == "written"
         while (line := follower.stdout.readline()) != "to the follower\n":
             assert line.startswith("[protocol]"), line
