@@ -4,19 +4,23 @@ It follows the SDK's ``mcp.client.stdio.stdio_client`` (same framing, same shutd
 close stdin, SIGTERM the group, SIGKILL it, but without the SDK's fixed 2 s grace: each step
 lasts while the server is at work, see ``stop_process``) and adds what the pool needs and the SDK
 does not expose: the process id (for the runtime file), the exit code (for "exited with
-code N"), stderr read line by line into the server log (UTF-8 with replacement), and an
-event that fires the moment the process is gone.
+code N"), stderr read line by line into the server log (UTF-8 with replacement), an
+event that fires the moment the process is gone, and what a raw relay beside the SDK session
+needs (``connections/relay.py``): a tap that is offered each output line before the session,
+a line writer to stdin, and the era's request stamp of the session's last request.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import os
 import signal
 import subprocess
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 import anyio
 import anyio.abc
@@ -24,6 +28,7 @@ import mcp_types as types
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from anyio.streams.text import TextReceiveStream
 from mcp.shared.message import SessionMessage
+from mcp_types import CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, LOG_LEVEL_META_KEY, PROTOCOL_VERSION_META_KEY
 
 from elftia_desktop.connections import proc_identity
 
@@ -46,6 +51,22 @@ _LOOK_EVERY = 4
 ReadStream = MemoryObjectReceiveStream[SessionMessage | Exception]
 WriteStream = MemoryObjectSendStream[SessionMessage]
 
+STAMP_KEYS = (PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY)
+"""The per-request ``_meta`` keys a 2026-07-28 session stamps on every request (never ``progressToken``)."""
+_NEGOTIATION = frozenset({"initialize", "server/discover"})
+
+
+class StdoutTap(Protocol):
+    """Takes some of the server's output lines before the session sees them (``relay.StdioRelay``)."""
+
+    def take(self, line: str) -> bool:
+        """Whether ``line`` was the tap's (then the session never sees it)."""
+        ...
+
+    def closed(self) -> None:
+        """The server's output ended."""
+        ...
+
 
 @dataclass
 class StdioProcess:
@@ -55,35 +76,70 @@ class StdioProcess:
     argv: list[str]
     exited: anyio.Event = field(default_factory=anyio.Event)
     returncode: int | None = None
+    tap: StdoutTap | None = None
+    """Offered each output line first, when set."""
+    stamp: dict[str, Any] | None = None
+    """The ``STAMP_KEYS`` of the last request the session wrote after negotiating (empty for a handshake-era
+    session); None until it wrote one."""
+    lines: MemoryObjectSendStream[bytes] | None = None
+    """Whole lines for the server's stdin beside the session's (``send_nowait``); each is one write, never
+    interleaved with another message."""
 
 
-async def _read_stdout(process: anyio.abc.Process, sink: MemoryObjectSendStream[SessionMessage | Exception]) -> None:
+async def _read_stdout(
+    process: anyio.abc.Process, sink: MemoryObjectSendStream[SessionMessage | Exception], info: StdioProcess
+) -> None:
     assert process.stdout is not None
     buffer = ""
-    async with sink:
-        with suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream, OSError):
-            async for chunk in TextReceiveStream(process.stdout, encoding="utf-8", errors="replace"):
-                lines = (buffer + chunk).split("\n")
-                buffer = lines.pop()
-                for line in lines:
-                    if not line.strip():
-                        continue
-                    try:
-                        message: SessionMessage | Exception = SessionMessage(
-                            types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-                        )
-                    except ValueError as exc:
-                        message = exc
-                    await sink.send(message)
+    try:
+        async with sink:
+            with suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream, OSError):
+                async for chunk in TextReceiveStream(process.stdout, encoding="utf-8", errors="replace"):
+                    lines = (buffer + chunk).split("\n")
+                    buffer = lines.pop()
+                    for line in lines:
+                        if line.strip() and not (info.tap is not None and info.tap.take(line)):
+                            await sink.send(_parsed(line))
+    finally:
+        if info.tap is not None:
+            info.tap.closed()
 
 
-async def _write_stdin(process: anyio.abc.Process, source: MemoryObjectReceiveStream[SessionMessage]) -> None:
+def _parsed(line: str) -> SessionMessage | Exception:
+    """One output line as the session's message (or the parse error, which the session reports)."""
+    try:
+        return SessionMessage(types.jsonrpc_message_adapter.validate_json(line, by_name=False))
+    except ValueError as exc:
+        return exc
+
+
+def _note_stamp(info: StdioProcess, message: types.JSONRPCMessage) -> None:
+    """Keep the era's stamp of a request the session writes (not the negotiation's own)."""
+    if isinstance(message, types.JSONRPCRequest) and message.method not in _NEGOTIATION:
+        meta = (message.params or {}).get("_meta")
+        known = meta if isinstance(meta, dict) else {}
+        info.stamp = {key: known[key] for key in STAMP_KEYS if key in known}
+
+
+async def _write_stdin(
+    process: anyio.abc.Process, source: MemoryObjectReceiveStream[SessionMessage], info: StdioProcess
+) -> None:
     assert process.stdin is not None
     with suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
         async with source:
             async for message in source:
+                _note_stamp(info, message.message)
                 data = message.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
                 await process.stdin.send(data.encode("utf-8"))
+
+
+async def _write_lines(process: anyio.abc.Process, source: MemoryObjectReceiveStream[bytes]) -> None:
+    """The relay's lines to stdin; each ``send`` is one write of a whole line (never interleaved)."""
+    assert process.stdin is not None
+    with suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+        async with source:
+            async for line in source:
+                await process.stdin.send(line)
 
 
 async def _read_stderr(process: anyio.abc.Process, on_line: Callable[[str], None]) -> None:
@@ -195,9 +251,12 @@ async def open_stdio(
         on_spawn(info)
     read_sink, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_stream, write_source = anyio.create_memory_object_stream[SessionMessage](0)
+    lines_sink, lines_source = anyio.create_memory_object_stream[bytes](math.inf)
+    info.lines = lines_sink
     async with anyio.create_task_group() as tg:
-        tg.start_soon(_read_stdout, process, read_sink)
-        tg.start_soon(_write_stdin, process, write_source)
+        tg.start_soon(_read_stdout, process, read_sink, info)
+        tg.start_soon(_write_stdin, process, write_source, info)
+        tg.start_soon(_write_lines, process, lines_source)
         tg.start_soon(_read_stderr, process, on_stderr)
         tg.start_soon(_watch_exit, process, info)
         try:
@@ -205,6 +264,7 @@ async def open_stdio(
         finally:
             with anyio.CancelScope(shield=True):
                 write_stream.close()
+                lines_sink.close()
                 read_stream.close()
                 await stop_process(process, info)
                 for stream in (process.stdout, process.stderr):
