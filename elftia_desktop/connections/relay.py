@@ -28,7 +28,6 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-import anyio
 import mcp_types as types
 
 from elftia_desktop.connections.stdio_process import StdioProcess
@@ -82,7 +81,7 @@ class StdioRelay:
         self._process = process
         self._ids = itertools.count(1)
         self._calls: dict[str, RelayCall] = {}
-        self._closed = process.exited.is_set() or process.lines is None
+        self._closed = process.exited.is_set() or process.send_line is None
         process.tap = self
 
     @classmethod
@@ -117,8 +116,8 @@ class StdioRelay:
         ``on_done`` gets the response (or the timeout's, the closed connection's error) once,
         from the reader's callback; ``on_progress`` each progress notification's params.
         """
-        stamp, lines = self._process.stamp, self._process.lines
-        if self._closed or stamp is None or lines is None:
+        stamp = self._process.stamp
+        if self._closed or stamp is None:
             return None
         raw_id = f"{RAW_ID_PREFIX}{next(self._ids)}"
         params: dict[str, Any] = {"name": name, "arguments": arguments}
@@ -157,14 +156,9 @@ class StdioRelay:
         self._write(notice)
 
     def _write(self, message: dict[str, Any]) -> bool:
-        lines = self._process.lines
-        if lines is None:
-            return False
-        try:
-            lines.send_nowait(json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n")
-        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-            return False
-        return True
+        send_line = self._process.send_line
+        line = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+        return send_line is not None and send_line(line)
 
     # -- the tap ----------------------------------------------------------------------------------
 
