@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import anyio
 import mcp_types as types
 from mcp.shared.exceptions import MCPError
 
@@ -45,6 +46,8 @@ log = logging.getLogger(__name__)
 Answer = dict[str, Any] | ElftiaError
 """A relayed call's end: the server's result as it sent it (final, never ``input_required``), or the error."""
 OnAnswer = Callable[[Answer], None]
+EXIT_NOTICE = 1.0
+"""Seconds a call failed by the server's output ending waits for the process's exit code (for the message)."""
 
 
 @dataclass(frozen=True)
@@ -127,6 +130,10 @@ class RelayedCall:
 
     async def _failed(self, exc: Exception) -> None:
         ticket = self.ticket
+        process = ticket.connection.process
+        if isinstance(exc, MCPError) and exc.code == types.CONNECTION_CLOSED and process is not None:
+            with anyio.move_on_after(EXIT_NOTICE):  # its output ended first: the exit code tells more
+                await process.exited.wait()
         self._answer(await self._calls.pool.failure(ticket.record, ticket.connection, "call", None, exc))
 
     async def _finish(self, first: dict[str, Any]) -> None:

@@ -119,7 +119,7 @@ class _Relayed:
     async def _report(self, error: ElftiaError) -> None:
         try:
             result = await self.lane._gateway.failure_result(self.server_id, error)
-            response = {"jsonrpc": "2.0", "id": self.request_id, "result": self.lane._shaped(result)}
+            response = {"jsonrpc": "2.0", "id": self.request_id, "result": self.lane.shaped(result)}
         finally:
             self.end()
         await self.lane._send(response)
@@ -266,18 +266,19 @@ class FastLane:
         scope = self._calls[request_id]
         try:
             with scope:
-                response = await self._respond(request_id, name, arguments, token)
+                response = await self.respond(request_id, name, arguments, token)
             if not scope.cancelled_caught:
                 await self._send(response)
         finally:
             self._calls.pop(request_id, None)
 
-    async def _respond(self, request_id: Any, name: str, arguments: dict[str, Any], token: Any) -> dict[str, Any]:
+    async def respond(self, request_id: Any, name: str, arguments: dict[str, Any], token: Any) -> dict[str, Any]:
+        """The answer to a call on the SDK path (the gateway's ``call_downstream``), as a JSON-RPC response."""
         try:
             ref = await self._gateway.tool_ref(name)
             with self._callers.calling(ref.server_id, self):
                 result = await self._gateway.call_downstream(ref, arguments, self._progress(token))
-            return {"jsonrpc": "2.0", "id": request_id, "result": self._shaped(result)}
+            return {"jsonrpc": "2.0", "id": request_id, "result": self.shaped(result)}
         except Exception as exc:  # the SDK session's boundary: every failure becomes this request's error
             error = handler_exception_to_error_data(exc)
             if error is None:
@@ -285,7 +286,7 @@ class FastLane:
                 error = types.ErrorData(code=0, message=str(exc))
             return {"jsonrpc": "2.0", "id": request_id, "error": error.model_dump(mode="json", exclude_none=True)}
 
-    def _shaped(self, result: types.CallToolResult) -> dict[str, Any]:
+    def shaped(self, result: types.CallToolResult) -> dict[str, Any]:
         """The result as the client's protocol version has it (the SDK server's own sieve)."""
         assert self._version is not None
         dumped = result.model_dump(by_alias=True, mode="json", exclude_none=True)
