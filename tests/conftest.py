@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import stat
@@ -59,8 +60,20 @@ def stop_hosts(folder: Path) -> None:
         except OSError:
             continue
         deadline = time.monotonic() + 30
-        while pid and os.path.exists(f"/proc/{pid}") and time.monotonic() < deadline:
+        while pid and _alive(pid) and time.monotonic() < deadline:
             time.sleep(0.05)
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` still runs: a host this process started and that exited is a zombie until reaped."""
+    with contextlib.suppress(ChildProcessError):
+        if os.waitpid(pid, os.WNOHANG)[0] == pid:
+            return False
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat_file:
+            return stat_file.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
 
 
 @pytest.fixture(autouse=True)

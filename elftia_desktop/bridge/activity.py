@@ -28,6 +28,8 @@ class CallRecord:
     at: float
     """When it finished (seconds since the epoch)."""
     call_id: str | None = None
+    caller: str | None = None
+    """The attached app that made the call (the window hosts the pool); None for this app's own calls."""
 
     @property
     def ok(self) -> bool:

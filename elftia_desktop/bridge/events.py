@@ -32,6 +32,7 @@ def call_record(p: Mapping[str, Any]) -> CallRecord:
         duration_ms=float(p.get("duration") or 0.0),
         at=float(p.get("at") or time.time()),
         call_id=p.get("callId"),
+        caller=p.get("caller"),
     )
 
 

@@ -5,7 +5,7 @@ Events (name -> payload)::
     "server:connected"  {serverId}
     "connection:state"  {serverId, state, error, reason}   reason: the error without the server's name
     "servers:changed"   {}
-    "tool:called"       {serverId, toolName, callId, outcome, duration, success, at}
+    "tool:called"       {serverId, toolName, callId, outcome, duration, success, at, caller}
     "tool:progress"     {serverId, toolName, callId, progress, total, message}
     "tools:changed"     {serverId}
     "log"               {serverId, line}

@@ -4,7 +4,8 @@ The arguments go out as given, except that ``null`` for an optional property who
 admit it is left out (``core.argument_check.omit_null_optionals``: "null" means "omitted").
 
 A call with a ``call_id`` runs as a live call (:class:`LiveCalls`): its progress goes out as
-``tool:progress`` events and it can be cancelled. A ``tool:called`` event ends every call.
+``tool:progress`` events and it can be cancelled. A ``tool:called`` event ends every call; its
+``caller`` names the attached app that caused it (``call_origin.py``), None for this process's own.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 import mcp_types as types
 from mcp.shared.dispatcher import ProgressFnT
 
+from elftia_desktop.connections.call_origin import caller
 from elftia_desktop.connections.events import ServiceEvents
 from elftia_desktop.connections.live_calls import LiveCalls
 from elftia_desktop.connections.pool import ConnectionPool
@@ -71,6 +73,7 @@ class ToolCalls:
             raise
         finally:
             called = {"serverId": server_id, "toolName": tool_name, "callId": call_id, "outcome": outcome}
+            called["caller"] = caller()
             duration = (time.perf_counter() - started) * 1000
             self._events.emit(
                 "tool:called", called | {"duration": duration, "success": outcome == "ok", "at": time.time()}

@@ -49,6 +49,13 @@ class Client:
     calls: int = 0
     """Its calls in flight."""
 
+    @property
+    def label(self) -> str:
+        """The app's name for a call's origin (``call_origin.py``): its ``clientInfo`` name, else its role."""
+        if self.name:
+            return self.name
+        return "elftia-mcp" if self.role == "command" else "an attached app"
+
     def to_json(self, names: dict[str, str]) -> dict[str, Any]:
         """The client as ``daemon status --json`` lists it (``names``: server id -> name)."""
         return {

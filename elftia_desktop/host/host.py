@@ -33,6 +33,7 @@ from typing import Any
 from mcp.server import Server
 
 from elftia_desktop.application.services import Services
+from elftia_desktop.connections.call_origin import ORIGIN
 from elftia_desktop.connections.process_tracker import ProcessTracker
 from elftia_desktop.core.errors import ElftiaError
 from elftia_desktop.gateway.scope import ScopeSource
@@ -220,6 +221,7 @@ class Host:
         """Register ``client`` and make it the current client of this connection's tasks."""
         self._clients[key] = client
         CURRENT.set(client)
+        ORIGIN.set(client)
         self._changed()
 
     async def _serve(

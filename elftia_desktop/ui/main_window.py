@@ -216,6 +216,8 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_tool_called(self, call: CallRecord) -> None:
+        if call.caller is not None:
+            return  # another app's call (this window hosts the pool): the Activity page shows those
         outcome = "ok" if call.ok else "failed"
         self.statusBar().showMessage(f"Tool {call.tool_name} {outcome} in {call.duration_ms:.0f} ms", 5000)
 

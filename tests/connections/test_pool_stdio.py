@@ -36,6 +36,7 @@ async def test_add_connects_and_call_round_trips(service: McpService) -> None:
     assert structured.structured_content == {"sum": 5}
     assert [c["toolName"] for c in called] == ["echo", "add"]
     assert called[0]["callId"] == "c1" and called[0]["success"] is True and called[0]["duration"] >= 0
+    assert called[0]["caller"] is None  # this process's own call
 
 
 async def test_test_and_discover_report_everything(service: McpService) -> None:

@@ -63,6 +63,7 @@ def test_calls_reach_the_card_and_the_activity_dialog(qtbot: QtBot, router: McpR
     rows = [[panel.table.topLevelItem(i).text(c) for c in range(1, 4)] for i in range(panel.table.topLevelItemCount())]
     assert [(r[0], r[2]) for r in rows] == [("refuse", "Tool error"), ("count", "OK"), ("picture", "OK")]
     assert panel.summary.text().startswith("3 calls  ·  1 not OK  ·  median ")
+    assert {panel.table.topLevelItem(i).text(4) for i in range(3)} == {"Elftia"}  # this app's own calls
     assert panel.chart.calls == calls
     # A new call shows up live in the open dialog and on the card.
     try_tool(qtbot, router, record.id, "picture", {}, 4)
@@ -111,3 +112,13 @@ def test_panel_without_calls_says_so(qtbot: QtBot) -> None:
     panel = ActivityPanel(ActivityLog(), "nobody")
     qtbot.addWidget(panel)
     assert panel.summary.text().startswith("No tool calls yet") and panel.table.topLevelItemCount() == 0
+
+
+def test_the_table_names_the_app_of_each_call(qtbot: QtBot) -> None:
+    log = ActivityLog()
+    event = {"serverId": "s1", "toolName": "echo", "outcome": "ok", "duration": 2.0, "at": 1.0}
+    log.record(call_record(event | {"caller": "Claude Code"}))
+    log.record(call_record(event))
+    panel = ActivityPanel(log, "s1")
+    qtbot.addWidget(panel)
+    assert [panel.table.topLevelItem(i).text(4) for i in range(2)] == ["Elftia", "Claude Code"]

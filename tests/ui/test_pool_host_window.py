@@ -143,6 +143,8 @@ def test_apps_attach_to_the_window_and_show_on_the_activity_page_and_the_card(
 
     called = cli(isolated_data_dir, "call", "alpha", "echo", "--args", '{"text": "from a shell"}')
     assert called.returncode == 0 and "from a shell" in called.stdout
+    qtbot.waitUntil(lambda: len(router.activity.calls(alpha_id)) == 2, timeout=WAIT)
+    assert [c.caller for c in router.activity.calls(alpha_id)] == ["Claude Code", "elftia-mcp"]
     status = host_status()
     assert status is not None and status["hostedBy"] == "window"
     assert len(server_pids("basic", os.getpid())) == 1  # the app, the CLI and the window share it

@@ -1,8 +1,8 @@
 """The Activity tab of the discover panel: a server's recent tool calls at a glance.
 
 A summary line (calls, failures, median and slowest latency), the chart of calls over time
-and latency, and the table of the latest calls (tool, duration, outcome, time), newest
-first. It follows the router's activity log live.
+and latency, and the table of the latest calls (time, tool, duration, outcome, and the app that made
+it), newest first. It follows the router's activity log live.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ TABLE_ROWS = 100
 def summary(calls: list[CallRecord]) -> str:
     """``12 calls · 2 failed · median 40 ms · slowest 2.1 s`` (or that there were none)."""
     if not calls:
-        return "No tool calls yet in this session. Calls from agents and from Try appear here."
+        return "No tool calls yet in this session. Calls from agents, Try and apps attached to Elftia appear here."
     bad = sum(1 for c in calls if not c.ok)
     durations = [c.duration_ms for c in calls]
     parts = [f"{len(calls)} call{'s' if len(calls) != 1 else ''}", f"{bad} not OK" if bad else "all OK"]
@@ -58,7 +58,7 @@ class ActivityPanel(QWidget):
         self.table = QTreeWidget(self)
         self.table.setRootIsDecorated(False)
         self.table.setAlternatingRowColors(True)
-        self.table.setHeaderLabels(["Time", "Tool", "Duration", "Outcome"])
+        self.table.setHeaderLabels(["Time", "Tool", "Duration", "Outcome", "By"])
         header = self.table.header()
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         header.setStretchLastSection(False)
@@ -84,11 +84,12 @@ class ActivityPanel(QWidget):
         for call in reversed(calls[-TABLE_ROWS:]):
             label, color = OUTCOME_STYLE.get(call.outcome, (call.outcome, ""))
             when = time.strftime("%H:%M:%S", time.localtime(call.at))
-            item = QTreeWidgetItem(self.table, [when, call.tool_name, format_duration(call.duration_ms), label])
+            row = [when, call.tool_name, format_duration(call.duration_ms), label, call.caller or "Elftia"]
+            item = QTreeWidgetItem(self.table, row)
             item.setTextAlignment(2, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             if color:
                 item.setForeground(3, QColor(color))
-        for column in (0, 2, 3):
+        for column in (0, 2, 3, 4):
             self.table.resizeColumnToContents(column)
 
 
