@@ -11,7 +11,8 @@ from: a save, a tool-list change, a trust change or a reconnect makes new ones. 
 returns None and the caller takes the SDK path, whose answer (or error) is then the same as ever.
 
 Like ``ToolCalls.call``: ``null`` for an optional argument is omitted, the server's or the pool's
-call timeout bounds it (and cancels it on the server), a ``tool:called`` event ends it, and a
+call timeout bounds it (and cancels it on the server), a ``tool:called`` event ends it (its
+``caller``: the attached app current when the call started), and a
 failure comes out as the pool's own error (``ConnectionPool.failure``). A 2026-07-28
 ``input_required`` answer is finished by the session's multi-round driver.
 """
@@ -29,6 +30,7 @@ import anyio
 import mcp_types as types
 from mcp.shared.exceptions import MCPError
 
+from elftia_desktop.connections.call_origin import caller
 from elftia_desktop.connections.connection import ServerConnection
 from elftia_desktop.connections.era_client import EraSession
 from elftia_desktop.connections.events import ServiceEvents
@@ -63,7 +65,18 @@ class _Ticket:
 class RelayedCall:
     """One call on the relay: it answers once through ``on_answer`` (from the reader's callback, or a task)."""
 
-    __slots__ = ("_calls", "_on_answer", "_raw", "_started", "_task", "arguments", "limit", "ticket", "tool_name")
+    __slots__ = (
+        "_caller",
+        "_calls",
+        "_on_answer",
+        "_raw",
+        "_started",
+        "_task",
+        "arguments",
+        "limit",
+        "ticket",
+        "tool_name",
+    )
 
     def __init__(
         self, calls: RelayCalls, ticket: _Ticket, tool_name: str, arguments: dict[str, Any], limit: float
@@ -77,6 +90,8 @@ class RelayedCall:
         self._raw: RelayCall | None = None
         self._task: asyncio.Task[None] | None = None
         self._started = time.perf_counter()
+        self._caller = caller()
+        """The attached app the call is made for (its answer comes in another context)."""
 
     def send(self, on_answer: OnAnswer, on_progress: OnProgress | None) -> bool:
         """Write the call to the server; False (nothing sent) when the relay cannot take it now."""
@@ -120,6 +135,7 @@ class RelayedCall:
     def _emit(self, outcome: str) -> None:
         record = self.ticket.record
         called = {"serverId": record.id, "toolName": self.tool_name, "callId": None, "outcome": outcome}
+        called["caller"] = self._caller
         duration = (time.perf_counter() - self._started) * 1000
         self._calls.events.emit(
             "tool:called", called | {"duration": duration, "success": outcome == "ok", "at": time.time()}

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import anyio
 import pytest
 from mcp_types import version as version_registry
 
+from elftia_desktop.connections.call_origin import ORIGIN
 from tests.gateway.gateway_helpers import add_stdio, open_catalog, poll
 from tests.host.lane_helpers import Rig, call_payload, rig
 
@@ -99,19 +101,22 @@ async def test_cancel_and_timeout_tell_the_server(isolated_data_dir: Path, mode:
     async with rig(isolated_data_dir, call_timeout=0.5) as r:
         r.service.events.on("tool:called", called.append)
         lane, channel = r.lane()
+        ORIGIN.set(SimpleNamespace(label="app one"))  # what the host sets for an attached client's tasks
         lane.take(call_payload(1, "alpha__slow", {"seconds": 30}))
+        ORIGIN.set(None)
         assert r.relay(sid).pending
         await anyio.sleep(0.1)
         lane.take(b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}')
         log = r.service.server_log
         assert await poll(lambda: any("slow cancelled" in line for line in log(sid)), limit=30)
         assert not r.relay(sid).pending and not [m for m in channel.sent if m.get("id") == 1]
-        assert called[-1]["outcome"] == "cancelled" and r.callers.running == 0
+        assert called[-1]["outcome"] == "cancelled" and called[-1]["caller"] == "app one"
+        assert r.callers.running == 0
         lane.take(call_payload(2, "alpha__slow", {"seconds": 30}))
         answer = await channel.answer(2)
         assert answer["result"]["isError"] is True and "timed out" in answer["result"]["content"][0]["text"]
         assert await poll(lambda: sum("slow cancelled" in line for line in log(sid)) == 2, limit=30)
-        assert called[-1]["outcome"] == "failed"
+        assert called[-1]["outcome"] == "failed" and called[-1]["caller"] is None
 
 
 async def test_a_server_crash_mid_call_fails_the_calls_in_flight(isolated_data_dir: Path) -> None:
