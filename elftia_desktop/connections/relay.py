@@ -164,7 +164,7 @@ class StdioRelay:
 
     def take(self, line: str) -> bool:
         """Whether the server's output ``line`` is for a relayed call (then it was delivered)."""
-        if not self._calls or _MARK not in line:
+        if _MARK not in line:
             return False
         try:
             message = json.loads(line)
@@ -175,10 +175,11 @@ class StdioRelay:
         if "method" in message:
             return self._progress(message)
         raw_id = message.get("id")
-        call = self.forget(raw_id) if isinstance(raw_id, str) else None
-        if call is None:
+        if not isinstance(raw_id, str) or not raw_id.startswith(RAW_ID_PREFIX):
             return False
-        _deliver(call.on_done, _outcome(message))
+        call = self.forget(raw_id)
+        if call is not None:  # else it was given up on: its late answer is dropped, as the SDK drops one
+            _deliver(call.on_done, _outcome(message))
         return True
 
     def _progress(self, message: dict[str, Any]) -> bool:
@@ -186,10 +187,10 @@ class StdioRelay:
         if message["method"] != "notifications/progress" or not isinstance(params, dict):
             return False
         token = params.get("progressToken")
-        call = self._calls.get(token) if isinstance(token, str) else None
-        if call is None:
+        if not isinstance(token, str) or not token.startswith(RAW_ID_PREFIX):
             return False
-        if call.on_progress is not None:
+        call = self._calls.get(token)
+        if call is not None and call.on_progress is not None:
             _deliver(call.on_progress, params)
         return True
 
