@@ -14,7 +14,9 @@ In this process: the host's own service, hosted gateway and fast lane over a rea
 - ``json``: only the JSON work of that minimal relay.
 
 The paths alternate in blocks of 100; the table gives the median block. ``--profile`` prints the
-cProfile of the relay path's calls (cumulative, top 25).
+cProfile of the relay path's calls (by own time, top 40). ``--protocol legacy`` has the pool speak
+the 2025-11-25 handshake to the server (the minimal relay's era) instead of 2026-07-28, whose
+per-request ``_meta`` makes every request larger.
 """
 
 from __future__ import annotations
@@ -173,15 +175,19 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--calls", type=int, default=1000)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--protocol", default="auto", help="the server's protocol field: auto (2026-07-28) or legacy")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         data = Path(folder)
-        add_stdio(open_catalog(data), "basic", "basic")
+        add_stdio(open_catalog(data), "basic", "basic", config={"protocol": args.protocol})
         os.environ["ELFTIA_DATA_DIR"] = folder
         result = anyio.run(measure, data, args.calls, args.profile)
     load = os.getloadavg()[0]
     us = {path: seconds * 1e6 for path, seconds in result.items()}
-    print(f"host CPU per echo call, median of blocks of {BLOCK} ({args.calls} calls per path), load {load:.1f}")
+    print(
+        f"host CPU per echo call, median of blocks of {BLOCK} ({args.calls} calls per path), "
+        f"server protocol {args.protocol}, load {load:.1f}"
+    )
     print(f"- relay: {us['relay']:.0f} us ({us['relay'] - us['minimal']:.0f} us above the minimal relay)")
     print(f"- sdk path: {us['sdk']:.0f} us ({us['sdk'] - us['minimal']:.0f} us above the minimal relay)")
     print(f"- minimal relay (protocol callbacks, JSON both ways): {us['minimal']:.0f} us")
