@@ -36,8 +36,15 @@ QuitChoice = Literal["ask", "keep", "stop"]
 """What quitting does while apps are attached: ask, keep their servers running in a daemon, or stop them."""
 COALESCE = 0.1
 """Seconds changes of the clients are gathered before the window is told (calls come and go fast)."""
-ROLE_NAMES = {"gateway": "elftia-mcp serve", "command": "elftia-mcp call"}
+ROLE_NAMES = {
+    "gateway": "elftia-mcp serve",
+    "http": "HTTP client",
+    "listener": "elftia-mcp serve --http",
+    "command": "elftia-mcp call",
+}
 """What a client is called before (or without) its app's ``clientInfo``."""
+APP_ROLES = ("gateway", "http")
+"""An app's session through the gateway (stdio, or one HTTP session): it uses the pool while attached."""
 
 
 @dataclass(frozen=True)
@@ -45,7 +52,8 @@ class PoolClient:
     """One app attached to the window's pool."""
 
     role: str
-    """``gateway`` (an app's ``elftia-mcp serve``) or ``command`` (``elftia-mcp call``)."""
+    """``gateway`` (an app's ``elftia-mcp serve``), ``http`` (an app's session with ``serve --http``),
+    ``listener`` (the ``serve --http`` process) or ``command`` (``elftia-mcp call``)."""
     name: str
     """The app's ``clientInfo`` name, or the command's name."""
     version: str | None
@@ -76,7 +84,7 @@ class PoolState:
     @property
     def users(self) -> list[PoolClient]:
         """The clients that use the pool: gateways, and commands with a call (a ``status`` request is not one)."""
-        return [c for c in self.clients if c.role == "gateway" or c.calls_in_flight or c.servers]
+        return [c for c in self.clients if c.role in APP_ROLES or c.calls_in_flight or c.servers]
 
     def users_of(self, server_id: str) -> list[PoolClient]:
         """The attached apps that called ``server_id``."""
@@ -99,7 +107,7 @@ def _pool_client(client: Client) -> PoolClient:
 
 def _in_use(client: Client) -> bool:
     """Whether quitting would take something from this client (a ``status`` request is not a user)."""
-    return client.role == "gateway" or client.calls > 0 or bool(client.servers)
+    return client.role in APP_ROLES or client.calls > 0 or bool(client.servers)
 
 
 class WindowPool:

@@ -2,7 +2,8 @@
 
 ``elftia-mcp serve`` (stdio) becomes a forwarder to the host (``host/shim.py``) and
 ``elftia-mcp call`` a request to it (``host/client.py``); both start the daemon when none runs.
-Without a host (``--no-daemon``, ``ELFTIA_NO_DAEMON=1``, ``--http``, no Unix sockets, or the host
+``serve --http`` binds its port and has the host serve it (``host/http_owner.py``).
+Without a host (``--no-daemon``, ``ELFTIA_NO_DAEMON=1``, no Unix sockets, or the host
 cannot be started) each falls back to the in-process command, with the same results.
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from elftia_desktop.cli.entry_args import (
     add_call_arguments,
@@ -19,6 +20,9 @@ from elftia_desktop.cli.entry_args import (
     show_bad_arguments,
     show_call_response,
 )
+
+if TYPE_CHECKING:
+    from elftia_desktop.host.http_owner import Listener
 
 ATTACHING = ("serve", "call")
 """The commands that attach to the host."""
@@ -45,18 +49,29 @@ def _attaching(args: argparse.Namespace) -> bool:
 
 def serve(args: argparse.Namespace) -> int:
     """``serve``: through the host when one can be reached, else the in-process gateway."""
-    if args.http is None and _attaching(args):
-        from elftia_desktop.host.shim import run_shim
-
+    if _attaching(args):
         if args.timeout is not None and args.timeout <= 0:
             print("error: --timeout: expected a number of seconds greater than 0", file=sys.stderr)
             return 2
+        if args.http is not None:
+            from elftia_desktop.host.http_owner import run_http_owner
+
+            return run_http_owner(args, lambda listener, announced: serve_here(args, listener, announced))
+        from elftia_desktop.host.shim import run_shim
+
         code = run_shim(args.agent, args.hub, args.timeout, own_gateway_command(args), unknown_agent)
         if code is not None:
             return code
     from elftia_desktop.cli.gateway_serve import serve_command
 
     return serve_command(args)
+
+
+def serve_here(args: argparse.Namespace, listener: Listener | None, announced: bool) -> int:
+    """The in-process ``serve --http`` on the socket an attached one bound already (or on its own)."""
+    from elftia_desktop.cli.gateway_serve import serve_command
+
+    return serve_command(args, listener, announced=announced)
 
 
 def unknown_agent(name: str) -> str | None:
@@ -114,11 +129,13 @@ def terminal_answer(mode: str | None) -> Callable[[str, str, dict[str, Any]], tu
     """The answer to a server's question: the handler of the in-process ``call`` (loaded when a server asks)."""
 
     def answer(server_id: str, message: str, schema: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
+        """Answer one question as ``--elicit`` says (on the terminal by default)."""
         import asyncio
 
         from elftia_desktop.cli.runtime import elicitation_handler
 
         async def ask() -> tuple[str, dict[str, Any] | None]:
+            """The in-process handler's answer."""
             return await elicitation_handler(mode)(server_id, message, schema)
 
         return asyncio.run(ask())

@@ -128,7 +128,8 @@ def _public(status: dict[str, Any]) -> dict[str, Any]:
 def _client_row(c: dict[str, Any]) -> list[Any]:
     app = " ".join(part for part in (c.get("clientName"), c.get("clientVersion")) if part) or "-"
     servers = ", ".join(c.get("serverNames") or []) or "-"
-    return [app, c["role"], c["pid"], c["agent"] or ("hub" if c["hub"] else ""), servers, c.get("callsInFlight", 0)]
+    pid = c["pid"] if c["pid"] is not None else "-"  # an HTTP session: no process of its own
+    return [app, c["role"], pid, c["agent"] or ("hub" if c["hub"] else ""), servers, c.get("callsInFlight", 0)]
 
 
 def cmd_status(args: argparse.Namespace) -> int:

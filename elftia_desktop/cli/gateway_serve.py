@@ -18,7 +18,8 @@ from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_OK, fail, warn
 from elftia_desktop.core.errors import AgentNotFound
 from elftia_desktop.core.text_rules import VisibleFormatter
 from elftia_desktop.gateway.core import Gateway
-from elftia_desktop.gateway.http import Address, bind, http_app, parse_address, serve_http
+from elftia_desktop.gateway.http import http_app, serve_http
+from elftia_desktop.gateway.http_address import Address, cannot_listen, exposure_warning, listen, parse_address
 from elftia_desktop.gateway.scope import ScopeSource
 from elftia_desktop.gateway.token import current_token, gateway_token
 from elftia_desktop.gateway.watch import watch
@@ -38,17 +39,24 @@ def scope_source(agent: str | None) -> ScopeSource:
     return ScopeSource(lambda: store.get(agent_id), store.path)
 
 
-def _listen(address: Address) -> tuple[socket.socket, Address]:
+Listener = tuple[socket.socket, Address]
+"""A listening socket of ``--http`` and where it listens."""
+
+
+def _listen(address: Address) -> Listener:
     """A listening socket on ``address`` and where it really listens (port 0: the free port picked)."""
-    sock = bind(address)
-    address = Address(address.host, sock.getsockname()[1])
-    if address.host not in ("127.0.0.1", "localhost", "::1"):
-        warn(f"--http: listening on {address.host}, not only on this computer; the token is all that protects it")
+    sock, address = listen(address)
+    if (warning := exposure_warning(address)) is not None:
+        warn(warning)
     return sock, address
 
 
 async def _serve(
-    args: argparse.Namespace, source: ScopeSource, http: tuple[socket.socket, Address] | None, relay: StdinRelay | None
+    args: argparse.Namespace,
+    source: ScopeSource,
+    http: Listener | None,
+    relay: StdinRelay | None,
+    announced: bool = False,
 ) -> StopSignals:
     """Run the gateway on the services (saved timeouts and log size) until its client leaves (stdio) or
     a signal stops it; always clean up. The signal handling, for the closing note."""
@@ -65,7 +73,7 @@ async def _serve(
                 serve: Callable[[], Awaitable[None]] = partial(serve_stdio, hosted, callers, hub=args.hub)
             else:  # HTTP: the servers stop whenever the last client leaves
                 gateway = Gateway(services.mcp, source.current, call_timeout=args.timeout, release_when_idle=True)
-                serve = partial(_serve_http, args, gateway, source, http, stop)
+                serve = partial(_serve_http, args, gateway, source, http, stop, announced)
             await _run_gateway(gateway, source, serve)
     finally:
         signals.remove()
@@ -76,14 +84,16 @@ async def _serve_http(
     args: argparse.Namespace,
     gateway: Gateway,
     source: ScopeSource,
-    http: tuple[socket.socket, Address],
+    http: Listener,
     stop: asyncio.Event,
+    announced: bool,
 ) -> None:
-    """Serve ``gateway`` over HTTP on ``http`` until ``stop``."""
+    """Serve ``gateway`` over HTTP on ``http`` until ``stop`` (saying where, unless ``announced`` already)."""
     sock, address = http
     vault = gateway.service.catalog.vault
     await asyncio.to_thread(gateway_token, vault)  # made on first use
-    print(f"Elftia gateway ({source.current().label}) at {address.url}", flush=True)
+    if not announced:
+        print(f"Elftia gateway ({source.current().label}) at {address.url}", flush=True)
     app = http_app(gateway, lambda: current_token(vault), address, hub_mode=args.hub)
     await serve_http(app, sock, stop=stop)
 
@@ -100,8 +110,12 @@ async def _run_gateway(gateway: Gateway, source: ScopeSource, serve: Callable[[]
         await gateway.close()
 
 
-def serve_command(args: argparse.Namespace) -> int:
-    """Run ``serve`` with the parsed arguments; returns the exit code."""
+def serve_command(args: argparse.Namespace, listener: Listener | None = None, *, announced: bool = False) -> int:
+    """Run ``serve`` with the parsed arguments in this process; returns the exit code.
+
+    ``listener``: the ``--http`` socket, bound already (an attached ``serve --http`` whose pool host
+    could not be had); ``announced``: its address was printed already.
+    """
     logging.basicConfig(stream=sys.stderr, level=args.log_level.upper())
     for handler in logging.getLogger().handlers:  # names and messages from servers are shown escaped
         handler.setFormatter(VisibleFormatter("elftia gateway: %(message)s"))
@@ -114,13 +128,13 @@ def serve_command(args: argparse.Namespace) -> int:
         return fail(args, f"--agent: {exc}", EXIT_BAD_INPUT)
     except ValueError as exc:
         return fail(args, str(exc), EXIT_BAD_INPUT)
-    try:
-        http = _listen(address) if address is not None else None
-    except OSError as exc:
-        assert address is not None
-        return fail(args, f"--http: cannot listen on {address.host}:{address.port}: {exc.strerror or exc}")
-    relay = StdinRelay() if http is None else None  # a signal ends stdin as the app's leaving does
+    if listener is None and address is not None:
+        try:
+            listener = _listen(address)
+        except OSError as exc:
+            return fail(args, cannot_listen(address, exc))
+    relay = StdinRelay() if listener is None else None  # a signal ends stdin as the app's leaving does
     with relay.installed() if relay is not None else contextlib.nullcontext():
-        signals = asyncio.run(_serve(args, source, http, relay))
+        signals = asyncio.run(_serve(args, source, listener, relay, announced))
     signals.note()
     return EXIT_OK

@@ -5,63 +5,32 @@ scheme in any case); anything else is answered 401 before it reaches the MCP ses
 token is compared with the value stored now, on every request, so ``gateway token --reset``
 revokes the old one at once. A request from a browser page (an ``Origin`` header) is refused with
 403 unless the page is on this computer or is the gateway itself, on every bind address; the SDK's
-DNS-rebinding protection applies on the loopback addresses too. Each client gets its own MCP session; all of them
-share this process's pool, whose servers stop when the last session ends or the gateway stops.
+DNS-rebinding protection applies on the loopback addresses too. Each client gets its own MCP session. In
+``serve --http --no-daemon`` all of them share that process's pool, whose servers stop when the last
+session ends or the gateway stops; attached, the pool host serves the same app (``host/http_link.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import json
 import socket
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
 import uvicorn
+from mcp.server.context import ServerMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from elftia_desktop.gateway.core import Gateway
+from elftia_desktop.gateway.http_address import LOOPBACK_HOSTS, MCP_PATH, Address
 from elftia_desktop.gateway.server import build_server
-
-DEFAULT_HOST = "127.0.0.1"
-MCP_PATH = "/mcp"
-
-
-@dataclass(frozen=True)
-class Address:
-    """Where the HTTP gateway listens."""
-
-    host: str
-    port: int
-
-    @property
-    def url(self) -> str:
-        """The MCP endpoint's URL."""
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"http://{host}:{self.port}{MCP_PATH}"
-
-
-def parse_address(text: str) -> Address:
-    """``PORT``, ``HOST:PORT`` or ``[IPv6]:PORT``; ``ValueError`` saying what was expected."""
-    host, port_text = DEFAULT_HOST, text.strip()
-    if port_text.startswith("["):
-        inner, sep, rest = port_text[1:].partition("]:")
-        if not sep:
-            raise ValueError(f"--http: {text!r} is not [HOST]:PORT")
-        host, port_text = inner, rest
-    elif ":" in port_text:
-        host, port_text = port_text.rsplit(":", 1)
-    if not port_text.isdigit() or not 0 <= int(port_text) <= 65535:
-        raise ValueError(f"--http: {text!r}: expected a port from 0 to 65535, optionally HOST:PORT (e.g. 8765)")
-    return Address(host or DEFAULT_HOST, int(port_text))
-
 
 TokenSource = Callable[[], str | None]
 """Returns the token stored now (blocking: it reads the keyring), or None when there is none."""
-LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 
 
 class BearerGuard:
@@ -121,30 +90,47 @@ async def _refuse(send: Send, status: int, error: str, description: str) -> None
     await send({"type": "http.response.body", "body": body.encode()})
 
 
-def http_app(gateway: Gateway, token: str | TokenSource, address: Address, *, hub_mode: bool = False) -> ASGIApp:
-    """The guarded Streamable HTTP app of the gateway; ``token`` is best the stored value's source."""
+def http_app(
+    gateway: Gateway,
+    token: str | TokenSource,
+    address: Address,
+    *,
+    hub_mode: bool = False,
+    middleware: Sequence[ServerMiddleware[Any]] = (),
+) -> ASGIApp:
+    """The guarded Streamable HTTP app of the gateway; ``token`` is best the stored value's source.
+
+    ``middleware`` wraps every request of every session, outside the gateway's own.
+    """
     server = build_server(gateway, hub_mode=hub_mode)
+    server.middleware[:0] = middleware
     app: Any = server.streamable_http_app(streamable_http_path=MCP_PATH, host=address.host)
     return BearerGuard(app, token, address)
 
 
-def bind(address: Address) -> socket.socket:
-    """A listening socket on ``address`` (port 0: a free one)."""
-    family = socket.AF_INET6 if ":" in address.host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((address.host, address.port))
-    sock.listen(128)
-    return sock
+class _QuietServer(uvicorn.Server):
+    """A uvicorn server that leaves the process's signals alone (the pool host's loop owns them)."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        """Nothing to capture: the owner of the loop stops the server (``stop``)."""
+        yield
 
 
-async def serve_http(app: ASGIApp, sock: socket.socket, stop: asyncio.Event | None = None) -> None:
-    """Serve ``app`` on ``sock`` until cancelled, interrupted, or ``stop`` is set (then it shuts down gracefully)."""
+async def serve_http(
+    app: ASGIApp, sock: socket.socket, stop: asyncio.Event | None = None, *, hosted: bool = False
+) -> None:
+    """Serve ``app`` on ``sock`` until cancelled, interrupted, or ``stop`` is set (then it shuts down gracefully).
+
+    ``hosted``: inside the pool host, which owns the signals and the logging of its process.
+    """
     # an app's open stream (subscriptions/listen, a GET stream) holds a graceful shutdown for 2 s at most
-    config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2)
-    server = uvicorn.Server(config)
+    options: dict[str, Any] = {"log_config": None, "access_log": False} if hosted else {}
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2, **options)
+    server = _QuietServer(config) if hosted else uvicorn.Server(config)
 
     async def exit_on_stop() -> None:
+        """Ask uvicorn to shut down once ``stop`` is set."""
         if stop is not None:
             await stop.wait()
             server.should_exit = True
@@ -152,5 +138,9 @@ async def serve_http(app: ASGIApp, sock: socket.socket, stop: asyncio.Event | No
     stopper = asyncio.ensure_future(exit_on_stop())
     try:
         await server.serve(sockets=[sock])
+    except SystemExit as exc:  # uvicorn exits the process when its start fails: not the host's process
+        if not hosted:
+            raise
+        raise RuntimeError(f"the HTTP server did not start (code {exc.code})") from None
     finally:
         stopper.cancel()

@@ -7,6 +7,8 @@ with ``SO_PEERCRED`` as well) and open with a hello (``wire.py``):
   ``--hub``, ``--timeout``); every attached gateway of a scope shares one :class:`HostedGateway`
   (one catalog) and every scope shares the pool, so each server runs once.
 * ``command`` (the CLI): ``call``, ``status``, ``stop`` and ``handover`` requests (``commands.py``).
+* ``http`` (``elftia-mcp serve --http``): that process passes its listening socket, and the host
+  serves the scope's gateway over Streamable HTTP on it (``http_link.py``); each HTTP session is a client.
 
 Who is attached, and what each client calls, is kept in ``clients.py``; ``changed`` is told
 about every change (the window shows it).
@@ -38,11 +40,13 @@ from elftia_desktop.connections.process_tracker import ProcessTracker
 from elftia_desktop.core.errors import ElftiaError
 from elftia_desktop.gateway.scope import ScopeSource
 from elftia_desktop.gateway.server import build_server
+from elftia_desktop.gateway.token import gateway_token
 from elftia_desktop.gateway.watch import watch
 from elftia_desktop.host import wire
 from elftia_desktop.host.clients import CURRENT, Client, ClientCalls, ClientInfoNote, ElicitFn, peer_credentials
 from elftia_desktop.host.commands import CommandLink
 from elftia_desktop.host.fast_lane import FastLane
+from elftia_desktop.host.http_link import serve_listener
 from elftia_desktop.host.links import FramedChannel, HostedGateway, read_frame, serve_gateway_link
 from elftia_desktop.host.location import HostLocation
 
@@ -108,6 +112,19 @@ class Host:
     def clients(self) -> list[Client]:
         """The attached clients, in the order they came."""
         return list(self._clients.values())
+
+    def add_client(self, client: Client) -> Callable[[], None]:
+        """Register a client without a connection of its own (an HTTP session); the callable removes it."""
+        key = id(client)
+        self._clients[key] = client
+        self._changed()
+
+        def remove() -> None:
+            """Forget the client."""
+            if self._clients.pop(key, None) is not None:
+                self._changed()
+
+        return remove
 
     def _request_stop(self) -> None:
         if self.kind == "window":
@@ -254,16 +271,40 @@ class Host:
             self._attach(key, Client("command", pid))
             stops = (self._request_stop, self._request_handover)
             await CommandLink(self.service, self.callers, reader, writer, self.status, *stops).run()
+        elif role == "http":
+            await self._serve_http(hello, reader, writer, key, pid)
         else:
             await self._refuse(writer, f"unknown role {role!r}")
 
-    async def _welcome(self, writer: asyncio.StreamWriter) -> None:
+    async def _serve_http(
+        self,
+        hello: dict[str, Any],
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        key: int,
+        pid: int | None,
+    ) -> None:
+        """``elftia-mcp serve --http``: the socket it passes, served with the scope's gateway (``http_link.py``)."""
+        agent, hub, timeout = hello.get("agent"), bool(hello.get("hub")), hello.get("timeout")
+        try:
+            gateway = await self.hosted_gateway(agent, float(timeout) if timeout else None)
+            await asyncio.to_thread(gateway_token, self.service.catalog.vault)  # made on first use
+        except ElftiaError as exc:
+            await self._refuse(writer, str(exc), type(exc).__name__)
+            return
+        writer.transport.pause_reading()  # type: ignore[attr-defined]  # the socket comes on recvmsg
+        await self._welcome(writer, label=gateway.scope().label)
+        self._attach(key, Client("listener", pid, agent, hub))
+        await serve_listener(self, gateway, hello, reader, writer, self._changed)
+
+    async def _welcome(self, writer: asyncio.StreamWriter, **extra: Any) -> None:
         reply = {
             "elftiaHost": wire.VERSION,
             "ok": True,
             "pid": os.getpid(),
             "dataDir": str(self.location.data_dir),
             "hostedBy": self.kind,
+            **extra,
         }
         writer.write(wire.encode(reply))
         await writer.drain()
@@ -273,15 +314,20 @@ class Host:
         server = self._servers.get((agent, call_timeout, hub))
         if server is not None:
             return server
+        gateway = await self.hosted_gateway(agent, call_timeout)
+        server = self._servers[(agent, call_timeout, hub)] = build_server(gateway, hub_mode=hub)
+        server.middleware.append(ClientInfoNote(self._changed))
+        return server
+
+    async def hosted_gateway(self, agent: str | None, call_timeout: float | None) -> HostedGateway:
+        """The gateway of a scope, shared by its clients (made on first use); ``AgentNotFound`` for an unknown agent."""
         gateway = self._gateways.get((agent, call_timeout))
         if gateway is None:
             source = await asyncio.to_thread(self._scope_source, agent)
             gateway = HostedGateway(self.service, source.current, self.callers, call_timeout)
             self._gateways[(agent, call_timeout)] = gateway
             self._watchers.append(asyncio.get_running_loop().create_task(watch(gateway, source.refresh)))
-        server = self._servers[(agent, call_timeout, hub)] = build_server(gateway, hub_mode=hub)
-        server.middleware.append(ClientInfoNote(self._changed))
-        return server
+        return gateway
 
     def _scope_source(self, agent: str | None) -> ScopeSource:
         if agent is None:

@@ -7,7 +7,7 @@ import pytest
 
 from elftia_desktop.core.models import Agent, McpMode, McpServerRecord
 from elftia_desktop.gateway.core import redact, template_matches
-from elftia_desktop.gateway.http import Address, parse_address
+from elftia_desktop.gateway.http_address import Address, parse_address
 from elftia_desktop.gateway.hub import search
 from elftia_desktop.gateway.scope import Scope
 

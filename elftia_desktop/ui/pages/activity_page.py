@@ -37,9 +37,10 @@ def attached_as(client: PoolClient) -> str:
     """How a client attached, in words."""
     if client.role == "command":
         return "command line"
+    kind = "HTTP gateway" if client.role == "http" else "gateway"
     if client.hub:
-        return "gateway · hub"
-    return f"gateway · agent {client.agent}" if client.agent else "gateway · every active server"
+        return f"{kind} · hub"
+    return f"{kind} · agent {client.agent}" if client.agent else f"{kind} · every active server"
 
 
 class ActivityPage(PageFrame):

@@ -1,0 +1,75 @@
+"""Where the HTTP gateway listens: ``--http [HOST:]PORT`` parsed, and its listening socket.
+
+Standard library only: ``serve --http`` binds its port before it knows whether the pool host or
+this process serves it (``host/http_owner.py``).
+"""
+
+from __future__ import annotations
+
+import socket
+from dataclasses import dataclass
+
+DEFAULT_HOST = "127.0.0.1"
+MCP_PATH = "/mcp"
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+@dataclass(frozen=True)
+class Address:
+    """Where the HTTP gateway listens."""
+
+    host: str
+    port: int
+
+    @property
+    def url(self) -> str:
+        """The MCP endpoint's URL."""
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}{MCP_PATH}"
+
+
+def parse_address(text: str) -> Address:
+    """``PORT``, ``HOST:PORT`` or ``[IPv6]:PORT``; ``ValueError`` saying what was expected."""
+    host, port_text = DEFAULT_HOST, text.strip()
+    if port_text.startswith("["):
+        inner, sep, rest = port_text[1:].partition("]:")
+        if not sep:
+            raise ValueError(f"--http: {text!r} is not [HOST]:PORT")
+        host, port_text = inner, rest
+    elif ":" in port_text:
+        host, port_text = port_text.rsplit(":", 1)
+    if not port_text.isdigit() or not 0 <= int(port_text) <= 65535:
+        raise ValueError(f"--http: {text!r}: expected a port from 0 to 65535, optionally HOST:PORT (e.g. 8765)")
+    return Address(host or DEFAULT_HOST, int(port_text))
+
+
+def bind(address: Address) -> socket.socket:
+    """A listening socket on ``address`` (port 0: a free one)."""
+    family = socket.AF_INET6 if ":" in address.host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((address.host, address.port))
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def listen(address: Address) -> tuple[socket.socket, Address]:
+    """A listening socket on ``address`` and where it really listens (port 0: the free port picked)."""
+    sock = bind(address)
+    return sock, Address(address.host, sock.getsockname()[1])
+
+
+def cannot_listen(address: Address, exc: OSError) -> str:
+    """The error ``serve --http`` reports when its port cannot be had (in use, not permitted ...)."""
+    return f"--http: cannot listen on {address.host}:{address.port}: {exc.strerror or exc}"
+
+
+def exposure_warning(address: Address) -> str | None:
+    """The warning for a listener that other computers can reach; None on a loopback address."""
+    if address.host in LOOPBACK_HOSTS:
+        return None
+    return f"--http: listening on {address.host}, not only on this computer; the token is all that protects it"

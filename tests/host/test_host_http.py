@@ -1,0 +1,340 @@
+"""``elftia-mcp serve --http`` attached to the pool host: the host serves the port the process owns.
+
+Real daemon, real servers, the SDK's Streamable HTTP client with the bearer token. The
+``serve --http`` process binds the port and hands it to the host; SIGTERM frees the port; a host
+killed with SIGKILL is replaced (or, when none can be had, the process serves the port itself).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from contextlib import AsyncExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx2
+import mcp_types as types
+import pytest
+from mcp.client.session import ClientRequestContext
+from mcp.shared.exceptions import MCPError
+
+from tests.gateway.gateway_helpers import (
+    add_stdio,
+    gateway_argv,
+    gateway_env,
+    gateway_token_of,
+    http_session,
+    open_catalog,
+    poll,
+    process_alive,
+    stdio_gateway,
+    text_of,
+)
+from tests.host.host_helpers import elftia_processes, host_status, server_pids
+
+pytestmark = [pytest.mark.anyio, pytest.mark.timeout(240)]
+
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
+}
+ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+
+
+@pytest.fixture
+def data_dir(isolated_data_dir: Path) -> Path:
+    """alpha (basic) and gamma (features)."""
+    catalog = open_catalog(isolated_data_dir)
+    add_stdio(catalog, "alpha", "basic")
+    add_stdio(catalog, "gamma", "features")
+    return isolated_data_dir
+
+
+@contextmanager
+def http_owner(
+    data_dir: Path, *args: str, env: dict[str, str] | None = None
+) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """``serve --http 0 ARGS`` (attached unless ARGS say otherwise); its URL and the process, stopped at the end."""
+    process = subprocess.Popen(
+        gateway_argv("--http", "0", *args),
+        env=env or gateway_env(data_dir),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        match = re.search(r"at (http://\S+)", line)
+        assert match, f"serve --http printed {line!r} (exit code {process.poll()})"
+        yield match.group(1), process
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            process.wait(timeout=30)
+        for stream in (process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
+
+
+def port_of(url: str) -> int:
+    """The port of a gateway URL."""
+    match = re.search(r":(\d+)/mcp$", url)
+    assert match
+    return int(match.group(1))
+
+
+def port_free(port: int) -> bool:
+    """Whether ``port`` on 127.0.0.1 can be bound (nothing listens there any more)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def clients_of(role: str) -> list[dict[str, Any]]:
+    """The host's clients of ``role``."""
+    return [c for c in (host_status() or {}).get("clients", []) if c["role"] == role]
+
+
+def answering(name: str, asked: list[str]) -> Any:
+    """An elicitation callback that notes it was asked and answers ``name``."""
+
+    async def elicit(context: ClientRequestContext, params: types.ElicitRequestParams) -> types.ElicitResult:
+        asked.append(name)
+        return types.ElicitResult(action="accept", content={"name": name, "age": 1})
+
+    return elicit
+
+
+async def test_two_http_clients_and_a_stdio_gateway_share_one_process_per_server(data_dir: Path) -> None:
+    token = gateway_token_of(data_dir)
+    with http_owner(data_dir) as (url, owner):
+        status = host_status()
+        assert status is not None and status["pid"] != owner.pid  # the host serves, not the serve process
+        assert [c["pid"] for c in clients_of("listener")] == [owner.pid]
+        async with AsyncExitStack() as stack:
+            first, _ = await stack.enter_async_context(http_session(url, token))
+            second, _ = await stack.enter_async_context(http_session(url, token))
+            stdio, _ = await stack.enter_async_context(stdio_gateway(data_dir))
+            pids = {int(text_of(await s.call_tool("alpha__pid", {}))) for s in (first, second, stdio)}
+            assert len(pids) == 1 and server_pids(data_dir, "basic.py") == list(pids)
+            assert text_of(await second.call_tool("gamma__count", {"steps": 1})) == "counted 1"
+            http_clients = clients_of("http")
+            assert len(http_clients) == 2
+            assert await poll(lambda: [c["pid"] for c in clients_of("http")] == [os.getpid()] * 2)  # this process
+            assert {c["clientName"] for c in http_clients} == {"mcp"}  # the SDK client's clientInfo
+            alpha = open_catalog(data_dir).find("alpha").id
+            gamma = open_catalog(data_dir).find("gamma").id
+            assert sorted(len(c["servers"]) for c in http_clients) == [1, 2]
+            assert all(alpha in c["servers"] for c in http_clients)
+            assert any(gamma in c["servers"] for c in http_clients)
+            assert len(clients_of("gateway")) == 1
+        assert await poll(lambda: not clients_of("http"))  # the sessions ended (DELETE)
+        assert server_pids(data_dir, "basic.py") == list(pids)  # the pool keeps its server for other clients
+
+
+async def test_progress_and_questions_go_to_the_http_client_whose_call_caused_them(
+    data_dir: Path, tmp_path: Path
+) -> None:
+    token = gateway_token_of(data_dir)
+    asked: list[str] = []
+    progress: dict[str, list[float]] = {"ann": [], "bob": []}
+    counted: dict[str, str] = {}
+
+    def on_progress(name: str) -> Any:
+        async def note(value: float, total: float | None, message: str | None) -> None:
+            progress[name].append(value)
+
+        return note
+
+    with http_owner(data_dir) as (url, _owner):
+        async with AsyncExitStack() as stack:
+            ann, _ = await stack.enter_async_context(
+                http_session(url, token, elicitation_callback=answering("ann", asked))
+            )
+            bob, _ = await stack.enter_async_context(
+                http_session(url, token, elicitation_callback=answering("bob", asked))
+            )
+
+            async def count(name: str, steps: int) -> None:
+                session = ann if name == "ann" else bob
+                result = await session.call_tool("gamma__count", {"steps": steps}, progress_callback=on_progress(name))
+                counted[name] = text_of(result)
+
+            with anyio.fail_after(60):
+                async with anyio.create_task_group() as group:  # both count on one server at once
+                    group.start_soon(count, "ann", 2)
+                    group.start_soon(count, "bob", 3)
+                async with anyio.create_task_group() as group:  # ann's call runs elsewhere while bob's asks
+                    group.start_soon(ann.call_tool, "gamma__wait", {"seconds": 1, "marker": str(tmp_path / "m")})
+                    assert text_of(await bob.call_tool("alpha__ask_name", {})) == "hello bob (1)"
+                assert text_of(await ann.call_tool("alpha__ask_name", {})) == "hello ann (1)"
+    assert counted == {"ann": "counted 2", "bob": "counted 3"}
+    assert progress == {"ann": [1, 2], "bob": [1, 2, 3]}
+    assert asked == ["bob", "ann"]
+
+
+async def test_the_hosted_listener_wants_the_token(data_dir: Path) -> None:
+    token = gateway_token_of(data_dir)
+    with http_owner(data_dir) as (url, _owner):
+        assert url.startswith("http://127.0.0.1:")
+        assert clients_of("listener")
+        async with httpx2.AsyncClient() as client:
+            for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": token}):
+                response = await client.post(url, json=INITIALIZE, headers=ACCEPT | headers)
+                assert response.status_code == 401
+            foreign = ACCEPT | {"Authorization": f"Bearer {token}", "Origin": "https://evil.example"}
+            assert (await client.post(url, json=INITIALIZE, headers=foreign)).status_code == 403
+            ok = await client.post(url, json=INITIALIZE, headers=ACCEPT | {"Authorization": f"Bearer {token}"})
+            assert ok.status_code == 200
+    assert gateway_token_of(data_dir) == token  # the host used the stored token, made none anew
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=lambda s: signal.Signals(s).name)
+async def test_a_signal_closes_the_listener_and_frees_the_port(data_dir: Path, signum: int) -> None:
+    token = gateway_token_of(data_dir)
+    with http_owner(data_dir) as (url, owner):
+        async with http_session(url, token) as (session, _):
+            assert text_of(await session.call_tool("alpha__echo", {"text": "hi"})) == "hi"
+            host = host_status()
+            assert host is not None and clients_of("http")
+            owner.send_signal(signum)
+            code = await anyio.to_thread.run_sync(lambda: owner.wait(timeout=60))
+            assert owner.stderr is not None
+            lines = owner.stderr.read().strip().splitlines()
+            assert (code, lines) == (0, [f"elftia gateway: stopped ({signal.Signals(signum).name})"])
+            assert port_free(port_of(url))  # free as soon as the process has exited
+            assert not clients_of("listener") and not clients_of("http")
+            assert (host_status() or {}).get("pid") == host["pid"]  # the host itself keeps running
+            assert owner.pid not in elftia_processes(data_dir)
+
+
+async def test_a_port_in_use_is_the_same_error_attached_or_not(data_dir: Path) -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = str(taken.getsockname()[1])
+        results = []
+        for extra in ((), ("--no-daemon",)):
+            done = await anyio.to_thread.run_sync(
+                lambda extra=extra: subprocess.run(
+                    gateway_argv("--http", port, *extra),
+                    env=gateway_env(data_dir),
+                    stdin=subprocess.DEVNULL,
+                    capture_output=True,
+                    text=True,
+                    timeout=120,
+                    check=False,
+                )
+            )
+            results.append((done.returncode, done.stdout, done.stderr.strip().splitlines()))
+    attached, own = results
+    assert attached == own
+    assert attached[0] == 1 and attached[2] == [
+        f"error: --http: cannot listen on 127.0.0.1:{port}: Address already in use"
+    ]
+
+
+async def test_an_unknown_agent_is_refused_as_without_a_host(data_dir: Path) -> None:
+    results = []
+    for extra in ((), ("--no-daemon",)):
+        done = await anyio.to_thread.run_sync(
+            lambda extra=extra: subprocess.run(
+                gateway_argv("--http", "0", "--agent", "nobody", *extra),
+                env=gateway_env(data_dir),
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                timeout=120,
+                check=False,
+            )
+        )
+        results.append((done.returncode, done.stderr.strip().splitlines()))
+    assert results[0] == results[1]
+    assert results[0][0] == 2 and results[0][1][0].startswith("error: --agent:")
+
+
+async def test_host_killed_the_listener_comes_back_on_a_new_host(data_dir: Path, tmp_path: Path) -> None:
+    token = gateway_token_of(data_dir)
+    with http_owner(data_dir) as (url, owner):
+        async with http_session(url, token) as (session, _):
+            first = host_status()
+            assert first is not None
+            old_servers = server_pids(data_dir, ".py")
+            failures: list[Exception] = []
+
+            async def in_flight() -> None:
+                try:
+                    await session.call_tool("gamma__wait", {"seconds": 60, "marker": str(tmp_path / "m")})
+                except Exception as exc:  # the host's connection broke: an error, never silence
+                    failures.append(exc)
+
+            with anyio.fail_after(60):
+                async with anyio.create_task_group() as group:
+                    group.start_soon(in_flight)
+                    assert await poll(lambda: (host_status() or {}).get("callsRunning") == 1)
+                    os.kill(first["pid"], signal.SIGKILL)
+            assert failures
+            with pytest.raises(MCPError, match="Session not found"):  # 404 from the new host: it never knew it
+                await session.call_tool("alpha__echo", {"text": "old session"})
+        async with http_session(url, token) as (session, _):  # a new session on the same port works
+            assert text_of(await session.call_tool("alpha__echo", {"text": "again"})) == "again"
+        second = host_status()
+        assert second is not None and second["pid"] != first["pid"]
+        assert [c["pid"] for c in clients_of("listener")] == [owner.pid]
+        assert await poll(lambda: not (set(old_servers) & set(server_pids(data_dir, ".py"))), limit=30)
+
+
+async def test_no_host_to_be_had_the_process_serves_its_port_itself(data_dir: Path) -> None:
+    token = gateway_token_of(data_dir)
+    with tempfile.TemporaryDirectory(prefix="eh-") as runtime:
+        env = gateway_env(data_dir) | {"ELFTIA_HOST_DIR": runtime}
+        with http_owner(data_dir, env=env) as (url, owner):
+            async with http_session(url, token) as (session, _):
+                assert text_of(await session.call_tool("alpha__echo", {"text": "hosted"})) == "hosted"
+            daemon = [pid for pid in elftia_processes(data_dir) if pid != owner.pid and b"daemon" in _cmdline(pid)]
+            assert len(daemon) == 1
+            os.chmod(runtime, 0o777)  # no safe place for a host socket any more: no new host can be had
+            try:
+                os.kill(daemon[0], signal.SIGKILL)
+                async with http_session(url, token) as (session, _):
+                    pid = int(text_of(await session.call_tool("alpha__pid", {})))
+                    assert _parent(pid) == owner.pid  # the server runs under the serve process now
+            finally:
+                os.chmod(runtime, 0o700)
+        assert await poll(lambda: not elftia_processes(data_dir), limit=30)
+
+
+async def test_no_daemon_serves_in_process_as_before(data_dir: Path) -> None:
+    token = gateway_token_of(data_dir)
+    with http_owner(data_dir, "--no-daemon") as (url, owner):
+        async with http_session(url, token) as (session, _):
+            pid = int(text_of(await session.call_tool("alpha__pid", {})))
+            assert _parent(pid) == owner.pid
+        assert host_status() is None
+        assert await poll(lambda: not process_alive(pid))  # its only client left: the servers stop
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def _parent(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[1])
