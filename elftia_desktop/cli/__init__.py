@@ -70,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; returns the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
     command = next((a for a in argv if not a.startswith("-")), None)
-    if command in ("serve", "call") and "--" not in argv and not {"-h", "--help", "--version"} & set(argv):
+    if command in ("serve", "call", "test", "discover", "logs") and not {"--", "-h", "--help", "--version"} & set(argv):
         from elftia_desktop.cli import attached  # attaches to the pool host before the rest loads
 
         return _handle(attached.parse([a for a in argv if a != "--debug"]), "--debug" in argv)

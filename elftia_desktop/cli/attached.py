@@ -1,10 +1,15 @@
-"""The fast path of ``serve`` and ``call``: attach to the pool host before the rest of the CLI loads.
+"""The fast path of ``serve``, ``call``, ``test``, ``discover`` and ``logs``: attach to the pool host first.
 
-``elftia-mcp serve`` (stdio) becomes a forwarder to the host (``host/shim.py``) and
-``elftia-mcp call`` a request to it (``host/client.py``); both start the daemon when none runs.
-``serve --http`` binds its port and has the host serve it (``host/http_owner.py``).
-Without a host (``--no-daemon``, ``ELFTIA_NO_DAEMON=1``, no Unix sockets, or the host
-cannot be started) each falls back to the in-process command, with the same results.
+``elftia-mcp serve`` (stdio) becomes a forwarder to the host (``host/shim.py``); ``serve --http``
+binds its port and has the host serve it (``host/http_owner.py``); ``call``, ``test``,
+``discover`` and ``logs`` become requests to it (``host/client.py``), run on the host's pool: the
+server's one process, its tool cache, its log. ``serve``, ``call``, ``test`` and ``discover``
+start the daemon when none runs (the server they start then stays warm for the next command and
+every app); ``logs`` does not: with no host running, nobody runs the server, and the command
+starts it itself, as always. Without a host (``--no-daemon``, ``ELFTIA_NO_DAEMON=1``, no Unix
+sockets, or the host cannot be started) each falls back to the in-process command, with the same
+output and exit code; so does a command whose server wants a sign-in (it signs in in place, in
+this terminal).
 """
 
 from __future__ import annotations
@@ -20,11 +25,21 @@ from elftia_desktop.cli.entry_args import (
     show_bad_arguments,
     show_call_response,
 )
+from elftia_desktop.cli.output import EXIT_FAILED
+from elftia_desktop.cli.probe_output import (
+    PROBES,
+    add_probe_arguments,
+    show_discover,
+    show_followed,
+    show_log_line,
+    show_logs,
+    show_test,
+)
 
 if TYPE_CHECKING:
     from elftia_desktop.host.http_owner import Listener
 
-ATTACHING = ("serve", "call")
+ATTACHING = ("serve", "call", *PROBES)
 """The commands that attach to the host."""
 
 
@@ -38,6 +53,10 @@ def parse(argv: list[str]) -> argparse.Namespace:
     p = sub.add_parser("call", help="call one tool of a server")
     add_call_arguments(p)
     p.set_defaults(handler=call)
+    for name, help_text in PROBES.items():
+        p = sub.add_parser(name, help=help_text)
+        add_probe_arguments(p, follow=name == "logs")
+        p.set_defaults(handler=follow_logs if name == "logs" else probe)
     return parser.parse_args(argv)
 
 
@@ -123,6 +142,62 @@ def call(args: argparse.Namespace) -> int:
     except ServerAuthRequired:
         return cmd_call(args)  # signs in in place, in this terminal
     return show_call_response(response, args.json)
+
+
+def probe(args: argparse.Namespace) -> int:
+    """``test``, ``discover``, ``logs``: on the host's pool when one can be reached, else in-process."""
+    if not _attaching(args):
+        return in_process(args)
+    from elftia_desktop.core.errors import ServerAuthRequired
+    from elftia_desktop.host import attach, client
+
+    try:
+        reply = client.probe(args.command, args.server, start=args.command != "logs")
+    except attach.NoHost as exc:
+        print(f"warning: {exc}; running the server in this command", file=sys.stderr)
+        return in_process(args)
+    except ServerAuthRequired:
+        return in_process(args)  # signs in in place, in this terminal
+    if reply is None:  # logs, and no host runs
+        return in_process(args)
+    if args.command == "logs":
+        return show_logs(list(reply["lines"]), reply.get("error"), args.json)
+    show = show_test if args.command == "test" else show_discover
+    return show(dict(reply["result"]), set(reply.get("disabledTools") or []), args.json)
+
+
+def follow_logs(args: argparse.Namespace) -> int:
+    """``logs``: the host's log when a host runs (``--follow``: and each new line, the server held meanwhile),
+    else in-process; no daemon is started."""
+    if not args.follow:
+        return probe(args)
+    if not _attaching(args):
+        return in_process(args)
+    from elftia_desktop.core.errors import ServerAuthRequired
+    from elftia_desktop.host import client
+
+    replies = client.follow_logs(args.server)
+    if replies is None:
+        return in_process(args)
+    try:
+        first = next(replies)
+    except ServerAuthRequired:
+        return in_process(args)  # signs in in place, in this terminal
+    code = show_followed(list(first["lines"]), first.get("error"), args.json)
+    if code is not None:
+        return code
+    for reply in replies:
+        show_log_line(str(reply.get("line")), args.json)
+    print("error: Elftia's pool host stopped; no more lines of this server", file=sys.stderr)
+    return EXIT_FAILED
+
+
+def in_process(args: argparse.Namespace) -> int:
+    """The in-process ``test``, ``discover`` or ``logs`` (the rest of the CLI loads only now)."""
+    from elftia_desktop.cli import runtime
+
+    handlers = {"test": runtime.cmd_test, "discover": runtime.cmd_discover, "logs": runtime.cmd_logs}
+    return handlers[args.command](args)
 
 
 def terminal_answer(mode: str | None) -> Callable[[str, str, dict[str, Any]], tuple[str, dict[str, Any] | None]]:

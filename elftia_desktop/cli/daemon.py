@@ -141,7 +141,9 @@ def cmd_status(args: argparse.Namespace) -> int:
         print_json({"running": status is not None} | (_public(status) if status else {}))
         return EXIT_OK
     if status is None:
-        print("no pool host runs (it starts with the first gateway or 'elftia-mcp call' that needs it)")
+        print(
+            "no pool host runs (it starts with the first gateway or command that needs it: serve, call, test, discover)"
+        )
         return EXIT_OK
     who = "the Elftia Desktop window" if status.get("hostedBy") == "window" else "pool host"
     print(f"{who}: pid {status['pid']}, {status['socket']}, data folder {status['dataDir']}")
@@ -149,5 +151,6 @@ def cmd_status(args: argparse.Namespace) -> int:
     print(f"clients ({len(clients)}):")
     print_table(["app", "role", "pid", "agent", "servers", "calls"], [_client_row(c) for c in clients])
     print(f"servers running ({len(status['servers'])}):")
-    print_table(["name", "state"], [[s["name"], s["state"]] for s in status["servers"]])
+    rows = [[s["name"], s["state"], f"{s.get('unusedSeconds', 0):.0f} s"] for s in status["servers"]]
+    print_table(["name", "state", "unused for"], rows)
     return EXIT_OK

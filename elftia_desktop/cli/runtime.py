@@ -16,14 +16,21 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from elftia_desktop.cli.auth import sign_in_flag
 from elftia_desktop.cli.context import open_catalog, run_services
 from elftia_desktop.cli.entry_args import add_call_arguments, show_bad_arguments, show_call_response
-from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, add_json_flag, fail, print_json
+from elftia_desktop.cli.output import EXIT_BAD_INPUT, fail
+from elftia_desktop.cli.probe_output import (
+    PROBES,
+    add_probe_arguments,
+    show_discover,
+    show_followed,
+    show_log_line,
+    show_logs,
+    show_test,
+)
 from elftia_desktop.core.argument_check import check
 from elftia_desktop.core.errors import JsonInputError
 from elftia_desktop.core.json_input import parse_json_text
-from elftia_desktop.core.text_rules import visible
 
 if TYPE_CHECKING:  # imported when a command runs (see _run): the other commands never load the SDK
     from elftia_desktop.application.services import Services
@@ -38,27 +45,15 @@ COMMANDS = ("test", "discover", "call", "logs")
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``test``, ``discover``, ``call`` and ``logs``."""
-    p = sub.add_parser("test", help="start a server and list its tools")
-    p.add_argument("server", help="name or id")
-    add_json_flag(p)
-    sign_in_flag(p)
-    p.set_defaults(handler=cmd_test)
-
-    p = sub.add_parser("discover", help="list a server's tools, prompts, resources and resource templates")
-    p.add_argument("server", help="name or id")
-    add_json_flag(p)
-    sign_in_flag(p)
-    p.set_defaults(handler=cmd_discover)
-
-    p = sub.add_parser("call", help="call one tool of a server")
-    add_call_arguments(p)  # shared with the fast path that attaches to the pool host
-    p.set_defaults(handler=cmd_call)
-
-    p = sub.add_parser("logs", help="start a server and show what it logged (stderr and log messages)")
-    p.add_argument("server", help="name or id")
-    add_json_flag(p)
-    sign_in_flag(p)
-    p.set_defaults(handler=cmd_logs)
+    handlers = {"test": cmd_test, "discover": cmd_discover, "call": cmd_call, "logs": cmd_logs}
+    for name in COMMANDS:
+        if name == "call":
+            p = sub.add_parser("call", help="call one tool of a server")
+            add_call_arguments(p)  # shared with the fast path that attaches to the pool host
+        else:
+            p = sub.add_parser(name, help=PROBES[name])
+            add_probe_arguments(p, follow=name == "logs")  # shared with the fast path too
+        p.set_defaults(handler=handlers[name])
 
 
 def _run(work: Callable[[McpService, McpServerRecord], Awaitable[T]], server: str, args: argparse.Namespace) -> T:
@@ -87,18 +82,7 @@ def _run(work: Callable[[McpService, McpServerRecord], Awaitable[T]], server: st
 def cmd_test(args: argparse.Namespace) -> int:
     """``test NAME``: connect and list the server's tools."""
     result = _run(lambda service, record: service.test(record.id), args.server, args)
-    if args.json:
-        print_json(result.to_json_dict())
-    elif result.success:
-        off = _disabled_tools(args.server)
-        print(
-            f"OK in {result.duration_ms:.0f} ms: {len(result.tools)} tools" + (f", {len(off)} disabled" if off else "")
-        )
-        for name in result.tools:
-            print(f"  {_marked(name, off)}")
-    else:
-        print(f"error: {result.error}", file=sys.stderr)
-    return EXIT_OK if result.success else EXIT_FAILED
+    return show_test(result.to_json_dict(), _disabled_tools(args.server), args.json)
 
 
 def _disabled_tools(server: str) -> set[str]:
@@ -106,36 +90,10 @@ def _disabled_tools(server: str) -> set[str]:
     return set(open_catalog().find(server).disabled_tools)
 
 
-def _marked(name: str, disabled: set[str]) -> str:
-    return f"{name}  (disabled)" if name in disabled else name
-
-
 def cmd_discover(args: argparse.Namespace) -> int:
     """``discover NAME``: the server's tools, prompts, resources and resource templates."""
     result = _run(lambda service, record: service.discover(record.id), args.server, args)
-    if args.json:
-        print_json(result.to_json_dict())
-        return EXIT_OK if result.success else EXIT_FAILED
-    if result.error and not result.tools:
-        print(f"error: {result.error}", file=sys.stderr)
-        return EXIT_FAILED
-    off = _disabled_tools(args.server)
-    sections = [
-        (
-            "Tools",
-            [(t["name"] + ("  (disabled)" if t["name"] in off else ""), t.get("description")) for t in result.tools],
-        ),
-        ("Prompts", [(p["name"], p.get("description")) for p in result.prompts]),
-        ("Resources", [(r["uri"], r.get("name")) for r in result.resources]),
-        ("Resource templates", [(t["uriTemplate"], t.get("name")) for t in result.resource_templates]),
-    ]
-    for title, rows in sections:
-        print(f"{title} ({len(rows)}):")
-        for name, text in rows:
-            print(f"  {name}" + (f"  {(text or '').splitlines()[0][:80]}" if text else ""))
-    for kind, error in result.errors.items():
-        print(f"warning: {kind}: {error}", file=sys.stderr)
-    return EXIT_OK if result.success else EXIT_FAILED
+    return show_discover(result.to_json_dict(), _disabled_tools(args.server), args.json)
 
 
 def parse_args_json(text: str) -> dict[str, Any]:
@@ -230,20 +188,32 @@ def cmd_call(args: argparse.Namespace) -> int:
 
 
 def cmd_logs(args: argparse.Namespace) -> int:
-    """``logs NAME``: connect and print the server's recent log lines."""
+    """``logs NAME [--follow]``: start the server (a test) and print its log lines (then each new one)."""
+    from elftia_desktop.application.server_logs import server_logs
 
-    async def work(service: McpService, record: McpServerRecord) -> tuple[list[str], str | None]:
-        """Connect (a test), then take the log lines and the error, if any."""
-        result = await service.test(record.id)
-        await asyncio.sleep(0.2)  # let the last stderr lines arrive before the server is stopped
-        return service.server_log(record.id), result.error
+    if args.follow:
+        return _run(lambda service, record: _follow(service, record.id, args.json), args.server, args)
+    report = _run(lambda service, record: server_logs(service, record.id), args.server, args)
+    return show_logs(report.lines, report.error, args.json)
 
-    lines, error = _run(work, args.server, args)
-    if args.json:
-        print_json({"success": error is None, "lines": lines, "error": error})
-    else:
-        for line in lines:
-            print(visible(line))  # a server's output never drives the terminal (escape sequences, fake lines)
-        if error:
-            print(f"error: {error}", file=sys.stderr)
-    return EXIT_OK if error is None else EXIT_FAILED
+
+async def _follow(service: McpService, server_id: str, as_json: bool) -> int:
+    """``logs --follow`` on this command's own pool: the lines so far, then each new one until interrupted."""
+    from elftia_desktop.application.server_logs import server_logs
+
+    report = await server_logs(service, server_id)
+    new_lines: asyncio.Queue[str] = asyncio.Queue()
+
+    def on_log(payload: dict[str, Any]) -> None:
+        """Queue a new line of this server."""
+        if payload["serverId"] == server_id:
+            new_lines.put_nowait(payload["line"])
+
+    unsubscribe = service.events.on("log", on_log)
+    try:
+        code = show_followed(report.lines, report.error, as_json)
+        while code is None:
+            show_log_line(await new_lines.get(), as_json)
+        return code
+    finally:
+        unsubscribe()

@@ -83,6 +83,8 @@ class ServerConnection:
         self._headers = headers
         self._callbacks = callbacks
         self.log = server_log
+        self._log_mark = server_log.added
+        """The log's lines before this connection: a failure quotes only this connection's stderr."""
         self._hooks = hooks
         self.session: ClientSession | None = None
         """An ``EraSession``, typed as the SDK's session its users call (plain calls return final results)."""
@@ -116,7 +118,7 @@ class ServerConnection:
             target=self.target,
             phase=phase,
             exit_code=self.process.returncode if exited and self.process is not None else None,
-            stderr_tail=self.log.tail(),
+            stderr_tail=self.log.tail(since=self._log_mark),
             http_status=self.http_status,
             timeout=timeout,
             protocol=self.era.label

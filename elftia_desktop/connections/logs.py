@@ -19,6 +19,8 @@ class ServerLog:
     def __init__(self, on_line: Callable[[str], None] | None = None, size: int = LOG_LINES) -> None:
         self._lines: deque[str] = deque(maxlen=size)
         self._on_line = on_line
+        self.added = 0
+        """Lines added since the log was made (a mark for :meth:`tail` of one connection's lines)."""
 
     def resize(self, size: int) -> None:
         """Keep at most ``size`` lines from now on (the newest are kept)."""
@@ -31,6 +33,7 @@ class ServerLog:
         if len(line) > MAX_LINE_CHARS:
             line = line[:MAX_LINE_CHARS] + " …"
         self._lines.append(line)
+        self.added += 1
         if self._on_line is not None:
             self._on_line(line)
 
@@ -38,9 +41,9 @@ class ServerLog:
         """All kept lines, oldest first."""
         return list(self._lines)
 
-    def tail(self, count: int = 10) -> list[str]:
-        """The last ``count`` lines."""
-        return list(self._lines)[-count:]
+    def tail(self, count: int = 10, since: int = 0) -> list[str]:
+        """The last ``count`` lines, of those added after mark ``since`` (an earlier :attr:`added`)."""
+        return list(self._lines)[-min(count, self.added - since) :] if self.added > since else []
 
 
 def format_log_message(level: str, logger: str | None, data: Any) -> str:

@@ -1,4 +1,4 @@
-"""A CLI command run through the pool host: ``elftia-mcp call`` on a warm server, and the daemon's status and stop.
+"""CLI commands run through the pool host: ``call``, ``test``, ``discover``, ``logs``, and the daemon's status and stop.
 
 :func:`call` sends one ``call`` request and answers the server's questions on the way (with the
 ``answer`` the CLI gives: ask on a terminal, ``--elicit accept-defaults|decline``).
@@ -10,7 +10,7 @@ Standard library only (``core.errors`` is plain Python).
 from __future__ import annotations
 
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from elftia_desktop.core import errors
@@ -72,6 +72,42 @@ def call(server: str, tool: str, arguments: dict[str, Any], timeout: float | Non
     if reply.get("op") == "badArguments":
         raise BadArguments(list(reply.get("issues") or []))
     return dict(reply["result"])
+
+
+def probe(op: str, server: str, *, start: bool = True) -> dict[str, Any] | None:
+    """``test``, ``discover`` or ``logs`` of ``server`` on the host's pool: the host's answer.
+
+    None when no host runs and ``start`` is false; ``attach.NoHost`` when none could be started;
+    errors of ``core.errors`` as the in-process command (``ServerAuthRequired``: sign in in place).
+    """
+    try:
+        sock, _reply = attach.connect("command", start=start)
+    except attach.NoHost:
+        if start:
+            raise
+        return None
+    with sock:
+        return request(sock, {"op": op, "server": server})
+
+
+def follow_logs(server: str) -> Iterator[dict[str, Any]] | None:
+    """``logs --follow`` on the host: its first answer (the log so far, or the error of the server's start),
+    then one ``{"op": "logLine"}`` per new line; None when no host runs (nothing is started).
+
+    The connection stays open while the caller iterates; the iteration ends when the host goes away.
+    """
+    try:
+        sock, _reply = attach.connect("command", start=False)
+    except attach.NoHost:
+        return None
+    return _followed(sock, server)
+
+
+def _followed(sock: socket.socket, server: str) -> Iterator[dict[str, Any]]:
+    with sock:
+        yield request(sock, {"op": "logs", "server": server, "follow": True})
+        while (payload := wire.read_frame(sock)) is not None:
+            yield wire.decode(payload)
 
 
 def control(op: str) -> dict[str, Any] | None:

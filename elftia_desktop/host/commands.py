@@ -1,4 +1,7 @@
-"""A ``command`` connection to the host: CLI requests (``call``, ``status``, ``stop``, ``handover``) and their answers.
+"""A ``command`` connection to the host: CLI requests and their answers.
+
+The requests: ``call``, ``test``, ``discover`` and ``logs`` of a server (on the host's pool: the
+server's one process, its tool cache, its log), and ``status``, ``stop``, ``handover`` of the host.
 
 Requests and answers are ``{"op": ...}`` frames. A ``call`` runs in its own task while the
 connection keeps reading: the server's questions go to the client as ``{"op": "elicit"}`` and come
@@ -20,9 +23,11 @@ from typing import Any
 
 import mcp_types as types
 
+from elftia_desktop.application.server_logs import server_logs
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.argument_check import check
-from elftia_desktop.core.errors import ElftiaError
+from elftia_desktop.core.errors import ElftiaError, ServerAuthRequired
+from elftia_desktop.core.models import ConnectionState, McpServerRecord
 from elftia_desktop.host import wire
 from elftia_desktop.host.links import Callers, SamplingAnswer, read_frame
 
@@ -81,8 +86,14 @@ class CommandLink:
             if question is not None and not question.done():
                 question.set_result(message)
             return
+        if op == "logs" and message.get("follow"):
+            self._spawn(self._follow_logs(message))
+            return
         work = {
             "call": self._call,
+            "test": self._test,
+            "discover": self._discover,
+            "logs": self._logs,
             "status": self._send_status,
             "stop": self._request_stop,
             "handover": self._request_handover,
@@ -103,7 +114,7 @@ class CommandLink:
         try:
             answer = await work(request)
         except ElftiaError as exc:
-            answer = {"op": "error", "kind": type(exc).__name__, "message": str(exc)}
+            answer = _error(exc)
         await self.send(answer)
 
     async def _send_status(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -121,7 +132,7 @@ class CommandLink:
 
     async def _call(self, request: dict[str, Any]) -> dict[str, Any]:
         """Check the arguments against the tool's input schema (nothing is sent when they do not fit), then call."""
-        record = await asyncio.to_thread(self._service.catalog.find, str(request.get("server")))
+        record = await self._find(request)
         tool_name, arguments = str(request.get("tool")), dict(request.get("arguments") or {})
         timeout = request.get("timeout")
         with self._callers.calling(record.id, self):
@@ -133,6 +144,63 @@ class CommandLink:
                 record.id, tool_name, arguments, timeout=float(timeout) if timeout else None
             )
         return {"op": "result", "result": response.to_json_dict()}
+
+    async def _find(self, request: dict[str, Any]) -> McpServerRecord:
+        return await asyncio.to_thread(self._service.catalog.find, str(request.get("server")))
+
+    def _no_sign_in_here(self, record: McpServerRecord) -> None:
+        """A server that wants a sign-in: the command signs in in place, in its terminal (``ServerAuthRequired``)."""
+        if self._service.connection_state(record.id) is ConnectionState.AUTH_REQUIRED:
+            failure = self._service.connection_failure(record.id)
+            raise ServerAuthRequired(failure.reason if failure else "sign-in required", record.id)
+
+    async def _test(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Test the host's own connection to the server (the one every app uses): list its tools anew."""
+        record = await self._find(request)
+        result = await self._service.test(record.id)
+        self._no_sign_in_here(record)
+        return {"op": "tested", "result": result.to_json_dict(), "disabledTools": record.disabled_tools}
+
+    async def _discover(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Everything the server offers, asked on the host's connection."""
+        record = await self._find(request)
+        result = await self._service.discover(record.id)
+        self._no_sign_in_here(record)
+        return {"op": "discovered", "result": result.to_json_dict(), "disabledTools": record.disabled_tools}
+
+    async def _logs(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The host's log of the server (started first when it does not run)."""
+        record = await self._find(request)
+        report = await server_logs(self._service, record.id)
+        self._no_sign_in_here(record)
+        return {"op": "logs", "serverId": record.id, "lines": report.lines, "error": report.error}
+
+    async def _follow_logs(self, request: dict[str, Any]) -> None:
+        """``logs --follow``: the log so far, then each new line until the client goes; the server is held
+        meanwhile (never idle-stopped)."""
+        try:
+            answer = await self._logs(request)
+        except ElftiaError as exc:
+            await self.send(_error(exc))
+            return
+        server_id = answer["serverId"]
+        new_lines: asyncio.Queue[str] = asyncio.Queue()
+
+        def on_log(payload: dict[str, Any]) -> None:
+            """Queue a new line of this server (subscribed with no wait after the log so far: none is lost)."""
+            if payload["serverId"] == server_id:
+                new_lines.put_nowait(payload["line"])
+
+        unsubscribe = self._service.events.on("log", on_log)
+        try:
+            await self.send(answer)
+            if answer["error"] is not None:
+                return
+            with self._callers.listening(server_id):
+                while True:
+                    await self.send({"op": "logLine", "line": await new_lines.get()})
+        finally:
+            unsubscribe()
 
     async def elicit(self, server_id: str, message: str, schema: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
         """Ask the CLI that made the call; its answer comes back on this connection."""
@@ -149,3 +217,8 @@ class CommandLink:
     async def sample(self, server_id: str, params: types.CreateMessageRequestParams) -> SamplingAnswer:
         """The CLI has no model to sample from: refused, as in the in-process CLI."""
         return types.ErrorData(code=types.INVALID_REQUEST, message="The command line does not support sampling.")
+
+
+def _error(exc: ElftiaError) -> dict[str, Any]:
+    """An ``ElftiaError`` as an answer: the CLI raises the same class with the same message."""
+    return {"op": "error", "kind": type(exc).__name__, "message": str(exc)}

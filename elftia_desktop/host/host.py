@@ -6,17 +6,19 @@ with ``SO_PEERCRED`` as well) and open with a hello (``wire.py``):
 * ``gateway`` (``elftia-mcp serve``): an MCP session of the gateway of its scope (``--agent``,
   ``--hub``, ``--timeout``); every attached gateway of a scope shares one :class:`HostedGateway`
   (one catalog) and every scope shares the pool, so each server runs once.
-* ``command`` (the CLI): ``call``, ``status``, ``stop`` and ``handover`` requests (``commands.py``).
+* ``command`` (the CLI): ``call``, ``test``, ``discover``, ``logs``, ``status``, ``stop`` and
+  ``handover`` requests (``commands.py``).
 * ``http`` (``elftia-mcp serve --http``): that process passes its listening socket, and the host
   serves the scope's gateway over Streamable HTTP on it (``http_link.py``); each HTTP session is a client.
 
 Who is attached, and what each client calls, is kept in ``clients.py``; ``changed`` is told
 about every change (the window shows it).
 
-Two kinds of host: the ``daemon`` owns its pool: it stops its servers after ``idle`` seconds
-without use and exits then when no client is attached (or on ``stop``, SIGTERM, SIGINT),
-stopping every server it started. The ``window`` hosts the desktop app's own pool: no idle
-stop, ``stop`` is refused (quitting the window ends it), and its servers are the window's to close.
+Two kinds of host: the ``daemon`` owns its pool: it stops each server unused for ``idle``
+seconds (``idle.py``; the others stay warm) and exits when no client came for as long and no
+call runs (or on ``stop``, SIGTERM, SIGINT), stopping every server it started. The ``window``
+hosts the desktop app's own pool: no idle stop, ``stop`` is refused (quitting the window ends
+it), and its servers are the window's to close.
 A ``handover`` (the window starting while a daemon runs) stops accepting, lets the calls in
 flight finish (at most ``DRAIN_LIMIT`` s), closes the clients' connections (their next call
 reconnects) and exits like a stop.
@@ -47,6 +49,7 @@ from elftia_desktop.host.clients import CURRENT, Client, ClientCalls, ClientInfo
 from elftia_desktop.host.commands import CommandLink
 from elftia_desktop.host.fast_lane import FastLane
 from elftia_desktop.host.http_link import serve_listener
+from elftia_desktop.host.idle import ServerIdle
 from elftia_desktop.host.links import FramedChannel, HostedGateway, read_frame, serve_gateway_link
 from elftia_desktop.host.location import HostLocation
 
@@ -55,7 +58,7 @@ log = logging.getLogger(__name__)
 DISCONNECT_TIMEOUT = 5.0
 """Seconds the host, stopping, waits for its clients' handlers to end after closing their connections."""
 DEFAULT_IDLE = 600.0
-"""Seconds without use after which the servers stop (and the daemon exits when nobody is attached)."""
+"""Seconds without use after which a server stops (and the daemon exits when nobody is attached)."""
 DRAIN_LIMIT = 10.0
 """Seconds a host handing its pool over lets the calls in flight finish before it closes the connections."""
 
@@ -87,6 +90,8 @@ class Host:
         self._changed = changed or (lambda: None)
         self.callers = ClientCalls(self._changed, fallback)
         self.callers.install(self.service)
+        self.server_idle = ServerIdle(self.service, self.callers)
+        """How long each server went unused (the daemon stops those unused for ``idle`` seconds)."""
         self.started = time.time()
         self.listening = asyncio.Event()
         """Set once the socket listens."""
@@ -181,20 +186,16 @@ class Host:
             await asyncio.gather(*pending, return_exceptions=True)
 
     async def _idle_loop(self) -> None:
+        """Stop each server unused for ``idle`` seconds; exit when no client came for as long and no call runs."""
         idle = self.idle or DEFAULT_IDLE
         tick = max(0.05, min(idle / 4, 5.0))
         while True:
             await asyncio.sleep(tick)
-            if self.callers.running or time.monotonic() - self._last_use < idle:
-                continue
-            if not self._clients:
+            if not self._clients and not self.callers.running and time.monotonic() - self._last_use >= idle:
                 log.info("idle for %.0f s with no client attached: stopping", idle)
                 self.stop()
                 return
-            if any(self.service.connection_state(r.id).value != "disconnected" for r in await self._records()):
-                log.info("idle for %.0f s: stopping the servers (they start again on the next use)", idle)
-                await self.service.cleanup()
-            self._last_use = time.monotonic()
+            await self.server_idle.stop_idle(idle)
 
     async def _records(self) -> list[Any]:
         return await self.service.current_records()
@@ -340,7 +341,12 @@ class Host:
         """What ``elftia-mcp daemon status`` shows: this host, its clients, its servers and their processes."""
         records = await self._records()
         servers = [
-            {"id": r.id, "name": r.name, "state": self.service.connection_state(r.id).value}
+            {
+                "id": r.id,
+                "name": r.name,
+                "state": self.service.connection_state(r.id).value,
+                "unusedSeconds": round(self.server_idle.idle_seconds(r.id), 1),
+            }
             for r in records
             if self.service.connection_state(r.id).value != "disconnected"
         ]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
@@ -52,6 +53,9 @@ class Callers:
         self._calls: dict[str, list[Asker]] = {}
         self.running = 0
         """Calls running now (the host is not idle while any runs)."""
+        self.last_call: dict[str, float] = {}
+        """When a call on each server last started or ended (``time.monotonic``)."""
+        self._listeners: dict[str, int] = {}
 
     @contextlib.contextmanager
     def calling(self, server_id: str, asker: Asker) -> Iterator[None]:
@@ -59,13 +63,30 @@ class Callers:
         calls = self._calls.setdefault(server_id, [])
         calls.append(asker)
         self.running += 1
+        self.last_call[server_id] = time.monotonic()
         try:
             yield
         finally:
             self.running -= 1
+            self.last_call[server_id] = time.monotonic()
             calls.remove(asker)
             if not calls:
                 self._calls.pop(server_id, None)
+
+    @contextlib.contextmanager
+    def listening(self, server_id: str) -> Iterator[None]:
+        """While a client listens to ``server_id`` (``logs --follow``): the server is busy."""
+        self._listeners[server_id] = self._listeners.get(server_id, 0) + 1
+        try:
+            yield
+        finally:
+            self._listeners[server_id] -= 1
+            if not self._listeners[server_id]:
+                del self._listeners[server_id]
+
+    def busy(self, server_id: str) -> bool:
+        """Whether a call runs on ``server_id`` now, or a client listens to it."""
+        return bool(self._calls.get(server_id)) or server_id in self._listeners
 
     def install(self, service: McpService) -> None:
         """Make this registry the service's answer to elicitation and sampling."""
