@@ -91,8 +91,24 @@ class EraSession(ClientSession):
         """``tools/call``; a plain call is driven to its final result (input rounds, one re-list)."""
         if _raw(kwargs):
             return await super().call_tool(name, arguments, *args, **kwargs)
+        retry = self._call_rounds(name, arguments, *args, **kwargs)
+        return await self._drive(await retry(None, None), retry)
+
+    async def finish_call(
+        self, name: str, arguments: Any, first: types.InputRequiredResult, limit: float | None
+    ) -> types.CallToolResult:
+        """Drive a call whose first round was sent elsewhere (the relay) and asked for input, to its final result."""
+        retry = self._call_rounds(name, arguments, read_timeout_seconds=limit)
+        result: types.CallToolResult = await self._drive(first, retry)
+        return result
+
+    def _call_rounds(
+        self, name: str, arguments: Any, *args: Any, **kwargs: Any
+    ) -> Callable[[types.InputResponses | None, str | None], Awaitable[Any]]:
+        """One round of a plain call (with the input so far), re-listing once on a ``HEADER_MISMATCH``."""
 
         async def send(responses: types.InputResponses | None, state: str | None) -> Any:
+            """Send one round of the call, with the input gathered so far."""
             return await super(EraSession, self).call_tool(
                 name,
                 arguments,
@@ -104,6 +120,7 @@ class EraSession(ClientSession):
             )
 
         async def retry(responses: types.InputResponses | None, state: str | None) -> Any:
+            """One round; on a stale schema (``HEADER_MISMATCH``) re-list once and send it again."""
             try:
                 return await send(responses, state)
             except MCPError as mismatch:
@@ -112,7 +129,7 @@ class EraSession(ClientSession):
                 await self._relist(name)  # the spec's recovery: the listed schema was stale
                 return await send(responses, state)
 
-        return await self._drive(await retry(None, None), retry)
+        return retry
 
     async def get_prompt(self, name: str, arguments: Any = None, **kwargs: Any) -> Any:
         """``prompts/get``; a plain call is driven to its final result."""

@@ -310,18 +310,23 @@ class ConnectionPool:
         except ElftiaError:
             raise
         except Exception as exc:
-            leaf = leaf_exception(exc)
-            if phase == "call" and isinstance(leaf, MCPError) and not is_timeout(leaf) and not is_connection_lost(leaf):
-                raise ToolCallError(
-                    f"the tool call failed: {leaf.message} (code {leaf.code})", server_name=record.name
-                ) from exc
-            error: ElftiaError = translate(exc, connection.failure_context(phase, limit))
-            if is_connection_lost(exc) or not connection.alive:
-                entry = self.entry(record.id)
-                await self._drop(record.id, connection)
-                self.tools.invalidate(record.id)
-                error = self._failed(entry, record, error, connection.http_status)
-            raise error from exc
+            raise await self.failure(record, connection, phase, limit, exc) from exc
+
+    async def failure(
+        self, record: McpServerRecord, connection: ServerConnection, phase: str, limit: float | None, exc: Exception
+    ) -> ElftiaError:
+        """The error a failed request on ``connection`` comes out as; a lost connection is dropped (the next use
+        reconnects)."""
+        leaf = leaf_exception(exc)
+        if phase == "call" and isinstance(leaf, MCPError) and not is_timeout(leaf) and not is_connection_lost(leaf):
+            return ToolCallError(f"the tool call failed: {leaf.message} (code {leaf.code})", server_name=record.name)
+        error: ElftiaError = translate(exc, connection.failure_context(phase, limit))
+        if is_connection_lost(exc) or not connection.alive:
+            entry = self.entry(record.id)
+            await self._drop(record.id, connection)
+            self.tools.invalidate(record.id)
+            error = self._failed(entry, record, error, connection.http_status)
+        return error
 
     async def disconnect(self, server_id: str) -> None:
         """Close a server's connection (or cancel its attempt); state ``disconnected``."""

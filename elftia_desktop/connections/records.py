@@ -40,6 +40,12 @@ class ServerRecords:
         record = (await self.current()).get(server_id)
         return record if record is not None else await asyncio.to_thread(self.catalog.get, server_id)
 
+    def unchanged(self) -> dict[str, McpServerRecord] | None:
+        """The records by id as :meth:`current` last gave them, while the file has not changed since (sync: a
+        ``stat``); None when it changed or was never read."""
+        items = self.catalog.store.current_items()
+        return self._by_id if items is not None and items is self._source else None
+
     def cached(self, server_id: str) -> McpServerRecord | None:
         """The record as last read, without touching the file (sync; for messages)."""
         return self._by_id.get(server_id)

@@ -70,9 +70,14 @@ class Catalog:
             self._cache.pop(kind, None)
             self._building.pop(kind, None)
 
-    async def _get(self, kind: str, build: Callable[[], Awaitable[Listing[Any]]]) -> Listing[Any]:
+    def warm(self, kind: str) -> Listing[Any] | None:
+        """The listing of ``kind`` while it is built and fresh (sync); None when a request would build it."""
         cached = self._cache.get(kind)
-        if cached is not None and time.monotonic() - cached.built_at < TOOL_CACHE_TTL:
+        return cached if cached is not None and time.monotonic() - cached.built_at < TOOL_CACHE_TTL else None
+
+    async def _get(self, kind: str, build: Callable[[], Awaitable[Listing[Any]]]) -> Listing[Any]:
+        cached = self.warm(kind)
+        if cached is not None:
             return cached
         task = self._building.get(kind)
         if task is None:  # concurrent requests share one build

@@ -167,7 +167,11 @@ class Gateway:
                 ref.server_id, ref.tool_name, arguments, timeout=self.call_timeout, progress_callback=progress
             )
         except ElftiaError as exc:
-            return error_result(await self._failure(ref.server_id, exc))
+            return await self.failure_result(ref.server_id, exc)
+
+    async def failure_result(self, server_id: str, exc: ElftiaError) -> types.CallToolResult:
+        """How ``call_downstream`` reports a failing server: in the result, secrets redacted."""
+        return error_result(await self._failure(server_id, exc))
 
     async def tool_ref(self, name: str) -> ToolRef:
         """The server and tool behind a gateway tool name; ``MCPError`` (invalid params) when none is."""
