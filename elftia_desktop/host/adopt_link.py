@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import contextvars
 import json
 import logging
 import os
@@ -76,6 +77,8 @@ class AppPipe(asyncio.Protocol):
         self._paused = False
         self._transport: asyncio.ReadTransport | None = None
         self._waiter: asyncio.Future[None] | None = None
+        self.on_line: Callable[[bytes], bool] | None = None
+        """Offered each whole line as it arrives while the reader waits (``AdoptedChannel.offer``)."""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         """The pipe's transport (paused while the buffer is full)."""
@@ -83,11 +86,29 @@ class AppPipe(asyncio.Protocol):
         self._transport = transport
 
     def data_received(self, data: bytes) -> None:
-        """Keep what the app sent; a full buffer pauses the reading."""
+        """Keep what the app sent (lines the lane takes at once are gone); a full buffer pauses the reading."""
         self.buffer += data
+        if self.on_line is not None and self._waiter is not None and not self._waiter.done() and not self.stopped:
+            self._offer(self.on_line)
+            if self.buffer.find(b"\n") < 0 and len(self.buffer) <= wire.MAX_FRAME:
+                return  # every whole line was taken: the reader has nothing to do
         if len(self.buffer) > BACKLOG and (len(self.buffer) > wire.MAX_FRAME or self.buffer.rfind(b"\n") >= 0):
             self._pause(True)
         self._wake()
+
+    def _offer(self, on_line: Callable[[bytes], bool]) -> None:
+        """Hand the whole lines to ``on_line`` in order until one is refused (the reader gets it and the rest)."""
+        while (end := self.buffer.find(b"\n")) >= 0:
+            line = bytes(self.buffer[:end]).strip()
+            if line:
+                try:
+                    taken = on_line(line)
+                except Exception:  # the reader offers it again, and fails where it always did
+                    log.exception("an app's line could not be taken on arrival")
+                    taken = False
+                if not taken:
+                    return
+            del self.buffer[: end + 1]
 
     def taken(self) -> None:
         """A line was taken: read again once the buffer emptied (or holds no whole line)."""
@@ -172,6 +193,23 @@ class AdoptedChannel:
                 self._took(line)
                 return line
         return None
+
+    def offer(self, take: Callable[[bytes], bool]) -> None:
+        """Let ``take`` have each line as it arrives, without a wake-up of the reader (``links.Offering``).
+
+        ``take`` runs in the caller's context (the pipe's callbacks run in the loop's): the attached
+        client (``clients.CURRENT``, ``call_origin.ORIGIN``) is the one of this connection.
+        """
+        context = contextvars.copy_context()
+
+        def on_line(line: bytes) -> bool:
+            """The line, if ``take`` takes it, noted as a read one is."""
+            if not context.run(take, line):
+                return False
+            self._took(line)
+            return True
+
+        self._pipe.on_line = on_line
 
     def _took(self, line: bytes) -> None:
         kind, request_id = classify(line)

@@ -15,7 +15,8 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Iterator
-from typing import Any, Protocol
+from functools import partial
+from typing import Any, Protocol, runtime_checkable
 
 import anyio
 import anyio.abc
@@ -197,6 +198,21 @@ class Lane(Protocol):
         ...
 
 
+def _take_on_arrival(touch: Callable[[], None], lane: Lane, payload: bytes) -> bool:
+    """Whether ``lane`` takes a line as it arrives (a use of the host, as a read line is)."""
+    touch()
+    return lane.take(payload)
+
+
+@runtime_checkable
+class Offering(Protocol):
+    """A channel that can hand lines over as they arrive, ahead of its reader (``adopt_link.AdoptedChannel``)."""
+
+    def offer(self, take: Callable[[bytes], bool]) -> None:
+        """Give each arriving line to ``take`` while nothing waits before it; a refused line is read as usual."""
+        ...
+
+
 async def serve_gateway_link(
     server: Server[Any], channel: Channel, touch: Callable[[], None], lane: Lane | None = None
 ) -> None:
@@ -228,6 +244,8 @@ async def serve_gateway_link(
     async with anyio.create_task_group() as group:
         if lane is not None:
             lane.start(group)
+            if isinstance(channel, Offering):
+                channel.offer(partial(_take_on_arrival, touch, lane))  # a call costs no wake-up of pump_in
         group.start_soon(pump_in)
         group.start_soon(pump_out)
         await server.run(read_out, write_in, server.create_initialization_options())
