@@ -197,6 +197,8 @@ class FastLane:
             call = _call_of(message)
             if call is not None and call[0] not in self._calls and call[0] not in self._relayed:
                 if not self._relay(*call):
+                    if asyncio.current_task() is None:
+                        return False  # offered on arrival (a pipe's callback): the reader's task starts the SDK path
                     self._calls[call[0]] = anyio.CancelScope()
                     self._group.start_soon(self._call, *call)
                 return True

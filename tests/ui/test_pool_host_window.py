@@ -273,7 +273,7 @@ def test_a_call_still_running_when_the_hand_over_closes_gets_an_error(
     isolated_data_dir: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    router, _loop = hosting
+    router, loop = hosting
     monkeypatch.setattr("elftia_desktop.host.host.DRAIN_LIMIT", 0.5)
     claude = attach(apps, isolated_data_dir, "Claude Code")
     claude.send_call("alpha__slow", {"seconds": 60})
@@ -283,6 +283,9 @@ def test_a_call_still_running_when_the_hand_over_closes_gets_an_error(
     qtbot.waitUntil(lambda: bool(done), timeout=WAIT)
     answer = claude.answer()
     assert answer.startswith("ERROR") and "pool host stopped while this request ran" in answer
+    loop.stop(cleanup=close, timeout=30)  # the quit that follows: a daemon takes the pool over
+    qtbot.waitUntil(lambda: (s := host_status()) is not None and s["hostedBy"] == "daemon", timeout=WAIT)
+    assert cli(isolated_data_dir, "daemon", "stop").returncode == 0  # else it would outlive the test
 
 
 def test_with_no_daemon_set_the_window_does_not_host_and_says_why(

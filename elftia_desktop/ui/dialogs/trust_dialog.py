@@ -38,7 +38,7 @@ class TrustDialog(QDialog):
         layout.addWidget(title)
         intro = QLabel(
             (
-                f"“{name}” was added from an import, a link or pasted JSON. "
+                f"“{name}” is new here and you have not confirmed it yet. "
                 if not changes
                 else f"“{name}” was trusted before, but what it runs has changed since. "
             )
