@@ -12,6 +12,7 @@ import anyio
 import pytest
 
 from tests.gateway.gateway_helpers import (
+    INITIALIZE,
     add_stdio,
     gateway_argv,
     gateway_env,
@@ -26,12 +27,6 @@ from tests.host.host_helpers import elftia_processes, server_pids
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(180)]
 
 SIGNALS = [signal.SIGTERM, signal.SIGINT]
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
-}
 ECHO_PARAMS = {"name": "alpha__echo", "arguments": {"text": "x"}}
 ECHO = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": ECHO_PARAMS}
 

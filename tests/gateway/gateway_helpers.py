@@ -38,6 +38,17 @@ def open_catalog(data_dir: Path) -> ServerCatalog:
     return ServerCatalog(ConfigStore(data_dir / "mcp-config.json"), SecretVault(NoKeyring(), data_dir / "secrets.json"))
 
 
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
+}
+"""A raw JSON-RPC ``initialize`` of an app speaking the 2025-11-25 handshake."""
+ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+"""The headers of a raw Streamable HTTP POST."""
+
+
 def add_stdio(
     catalog: ServerCatalog, name: str, server: str, *, trusted: bool = True, **fields: Any
 ) -> McpServerRecord:
@@ -154,14 +165,19 @@ def gateway_token_of(data_dir: Path) -> str:
 
 
 @contextmanager
-def http_gateway(data_dir: Path, *args: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """``serve --http 0 ARGS`` as a subprocess; yields its URL and the process (stopped at the end)."""
+def http_gateway(
+    data_dir: Path, *args: str, env: dict[str, str] | None = None, stderr: int = subprocess.DEVNULL
+) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """``serve --http 0 ARGS`` as a subprocess; yields its URL and the process (stopped at the end).
+
+    ``stderr=subprocess.PIPE`` keeps what it printed for the test to read while the process is open.
+    """
     process = subprocess.Popen(
         gateway_argv("--http", "0", *args),
-        env=gateway_env(data_dir),
+        env=env or gateway_env(data_dir),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
+        stderr=stderr,
         text=True,
     )
     try:
@@ -171,12 +187,16 @@ def http_gateway(data_dir: Path, *args: str) -> Iterator[tuple[str, subprocess.P
         assert match, f"the gateway printed {line!r} (exit code {process.poll()})"
         yield match.group(1), process
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=10)
+        for stream in (process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
 
 
 @asynccontextmanager

@@ -10,6 +10,8 @@ import pytest
 from mcp.client.session import ClientRequestContext
 
 from tests.gateway.gateway_helpers import (
+    ACCEPT,
+    INITIALIZE,
     add_stdio,
     gateway_token_of,
     http_gateway,
@@ -22,14 +24,6 @@ from tests.gateway.gateway_helpers import (
 )
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(180)]
-
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
-}
-ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 
 
 @pytest.fixture

@@ -11,17 +11,17 @@ import anyio
 import httpx2
 import pytest
 
-from tests.gateway.gateway_helpers import add_stdio, gateway_env, gateway_token_of, http_gateway, open_catalog
+from tests.gateway.gateway_helpers import (
+    ACCEPT,
+    INITIALIZE,
+    add_stdio,
+    gateway_env,
+    gateway_token_of,
+    http_gateway,
+    open_catalog,
+)
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(180)]
-
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
-}
-ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 
 
 @pytest.fixture

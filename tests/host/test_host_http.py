@@ -13,8 +13,7 @@ import signal
 import socket
 import subprocess
 import tempfile
-from collections.abc import Iterator
-from contextlib import AsyncExitStack, contextmanager
+from contextlib import AbstractContextManager, AsyncExitStack
 from pathlib import Path
 from typing import Any
 
@@ -26,10 +25,13 @@ from mcp.client.session import ClientRequestContext
 from mcp.shared.exceptions import MCPError
 
 from tests.gateway.gateway_helpers import (
+    ACCEPT,
+    INITIALIZE,
     add_stdio,
     gateway_argv,
     gateway_env,
     gateway_token_of,
+    http_gateway,
     http_session,
     open_catalog,
     poll,
@@ -41,14 +43,6 @@ from tests.host.host_helpers import elftia_processes, host_status, server_pids
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(240)]
 
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
-}
-ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
-
 
 @pytest.fixture
 def data_dir(isolated_data_dir: Path) -> Path:
@@ -59,32 +53,11 @@ def data_dir(isolated_data_dir: Path) -> Path:
     return isolated_data_dir
 
 
-@contextmanager
 def http_owner(
     data_dir: Path, *args: str, env: dict[str, str] | None = None
-) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """``serve --http 0 ARGS`` (attached unless ARGS say otherwise); its URL and the process, stopped at the end."""
-    process = subprocess.Popen(
-        gateway_argv("--http", "0", *args),
-        env=env or gateway_env(data_dir),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        match = re.search(r"at (http://\S+)", line)
-        assert match, f"serve --http printed {line!r} (exit code {process.poll()})"
-        yield match.group(1), process
-    finally:
-        if process.poll() is None:
-            process.terminate()
-            process.wait(timeout=30)
-        for stream in (process.stdout, process.stderr):
-            if stream is not None:
-                stream.close()
+) -> AbstractContextManager[tuple[str, subprocess.Popen[str]]]:
+    """``serve --http 0 ARGS`` (attached unless ARGS say otherwise), its stderr kept; its URL and the process."""
+    return http_gateway(data_dir, *args, env=env, stderr=subprocess.PIPE)
 
 
 def port_of(url: str) -> int:
