@@ -38,6 +38,7 @@ from elftia_desktop.connections.pool import HEALTH_CHECK_IDLE, ConnectionPool
 from elftia_desktop.connections.records import ServerRecords
 from elftia_desktop.connections.relay import OnProgress, Outcome, RelayCall, StdioRelay
 from elftia_desktop.connections.tool_cache import CachedTools
+from elftia_desktop.connections.tool_calls import called_event
 from elftia_desktop.core.argument_check import omit_null_optionals
 from elftia_desktop.core.errors import ElftiaError
 from elftia_desktop.core.models import McpServerRecord
@@ -133,13 +134,8 @@ class RelayedCall:
         on_answer(answer)
 
     def _emit(self, outcome: str) -> None:
-        record = self.ticket.record
-        called = {"serverId": record.id, "toolName": self.tool_name, "callId": None, "outcome": outcome}
-        called["caller"] = self._caller
-        duration = (time.perf_counter() - self._started) * 1000
-        self._calls.events.emit(
-            "tool:called", called | {"duration": duration, "success": outcome == "ok", "at": time.time()}
-        )
+        event = called_event(self.ticket.record.id, self.tool_name, None, outcome, self._started, self._caller)
+        self._calls.events.emit("tool:called", event)
 
     def _later(self, work: Any) -> None:
         self._task = asyncio.get_running_loop().create_task(work)

@@ -72,12 +72,24 @@ class ToolCalls:
             outcome = "cancelled"
             raise
         finally:
-            called = {"serverId": server_id, "toolName": tool_name, "callId": call_id, "outcome": outcome}
-            called["caller"] = caller()
-            duration = (time.perf_counter() - started) * 1000
-            self._events.emit(
-                "tool:called", called | {"duration": duration, "success": outcome == "ok", "at": time.time()}
-            )
+            self._events.emit("tool:called", called_event(server_id, tool_name, call_id, outcome, started, caller()))
+
+
+def called_event(
+    server_id: str, tool_name: str, call_id: str | None, outcome: str, started: float, by: str | None
+) -> dict[str, Any]:
+    """The ``tool:called`` event of a call begun at ``started`` (``perf_counter``) and ended now, made for ``by``."""
+    duration = (time.perf_counter() - started) * 1000
+    return {
+        "serverId": server_id,
+        "toolName": tool_name,
+        "callId": call_id,
+        "outcome": outcome,
+        "duration": duration,
+        "success": outcome == "ok",
+        "at": time.time(),
+        "caller": by,
+    }
 
 
 def _both(first: ProgressFnT | None, second: ProgressFnT | None) -> ProgressFnT | None:
