@@ -238,6 +238,8 @@ def test_host_killed_mid_line_the_app_gets_errors_and_a_new_host(
     app.call(4, "alpha__echo", {"text": "again"})
     answers = app.answers(1)
     assert list(answers) == [4] and text(answers[4]) == "again"
+    # the new host answers status once it is past its start (under load that can trail the first answer)
+    assert anyio.run(poll, lambda: (host_status() or {}).get("pid") not in (None, first), 30)
     second = host_pid()
     assert second != first and adopted_by(app.process.pid, second)
     assert len(server_pids(data_dir, "basic.py")) == 1
