@@ -24,6 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from elftia_desktop.platform import endpoint
+
 if TYPE_CHECKING:
     from elftia_desktop.bridge.services import AppServices
     from elftia_desktop.host.clients import Client, ElicitFn
@@ -132,11 +134,12 @@ class WindowPool:
         """Take the host lock (a running daemon hands over first); on failure the window just does not host."""
         from elftia_desktop.host.attach import supported
 
-        if not supported():  # no Unix sockets, or ELFTIA_NO_DAEMON: nobody would attach
-            self._problem = "Elftia does not share its servers with other apps (ELFTIA_NO_DAEMON, or no Unix sockets)"
+        if not supported():  # ELFTIA_NO_DAEMON: nobody would attach
+            self._problem = "Elftia does not share its servers with other apps (ELFTIA_NO_DAEMON is set)"
             return
         from elftia_desktop.host.lease import AlreadyRunning, take_over
-        from elftia_desktop.host.location import UnsafeRuntimeFolder, host_location
+        from elftia_desktop.host.location import host_location
+        from elftia_desktop.platform.runtime import UnsafeRuntimeFolder
 
         try:
             location = host_location()
@@ -171,7 +174,7 @@ class WindowPool:
         if self.host is None or self._task is None or self._task.done():
             return PoolState(False, problem=self._problem)
         clients = tuple(_pool_client(c) for c in self.host.clients())
-        return PoolState(True, clients, str(self.host.location.socket))
+        return PoolState(True, clients, endpoint.describe(self.host.address))
 
     def _changed(self) -> None:
         if self._pending is None:

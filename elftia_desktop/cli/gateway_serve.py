@@ -67,10 +67,9 @@ async def _serve(
             for notice in services.notices:
                 warn(notice)
             if http is None:  # stdio: the host's per-client path, in this process (see host/stdio_link.py)
-                callers = Callers()
-                hosted = HostedGateway(services.mcp, source.current, callers, args.timeout)
+                hosted = HostedGateway(services.mcp, source.current, Callers(), args.timeout)
                 gateway: Gateway = hosted
-                serve: Callable[[], Awaitable[None]] = partial(serve_stdio, hosted, callers, hub=args.hub)
+                serve: Callable[[], Awaitable[None]] = partial(serve_stdio, hosted, hub=args.hub)
             else:  # HTTP: the servers stop whenever the last client leaves
                 gateway = Gateway(services.mcp, source.current, call_timeout=args.timeout, release_when_idle=True)
                 serve = partial(_serve_http, args, gateway, source, http, stop, announced)

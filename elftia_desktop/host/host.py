@@ -1,13 +1,13 @@
-"""The pool host: one ``McpService`` for a data folder, served to many clients on a Unix socket.
+"""The pool host: one ``McpService`` for a data folder, served to many clients on a local endpoint.
 
-Clients connect to the socket (mode 0600 in a 0700 folder; on Linux the peer's uid is checked
-with ``SO_PEERCRED`` as well) and open with a hello (``wire.py``):
+Clients connect to the endpoint (``platform/endpoint.py``: a 0600 Unix socket, on Linux with the
+peer's uid checked, or 127.0.0.1 with the token of the claim on Windows) found through the data
+folder's claim (``location.py``), and open with a hello line (``wire.py``):
 
-* ``gateway`` (``elftia-mcp serve``): an MCP session of the gateway of its scope (``--agent``,
-  ``--hub``, ``--timeout``); every attached gateway of a scope shares one :class:`HostedGateway`
-  (one catalog) and every scope shares the pool, so each server runs once. When the hello brings
-  the app's stdin and stdout (SCM_RIGHTS, read with the first frame by ``adopt_listen.py``), the
-  session runs on the app's own pipes and the socket is the shim's control link (``adopt_link.py``).
+* ``gateway`` (``elftia-mcp serve``): the app's MCP session, one JSON-RPC message per line, on
+  the gateway of its scope (``--agent``, ``--hub``, ``--timeout``); every attached gateway of a
+  scope shares one :class:`HostedGateway` (one catalog) and every scope shares the pool, so each
+  server runs once. The SDK's server session carries every message.
 * ``command`` (the CLI): ``call``, ``test``, ``discover``, ``logs``, ``status``, ``stop`` and
   ``handover`` requests (``commands.py``).
 * ``http`` (``elftia-mcp serve --http``): that process passes its listening socket, and the host
@@ -17,13 +17,13 @@ Who is attached, and what each client calls, is kept in ``clients.py``; ``change
 about every change (the window shows it).
 
 Two kinds of host: the ``daemon`` owns its pool: it stops each server unused for ``idle``
-seconds (``idle.py``; the others stay warm) and exits when no client came for as long and no
-call runs (or on ``stop``, SIGTERM, SIGINT), stopping every server it started. The ``window``
-hosts the desktop app's own pool: no idle stop, ``stop`` is refused (quitting the window ends
-it), and its servers are the window's to close.
+seconds (``idle.py``; the others stay warm) and exits once it has had no client, no call and no
+running server for ``EMPTY_EXIT`` seconds (or on ``stop``, SIGTERM, SIGINT), stopping every server
+it started. The ``window`` hosts the desktop app's own pool: no idle stop, ``stop`` is refused
+(quitting the window ends it), and its servers are the window's to close.
 A ``handover`` (the window starting while a daemon runs) stops accepting, lets the calls in
 flight finish (at most ``DRAIN_LIMIT`` s), closes the clients' connections (their next call
-reconnects) and exits like a stop.
+reconnects) and exits like a stop. An error while serving a client is logged with its cause.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ import contextlib
 import logging
 import os
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 from mcp.server import Server
@@ -42,26 +42,28 @@ from elftia_desktop.application.services import Services
 from elftia_desktop.connections.call_origin import ORIGIN
 from elftia_desktop.connections.process_tracker import ProcessTracker
 from elftia_desktop.core.errors import ElftiaError
+from elftia_desktop.core.models import ConnectionState
 from elftia_desktop.gateway.scope import ScopeSource
 from elftia_desktop.gateway.server import build_server
 from elftia_desktop.gateway.token import gateway_token
 from elftia_desktop.gateway.watch import watch
-from elftia_desktop.host import adopt_listen, wire
-from elftia_desktop.host.adopt_link import AdoptedLink, adopt
-from elftia_desktop.host.clients import CURRENT, Client, ClientCalls, ClientInfoNote, ElicitFn, peer_credentials
+from elftia_desktop.host import wire
+from elftia_desktop.host.clients import CURRENT, Client, ClientCalls, ClientInfoNote, ElicitFn
 from elftia_desktop.host.commands import CommandLink
-from elftia_desktop.host.fast_lane import FastLane
 from elftia_desktop.host.http_link import serve_listener
 from elftia_desktop.host.idle import ServerIdle
-from elftia_desktop.host.links import Channel, FramedChannel, HostedGateway, serve_gateway_link
+from elftia_desktop.host.links import FramedChannel, HostedGateway, read_frame, serve_gateway_link
 from elftia_desktop.host.location import HostLocation
+from elftia_desktop.platform import endpoint
 
 log = logging.getLogger(__name__)
 
 DISCONNECT_TIMEOUT = 5.0
 """Seconds the host, stopping, waits for its clients' handlers to end after closing their connections."""
 DEFAULT_IDLE = 600.0
-"""Seconds without use after which a server stops (and the daemon exits when nobody is attached)."""
+"""Seconds without use after which a server stops."""
+EMPTY_EXIT = 60.0
+"""Seconds a daemon with no client, no call and no running server waits before it exits (at most ``idle``)."""
 DRAIN_LIMIT = 10.0
 """Seconds a host handing its pool over lets the calls in flight finish before it closes the connections."""
 
@@ -104,8 +106,8 @@ class Host:
         self._watchers: list[asyncio.Task[None]] = []
         self._clients: dict[int, Client] = {}
         self._connections: dict[int, tuple[asyncio.StreamWriter, asyncio.Task[Any]]] = {}
-        self._adopted: dict[int, AdoptedLink] = {}
-        """The gateways whose app's pipes this host reads itself (``adopt_link.py``), by connection."""
+        self.address: endpoint.Address = {}
+        """Where this host listens (``platform/endpoint.py``), once it does."""
         self._last_use = time.monotonic()
         self._stopping = asyncio.Event()
 
@@ -150,27 +152,19 @@ class Host:
         self.stop(drain=True)
 
     async def run(self) -> None:
-        """Listen until stopped or idle with no client; then stop every server."""
-        path = str(self.location.socket)
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(path)
-        old_umask = os.umask(0o177)  # the socket is created 0600
-        try:
-            listener = await adopt_listen.listen(path, self._on_client)
-        finally:
-            os.umask(old_umask)
-        os.chmod(path, 0o600)
+        """Listen until stopped (or, a daemon, empty for long enough); then stop every server."""
+        listener, self.address = await endpoint.listen(self.location.socket, self._on_client, wire.MAX_FRAME)
         tasks = [asyncio.get_running_loop().create_task(self._idle_loop())] if self.idle is not None else []
+        self.location.write_claim(self.address)
         self.listening.set()
-        log.info("pool host %d (%s) listening on %s for %s", os.getpid(), self.kind, path, self.location.data_dir)
+        where = endpoint.describe(self.address)
+        log.info("pool host %d (%s) listening on %s for %s", os.getpid(), self.kind, where, self.location.data_dir)
         try:
             await self._stopping.wait()
         finally:
             listener.close()
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(path)
-            for link in self._adopted.values():
-                link.pause()  # what the apps send now waits for their shims
+            self.location.remove_claim()
+            endpoint.remove(self.address)
             if self._drain and not await self.callers.wait_quiet(DRAIN_LIMIT):
                 running = self.callers.running
                 log.warning("%d call(s) still ran after %.0f s: their clients get an error", running, DRAIN_LIMIT)
@@ -183,12 +177,8 @@ class Host:
 
     async def _disconnect_all(self) -> None:
         """Close every client's connection and let its handler finish (its calls are cancelled)."""
-        for key, (writer, _task) in self._connections.items():
-            link = self._adopted.get(key)
-            if link is not None:
-                link.end()  # hands back what it read, then closes
-            else:
-                writer.close()
+        for writer, _task in self._connections.values():
+            writer.close()
         tasks = [task for _writer, task in self._connections.values()]
         if tasks:
             _done, pending = await asyncio.wait(tasks, timeout=DISCONNECT_TIMEOUT)
@@ -196,56 +186,73 @@ class Host:
                 task.cancel()
             await asyncio.gather(*pending, return_exceptions=True)
 
+    def _empty(self) -> bool:
+        """No client, no call and no running server (a daemon like that has nothing to keep)."""
+        running = (ConnectionState.CONNECTED, ConnectionState.CONNECTING)
+        servers = any(self.service.connection_state(s) in running for s in self.service.pool.entries)
+        return not self._clients and not self.callers.running and not servers
+
     async def _idle_loop(self) -> None:
-        """Stop each server unused for ``idle`` seconds; exit when no client came for as long and no call runs."""
+        """Stop each server unused for ``idle`` seconds; exit once empty for ``EMPTY_EXIT`` (at most ``idle``)."""
         idle = self.idle or DEFAULT_IDLE
-        tick = max(0.05, min(idle / 4, 5.0))
+        empty_exit = min(EMPTY_EXIT, idle)
+        tick = max(0.05, min(empty_exit / 4, 5.0))
+        empty_since: float | None = None
         while True:
             await asyncio.sleep(tick)
-            if not self._clients and not self.callers.running and time.monotonic() - self._last_use >= idle:
-                log.info("idle for %.0f s with no client attached: stopping", idle)
+            await self.server_idle.stop_idle(idle)
+            if not self._empty():
+                empty_since = None
+                continue
+            empty_since = empty_since or time.monotonic()
+            if time.monotonic() - max(empty_since, self._last_use) >= empty_exit:
+                log.info("no client and no running server for %.0f s: exiting", empty_exit)
                 self.stop()
                 return
-            await self.server_idle.stop_idle(idle)
 
     async def _records(self) -> list[Any]:
         return await self.service.current_records()
 
     # -- clients ------------------------------------------------------------------------------
 
-    async def _on_client(
-        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, payload: bytes | None, fds: list[int]
-    ) -> None:
+    async def _on_client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         key = id(writer)
         task = asyncio.current_task()
         assert task is not None
         self._connections[key] = (writer, task)
         try:
-            credentials = peer_credentials(writer.get_extra_info("socket"))
-            if credentials is not None and credentials[1] != os.getuid():
-                log.warning("refused a connection of uid %d", credentials[1])
+            allowed, peer_pid = endpoint.peer_check(writer)
+            if not allowed:
+                log.warning("refused a connection of another user")
                 return
+            payload = await read_frame(reader)
             if payload is None:
                 return
             hello = wire.decode(payload)
-            await self._serve(hello, reader, writer, key, credentials[0] if credentials else None, fds)
+            if not endpoint.token_ok(self.address, hello):
+                log.warning("refused a connection without the endpoint's token")
+                return
+            await self._serve(hello, reader, writer, key, peer_pid)
         except (wire.WireError, ConnectionError) as exc:
             log.info("a client left: %s", exc)
         except asyncio.CancelledError:
             if not self._stopping.is_set():
                 raise
             # the host stops: end quietly (asyncio logs a cancelled connection handler as an unhandled error)
+        except Exception:
+            log.exception("serving a client failed")  # the cause, in the host's log; the client sees the close
         finally:
-            for fd in fds:
-                with contextlib.suppress(OSError):
-                    os.close(fd)
-            self._connections.pop(key, None)
-            if self._clients.pop(key, None) is not None:
-                self._changed()
-            self.touch()
-            writer.close()
-            with contextlib.suppress(ConnectionError):
-                await writer.wait_closed()
+            await self._forget(key, writer)
+
+    async def _forget(self, key: int, writer: asyncio.StreamWriter) -> None:
+        """A connection ended: drop its client and close it."""
+        self._connections.pop(key, None)
+        if self._clients.pop(key, None) is not None:
+            self._changed()
+        self.touch()
+        writer.close()
+        with contextlib.suppress(ConnectionError):
+            await writer.wait_closed()
 
     async def _refuse(self, writer: asyncio.StreamWriter, message: str, kind: str | None = None) -> None:
         writer.write(wire.encode({"elftiaHost": wire.VERSION, "ok": False, "error": message, "kind": kind}))
@@ -265,7 +272,6 @@ class Host:
         writer: asyncio.StreamWriter,
         key: int,
         peer_pid: int | None,
-        fds: list[int],
     ) -> None:
         if hello.get("elftiaHost") != wire.VERSION:
             await self._refuse(writer, f"this host speaks version {wire.VERSION}, not {hello.get('elftiaHost')!r}")
@@ -279,14 +285,9 @@ class Host:
             except ElftiaError as exc:
                 await self._refuse(writer, str(exc), type(exc).__name__)
                 return
-            gateway = self._gateways[(agent, float(timeout) if timeout else None)]
-
-            async def session(channel: Channel) -> None:
-                """This client's MCP session on ``channel``."""
-                await serve_gateway_link(server, channel, self.touch, FastLane(gateway, self.callers, channel, hub=hub))
-
-            link = await adopt(hello, fds, writer)
-            await self._run_gateway(session, link, reader, writer, key, Client("gateway", pid, agent, hub))
+            await self._welcome(writer)
+            self._attach(key, Client("gateway", pid, agent, hub))
+            await serve_gateway_link(server, FramedChannel(reader, writer), self.touch)
         elif role == "command":
             await self._welcome(writer)
             self._attach(key, Client("command", pid))
@@ -296,29 +297,6 @@ class Host:
             await self._serve_http(hello, reader, writer, key, pid)
         else:
             await self._refuse(writer, f"unknown role {role!r}")
-
-    async def _run_gateway(
-        self,
-        session: Callable[[Channel], Awaitable[None]],
-        link: AdoptedLink | None,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
-        key: int,
-        client: Client,
-    ) -> None:
-        """A gateway's ``session`` on the app's own pipes (``link``), else framed on the socket."""
-        try:
-            await self._welcome(writer, adopted=link is not None)
-            self._attach(key, client)
-            if link is None:
-                await session(FramedChannel(reader, writer))
-                return
-            self._adopted[key] = link
-            await link.serve(reader, session)
-        finally:
-            self._adopted.pop(key, None)
-            if link is not None:
-                link.close()
 
     async def _serve_http(
         self,
@@ -399,7 +377,7 @@ class Host:
             "pid": os.getpid(),
             "hostedBy": self.kind,
             "dataDir": str(self.location.data_dir),
-            "socket": str(self.location.socket),
+            "socket": endpoint.describe(self.address),
             "startedAt": self.started,
             "idleSeconds": self.idle,
             "clients": [c.to_json(names) for c in self._clients.values()],

@@ -1,28 +1,28 @@
 """The data folder's host lock, and the window taking the pool over from a running daemon.
 
-One host per data folder: whoever hosts holds an exclusive ``flock`` on the host's lock file
-(released by the OS when the process dies, so a killed host never blocks the next one).
+One host per data folder: whoever hosts holds an exclusive lock on the host's lock file in the
+data folder (``platform/lock.py``; released by the OS when the process dies, so a killed host
+never blocks the next one).
 
 The desktop window hosts the pool when it runs. When it starts while a daemon hosts, it asks
 the daemon to hand over (``{"op": "handover"}``): the daemon stops accepting, lets its calls in
 flight finish, closes its clients' connections, stops its servers and exits; the window then
 gets the lock and listens, and the clients reconnect on their next call. Until then the window
 starts none of its servers, so no server ever runs twice for one data folder. A client that
-reconnects in between finds no socket and starts a daemon, which finds the lock taken and exits
-at once; the client waits for the socket and attaches to the window.
+reconnects in between finds no claim and starts a daemon, which finds the lock taken and exits
+at once; the client waits for the window's claim and attaches to it.
 Blocking (file locks, sockets): call from a worker thread. Standard library only.
 """
 
 from __future__ import annotations
 
-import fcntl
 import logging
-import os
 import time
 
 from elftia_desktop.core.errors import ElftiaError
 from elftia_desktop.host import attach, client
 from elftia_desktop.host.location import HostLocation
+from elftia_desktop.platform.lock import FileLock
 
 log = logging.getLogger(__name__)
 
@@ -36,47 +36,19 @@ class AlreadyRunning(Exception):
     """Another host holds this data folder's lock."""
 
 
-class HostLock:
+class HostLock(FileLock):
     """The exclusive lock of one data folder's host, held from :meth:`acquire` until :meth:`release`."""
 
     def __init__(self, location: HostLocation) -> None:
+        super().__init__(location.lock)
         self.location = location
-        self._fd: int | None = None
-
-    @property
-    def held(self) -> bool:
-        """Whether this process holds the lock."""
-        return self._fd is not None
-
-    def acquire(self) -> bool:
-        """Take the lock if nobody holds it (never waits); whether it is held now."""
-        if self._fd is not None:
-            return True
-        fd = os.open(self.location.lock, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            return False
-        os.ftruncate(fd, 0)
-        os.write(fd, str(os.getpid()).encode())
-        self._fd = fd
-        return True
-
-    def release(self) -> None:
-        """Give the lock up (idempotent)."""
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
 
 
 def holder(location: HostLocation) -> int | None:
-    """The pid written in the lock file by its holder (None when unreadable)."""
-    try:
-        text = location.lock.read_text(encoding="ascii").strip()
-    except OSError:
-        return None
-    return int(text) if text.isdigit() else None
+    """The pid of the host that claims the data folder (None when no claim can be read)."""
+    claim = location.read_claim()
+    pid = claim.get("pid") if claim is not None else None
+    return pid if isinstance(pid, int) else None
 
 
 def _ask_handover() -> int | None:

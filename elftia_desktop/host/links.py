@@ -1,6 +1,6 @@
-"""The host's side of its clients: MCP over framed sockets, and who asks the user when a server asks.
+"""The host's side of its clients: MCP over a local connection, and who asks the user when a server asks.
 
-:func:`serve_gateway_link` runs the gateway's SDK server on one socket connection (one MCP
+:func:`serve_gateway_link` runs the gateway's SDK server on one connection (one MCP
 session per attached gateway, so progress, cancellation and log levels stay per client, as over
 stdio). :class:`Callers` knows which client's call runs on which server: a server's elicitation or
 sampling request goes to the client whose call is running there (the latest, when several are).
@@ -15,11 +15,9 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Iterator
-from functools import partial
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol
 
 import anyio
-import anyio.abc
 import mcp_types as types
 from mcp.server import Server
 from mcp.shared.message import SessionMessage
@@ -138,15 +136,16 @@ class HostedGateway(Gateway):
 
 
 async def read_frame(reader: asyncio.StreamReader) -> bytes | None:
-    """The next frame's payload; None when the client closed."""
+    """The next line's payload (without its line end); None when the client closed."""
     try:
-        header = await reader.readexactly(4)
-    except asyncio.IncompleteReadError:
-        return None
-    try:
-        return await reader.readexactly(wire.payload_size(header))
+        line = await reader.readuntil(b"\n")
     except asyncio.IncompleteReadError as exc:
-        raise wire.WireError("the connection closed in the middle of a message") from exc
+        if exc.partial:
+            raise wire.WireError("the connection closed in the middle of a message") from exc
+        return None
+    except asyncio.LimitOverrunError as exc:
+        raise wire.WireError(f"a message longer than the limit of {wire.MAX_FRAME} bytes") from exc
+    return line[:-1]
 
 
 class Channel(Protocol):
@@ -166,7 +165,7 @@ class Channel(Protocol):
 
 
 class FramedChannel:
-    """An attached gateway's socket: length-prefixed frames (``wire.py``)."""
+    """An attached gateway's socket: one message per line (``wire.py``)."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self._reader = reader
@@ -186,47 +185,16 @@ class FramedChannel:
             await self._writer.drain()
 
 
-class Lane(Protocol):
-    """What takes some of a client's messages past the SDK server (``fast_lane.py``)."""
-
-    def start(self, group: anyio.abc.TaskGroup) -> None:
-        """Run the lane's work in ``group``."""
-        ...
-
-    def take(self, payload: bytes) -> bool:
-        """Whether the lane handles this message (else the SDK server gets it)."""
-        ...
-
-
-def _take_on_arrival(touch: Callable[[], None], lane: Lane, payload: bytes) -> bool:
-    """Whether ``lane`` takes a line as it arrives (a use of the host, as a read line is)."""
-    touch()
-    return lane.take(payload)
-
-
-@runtime_checkable
-class Offering(Protocol):
-    """A channel that can hand lines over as they arrive, ahead of its reader (``adopt_link.AdoptedChannel``)."""
-
-    def offer(self, take: Callable[[bytes], bool]) -> None:
-        """Give each arriving line to ``take`` while nothing waits before it; a refused line is read as usual."""
-        ...
-
-
-async def serve_gateway_link(
-    server: Server[Any], channel: Channel, touch: Callable[[], None], lane: Lane | None = None
-) -> None:
+async def serve_gateway_link(server: Server[Any], channel: Channel, touch: Callable[[], None]) -> None:
     """Serve one gateway client on ``channel`` until it goes away; its running requests are cancelled then."""
     read_in, read_out = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_in, write_out = anyio.create_memory_object_stream[SessionMessage](0)
 
     async def pump_in() -> None:
-        """The client's messages: the lane's to the lane, the rest to the SDK server."""
+        """The client's messages to the SDK server."""
         async with read_in:
             while (payload := await channel.read()) is not None:
                 touch()
-                if lane is not None and lane.take(payload):
-                    continue
                 try:
                     message = types.jsonrpc_message_adapter.validate_json(payload, by_name=False)
                 except Exception as exc:  # the SDK answers a malformed message with a parse error
@@ -242,10 +210,6 @@ async def serve_gateway_link(
                 await channel.drain()
 
     async with anyio.create_task_group() as group:
-        if lane is not None:
-            lane.start(group)
-            if isinstance(channel, Offering):
-                channel.offer(partial(_take_on_arrival, touch, lane))  # a call costs no wake-up of pump_in
         group.start_soon(pump_in)
         group.start_soon(pump_out)
         await server.run(read_out, write_in, server.create_initialization_options())

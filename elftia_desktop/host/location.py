@@ -1,30 +1,33 @@
-"""Where the host of a data folder listens: a Unix socket in the user's runtime folder.
+"""Where the host of a data folder is found: its claim, in the data folder itself.
 
-The folder is ``$XDG_RUNTIME_DIR/elftia`` (or ``<tmp>/elftia-<uid>``), created mode 0700 and
-refused when another user owns it. Each data folder has its own socket and lock file, named by a
-short digest of the folder's path, so one host serves one data folder and another data folder
-(``ELFTIA_DATA_DIR``) gets another host.
+One host per data folder, whoever starts it: the claim lives with the data folder, so commands
+started with different ``TMPDIR`` or ``XDG_RUNTIME_DIR`` (a terminal, a desktop launcher, an app
+that gives its servers a private ``TMPDIR``) find the same host. The claim is two files:
+
+* ``host.lock``: the host holds an exclusive lock on it while it runs (``platform/lock.py``; the
+  OS lets go when the process dies, so a killed host never blocks the next one);
+* ``host.json``: ``{"pid": N, "endpoint": {...}}``, where the host listens (``platform/endpoint.py``),
+  written (readable by the user only) once it listens and removed when it stops.
+
+The host's own endpoint is a socket in the runtime folder of the environment it started in
+(``platform/runtime.py``), named by a short digest of the data folder's path. Its log is
+``host.log`` in the data folder.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
-import stat
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from elftia_desktop.core.paths import data_dir
+from elftia_desktop.platform.runtime import runtime_folder, write_private
 
 NO_DAEMON_ENV = "ELFTIA_NO_DAEMON"
 """Set to 1: gateways and CLI commands never attach to a host (like ``--no-daemon``)."""
-RUNTIME_ENV = "ELFTIA_HOST_DIR"
-"""Overrides the folder of the sockets (tests)."""
-
-
-class UnsafeRuntimeFolder(Exception):
-    """The runtime folder belongs to another user or others can write to it."""
 
 
 @dataclass(frozen=True)
@@ -32,9 +35,35 @@ class HostLocation:
     """The files of one data folder's host."""
 
     data_dir: Path
-    socket: Path
     lock: Path
+    claim: Path
     log: Path
+
+    @property
+    def socket(self) -> Path:
+        """Where a host started in this environment listens (a Unix socket; unused on Windows)."""
+        digest = hashlib.sha256(str(self.data_dir).encode()).hexdigest()[:16]
+        return runtime_folder() / f"host-{digest}.sock"
+
+    def read_claim(self) -> dict[str, Any] | None:
+        """The running host's claim (``pid``, ``endpoint``); None when no host wrote one (or it is unreadable)."""
+        try:
+            claim = json.loads(self.claim.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if not isinstance(claim, dict) or not isinstance(claim.get("endpoint"), dict):
+            return None
+        return claim
+
+    def write_claim(self, endpoint: dict[str, str]) -> None:
+        """Say where this process's host listens."""
+        write_private(self.claim, json.dumps({"pid": os.getpid(), "endpoint": endpoint}))
+
+    def remove_claim(self) -> None:
+        """Take this process's claim back (a claim another host wrote since stays)."""
+        claim = self.read_claim()
+        if claim is not None and claim.get("pid") == os.getpid():
+            self.claim.unlink(missing_ok=True)
 
 
 def attach_disabled() -> bool:
@@ -42,31 +71,7 @@ def attach_disabled() -> bool:
     return os.environ.get(NO_DAEMON_ENV, "").strip().lower() not in ("", "0", "false", "no")
 
 
-def runtime_folder() -> Path:
-    """The user's private folder for host sockets (created 0700; ``UnsafeRuntimeFolder`` when shared)."""
-    override = os.environ.get(RUNTIME_ENV)
-    base = os.environ.get("XDG_RUNTIME_DIR")
-    if override:
-        folder = Path(override)
-    elif base and os.path.isdir(base):
-        folder = Path(base) / "elftia"
-    else:
-        folder = Path(tempfile.gettempdir()) / f"elftia-{os.getuid()}"
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    info = folder.stat()
-    if info.st_uid != os.getuid() or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-        raise UnsafeRuntimeFolder(f"{folder} belongs to another user or others can write to it")
-    return folder
-
-
 def host_location(folder: Path | None = None) -> HostLocation:
-    """The socket, lock and log of the host of ``folder`` (default: this process's data folder)."""
+    """The claim, lock and log of the host of ``folder`` (default: this process's data folder)."""
     data = (folder if folder is not None else data_dir()).resolve()
-    digest = hashlib.sha256(str(data).encode()).hexdigest()[:16]
-    runtime = runtime_folder()
-    return HostLocation(
-        data_dir=data,
-        socket=runtime / f"host-{digest}.sock",
-        lock=runtime / f"host-{digest}.lock",
-        log=runtime / f"host-{digest}.log",
-    )
+    return HostLocation(data_dir=data, lock=data / "host.lock", claim=data / "host.json", log=data / "host.log")

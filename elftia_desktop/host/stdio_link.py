@@ -1,8 +1,8 @@
 """``elftia-mcp serve --no-daemon`` on stdio: the gateway served the way the host serves an attached one.
 
-The in-process gateway runs the host's per-client path (``links.serve_gateway_link`` with the
-``FastLane``) on this process's stdin and stdout, so a tool call costs the same here as through
-the host. Both pipes are read and written by the event loop itself: the SDK's stdio transport
+The in-process gateway runs the host's per-client path (``links.serve_gateway_link``: the SDK's
+server session) on this process's stdin and stdout, so a tool call goes the same way here as
+through the host. Both pipes are read and written by the event loop itself: the SDK's stdio transport
 reads each line in a worker thread and writes each message in another, two thread hops per
 message. stdin is the signal relay's pipe (``cli/gateway_signals.py``), so a signal ends the
 session as the app's leaving does. While the gateway serves, file descriptor 1 points at stderr
@@ -22,8 +22,7 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 
 from elftia_desktop.gateway.server import build_server
 from elftia_desktop.host import wire
-from elftia_desktop.host.fast_lane import FastLane
-from elftia_desktop.host.links import Callers, HostedGateway, serve_gateway_link
+from elftia_desktop.host.links import HostedGateway, serve_gateway_link
 
 
 class LineChannel:
@@ -87,9 +86,9 @@ async def stdio_channel() -> AsyncIterator[LineChannel]:
         os.close(out_fd)
 
 
-async def serve_stdio(gateway: HostedGateway, callers: Callers, *, hub: bool) -> None:
+async def serve_stdio(gateway: HostedGateway, *, hub: bool) -> None:
     """Serve the app on stdio until it closes stdin (or a signal closes the relay); the caller stops the servers."""
     server = build_server(gateway, hub_mode=hub)
     warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
     async with stdio_channel() as channel:
-        await serve_gateway_link(server, channel, lambda: None, FastLane(gateway, callers, channel, hub=hub))
+        await serve_gateway_link(server, channel, lambda: None)

@@ -1,9 +1,8 @@
 """Where the attached gateway's messages go: the pool host's socket, or this gateway's own pool in a child.
 
-Used when the host did not adopt the app's pipes (``shim.py``). Both carry one JSON-RPC message
-per item: the host's socket in frames (``wire.py``), the child
-``elftia-mcp serve --no-daemon`` (the fallback when no host can be reached) in lines on its stdin
-and stdout. Standard library only.
+Used by the forwarder of ``serve`` (``shim.py``). Both carry one JSON-RPC message per line: the
+host's endpoint (``wire.py``), and the child ``elftia-mcp serve --no-daemon`` (the fallback when no
+host can be reached) on its stdin and stdout. Standard library only.
 """
 
 from __future__ import annotations
@@ -47,11 +46,11 @@ class HostUpstream:
         self._sock = sock
 
     def send(self, payload: bytes) -> None:
-        """One frame to the host."""
+        """One line to the host."""
         self._sock.sendall(wire.frame(payload))
 
     def receive(self) -> bytes | None:
-        """One frame from the host."""
+        """One whole line from the host (a line torn by the host's death ends the connection)."""
         try:
             return wire.read_frame(self._sock)
         except (OSError, wire.WireError):

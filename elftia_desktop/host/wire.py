@@ -1,13 +1,12 @@
-"""The host's messages: length-prefixed JSON frames, and the versioned hello that opens a connection.
+"""The host's messages: one JSON object per line, and the versioned hello that opens a connection.
 
-A frame is a 4-byte big-endian length followed by that many bytes of UTF-8 JSON. The client's
-first frame is a hello ``{"elftiaHost": VERSION, "role": ...}``; the host answers
-``{"elftiaHost": VERSION, "ok": true, "pid": N}`` or ``{"ok": false, "error": "...", "kind": ...}`` and
-closes.
-After the hello a ``gateway`` connection carries one MCP JSON-RPC message per frame, both ways,
-unless the hello came with the app's pipes and the welcome says ``"adopted": true``: the connection
-is then the control link of ``adopt_link.py``. A ``command`` connection carries ``{"op": ...}``
-requests and answers (see ``host.py``).
+Every message is one line of UTF-8 JSON (compact, so it holds no newline) ended by ``\n``, both
+ways, as on an MCP server's stdio. The client's first line is a hello ``{"elftiaHost": VERSION,
+"role": ..., "token": ...}`` (the token only on a TCP endpoint, ``platform/endpoint.py``); the host
+answers ``{"elftiaHost": VERSION, "ok": true, "pid": N}`` or ``{"ok": false, "error": "...", "kind":
+...}`` and closes. After the hello a ``gateway`` connection carries the app's MCP JSON-RPC
+messages, one per line, both ways; a ``command`` connection carries ``{"op": ...}`` requests and
+answers (see ``commands.py``).
 Standard library only: the attaching side must start fast.
 """
 
@@ -15,7 +14,6 @@ from __future__ import annotations
 
 import json
 import socket
-import struct
 from typing import Any
 
 VERSION = 1
@@ -23,8 +21,8 @@ VERSION = 1
 REPLAY_ID = "elftia-host-replay"
 """The id of the app's ``initialize`` as a new host gets it from the shim (its answer is not passed on)."""
 MAX_FRAME = 64 * 1024 * 1024
-"""The largest frame either side accepts (a tool result with images fits)."""
-_HEADER = struct.Struct(">I")
+"""The longest line either side accepts (a tool result with images fits)."""
+_CHUNK = 1 << 16
 
 
 class WireError(Exception):
@@ -40,27 +38,21 @@ class HostRefused(WireError):
 
 
 def frame(payload: bytes) -> bytes:
-    """``payload`` with its length prefix."""
+    """``payload`` as one line (``WireError`` when it is too long or holds a line break)."""
     if len(payload) > MAX_FRAME:
         raise WireError(f"a message of {len(payload)} bytes is larger than the limit of {MAX_FRAME}")
-    return _HEADER.pack(len(payload)) + payload
+    if b"\n" in payload:
+        raise WireError("a message holds a line break (each message is one line)")
+    return payload + b"\n"
 
 
 def encode(message: dict[str, Any]) -> bytes:
-    """A JSON object as one frame."""
+    """A JSON object as one line."""
     return frame(json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode())
 
 
-def payload_size(header: bytes) -> int:
-    """The length a frame header announces; ``WireError`` when it is over the limit."""
-    size: int = _HEADER.unpack(header)[0]
-    if size > MAX_FRAME:
-        raise WireError(f"a message of {size} bytes announced; the limit is {MAX_FRAME}")
-    return size
-
-
 def decode(payload: bytes) -> dict[str, Any]:
-    """A frame's JSON object; ``WireError`` when it is not one."""
+    """A line's JSON object; ``WireError`` when it is not one."""
     try:
         message = json.loads(payload)
     except ValueError as exc:
@@ -70,27 +62,29 @@ def decode(payload: bytes) -> dict[str, Any]:
     return message
 
 
-def _read_exactly(sock: socket.socket, size: int) -> bytes | None:
-    chunks: list[bytes] = []
-    remaining = size
-    while remaining:
-        chunk = sock.recv(min(remaining, 1 << 20))
-        if not chunk:
-            return None
-        chunks.append(chunk)
-        remaining -= len(chunk)
-    return b"".join(chunks)
-
-
 def read_frame(sock: socket.socket) -> bytes | None:
-    """The next frame's payload from a blocking socket; None when the other side closed."""
-    header = _read_exactly(sock, _HEADER.size)
-    if header is None:
-        return None
-    payload = _read_exactly(sock, payload_size(header))
-    if payload is None:
-        raise WireError("the connection closed in the middle of a message")
-    return payload
+    """The next line from a blocking socket (without its ``\\n``); None when the other side closed.
+
+    Reads nothing past the line (it peeks first), so the socket can change hands after it.
+    ``WireError`` when the connection closed in the middle of a line, or the line is too long.
+    """
+    parts: list[bytes] = []
+    size = 0
+    while True:
+        peeked = sock.recv(_CHUNK, socket.MSG_PEEK)
+        if not peeked:
+            if parts:
+                raise WireError("the connection closed in the middle of a message")
+            return None
+        end = peeked.find(b"\n")
+        taken = sock.recv(len(peeked) if end < 0 else end + 1)
+        size += len(taken)
+        if size > MAX_FRAME + 1:
+            raise WireError(f"a message longer than the limit of {MAX_FRAME} bytes")
+        if taken.endswith(b"\n"):
+            parts.append(taken[:-1])
+            return b"".join(parts)
+        parts.append(taken)
 
 
 def hello(role: str, **fields: Any) -> dict[str, Any]:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -44,36 +42,16 @@ def _live(pid: int) -> bool:
         return False
 
 
-def cli(data_dir: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    """``elftia-mcp ARGS`` in a fresh process on ``data_dir``."""
+def cli(
+    data_dir: Path, *args: str, timeout: float = 120, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``elftia-mcp ARGS`` in a fresh process on ``data_dir`` (``env``: variables set or changed)."""
     return subprocess.run(
         [sys.executable, "-m", "elftia_desktop.cli", *args],
-        env=gateway_env(data_dir),
+        env=gateway_env(data_dir) | (env or {}),
         capture_output=True,
         text=True,
         cwd=REPO,
         timeout=timeout,
         check=False,
     )
-
-
-def pipes_of(pid: int) -> set[str]:
-    """The pipes and sockets process ``pid`` holds open (``pipe:[inode]``, ``socket:[inode]``)."""
-    found = set()
-    try:
-        for entry in Path(f"/proc/{pid}/fd").iterdir():
-            with contextlib.suppress(OSError):
-                if (target := os.readlink(entry)).startswith(("pipe:", "socket:")):
-                    found.add(target)
-    except OSError:
-        pass
-    return found
-
-
-def adopted_by(gateway_pid: int, host_pid: int) -> bool:
-    """Whether the host reads and writes the app's pipes of gateway ``gateway_pid`` (its stdin and stdout)."""
-    try:
-        app_pipes = {os.readlink(f"/proc/{gateway_pid}/fd/0"), os.readlink(f"/proc/{gateway_pid}/fd/1")}
-    except OSError:
-        return False
-    return app_pipes <= pipes_of(host_pid)

@@ -6,9 +6,7 @@ And when no host can be started at all, the rest of the session runs on the gate
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
-import os
 import socket
 import subprocess
 from collections.abc import Iterator
@@ -21,6 +19,7 @@ from mcp_types import version as version_registry
 from elftia_desktop import __version__
 from elftia_desktop.gateway import announce
 from elftia_desktop.host import wire
+from elftia_desktop.host.lease import HostLock
 from elftia_desktop.host.location import host_location
 from tests.gateway.gateway_helpers import add_stdio, gateway_argv, gateway_env, open_catalog, poll, stdio_gateway
 from tests.gateway.gateway_helpers import text_of as text
@@ -66,12 +65,12 @@ def test_the_shims_answer_is_the_sdk_servers_for_every_version_and_mode(data_dir
 @contextlib.contextmanager
 def host_lock_held(data_dir: Path) -> Iterator[None]:
     """Hold the data folder's host lock: no host can start while the block runs."""
-    fd = os.open(host_location(data_dir).lock, os.O_RDWR | os.O_CREAT, 0o600)
+    lock = HostLock(host_location(data_dir))
+    assert lock.acquire()
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
         yield
     finally:
-        os.close(fd)
+        lock.release()
 
 
 def send(stdin: IO[str], *messages: dict[str, Any]) -> None:

@@ -1,0 +1,66 @@
+"""An exclusive lock on a file, released by the OS when its holder dies.
+
+``flock`` on Linux and macOS, ``msvcrt.locking`` of the file's first byte on Windows.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+
+class FileLock:
+    """An exclusive, non-waiting lock on one file, held from :meth:`acquire` until :meth:`release`."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._fd: int | None = None
+
+    @property
+    def held(self) -> bool:
+        """Whether this process holds the lock."""
+        return self._fd is not None
+
+    def acquire(self) -> bool:
+        """Take the lock if nobody holds it (never waits); whether it is held now."""
+        if self._fd is not None:
+            return True
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        if not _lock(fd):
+            os.close(fd)
+            return False
+        self._fd = fd
+        return True
+
+    def release(self) -> None:
+        """Give the lock up (idempotent)."""
+        if self._fd is not None:
+            os.close(self._fd)  # closing the descriptor releases the lock on every OS
+            self._fd = None
+
+
+def is_free(path: Path) -> bool:
+    """Whether nobody holds the lock of ``path`` (the lock is let go at once)."""
+    lock = FileLock(path)
+    free = lock.acquire()
+    lock.release()
+    return free
+
+
+def _lock(fd: int) -> bool:
+    if sys.platform == "win32":
+        import msvcrt
+
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
+        return True
+    import fcntl
+
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
