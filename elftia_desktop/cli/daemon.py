@@ -153,4 +153,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     print(f"servers running ({len(status['servers'])}):")
     rows = [[s["name"], s["state"], f"{s.get('unusedSeconds', 0):.0f} s"] for s in status["servers"]]
     print_table(["name", "state", "unused for"], rows)
+    failed = status.get("failedServers") or []
+    if failed:
+        print(f"servers that failed to start ({len(failed)}): {', '.join(s['name'] for s in failed)}")
     return EXIT_OK

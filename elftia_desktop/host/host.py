@@ -358,18 +358,23 @@ class Host:
         agent_id = store.get(agent).id
         return ScopeSource(lambda: store.get(agent_id), store.path)
 
+    def _unused(self, server_id: str) -> float:
+        return round(self.server_idle.idle_seconds(server_id), 1)
+
     async def status(self) -> dict[str, Any]:
         """What ``elftia-mcp daemon status`` shows: this host, its clients, its servers and their processes."""
         records = await self._records()
+        states = {r.id: self.service.connection_state(r.id) for r in records}
+        running = (ConnectionState.CONNECTED, ConnectionState.CONNECTING)
         servers = [
-            {
-                "id": r.id,
-                "name": r.name,
-                "state": self.service.connection_state(r.id).value,
-                "unusedSeconds": round(self.server_idle.idle_seconds(r.id), 1),
-            }
+            {"id": r.id, "name": r.name, "state": states[r.id].value, "unusedSeconds": self._unused(r.id)}
             for r in records
-            if self.service.connection_state(r.id).value != "disconnected"
+            if states[r.id] in running
+        ]
+        failed = [
+            {"id": r.id, "name": r.name, "state": states[r.id].value}
+            for r in records
+            if states[r.id] in (ConnectionState.ERROR, ConnectionState.AUTH_REQUIRED)
         ]
         tracker = ProcessTracker.for_dir(self.service.runtime_dir)
         names = {r.id: r.name for r in records}
@@ -382,6 +387,7 @@ class Host:
             "idleSeconds": self.idle,
             "clients": [c.to_json(names) for c in self._clients.values()],
             "servers": servers,
+            "failedServers": failed,
             "processes": tracker.pids(),
             "callsRunning": self.callers.running,
         }

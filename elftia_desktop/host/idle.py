@@ -27,13 +27,17 @@ class ServerIdle:
     def __init__(self, service: McpService, callers: Callers) -> None:
         self._service = service
         self._callers = callers
+        self._since = time.monotonic()
+        """When the host started: a server never used since counts from then (not from the machine's start)."""
 
     def idle_seconds(self, server_id: str) -> float:
         """Seconds since the server's last use (0 while a call runs on it or a client follows it)."""
         if self._callers.busy(server_id):
             return 0.0
         entry = self._service.pool.entries.get(server_id)
-        last = max(self._callers.last_call.get(server_id, 0.0), entry.last_used if entry is not None else 0.0)
+        last = max(
+            self._since, self._callers.last_call.get(server_id, 0.0), entry.last_used if entry is not None else 0.0
+        )
         return max(0.0, time.monotonic() - last)
 
     async def stop_idle(self, limit: float) -> None:

@@ -49,9 +49,9 @@ class QuitDialog(QDialog):
         self.apps.setWordWrap(True)
         layout.addWidget(self.apps)
         note = QLabel(
-            "Keep them running: a background process takes the servers over and the apps go on using them "
-            "(their next call reaches it). Stop them: the servers stop with Elftia, and an app's next call "
-            "starts them again."
+            "Keep them running: a background process serves the apps from now on (their next call reaches it); "
+            "each server starts again there on its next use, so what it held in memory is lost. Stop them: the "
+            "servers stop with Elftia, and an app's next call starts them again."
         )
         note.setObjectName("Muted")
         note.setWordWrap(True)

@@ -95,8 +95,8 @@ class ActivityPage(PageFrame):
             self.quit_choice.addItem(label, choice)
         self.quit_choice.setCurrentIndex(self.quit_choice.findData(saved_quit_choice(self.settings)))
         self.quit_choice.setToolTip(
-            "Keep: a background process takes the servers over and the apps go on using them. "
-            "Stop: the apps' next call starts their servers again."
+            "Keep: a background process serves the apps from now on; each server starts again there on its next use "
+            "(what it held in memory is lost). Stop: the apps' next call starts their servers again."
         )
         self.quit_choice.currentIndexChanged.connect(self._choice_changed)
         row.addWidget(self.quit_choice)
