@@ -108,17 +108,9 @@ def cmd_stop(args: argparse.Namespace) -> int:
 
 
 def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
-            return handle.read().rsplit(")", 1)[-1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
-    except OSError:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        return True
+    from elftia_desktop.platform.runtime import alive
+
+    return alive(pid)
 
 
 def _public(status: dict[str, Any]) -> dict[str, Any]:

@@ -48,7 +48,10 @@ async def _serve(location: HostLocation, idle: float) -> None:
         host = Host(services, location, idle=idle)
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(signum, host.stop)
+            try:
+                loop.add_signal_handler(signum, host.stop)
+            except NotImplementedError:  # Windows: no signal handlers on the loop
+                signal.signal(signum, lambda _signum, _frame: loop.call_soon_threadsafe(host.stop))
         await host.run()
 
 
