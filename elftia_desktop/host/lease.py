@@ -17,12 +17,13 @@ Blocking (file locks, sockets): call from a worker thread. Standard library only
 from __future__ import annotations
 
 import logging
+import os
 import time
 
 from elftia_desktop.core.errors import ElftiaError
 from elftia_desktop.host import attach, client
 from elftia_desktop.host.location import HostLocation
-from elftia_desktop.platform.lock import FileLock
+from elftia_desktop.platform.lock import FileLock, read_note
 
 log = logging.getLogger(__name__)
 
@@ -43,12 +44,15 @@ class HostLock(FileLock):
         super().__init__(location.lock)
         self.location = location
 
+    def acquire(self, note: bytes = b"") -> bool:
+        """Take the lock, noting this process's pid in it (``holder``)."""
+        return super().acquire(note or str(os.getpid()).encode())
+
 
 def holder(location: HostLocation) -> int | None:
-    """The pid of the host that claims the data folder (None when no claim can be read)."""
-    claim = location.read_claim()
-    pid = claim.get("pid") if claim is not None else None
-    return pid if isinstance(pid, int) else None
+    """The pid of the process that holds the data folder's lock (None when it cannot be read)."""
+    text = read_note(location.lock).decode("ascii", "replace").strip()
+    return int(text) if text.isdigit() else None
 
 
 def _ask_handover() -> int | None:

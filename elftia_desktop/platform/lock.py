@@ -22,14 +22,21 @@ class FileLock:
         """Whether this process holds the lock."""
         return self._fd is not None
 
-    def acquire(self) -> bool:
-        """Take the lock if nobody holds it (never waits); whether it is held now."""
+    def acquire(self, note: bytes = b"") -> bool:
+        """Take the lock if nobody holds it (never waits); whether it is held now.
+
+        ``note`` is written into the file after its first byte (the byte Windows locks), for others to read.
+        """
         if self._fd is not None:
             return True
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         if not _lock(fd):
             os.close(fd)
             return False
+        if note:
+            os.ftruncate(fd, 1)
+            os.lseek(fd, 1, os.SEEK_SET)
+            os.write(fd, note)
         self._fd = fd
         return True
 
@@ -38,6 +45,16 @@ class FileLock:
         if self._fd is not None:
             os.close(self._fd)  # closing the descriptor releases the lock on every OS
             self._fd = None
+
+
+def read_note(path: Path) -> bytes:
+    """What the holder of the lock of ``path`` wrote (``FileLock.acquire``'s ``note``); empty when none."""
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(1)
+            return handle.read()
+    except OSError:
+        return b""
 
 
 def is_free(path: Path) -> bool:
