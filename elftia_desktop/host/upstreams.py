@@ -44,23 +44,26 @@ class HostUpstream:
 
     def __init__(self, sock: socket.socket) -> None:
         self._sock = sock
+        self._lines = sock.makefile("rb")  # after the hello only this reads the socket: buffered is safe
 
     def send(self, payload: bytes) -> None:
         """One line to the host."""
         self._sock.sendall(wire.frame(payload))
 
     def receive(self) -> bytes | None:
-        """One whole line from the host (a line torn by the host's death ends the connection)."""
+        """One whole line from the host; None when it went (a line torn by its death is dropped)."""
         try:
-            return wire.read_frame(self._sock)
-        except (OSError, wire.WireError):
+            line = self._lines.readline(wire.MAX_FRAME + 1)
+        except (OSError, ValueError):
             return None
+        return line[:-1] if line.endswith(b"\n") else None
 
     def close(self) -> None:
         """Shut the socket down (wakes the reader)."""
         with contextlib.suppress(OSError):
             self._sock.shutdown(socket.SHUT_RDWR)
         self._sock.close()
+        self._lines.close()
 
 
 class OwnGateway:
