@@ -115,6 +115,9 @@ class CommandLink:
             answer = await work(request)
         except ElftiaError as exc:
             answer = _error(exc)
+        except Exception as exc:  # a bug: the cause goes to the host's log, the client gets an answer still
+            log.exception("the %s request failed", request.get("op"))
+            answer = {"op": "error", "kind": "ElftiaError", "message": f"the pool host failed: {exc}"}
         await self.send(answer)
 
     async def _send_status(self, request: dict[str, Any]) -> dict[str, Any]:

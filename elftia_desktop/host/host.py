@@ -200,7 +200,10 @@ class Host:
         empty_since: float | None = None
         while True:
             await asyncio.sleep(tick)
-            await self.server_idle.stop_idle(idle)
+            try:
+                await self.server_idle.stop_idle(idle)
+            except Exception:  # the next tick tries again; the cause is in the log
+                log.exception("stopping the idle servers failed")
             if not self._empty():
                 empty_since = None
                 continue

@@ -257,6 +257,13 @@ def test_an_internal_error_leaves_its_cause_in_the_hosts_log(data_dir: Path) -> 
     with endpoint.connect(claim["endpoint"]) as sock:
         sock.sendall(wire.encode(wire.hello("gateway", agent=None, hub=False, timeout="soon")))  # float("soon") fails
         assert wire.read_frame(sock) is None  # the host closed this connection
+    with endpoint.connect(claim["endpoint"]) as sock:  # a command's request that breaks: it still gets an answer
+        sock.sendall(wire.encode(wire.hello("command")))
+        assert wire.read_frame(sock) is not None
+        sock.sendall(wire.encode({"op": "call", "server": "alpha", "tool": "echo", "arguments": ["x"]}))
+        answer = wire.decode(wire.read_frame(sock) or b"{}")
+    assert answer["op"] == "error" and answer["message"].startswith("the pool host failed: dictionary update")
     log = location.log.read_text(encoding="utf-8")
     assert "serving a client failed" in log and "ValueError: could not convert string to float: 'soon'" in log
+    assert "the call request failed" in log and "ValueError: dictionary update sequence" in log
     assert host_status() is not None  # the host still serves
