@@ -177,6 +177,11 @@ async def test_the_hosted_listener_wants_the_token(data_dir: Path) -> None:
     assert gateway_token_of(data_dir) == token  # the host used the stored token, made none anew
 
 
+def said(stderr: str) -> list[str]:
+    """The lines of ``stderr`` but the note of the command that started the host (``attach.py``)."""
+    return [line for line in stderr.strip().splitlines() if "started the background pool host" not in line]
+
+
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=lambda s: signal.Signals(s).name)
 async def test_a_signal_closes_the_listener_and_frees_the_port(data_dir: Path, signum: int) -> None:
     token = gateway_token_of(data_dir)
@@ -188,7 +193,7 @@ async def test_a_signal_closes_the_listener_and_frees_the_port(data_dir: Path, s
             owner.send_signal(signum)
             code = await anyio.to_thread.run_sync(lambda: owner.wait(timeout=60))
             assert owner.stderr is not None
-            lines = owner.stderr.read().strip().splitlines()
+            lines = said(owner.stderr.read())
             assert (code, lines) == (0, [f"elftia gateway: stopped ({signal.Signals(signum).name})"])
             assert port_free(port_of(url))  # free as soon as the process has exited
             assert not clients_of("listener") and not clients_of("http")
@@ -214,7 +219,7 @@ async def test_a_port_in_use_is_the_same_error_attached_or_not(data_dir: Path) -
                     check=False,
                 )
             )
-            results.append((done.returncode, done.stdout, done.stderr.strip().splitlines()))
+            results.append((done.returncode, done.stdout, said(done.stderr)))
     attached, own = results
     assert attached == own
     assert attached[0] == 1 and attached[2] == [
@@ -236,7 +241,7 @@ async def test_an_unknown_agent_is_refused_as_without_a_host(data_dir: Path) -> 
                 check=False,
             )
         )
-        results.append((done.returncode, done.stderr.strip().splitlines()))
+        results.append((done.returncode, said(done.stderr)))
     assert results[0] == results[1]
     assert results[0][0] == 2 and results[0][1][0].startswith("error: --agent:")
 
