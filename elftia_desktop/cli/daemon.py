@@ -71,7 +71,7 @@ def cmd_start(args: argparse.Namespace) -> int:
     if started:
         if args.idle is not None:
             os.environ[attach.IDLE_ENV] = str(args.idle)
-        sock, _reply = attach.connect("command")  # starts it and waits for it
+        sock, _reply = attach.connect("command", announce=False)  # starts it and waits for it
         with sock:
             status = client.request(sock, {"op": "status"})
     assert status is not None
@@ -79,6 +79,8 @@ def cmd_start(args: argparse.Namespace) -> int:
         print_json({"started": started} | _public(status))
     else:
         print(f"pool host {'started' if started else 'already running'}: pid {status['pid']}, {status['socket']}")
+        if started and status.get("hostedBy") == "daemon":
+            print("it exits 60 s after its last client and server stop (elftia-mcp daemon stop ends it now)")
     return EXIT_OK
 
 

@@ -119,8 +119,10 @@ def _wait_for(
     raise NoHost(f"the daemon did not listen within {START_TIMEOUT:.0f} s (see {location.log})")
 
 
-def connect(role: str, *, start: bool = True, **fields: Any) -> tuple[Any, dict[str, Any]]:
+def connect(role: str, *, start: bool = True, announce: bool = True, **fields: Any) -> tuple[Any, dict[str, Any]]:
     """A connected socket to this data folder's host and the host's hello reply.
+
+    ``announce``: say on stderr when this call started the daemon (``daemon start`` says it its own way).
 
     ``NoHost`` when none runs (and ``start`` is false, or the daemon did not come up);
     ``wire.HostRefused`` when the host refused this hello (an unknown agent, another version).
@@ -139,10 +141,10 @@ def connect(role: str, *, start: bool = True, **fields: Any) -> tuple[Any, dict[
         raise
     except (OSError, wire.WireError) as exc:
         raise NoHost(f"the host could not be reached: {exc}") from exc
-    return _start_and_wait(location, hello)
+    return _start_and_wait(location, hello, announce)
 
 
-def _start_and_wait(location: HostLocation, hello: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+def _start_and_wait(location: HostLocation, hello: dict[str, Any], announce: bool) -> tuple[Any, dict[str, Any]]:
     """Start the daemon and attach to whichever host comes up."""
     try:
         child = spawn_daemon(location)
@@ -157,6 +159,6 @@ def _start_and_wait(location: HostLocation, hello: dict[str, Any]) -> tuple[Any,
     finally:
         with contextlib.suppress(OSError):
             child.poll()  # the loser of a start race exits at once: reap it
-    if connected[1].get("pid") == child.pid:
+    if announce and connected[1].get("pid") == child.pid:
         _announce(child, location)
     return connected
