@@ -80,7 +80,8 @@ def cmd_start(args: argparse.Namespace) -> int:
     else:
         print(f"pool host {'started' if started else 'already running'}: pid {status['pid']}, {status['socket']}")
         if started and status.get("hostedBy") == "daemon":
-            print("it exits 60 s after its last client and server stop (elftia-mcp daemon stop ends it now)")
+            after = min(attach.EMPTY_EXIT, float(status.get("idleSeconds") or attach.EMPTY_EXIT))
+            print(f"it exits {after:g} s after its last client and server stop (elftia-mcp daemon stop ends it now)")
     return EXIT_OK
 
 

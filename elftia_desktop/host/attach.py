@@ -27,6 +27,9 @@ START_TIMEOUT = 60.0
 IDLE_ENV = "ELFTIA_HOST_IDLE"
 """Seconds of no use after which the daemon stops its servers (and, at most as long, exits when empty)."""
 
+EMPTY_EXIT = 60.0
+"""Seconds a daemon with no client, no call and no running server waits before it exits (at most its idle time)."""
+
 _announced: list[int] = []
 """The daemons this process started and told about (the note is said once per process)."""
 
@@ -67,6 +70,14 @@ def spawn_daemon(location: HostLocation, idle: float | None = None) -> subproces
         )
 
 
+def exit_after() -> float:
+    """Seconds after its last client and server a daemon started now exits (``ELFTIA_HOST_IDLE`` shortens it)."""
+    try:
+        return min(EMPTY_EXIT, float(os.environ.get(IDLE_ENV) or EMPTY_EXIT))
+    except ValueError:
+        return EMPTY_EXIT
+
+
 def _announce(child: subprocess.Popen[bytes], location: HostLocation) -> None:
     """Say once on stderr that this command started the background host, how long it stays, how to stop it."""
     if _announced:
@@ -74,7 +85,7 @@ def _announce(child: subprocess.Popen[bytes], location: HostLocation) -> None:
     _announced.append(child.pid)
     print(
         f"elftia: started the background pool host (pid {child.pid}) for {location.data_dir}; it keeps servers "
-        "warm for the apps and commands that use them and exits 60 s after the last one stops "
+        f"warm for the apps and commands that use them and exits {exit_after():g} s after the last one stops "
         "(stop it now: elftia-mcp daemon stop)",
         file=sys.stderr,
         flush=True,

@@ -48,6 +48,7 @@ from elftia_desktop.gateway.server import build_server
 from elftia_desktop.gateway.token import gateway_token
 from elftia_desktop.gateway.watch import watch
 from elftia_desktop.host import wire
+from elftia_desktop.host.attach import EMPTY_EXIT
 from elftia_desktop.host.clients import CURRENT, Client, ClientCalls, ClientInfoNote, ElicitFn
 from elftia_desktop.host.commands import CommandLink
 from elftia_desktop.host.http_link import serve_listener
@@ -62,8 +63,6 @@ DISCONNECT_TIMEOUT = 5.0
 """Seconds the host, stopping, waits for its clients' handlers to end after closing their connections."""
 DEFAULT_IDLE = 600.0
 """Seconds without use after which a server stops."""
-EMPTY_EXIT = 60.0
-"""Seconds a daemon with no client, no call and no running server waits before it exits (at most ``idle``)."""
 DRAIN_LIMIT = 10.0
 """Seconds a host handing its pool over lets the calls in flight finish before it closes the connections."""
 
