@@ -22,6 +22,7 @@ what this client left running. Standard library only.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import threading
 from collections.abc import Callable
@@ -69,11 +70,14 @@ def _parse(line: bytes) -> dict[str, Any]:
 class Shim:
     """Forwards one app's stdio session to the host, attaching (again) in the background when needed."""
 
-    def __init__(self, hello: dict[str, Any], own_gateway: list[str], stdout: BinaryIO, stdin: BinaryIO) -> None:
+    def __init__(
+        self, hello: dict[str, Any], own_gateway: list[str], stdout: BinaryIO, read_stdin: Callable[[], bytes]
+    ) -> None:
+        """``read_stdin``: the next bytes of the app's stdin, as they come (empty at its end)."""
         self._hello = hello
         self._own_gateway = own_gateway
         self._stdout = stdout
-        self._stdin = stdin
+        self._read_chunk = read_stdin
         self._lock = threading.Lock()
         self._write_lock = threading.Lock()
         self._upstream: Upstream | None = None
@@ -230,13 +234,22 @@ class Shim:
     # -- app -> upstream ----------------------------------------------------------------------
 
     def read_stdin(self) -> None:
-        """Forward the app's lines until it closes stdin (a thread's body); then the session ends."""
+        """Forward the app's whole lines until it closes stdin (a thread's body); then the session ends.
+
+        Read in chunks from the descriptor, not through ``sys.stdin`` (a thread blocked in a buffered
+        reader holds its lock, and the interpreter aborts at exit when it cannot take it).
+        """
+        rest = b""
         try:
-            while line := self._stdin.readline():
-                if line.strip():
-                    self.forward(line.strip())
-        except (OSError, ValueError):
+            while chunk := self._read_chunk():
+                *lines, rest = (rest + chunk).split(b"\n")
+                for line in lines:
+                    if line.strip():
+                        self.forward(line.strip())
+        except OSError:
             pass
+        if rest.strip():
+            self.forward(rest.strip())  # the app's last line, without its line end
         self.finish(self.exit_code)
 
     def _note_sent(self, line: bytes) -> None:
@@ -315,7 +328,8 @@ def run_shim(
     runs yet to ask.
     """
     hello: dict[str, Any] = {"agent": agent, "hub": hub, "timeout": timeout}
-    shim = Shim(hello, own_gateway, sys.stdout.buffer, sys.stdin.buffer)
+    stdin = sys.stdin.fileno()
+    shim = Shim(hello, own_gateway, sys.stdout.buffer, lambda: os.read(stdin, 1 << 16))
     try:
         shim.install(shim.reach_host(start=False))
     except wire.HostRefused as exc:

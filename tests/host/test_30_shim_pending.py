@@ -7,7 +7,6 @@ order of the shim's threads, the app gets exactly one answer per request, an err
 
 from __future__ import annotations
 
-import io
 import json
 import socket
 import threading
@@ -63,7 +62,7 @@ def test_a_request_sent_while_the_host_goes_is_answered_once_with_an_error() -> 
     outputs = []
     for index in range(ROUNDS):
         out = Lines()
-        shim = GoneHost({"agent": None, "hub": False, "timeout": None}, [], out, io.BytesIO())  # type: ignore[arg-type]
+        shim = GoneHost({"agent": None, "hub": False, "timeout": None}, [], out, lambda: b"")  # type: ignore[arg-type]
         shim.forward(request(index))  # no host yet: it waits, and the attach starts
         with out.changed:
             assert out.changed.wait_for(lambda out=out: out.lines, 60)
