@@ -1,7 +1,7 @@
 """The pool host's HTTP sessions as its clients, and a line in the host's log for every request failing inside it.
 
 Each HTTP session is a client of the host (role ``http``, :class:`SessionClients`): its calls, the
-servers it called, its app's ``clientInfo`` and process (``http_peers.py``) show in the Activity and
+servers it called, its app's ``clientInfo`` and process (``platform/tcp_peers.py``) show in the Activity and
 ``daemon status``. A request of the stateless protocol (2026-07-28) has no session: it is a client
 while it runs. :class:`LogFailures` logs the cause of a request that fails inside the host (the app
 only sees -32603).
@@ -22,12 +22,12 @@ from pydantic import ValidationError
 
 from elftia_desktop.connections.call_origin import ORIGIN
 from elftia_desktop.host.clients import CURRENT, Client
-from elftia_desktop.host.http_peers import peer_pid
+from elftia_desktop.platform.tcp_peers import peer_pid
 
 log = logging.getLogger(__name__)
 
 PROCESS_LOOKUP_LIMIT = 0.5
-"""Seconds a session's first request may wait while the app's process is looked up (``http_peers.py``)."""
+"""Seconds a session's first request may wait while the app's process is looked up (``platform/tcp_peers.py``)."""
 
 
 class ClientBook(Protocol):
