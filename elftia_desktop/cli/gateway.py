@@ -50,6 +50,11 @@ def _register_gateway(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p = gsub.add_parser("install", help="add the gateway to another app's MCP config", epilog=f"Apps: {apps}")
     _target_args(p)
     p.add_argument("--hub", action="store_true", help="the entry serves find_tools and call_tool")
+    p.add_argument(
+        "--stdio",
+        action="store_true",
+        help="run 'elftia-mcp serve' from the app (default for apps that accept HTTP servers: the pool host's URL)",
+    )
     p.add_argument("--dry-run", action="store_true", help="show the diff, write nothing")
     p.set_defaults(handler=cmd_install)
 
@@ -128,12 +133,19 @@ def _run_plan(args: argparse.Namespace, make: Callable[[], InstallPlan], verb: s
 
 
 def cmd_install(args: argparse.Namespace) -> int:
-    """``gateway install APP``: write the gateway's entry into another app's config (diff, backup)."""
-    return _run_plan(
-        args,
-        lambda: plan_install(args.app, _agent_name(args.agent), args.hub, path=args.file, name=args.name),
-        "Wrote",
-    )
+    """``gateway install APP``: write the gateway's entry into another app's config (diff, backup).
+
+    An app that accepts HTTP servers gets the pool host's URL and the bearer token's header
+    (``gateway/http_install.py``), unless ``--stdio``.
+    """
+
+    def plan() -> InstallPlan:
+        """The plan, with the token (made on first use) unless the entry is stdio."""
+        agent = _agent_name(args.agent)
+        token = None if args.stdio else gateway_token(open_cli_stores().catalog.vault)
+        return plan_install(args.app, agent, args.hub, path=args.file, name=args.name, token=token)
+
+    return _run_plan(args, plan, "Wrote")
 
 
 def cmd_uninstall(args: argparse.Namespace) -> int:

@@ -49,6 +49,8 @@ class AppSettings(BaseModel):
     """The MCP registry the Browse page and ``elftia-mcp registry`` use (``ELFTIA_REGISTRY_URL`` overrides it)."""
     extra_registries: list[Annotated[str, Field(pattern=r"^https?://[^\s]+$")]] = Field(default_factory=list)
     """More registries (an organisation's) whose entries are shown beside the main one's."""
+    gateway_http_port: int = Field(default=0, ge=0, le=65535)
+    """The port of the pool host's HTTP gateway on 127.0.0.1 (0: one the OS picks each time the host starts)."""
 
     def to_json_dict(self) -> dict[str, Any]:
         """The JSON shape (camelCase keys)."""

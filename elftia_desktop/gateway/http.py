@@ -49,13 +49,13 @@ class BearerGuard:
         headers = dict(scope.get("headers") or [])
         origin = headers.get(b"origin")
         if origin is not None and not self.origin_allowed(origin.decode("latin-1")):
-            await _refuse(send, 403, "forbidden", "requests from web pages on other sites are not accepted")
+            await refuse(send, 403, "forbidden", "requests from web pages on other sites are not accepted")
             return
         expected = await asyncio.to_thread(self._token)
         if expected and _bearer_matches(headers.get(b"authorization", b""), expected):
             await self.app(scope, receive, send)
             return
-        await _refuse(send, 401, "unauthorized", "a valid bearer token is required")
+        await refuse(send, 401, "unauthorized", "a valid bearer token is required")
 
     def origin_allowed(self, origin: str) -> bool:
         """True for a page served from this computer or from the gateway's own address."""
@@ -81,7 +81,8 @@ def _bearer_matches(given: bytes, expected: str) -> bool:
     return hmac.compare_digest(value.strip(), expected.encode())
 
 
-async def _refuse(send: Send, status: int, error: str, description: str) -> None:
+async def refuse(send: Send, status: int, error: str, description: str) -> None:
+    """Answer with ``status`` and a JSON ``error`` (401: with the ``WWW-Authenticate`` the scheme needs)."""
     body = json.dumps({"error": error, "error_description": description})
     headers = [(b"content-type", b"application/json")]
     if status == 401:

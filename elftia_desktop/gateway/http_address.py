@@ -1,17 +1,24 @@
-"""Where the HTTP gateway listens: ``--http [HOST:]PORT`` parsed, and its listening socket.
+"""Where the HTTP gateway listens: ``--http [HOST:]PORT`` parsed, its listening socket, the host's endpoint.
 
-Standard library only: ``serve --http`` binds its port before it knows whether the pool host or
-this process serves it (``host/http_owner.py``).
+The pool host's own endpoint (``host/http_endpoint.py``) serves a scope per URL path
+(:func:`scope_path`) and writes where it listens to ``<data folder>/host-http.json``
+(:func:`read_endpoint`). Standard library only: ``serve --http`` and ``gateway install`` read it.
 """
 
 from __future__ import annotations
 
+import json
 import socket
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, unquote
 
 DEFAULT_HOST = "127.0.0.1"
 MCP_PATH = "/mcp"
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+ENDPOINT_FILE = "host-http.json"
+"""Where the pool host writes its HTTP endpoint, in the data folder."""
 
 
 @dataclass(frozen=True)
@@ -73,3 +80,35 @@ def exposure_warning(address: Address) -> str | None:
     if address.host in LOOPBACK_HOSTS:
         return None
     return f"--http: listening on {address.host}, not only on this computer; the token is all that protects it"
+
+
+def scope_path(agent: str | None = None, hub: bool = False) -> str:
+    """The URL path of a scope on the host's endpoint: ``/mcp``, ``/hub/mcp``, ``/agents/<name>[/hub]/mcp``."""
+    prefix = f"/agents/{quote(agent, safe='')}" if agent else ""
+    return f"{prefix}{'/hub' if hub else ''}{MCP_PATH}"
+
+
+def parse_scope_path(path: str) -> tuple[str | None, bool] | None:
+    """``(agent, hub)`` of a path of the host's endpoint (the inverse of :func:`scope_path`); None for another path."""
+    parts = path.rstrip("/").split("/")[1:]
+    agent = None
+    if len(parts) >= 3 and parts[0] == "agents" and parts[1]:
+        agent, parts = unquote(parts[1]), parts[2:]
+    hub = parts[:1] == ["hub"]
+    if parts[hub:] != [MCP_PATH.strip("/")]:
+        return None
+    return agent, hub
+
+
+def endpoint_file(data_dir: Path) -> Path:
+    """Where a data folder's pool host writes its HTTP endpoint."""
+    return data_dir / ENDPOINT_FILE
+
+
+def read_endpoint(data_dir: Path) -> dict[str, Any] | None:
+    """The host's HTTP endpoint as written (``url``, ``port``, ``pid``); None when none is written."""
+    try:
+        data = json.loads(endpoint_file(data_dir).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and isinstance(data.get("url"), str) else None

@@ -5,6 +5,10 @@ Apps: Claude Desktop, Claude Code (``~/.claude.json``, user scope), Cursor, VS C
 detector's locations, the apps' format table). A plan shows the diff before anything is written;
 applying it copies the file to a timestamped backup first, then replaces it atomically, keeping
 every other key and server. ``uninstall`` removes only an entry that runs this gateway.
+
+An entry either runs ``elftia-mcp serve`` (stdio: the app starts it, it starts the pool host) or,
+for an app that accepts HTTP servers, points at the pool host's own Streamable HTTP endpoint with
+the ``Authorization`` header (``http_install.py``).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from typing import Any
 from elftia_desktop.core.errors import ElftiaError, JsonInputError
 from elftia_desktop.core.models import McpServerTransport
 from elftia_desktop.gateway.command import gateway_command, gateway_env
+from elftia_desktop.gateway.http_install import HttpEntry, fix_port, http_entry
 from elftia_desktop.integrations.app_config_file import digest, user_config_path, write_with_backup
 from elftia_desktop.integrations.app_formats import AppFormat, app_format
 from elftia_desktop.integrations.detector import (
@@ -50,13 +55,16 @@ class InstallPlan:
     """The file's text now (None: there is no file yet)."""
     after: str
     warnings: list[str]
+    http: HttpEntry | None = None
+    """The HTTP entry's port and token (None: a stdio entry, or a removal)."""
 
     @property
     def diff(self) -> str:
-        """A unified diff of the change."""
+        """A unified diff of the change (a token written in plain text shows as ``***``)."""
         old = (self.before or "").splitlines(keepends=True)
         lines = difflib.unified_diff(old, self.after.splitlines(keepends=True), str(self.path), str(self.path))
-        return "".join(lines)
+        text = "".join(lines)
+        return text.replace(self.http.token, "***") if self.http is not None and self.http.token else text
 
     @property
     def changed(self) -> bool:
@@ -156,18 +164,32 @@ def _entries(
 
 
 def plan_install(
-    app_id: str, agent: str | None = None, hub: bool = False, *, path: Path | None = None, name: str | None = None
+    app_id: str,
+    agent: str | None = None,
+    hub: bool = False,
+    *,
+    path: Path | None = None,
+    name: str | None = None,
+    token: str | None = None,
 ) -> InstallPlan:
-    """What installing the gateway into ``app_id`` would change (nothing is written)."""
+    """What installing the gateway into ``app_id`` would change (nothing is written).
+
+    ``token`` (the gateway's bearer token): an app that accepts HTTP servers gets the pool host's
+    HTTP endpoint with it (``http_install.py``); without one, or for a stdio-only app, the stdio entry.
+    """
     fmt, path, name, before, data, servers = _entries(app_id, agent, path, name)
     if name in servers and not is_elftia_gateway(servers[name]):
         raise InstallError(f"{path}: the entry {name!r} is not Elftia's gateway; choose another name with --name")
-    entry = gateway_entry(fmt, agent, hub)
+    http = http_entry(fmt, agent, hub, token) if token is not None else None
+    entry = http.entry if http is not None else gateway_entry(fmt, agent, hub)
     servers[name] = entry
-    warnings = []
+    warnings = list(http.notes(fmt, path)) if http is not None else []
+    if http is not None and http.input is not None:
+        inputs = [i for i in data.get("inputs") or [] if not (isinstance(i, dict) and i.get("id") == http.input["id"])]
+        data = data | {"inputs": [*inputs, http.input]}
     if fmt.jsonc and before and re.search(r"//|/\*", before):
         warnings.append(f"{path}: its comments are not kept when the file is written (a backup keeps them)")
-    return InstallPlan(fmt, path, name, entry, before, _dump(data | {fmt.root_key: servers}), warnings)
+    return InstallPlan(fmt, path, name, entry, before, _dump(data | {fmt.root_key: servers}), warnings, http)
 
 
 def plan_uninstall(
@@ -206,8 +228,11 @@ def _the_gateway_entry(path: Path, servers: dict[str, Any]) -> str:
 def apply_plan(plan: InstallPlan) -> Path | None:
     """Back the file up, then write the change atomically (same permissions); returns the backup's path.
 
-    Refused (``ConfigError``) when the file changed since the plan was made.
+    Refused (``ConfigError``) when the file changed since the plan was made. An HTTP entry's port
+    is fixed in the settings first (``gatewayHttpPort``), so the URL written stays the host's.
     """
+    if plan.http is not None and plan.http.fix_port:
+        fix_port(plan.http.port)
     if not plan.changed:
         return None
     return write_with_backup(plan.path, plan.after, digest(plan.before))

@@ -10,8 +10,11 @@ folder's claim (``location.py``), and open with a hello line (``wire.py``):
   server runs once. The SDK's server session carries every message.
 * ``command`` (the CLI): ``call``, ``test``, ``discover``, ``logs``, ``status``, ``stop`` and
   ``handover`` requests (``commands.py``).
-* ``http`` (``elftia-mcp serve --http``): that process passes its listening socket, and the host
-  serves the scope's gateway over Streamable HTTP on it (``http_link.py``); each HTTP session is a client.
+* ``http`` (``elftia-mcp serve --http`` run by hand): the host listens on the address it asks for
+  and serves the scope's gateway over Streamable HTTP there (``http_link.py``).
+
+The host also serves Streamable HTTP itself on 127.0.0.1 (``http_endpoint.py``; where is written to
+``<data folder>/host-http.json``): each HTTP session is a client.
 
 Who is attached, and what each client calls, is kept in ``clients.py``; ``changed`` is told
 about every change (the window shows it).
@@ -33,7 +36,8 @@ import contextlib
 import logging
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 from mcp.server import Server
@@ -45,13 +49,13 @@ from elftia_desktop.core.errors import ElftiaError
 from elftia_desktop.core.models import ConnectionState
 from elftia_desktop.gateway.scope import ScopeSource
 from elftia_desktop.gateway.server import build_server
-from elftia_desktop.gateway.token import gateway_token
 from elftia_desktop.gateway.watch import watch
 from elftia_desktop.host import wire
 from elftia_desktop.host.attach import EMPTY_EXIT
 from elftia_desktop.host.clients import CURRENT, Client, ClientCalls, ClientInfoNote, ElicitFn
 from elftia_desktop.host.commands import CommandLink
-from elftia_desktop.host.http_link import serve_listener
+from elftia_desktop.host.http_endpoint import start_host_endpoint
+from elftia_desktop.host.http_link import serve_owner
 from elftia_desktop.host.idle import ServerIdle
 from elftia_desktop.host.links import FramedChannel, HostedGateway, read_frame, serve_gateway_link
 from elftia_desktop.host.location import HostLocation
@@ -155,6 +159,8 @@ class Host:
         listener, self.address = await endpoint.listen(self.location.socket, self._on_client, wire.MAX_FRAME)
         tasks = [asyncio.get_running_loop().create_task(self._idle_loop())] if self.idle is not None else []
         self.location.write_claim(self.address)
+        port = self.services.settings.gateway_http_port
+        http = await start_host_endpoint(self, self.service.catalog.vault, self._changed, self.location.data_dir, port)
         self.listening.set()
         where = endpoint.describe(self.address)
         log.info("pool host %d (%s) listening on %s for %s", os.getpid(), self.kind, where, self.location.data_dir)
@@ -170,6 +176,8 @@ class Host:
             for task in [*tasks, *self._watchers]:
                 task.cancel()
             await self._disconnect_all()
+            if http is not None:
+                await http.close()
             if self.kind == "daemon":
                 await self.service.cleanup()
             log.info("pool host %d stopped", os.getpid())
@@ -308,18 +316,10 @@ class Host:
         key: int,
         pid: int | None,
     ) -> None:
-        """``elftia-mcp serve --http``: the socket it passes, served with the scope's gateway (``http_link.py``)."""
-        agent, hub, timeout = hello.get("agent"), bool(hello.get("hub")), hello.get("timeout")
-        try:
-            gateway = await self.hosted_gateway(agent, float(timeout) if timeout else None)
-            await asyncio.to_thread(gateway_token, self.service.catalog.vault)  # made on first use
-        except ElftiaError as exc:
-            await self._refuse(writer, str(exc), type(exc).__name__)
-            return
-        writer.transport.pause_reading()  # type: ignore[attr-defined]  # the socket comes on recvmsg
-        await self._welcome(writer, label=gateway.scope().label)
-        self._attach(key, Client("listener", pid, agent, hub))
-        await serve_listener(self, gateway, hello, reader, writer, self._changed)
+        """``elftia-mcp serve --http``: the host listens where it asks, with its scope (``http_link.py``)."""
+        client = Client("listener", pid, hello.get("agent"), bool(hello.get("hub")))
+        replies = partial(self._welcome, writer), partial(self._refuse, writer)
+        await serve_owner(self, self._changed, hello, reader, replies, partial(self._attach, key, client))
 
     async def _welcome(self, writer: asyncio.StreamWriter, **extra: Any) -> None:
         reply = {

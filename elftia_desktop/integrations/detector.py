@@ -11,11 +11,13 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from elftia_desktop.core.errors import JsonInputError
 from elftia_desktop.core.json_input import MAX_APP_CONFIG_CHARS, decode_json_bytes, read_bytes
@@ -42,10 +44,27 @@ GATEWAY_EXECUTABLES = ("elftia-mcp", "elftia-desktop")
 """Executables whose ``serve`` runs Elftia's gateway (the CLI, or the frozen app without a CLI beside it)."""
 
 
+GATEWAY_HTTP_PATH = re.compile(r"^(/agents/[^/]+)?(/hub)?/mcp/?$")
+"""The paths of the pool host's HTTP endpoint (``gateway/http_address.scope_path``)."""
+
+
+def _is_gateway_url(entry: dict[str, Any]) -> bool:
+    """An entry for the pool host's HTTP endpoint: a loopback URL of its paths, with a bearer token."""
+    url = next((entry[key] for key in ("url", "serverUrl", "httpUrl") if isinstance(entry.get(key), str)), "")
+    parts = urlsplit(url)
+    headers = entry.get("headers")
+    headers = headers if isinstance(headers, dict) else {}
+    bearer = str(headers.get("Authorization") or "").lower().startswith("bearer ")
+    return parts.hostname in ("127.0.0.1", "localhost", "::1") and bool(GATEWAY_HTTP_PATH.match(parts.path)) and bearer
+
+
 def is_elftia_gateway(entry: Any) -> bool:
-    """Whether an app's entry runs an Elftia gateway (``serve`` of ``elftia_desktop.cli`` or ``elftia-mcp``)."""
+    """Whether an app's entry runs an Elftia gateway (``serve`` of ``elftia_desktop.cli`` or ``elftia-mcp``,
+    or the pool host's HTTP endpoint)."""
     if not isinstance(entry, dict):
         return False
+    if _is_gateway_url(entry):
+        return True
     command = str(entry.get("command") or "")
     args = [str(a) for a in entry.get("args") or []]
     runs_cli = "elftia_desktop.cli" in args or Path(command).stem.lower() in GATEWAY_EXECUTABLES

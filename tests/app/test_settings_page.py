@@ -19,6 +19,7 @@ from pytestqt.qtbot import QtBot
 
 from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.core.settings_store import AppSettings, SettingsStore
 from elftia_desktop.ui.main_window import PAGES, MainWindow
 from elftia_desktop.ui.pages.settings_page import SettingsPage
 from elftia_desktop.ui.theme import is_dark, set_theme_mode
@@ -51,6 +52,7 @@ def test_saved_settings_persist_and_the_services_use_them(
     qtbot: QtBot, router: McpRouter, app_theme: QApplication
 ) -> None:
     (record,) = add_servers(server_input("sleepy"))
+    SettingsStore().save(AppSettings(gateway_http_port=8765))  # as gateway install fixes it
     page = open_page(qtbot, router)
     values = page.values
     assert values.values() == {
@@ -80,6 +82,7 @@ def test_saved_settings_persist_and_the_services_use_them(
         "theme": "dark",
         "registryUrl": "https://registry.modelcontextprotocol.io",
         "extraRegistries": [],
+        "gatewayHttpPort": 8765,  # not on the page: kept as saved (gateway install fixed it)
     }
     assert is_dark(app_theme.palette())
 

@@ -13,7 +13,16 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from elftia_desktop.cli import main
 from elftia_desktop.core.agent_store import AgentStore
 from elftia_desktop.core.models import Agent
-from tests.gateway.gateway_helpers import REPO, add_stdio, gateway_env, open_catalog
+from tests.gateway.gateway_helpers import (
+    REPO,
+    add_stdio,
+    gateway_env,
+    gateway_token_of,
+    http_session,
+    open_catalog,
+    text_of,
+)
+from tests.host.host_helpers import cli
 
 OTHER = {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"], "env": {"TOKEN": "theirs"}}
 
@@ -86,12 +95,54 @@ def test_vscode_format_agent_entry_and_dry_run(tmp_path: Path, capsys: pytest.Ca
     assert '"elftia-research-bot"' in captured.out
     assert "its comments are not kept" in captured.err
     assert "// mine" in path.read_text(encoding="utf-8")  # dry run: unchanged
-    assert main(["gateway", "install", "vscode", "--agent", "Research Bot", "--file", str(path), "--json"]) == 0
+    argv = ["gateway", "install", "vscode", "--agent", "Research Bot", "--file", str(path), "--json", "--stdio"]
+    assert main(argv) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["backup"] and Path(summary["backup"]).read_text(encoding="utf-8").startswith("{\n  // mine")
     entry = json.loads(path.read_text(encoding="utf-8"))["servers"]["elftia-research-bot"]
     assert entry["type"] == "stdio"
     assert entry["args"][-3:] == ["serve", "--agent", "Research Bot"]
+
+
+def test_vscode_gets_the_hosts_url_and_asks_for_the_token(
+    isolated_data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    AgentStore().add(Agent(name="Research Bot"))
+    path = tmp_path / "mcp.json"
+    path.write_text('{"servers": {}, "inputs": [{"id": "theirs", "type": "promptString"}]}', encoding="utf-8")
+    assert main(["gateway", "install", "vscode", "--agent", "research bot", "--hub", "--file", str(path)]) == 0
+    captured = capsys.readouterr()
+    data = json.loads(path.read_text(encoding="utf-8"))
+    port = json.loads((isolated_data_dir / "settings.json").read_text(encoding="utf-8"))["settings"]["gatewayHttpPort"]
+    assert port > 0  # fixed, so the URL stays the host's
+    assert data["servers"]["elftia-research-bot"] == {
+        "type": "http",
+        "url": f"http://127.0.0.1:{port}/agents/Research%20Bot/hub/mcp",
+        "headers": {"Authorization": "Bearer ${input:elftia-gateway-token}"},
+    }
+    assert [i["id"] for i in data["inputs"]] == ["theirs", "elftia-gateway-token"]
+    assert data["inputs"][1]["password"] is True
+    assert f"HTTP port is fixed at {port}" in captured.err and "asks for the token once" in captured.err
+    assert main(["gateway", "uninstall", "vscode", "--file", str(path)]) == 0  # recognised as the gateway's
+    assert json.loads(path.read_text(encoding="utf-8"))["servers"] == {}
+
+
+def test_an_app_without_a_placeholder_gets_the_token_and_the_plan_says_so(
+    isolated_data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "mcp.json"
+    assert main(["gateway", "token", "--json"]) == 0
+    token = json.loads(capsys.readouterr().out)["token"]
+    assert main(["gateway", "install", "lmstudio", "--file", str(path)]) == 0
+    captured = capsys.readouterr()
+    entry = json.loads(path.read_text(encoding="utf-8"))["mcpServers"]["elftia"]
+    assert entry["headers"] == {"Authorization": f"Bearer {token}"} and entry["url"].endswith("/mcp")
+    assert token not in captured.out and '"Bearer ***"' in captured.out  # the diff hides it
+    assert f"the bearer token is written into {path} in plain text" in captured.err
+    assert main(["gateway", "install", "cursor", "--file", str(tmp_path / "cursor.json")]) == 0
+    cursor = json.loads((tmp_path / "cursor.json").read_text(encoding="utf-8"))["mcpServers"]["elftia"]
+    assert cursor == {"url": entry["url"], "headers": {"Authorization": "Bearer ${env:ELFTIA_GATEWAY_TOKEN}"}}
+    assert "reads the token from the variable ELFTIA_GATEWAY_TOKEN" in capsys.readouterr().err
 
 
 def test_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -112,7 +163,7 @@ async def test_the_installed_entry_runs_this_gateway(
 ) -> None:
     add_stdio(open_catalog(isolated_data_dir), "alpha", "basic")
     path = tmp_path / ".claude.json"
-    assert main(["gateway", "install", "claude-code", "--file", str(path)]) == 0
+    assert main(["gateway", "install", "claude-code", "--file", str(path), "--stdio"]) == 0
     entry = json.loads(path.read_text(encoding="utf-8"))["mcpServers"]["elftia"]
     assert entry["type"] == "stdio"
     assert entry["env"] == {"ELFTIA_DATA_DIR": str(isolated_data_dir)}
@@ -133,3 +184,20 @@ def test_entry_and_token_commands(capsys: pytest.CaptureFixture[str]) -> None:
     assert first["header"] == f"Authorization: Bearer {first['token']}"
     assert main(["gateway", "token", "--reset"]) == 0
     assert capsys.readouterr().out.strip() not in ("", first["token"])
+
+
+@pytest.mark.anyio
+@pytest.mark.daemon
+@pytest.mark.timeout(120)
+async def test_the_installed_http_entry_reaches_the_pool_host(
+    tmp_path: Path, isolated_data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    add_stdio(open_catalog(isolated_data_dir), "alpha", "basic")
+    path = tmp_path / ".claude.json"
+    assert main(["gateway", "install", "claude-code", "--file", str(path)]) == 0
+    entry = json.loads(path.read_text(encoding="utf-8"))["mcpServers"]["elftia"]
+    assert entry["type"] == "http" and entry["headers"] == {"Authorization": "Bearer ${ELFTIA_GATEWAY_TOKEN}"}
+    assert cli(isolated_data_dir, "daemon", "start").returncode == 0  # listens on the port fixed by install
+    token = gateway_token_of(isolated_data_dir)  # what the app puts in ELFTIA_GATEWAY_TOKEN
+    async with http_session(entry["url"], token) as (session, _):
+        assert text_of(await session.call_tool("alpha__echo", {"text": "via http"})) == "via http"

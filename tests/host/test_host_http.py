@@ -1,8 +1,10 @@
-"""``elftia-mcp serve --http`` attached to the pool host: the host serves the port the process owns.
+"""The pool host serves Streamable HTTP itself: its own endpoint, and ``serve --http`` run by hand.
 
-Real daemon, real servers, the SDK's Streamable HTTP client with the bearer token. The
-``serve --http`` process binds the port and hands it to the host; SIGTERM frees the port; a host
-killed with SIGKILL is replaced (or, when none can be had, the process serves the port itself).
+Real daemon, real servers, the SDK's Streamable HTTP client with the bearer token. The host
+listens on 127.0.0.1 and writes where to ``host-http.json``; ``serve --http`` has the host listen
+on its port; SIGTERM frees the port; a host killed with SIGKILL is replaced (or, when none can be
+had, the process serves the port itself). Stdio apps of both protocol eras, then HTTP clients, on
+one host.
 """
 
 from __future__ import annotations
@@ -21,9 +23,15 @@ import anyio
 import httpx2
 import mcp_types as types
 import pytest
+from mcp import Client
 from mcp.client.session import ClientRequestContext
+from mcp.client.stdio import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
+from elftia_desktop.core.agent_models import Agent, McpMode
+from elftia_desktop.core.agent_store import AgentStore
+from elftia_desktop.gateway.http_address import read_endpoint, scope_path
 from tests.gateway.gateway_helpers import (
     ACCEPT,
     INITIALIZE,
@@ -39,9 +47,9 @@ from tests.gateway.gateway_helpers import (
     stdio_gateway,
     text_of,
 )
-from tests.host.host_helpers import elftia_processes, host_status, server_pids
+from tests.host.host_helpers import cli, elftia_processes, host_status, server_pids
 
-pytestmark = [pytest.mark.anyio, pytest.mark.timeout(240)]
+pytestmark = [pytest.mark.anyio, pytest.mark.daemon, pytest.mark.timeout(240)]
 
 
 @pytest.fixture
@@ -267,6 +275,8 @@ async def test_host_killed_the_listener_comes_back_on_a_new_host(data_dir: Path,
                     assert await poll(lambda: (host_status() or {}).get("callsRunning") == 1)
                     os.kill(first["pid"], signal.SIGKILL)
             assert failures
+            assert await poll(lambda: (host_status() or {}).get("pid") not in (None, first["pid"]), limit=60)
+            assert await poll(lambda: bool(clients_of("listener")), limit=60)  # the new host listens on the port
             with pytest.raises(MCPError, match="Session not found"):  # 404 from the new host: it never knew it
                 await session.call_tool("alpha__echo", {"text": "old session"})
         async with http_session(url, token) as (session, _):  # a new session on the same port works
@@ -316,3 +326,81 @@ def _cmdline(pid: int) -> bytes:
 
 def _parent(pid: int) -> int:
     return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[1])
+
+
+def writer_agent(data_dir: Path) -> None:
+    """Agent Writer: alpha's echo only."""
+    alpha = open_catalog(data_dir).find("alpha")
+    assert alpha is not None
+    writer = Agent(
+        name="Writer", mcp_mode=McpMode.MANUAL, selected_servers=[alpha.id], selected_tools={alpha.id: ["echo"]}
+    )
+    AgentStore(data_dir / "agents.json").add(writer)
+
+
+async def tool_names(session: Any) -> list[str]:
+    """The tools a session lists."""
+    return [tool.name for tool in (await session.list_tools()).tools]
+
+
+async def test_the_host_serves_http_itself_with_the_agent_in_the_path(data_dir: Path) -> None:
+    token = gateway_token_of(data_dir)
+    writer_agent(data_dir)
+    assert cli(data_dir, "daemon", "start").returncode == 0
+    record = read_endpoint(data_dir)
+    status = host_status()
+    assert record is not None and status is not None and record["pid"] == status["pid"]
+    assert (data_dir / "host-http.json").stat().st_mode & 0o777 == 0o600
+    url = record["url"]
+    assert url == f"http://127.0.0.1:{record['port']}/mcp"
+    base = url.removesuffix("/mcp")
+    async with AsyncExitStack() as stack:
+        every, _ = await stack.enter_async_context(http_session(url, token))
+        writer, _ = await stack.enter_async_context(http_session(base + scope_path("Writer"), token))
+        hub, _ = await stack.enter_async_context(http_session(base + scope_path("Writer", hub=True), token))
+        assert {"alpha__echo", "gamma__count"} <= set(await tool_names(every))
+        assert await tool_names(writer) == ["alpha__echo"]
+        assert await tool_names(hub) == ["find_tools", "call_tool"]
+        assert text_of(await writer.call_tool("alpha__echo", {"text": "direct"})) == "direct"
+        assert sorted((c["agent"] or "", c["hub"]) for c in clients_of("http")) == [
+            ("", False),
+            ("Writer", False),
+            ("Writer", True),
+        ]
+    async with httpx2.AsyncClient() as client:
+        bearer = ACCEPT | {"Authorization": f"Bearer {token}"}
+        assert (await client.post(url, json=INITIALIZE, headers=ACCEPT)).status_code == 401
+        unknown = await client.post(base + scope_path("Nobody"), json=INITIALIZE, headers=bearer)
+        assert unknown.status_code == 404 and "Nobody" in unknown.json()["error_description"]
+        assert (await client.post(base + "/elsewhere", json=INITIALIZE, headers=bearer)).status_code == 404
+    assert cli(data_dir, "daemon", "stop").returncode == 0
+    assert await poll(lambda: read_endpoint(data_dir) is None)  # removed when the host stops
+
+
+async def test_stdio_apps_of_both_eras_then_http_clients_on_the_same_host(data_dir: Path) -> None:
+    """Three stdio apps used ``serve --agent Writer`` one after the other; then HTTP clients of that agent work."""
+    token = gateway_token_of(data_dir)
+    writer_agent(data_dir)
+    async with stdio_gateway(data_dir, "--agent", "Writer") as (session, _):  # ClientSession, 2025-11-25
+        assert text_of(await session.call_tool("alpha__echo", {"text": "one"})) == "one"
+    argv = gateway_argv("--agent", "Writer")
+    params = StdioServerParameters(command=argv[0], args=argv[1:], env=gateway_env(data_dir))
+    async with Client(params, mode="auto") as modern:  # Client, 2026-07-28
+        assert modern.protocol_version == "2026-07-28"
+        assert text_of(await modern.call_tool("alpha__echo", {"text": "two"})) == "two"
+    async with stdio_gateway(data_dir, "--agent", "Writer") as (session, _):  # the first kind again
+        assert text_of(await session.call_tool("alpha__echo", {"text": "three"})) == "three"
+    record = read_endpoint(data_dir)
+    assert record is not None
+    urls = [record["url"].removesuffix("/mcp") + scope_path("Writer")]
+    with http_owner(data_dir, "--agent", "Writer") as (owner_url, _owner):
+        urls.append(owner_url)
+        for url in urls:
+            async with http_session(url, token) as (session, _):
+                assert text_of(await session.call_tool("alpha__echo", {"text": "http"})) == "http"
+            headers = {"Authorization": f"Bearer {token}"}
+            async with (
+                httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=300)) as http,
+                Client(streamable_http_client(url, http_client=http)) as modern,
+            ):
+                assert text_of(await modern.call_tool("alpha__echo", {"text": "modern"})) == "modern"

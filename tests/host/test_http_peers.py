@@ -1,4 +1,4 @@
-"""Finding the process behind an HTTP client's TCP connection (``host/http_peers.py``), on real sockets."""
+"""Finding the process behind an HTTP client's TCP connection (``platform/tcp_peers.py``), on real sockets."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from elftia_desktop.host.http_peers import connection_inode, peer_pid
+from elftia_desktop.platform.tcp_peers import connection_inode, peer_pid
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc")
 

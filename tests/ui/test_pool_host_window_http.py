@@ -26,6 +26,7 @@ from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
 from elftia_desktop.core.secrets import SecretVault
+from elftia_desktop.gateway.http_address import read_endpoint
 from elftia_desktop.gateway.token import gateway_token
 from elftia_desktop.ui.pages.activity_page import ActivityPage
 from tests.gateway.gateway_helpers import gateway_argv, gateway_env, http_session, text_of
@@ -131,6 +132,11 @@ def test_serve_http_attaches_to_the_window_and_each_session_is_an_app_on_the_act
             finally:
                 cursor.close()
             qtbot.waitUntil(lambda: page.empty.isVisible(), timeout=WAIT)  # the session ended
+            endpoint = read_endpoint(isolated_data_dir)  # the window serves HTTP itself too
+            assert endpoint is not None and endpoint["pid"] == os.getpid()
+            direct = HttpApp(endpoint["url"], token, "Zed")
+            direct.close()
+            assert direct.result == "over http"
             owner.send_signal(signal.SIGTERM)
             assert owner.wait(timeout=30) == 0
             assert owner.stderr is not None and owner.stderr.read().strip() == "elftia gateway: stopped (SIGTERM)"

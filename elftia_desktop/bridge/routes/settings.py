@@ -63,7 +63,8 @@ class SettingsRoute(Route):
             """``app:save-settings`` on the service loop."""
             from elftia_desktop.core.settings_store import AppSettings
 
-            settings = AppSettings.model_validate(data.model_dump())
+            saved = await asyncio.to_thread(s.settings_store.load)  # a setting the page does not show keeps its value
+            settings = AppSettings.model_validate(saved.model_dump() | data.model_dump(exclude_unset=True))
             await asyncio.to_thread(s.settings_store.save, settings)
             s.apply_settings(settings)
             return settings.to_json_dict()

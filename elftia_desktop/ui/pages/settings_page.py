@@ -92,8 +92,9 @@ class SettingsPage(PageFrame):
         self._update_buttons()
 
     def dirty(self) -> bool:
-        """True when the values shown differ from the saved ones."""
-        return self.saved is not None and self.values.values() != self.saved
+        """True when the values shown differ from the saved ones (a setting not shown here is not compared)."""
+        shown = self.values.values()
+        return self.saved is not None and any(self.saved.get(key) != value for key, value in shown.items())
 
     def _update_buttons(self) -> None:
         self.save_button.setEnabled(self.dirty())

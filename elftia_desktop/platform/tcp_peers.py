@@ -1,4 +1,4 @@
-"""Which local process holds an HTTP client's connection (Linux ``/proc``), so the Activity can name it.
+"""Which local process holds an HTTP client's TCP connection (Linux ``/proc``), so the Activity can name it.
 
 An HTTP session has no socket peer credentials: its TCP connection is found in ``/proc/net/tcp``
 (and ``tcp6``) by its two ends, and the process by the socket's inode among this user's
@@ -61,7 +61,7 @@ def connection_inode(client: Endpoint, server: Endpoint) -> int | None:
 def inode_owner(inode: int) -> int | None:
     """The pid of this user's process that has the socket ``inode`` open (the lowest, when several do)."""
     target = f"socket:[{inode}]"
-    uid = os.getuid()
+    uid = os.getuid()  # only where /proc exists (peer_pid checks): Linux
     for entry in sorted(PROC.iterdir(), key=lambda p: int(p.name) if p.name.isdigit() else 0):
         if not entry.name.isdigit():
             continue
