@@ -20,7 +20,7 @@ from elftia_desktop.host import wire
 from elftia_desktop.host.location import HostLocation, attach_disabled, host_location
 from elftia_desktop.platform import endpoint
 from elftia_desktop.platform.lock import is_free
-from elftia_desktop.platform.runtime import UnsafeRuntimeFolder, detached
+from elftia_desktop.platform.runtime import UnsafeRuntimeFolder, detached, runtime_folder
 
 START_TIMEOUT = 60.0
 """Seconds a command waits for a daemon it started to listen (its imports take seconds on a busy machine)."""
@@ -156,7 +156,11 @@ def connect(role: str, *, start: bool = True, announce: bool = True, **fields: A
 
 
 def _start_and_wait(location: HostLocation, hello: dict[str, Any], announce: bool) -> tuple[Any, dict[str, Any]]:
-    """Start the daemon and attach to whichever host comes up."""
+    """Start the daemon and attach to whichever host comes up (``Unreachable`` at once when it could not listen)."""
+    try:
+        runtime_folder()  # where the daemon's endpoint would go: a shared folder fails it before it starts
+    except UnsafeRuntimeFolder as exc:
+        raise Unreachable(str(exc)) from exc
     try:
         child = spawn_daemon(location)
     except (OSError, UnsafeRuntimeFolder) as exc:
