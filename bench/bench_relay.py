@@ -1,22 +1,20 @@
-"""Host CPU per relayed call: ``.venv/bin/python bench/bench_relay.py [--calls N] [--profile]``.
+"""Host CPU per call on the host's lane: ``.venv/bin/python bench/bench_relay.py [--calls N] [--profile]``.
 
 In this process: the host's own service, hosted gateway and fast lane over a real ``basic`` server
 (stdio), the app's side an in-memory channel (``tests/host/lane_helpers.py``). ``--calls`` sequential
 ``echo`` calls are handed to the lane as the app's bytes; the figure is this process's CPU time
 (``time.process_time``) per call until its response is written, for
 
-- ``relay``: the lane as built (the raw relay: ``McpService.relay_call``);
-- ``sdk``: the same lane with the relay refused (``relay_call`` returns None), i.e. the SDK path
-  that every call took before the relay (``ToolCalls.call`` and the SDK ``ClientSession``);
+- ``sdk``: the lane as built: ``ToolCalls.call``'s checks and the SDK ``ClientSession`` (every call's
+  one path since the raw relay beside the session was removed, issue 30);
 - ``minimal``: the floor, a minimal relay in this process to another ``basic`` server: asyncio
-  protocol callbacks on the server's pipes, ``json.loads`` + id rewrite + ``json.dumps`` both ways
-  (what the lead measured as a separate relay process: 1.17-1.24x a direct session on its own);
+  protocol callbacks on the server's pipes, ``json.loads`` + id rewrite + ``json.dumps`` both ways;
 - ``json``: only the JSON work of that minimal relay.
 
 The paths alternate in blocks of 100; the table gives the median block. ``--profile`` prints the
-cProfile of the relay path's calls (by own time, top 40). ``--protocol legacy`` has the pool speak
-the 2025-11-25 handshake to the server (the minimal relay's era) instead of 2026-07-28, whose
-per-request ``_meta`` makes every request larger.
+cProfile of the lane's calls (by own time, top 40). ``--protocol legacy`` has the pool speak the
+2025-11-25 handshake to the server instead of 2026-07-28, whose per-request ``_meta`` makes every
+request larger.
 """
 
 from __future__ import annotations
@@ -41,7 +39,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from tests.gateway.gateway_helpers import add_stdio, open_catalog  # noqa: E402
-from tests.host.lane_helpers import MemoryChannel, Rig, call_payload, rig  # noqa: E402
+from tests.host.lane_helpers import MemoryChannel, call_payload, rig  # noqa: E402
 from tests.servers.serve_http import server_command  # noqa: E402
 
 BLOCK = 100
@@ -117,17 +115,14 @@ async def minimal_relay(channel: MemoryChannel) -> tuple[MinimalRelay, asyncio.S
 async def measure(data: Path, calls: int, profile: bool) -> dict[str, float]:
     """Median CPU per call of each path (seconds)."""
     async with rig(data) as r:
-        relay_lane, relay_channel = r.lane()
-        sdk_lane, sdk_channel = _sdk_lane(r)
+        sdk_lane, sdk_channel = r.lane()
         minimal_channel = MemoryChannel()
         minimal, transport = await minimal_relay(minimal_channel)
-        await block(relay_lane, relay_channel, 0, 50)  # warm-up
-        await block(sdk_lane, sdk_channel, 0, 50)
+        await block(sdk_lane, sdk_channel, 0, 50)  # warm-up
         await block(minimal, minimal_channel, 0, 50, "echo")
-        times: dict[str, list[float]] = {"relay": [], "sdk": [], "minimal": [], "json": []}
+        times: dict[str, list[float]] = {"sdk": [], "minimal": [], "json": []}
         for index in range(max(1, calls // BLOCK)):
             start = 1000 + index * BLOCK
-            times["relay"].append(await block(relay_lane, relay_channel, start, BLOCK))
             times["sdk"].append(await block(sdk_lane, sdk_channel, start, BLOCK))
             times["minimal"].append(await block(minimal, minimal_channel, start, BLOCK, "echo"))
             times["json"].append(json_floor(BLOCK))
@@ -135,39 +130,10 @@ async def measure(data: Path, calls: int, profile: bool) -> dict[str, float]:
         if profile:
             profiler = cProfile.Profile()
             profiler.enable()
-            await block(relay_lane, relay_channel, 10**6, calls)
+            await block(sdk_lane, sdk_channel, 10**6, calls)
             profiler.disable()
             pstats.Stats(profiler).sort_stats("tottime").print_stats(40)
     return {path: statistics.median(values) for path, values in times.items()}
-
-
-def _sdk_lane(r: Rig) -> tuple[Any, MemoryChannel]:
-    """A lane whose service refuses the relay: every call takes the SDK path."""
-
-    class NoRelay:
-        """The service, but ``relay_call`` says no."""
-
-        def __getattr__(self, name: str) -> Any:
-            return getattr(r.service, name)
-
-        def relay_call(self, *args: Any, **kwargs: Any) -> None:
-            """Never relayed."""
-            return None
-
-    lane, channel = r.lane()
-    lane._gateway = _GatewayView(r.gateway, NoRelay())
-    return lane, channel
-
-
-class _GatewayView:
-    """The hosted gateway with another ``service`` attribute (the rest is the gateway's own)."""
-
-    def __init__(self, gateway: Any, service: Any) -> None:
-        self._gateway = gateway
-        self.service = service
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._gateway, name)
 
 
 def main() -> None:
@@ -188,11 +154,9 @@ def main() -> None:
         f"host CPU per echo call, median of blocks of {BLOCK} ({args.calls} calls per path), "
         f"server protocol {args.protocol}, load {load:.1f}"
     )
-    print(f"- relay: {us['relay']:.0f} us ({us['relay'] - us['minimal']:.0f} us above the minimal relay)")
     print(f"- sdk path: {us['sdk']:.0f} us ({us['sdk'] - us['minimal']:.0f} us above the minimal relay)")
     print(f"- minimal relay (protocol callbacks, JSON both ways): {us['minimal']:.0f} us")
     print(f"- of which JSON parse + dump, request and response: {us['json']:.0f} us")
-    print(f"- relay / sdk: {us['relay'] / us['sdk']:.2f}")
 
 
 if __name__ == "__main__":

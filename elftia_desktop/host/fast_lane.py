@@ -17,24 +17,16 @@ What the SDK's session did for such a call, the lane does the same way:
   closing the connection cancels every call left;
 * a server's elicitation or sampling request during the call comes to this client (``Callers``),
   raw on this connection; a client that cannot answer leaves it to the gateway's other clients.
-
-A call to a connected stdio server goes further past the SDK: on the server's raw relay
-(``McpService.relay_call``, ``connections/relay_calls.py``), and its answer is written to this
-client from the server's output reader (no task per call). The result keeps the server's own
-dict, less the top-level keys that later protocol revisions added (:func:`later_keys`); the
-client's SDK validates it. Whatever the relay cannot take now goes the way above.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import itertools
 import json
 import logging
-from types import UnionType
-from typing import Any, get_args
+from typing import Any
 
 import anyio
 import anyio.abc
@@ -42,12 +34,9 @@ import mcp_types as types
 from mcp.shared.dispatcher import ProgressFnT
 from mcp.shared.exceptions import MCPError
 from mcp.shared.jsonrpc_dispatcher import handler_exception_to_error_data
-from mcp_types.methods import SERVER_RESULTS, serialize_server_result, validate_client_result
-from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
-from pydantic import BaseModel, ValidationError
+from mcp_types.methods import serialize_server_result, validate_client_result
+from pydantic import ValidationError
 
-from elftia_desktop.connections.relay_calls import Answer, RelayedCall
-from elftia_desktop.core.errors import ElftiaError
 from elftia_desktop.gateway.announce import HANDSHAKE_VERSIONS
 from elftia_desktop.host.links import Callers, Channel, HostedGateway, SamplingAnswer
 
@@ -70,83 +59,6 @@ def _call_of(message: dict[str, Any]) -> tuple[Any, str, dict[str, Any], Any] | 
     return request_id, name, arguments or {}, (meta or {}).get("progressToken")
 
 
-def _wire_keys(target: Any) -> set[str]:
-    """The top-level wire keys of a result model (of each member, for a union)."""
-    members = get_args(target) if isinstance(target, UnionType) else (target,)
-    return {
-        field.alias or name
-        for model in members
-        if isinstance(model, type) and issubclass(model, BaseModel)
-        for name, field in model.model_fields.items()
-    }
-
-
-@functools.cache
-def later_keys(version: str) -> frozenset[str]:
-    """The top-level keys of a ``tools/call`` result that revisions after ``version`` added."""
-    own = _wire_keys(SERVER_RESULTS[("tools/call", version)])
-    later: set[str] = set()
-    for newer in KNOWN_PROTOCOL_VERSIONS[KNOWN_PROTOCOL_VERSIONS.index(version) + 1 :]:
-        later |= _wire_keys(SERVER_RESULTS.get(("tools/call", newer)))
-    return frozenset(later - own)
-
-
-class _Relayed:
-    """One of the lane's calls on the relay: answered from the server's output reader."""
-
-    __slots__ = ("activity", "call", "lane", "request_id", "server_id", "token")
-
-    def __init__(self, lane: FastLane, request_id: Any, token: Any, server_id: str) -> None:
-        self.lane = lane
-        self.request_id = request_id
-        self.token = token
-        self.server_id = server_id
-        self.call: RelayedCall | None = None
-        self.activity: contextlib.AbstractContextManager[None] | None = None
-
-    def answered(self, answer: Answer) -> None:
-        """The call's end: the result goes to the client now; a failure is reported in a result (a task)."""
-        lane = self.lane
-        if lane._relayed.get(self.request_id) is not self:
-            return
-        if isinstance(answer, ElftiaError):
-            if lane._group is not None:
-                lane._group.start_soon(self._report, answer)
-            return
-        self.end()
-        lane._write({"jsonrpc": "2.0", "id": self.request_id, "result": lane.relayed_result(answer)})
-
-    async def _report(self, error: ElftiaError) -> None:
-        try:
-            result = await self.lane._gateway.failure_result(self.server_id, error)
-            response = {"jsonrpc": "2.0", "id": self.request_id, "result": self.lane.shaped(result)}
-        finally:
-            self.end()
-        await self.lane._send(response)
-
-    def progress(self, params: dict[str, Any]) -> None:
-        """The server's progress, to the client on its request's token."""
-        forwarded = {"progressToken": self.token, "progress": params.get("progress", 0.0)}
-        for key in ("total", "message"):
-            if params.get(key) is not None:
-                forwarded[key] = params[key]
-        self.lane._write({"jsonrpc": "2.0", "method": "notifications/progress", "params": forwarded})
-
-    def cancel(self) -> None:
-        """The client gave the call up (or left): the server is told, nothing is answered."""
-        if self.call is not None:
-            self.call.cancel()
-        self.end()
-
-    def end(self) -> None:
-        """The call no longer runs for this client (its activity ends)."""
-        if self.lane._relayed.get(self.request_id) is self:
-            del self.lane._relayed[self.request_id]
-        activity, self.activity = self.activity, None
-        if activity is not None:
-            activity.__exit__(None, None, None)
-
-
 class FastLane:
     """Takes one attached gateway's tool calls past the SDK server (see the module docstring)."""
 
@@ -159,7 +71,6 @@ class FastLane:
         """The session's protocol version once its (handshake) ``initialize`` passed; None before."""
         self._capabilities: dict[str, Any] = {}
         self._calls: dict[Any, anyio.CancelScope] = {}
-        self._relayed: dict[Any, _Relayed] = {}
         self._questions: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._ids = itertools.count(1)
         self._group: anyio.abc.TaskGroup | None = None
@@ -174,8 +85,6 @@ class FastLane:
         try:
             await anyio.sleep_forever()
         finally:
-            for relayed in list(self._relayed.values()):
-                relayed.cancel()
             for answer in self._questions.values():
                 if not answer.done():
                     answer.set_exception(MCPError(types.CONNECTION_CLOSED, "The app left before it answered."))
@@ -195,19 +104,14 @@ class FastLane:
             self._note_initialize(message.get("params"))
         elif method == "tools/call" and self._version is not None and not self._hub and self._group is not None:
             call = _call_of(message)
-            if call is not None and call[0] not in self._calls and call[0] not in self._relayed:
-                if not self._relay(*call):
-                    if asyncio.current_task() is None:
-                        return False  # offered on arrival (a pipe's callback): the reader's task starts the SDK path
-                    self._calls[call[0]] = anyio.CancelScope()
-                    self._group.start_soon(self._call, *call)
+            if call is not None and call[0] not in self._calls:
+                if asyncio.current_task() is None:
+                    return False  # offered on arrival (a pipe's callback): the reader's task starts the call
+                self._calls[call[0]] = anyio.CancelScope()
+                self._group.start_soon(self._call, *call)
                 return True
         elif method == "notifications/cancelled":
             request_id = (message.get("params") or {}).get("requestId")
-            relayed = self._relayed.get(request_id)
-            if relayed is not None:
-                relayed.cancel()
-                return True
             scope = self._calls.get(request_id)
             if scope is not None:
                 scope.cancel()  # no answer: the client gave up on it
@@ -228,39 +132,6 @@ class FastLane:
     async def _send(self, message: dict[str, Any]) -> None:
         self._write(message)
         await self._channel.drain()
-
-    # -- calls on the relay ---------------------------------------------------------------------
-
-    def _relay(self, request_id: Any, name: str, arguments: dict[str, Any], token: Any) -> bool:
-        """Send the call on its server's relay; False when it must take the SDK path (nothing sent)."""
-        listing = self._gateway.catalog.warm("tools")
-        ref = listing.routes.get(name) if listing is not None else None
-        if ref is None:
-            return False
-        relayed = _Relayed(self, request_id, token, ref.server_id)
-        call = self._gateway.service.relay_call(
-            ref.server_id,
-            ref.tool_name,
-            arguments,
-            relayed.answered,
-            timeout=self._gateway.call_timeout,
-            on_progress=relayed.progress if token is not None else None,
-        )
-        if call is None:
-            return False
-        relayed.call = call
-        relayed.activity = self._callers.calling(ref.server_id, self)
-        relayed.activity.__enter__()
-        self._relayed[request_id] = relayed
-        return True
-
-    def relayed_result(self, result: dict[str, Any]) -> dict[str, Any]:
-        """A server's result dict as this client's protocol version has it (keys of later revisions left out)."""
-        assert self._version is not None
-        later = later_keys(self._version)
-        if not later.isdisjoint(result) or None in result.values():
-            result = {key: value for key, value in result.items() if key not in later and value is not None}
-        return result
 
     # -- calls --------------------------------------------------------------------------------
 

@@ -16,7 +16,6 @@ from typing import Any
 
 import anyio
 
-from elftia_desktop.connections.relay import StdioRelay
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.gateway.scope import ScopeSource
 from elftia_desktop.host.fast_lane import FastLane
@@ -95,12 +94,6 @@ class Rig:
         lane.start(self.group)
         lane.take(initialize_payload(version, capabilities))
         return lane, channel
-
-    def relay(self, server_id: str) -> StdioRelay:
-        """The relay of a connected stdio server."""
-        connection = self.service.pool.entries[server_id].connection
-        assert connection is not None and connection.process is not None
-        return StdioRelay.of(connection.process)
 
 
 @asynccontextmanager

@@ -167,10 +167,10 @@ def test_the_host_reads_the_apps_pipes_cold_and_warm(data_dir: Path, raw_apps: l
     assert {i: text(a) for i, a in warm.answers(4).items()} == {i: f"warm {i}" for i in range(2, 6)}
     assert len(server_pids(data_dir, "basic.py")) == 1
     config = data_dir / "mcp-config.json"
-    os.utime(config, (config.stat().st_atime, config.stat().st_mtime + 5))  # the relay must read it again first
+    os.utime(config, (config.stat().st_atime, config.stat().st_mtime + 5))  # the service must read it again first
     warm.call(6, "alpha__echo", {"text": "after a save"})
     assert text(warm.answers(1)[6]) == "after a save"
-    # refused by the relay when offered on arrival, the call was left to the reader's task: no error logged
+    # offered on arrival, the call was left to the reader's task: no error logged
     assert "Traceback" not in host_location(data_dir).log.read_text(encoding="utf-8", errors="replace")
 
 
