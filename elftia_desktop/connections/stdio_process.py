@@ -39,6 +39,8 @@ BLIND_GRACE = 0.5
 KILL_REAP = 2.0
 """Seconds for the loop to notice a SIGKILL; only an unkillable process runs this out."""
 _POLL = 0.01
+EXIT_LOOK = 0.1
+"""Seconds between looks at a running server's return code (see ``_watch_exit``)."""
 _LOOK_EVERY = 4
 """Look at the server's activity every this many polls (reading /proc costs more than the exit check)."""
 
@@ -105,7 +107,22 @@ async def _read_stderr(process: anyio.abc.Process, on_line: Callable[[str], None
 
 
 async def _watch_exit(process: anyio.abc.Process, info: StdioProcess) -> None:
-    _mark_exited(info, await process.wait())
+    """Set ``info.exited`` the moment the server is gone.
+
+    ``wait()`` ends at once in the usual case, but (asyncio on 3.11) only when the pipes close too,
+    which a child the server left running may hold open: the return code is looked at as well.
+    """
+    async with anyio.create_task_group() as group:
+
+        async def waited() -> None:
+            """The usual way: the process and its pipes are gone."""
+            _mark_exited(info, await process.wait())
+            group.cancel_scope.cancel()
+
+        group.start_soon(waited)
+        while not _exited(process, info):  # noqa: ASYNC110 - the return code has no event of its own
+            await anyio.sleep(EXIT_LOOK)
+        group.cancel_scope.cancel()
 
 
 def _mark_exited(info: StdioProcess, returncode: int) -> None:
