@@ -26,7 +26,7 @@ from elftia_desktop.connections.service import McpService
 from elftia_desktop.gateway.core import Gateway
 from elftia_desktop.gateway.scope import ScopeSource
 from elftia_desktop.gateway.server import build_server
-from tests.gateway.gateway_helpers import add_stdio, open_catalog, text_of
+from tests.gateway.gateway_helpers import add_stdio, open_catalog, stdio_gateway, text_of
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(180)]
 
@@ -141,3 +141,26 @@ async def test_a_handshake_question_during_two_apps_calls_is_declined_not_misrou
             answer = text_of(await bob.call_tool("legacy2__ask_name", {}))
         assert answer == "no name: decline"
         assert apps.asked == [] and in_flight.asks_unrelated(legacy2)
+
+
+@pytest.mark.daemon
+async def test_two_apps_on_the_pool_host_asking_at_once_each_get_their_own_question(data_dir: Path) -> None:
+    """The same through ``elftia-mcp serve``: both apps' gateways attached to one pool host."""
+    apps = Apps(together=2)
+    results: dict[str, str] = {}
+    async with AsyncExitStack() as stack:
+        sessions = {}
+        for name in ("ann", "bob"):
+            session, _ = await stack.enter_async_context(
+                stdio_gateway(data_dir, elicitation_callback=apps.callback(name))
+            )
+            sessions[name] = session
+
+        async def ask(name: str) -> None:
+            results[name] = text_of(await sessions[name].call_tool("modern__ask_name", {}))
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(ask, "ann")
+            group.start_soon(ask, "bob")
+    assert sorted(apps.asked) == ["ann", "bob"]
+    assert results == {"ann": "hello ann (1)", "bob": "hello bob (1)"}
