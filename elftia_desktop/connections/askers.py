@@ -1,10 +1,9 @@
 """Whose question is it: a server's elicitation or sampling goes to the app whose request caused it.
 
-Every tool call, prompt get and resource read of the pool runs inside :meth:`CallsInFlight.call`, in the
-caller's own task, with
-the app that made it (:data:`APP`, set by whoever serves apps: the host's ``Callers``, the
-gateway's ``Upstreams``) and a snapshot of the caller's context. A server's question is then tied
-to its call in one of two ways:
+Every tool call, prompt get and resource read of the pool runs inside :meth:`CallsInFlight.call`,
+in the caller's own task, with the app that made it (:data:`APP`, set by whoever serves apps: the
+host's ``Callers``, the gateway's ``Upstreams``) and a snapshot of the caller's context. A server's
+question is then tied to its call in one of two ways:
 
 * **by the request** (a 2026-07-28 server): the call's answer is ``input_required`` and the
   session's own driver asks the callbacks in the calling task (``EraSession._drive``), so the
