@@ -19,6 +19,7 @@ from mcp.client.session import (
 )
 from pydantic import FileUrl
 
+from elftia_desktop.connections.askers import AmbiguousQuestion, CallsInFlight, asked_in
 from elftia_desktop.connections.logs import format_log_message
 
 log = logging.getLogger(__name__)
@@ -34,6 +35,10 @@ SamplingHandler = Callable[
 """``async handler(server_id, params) -> result``: answers a server's ``sampling/createMessage``
 (the gateway forwards it to its own client)."""
 
+AMBIGUOUS_QUESTION = (
+    "Calls of several apps were running on this server and its request does not say which one it belongs to; "
+    "declined (its calls now take turns, so ask again)."
+)
 SAMPLING_DECLINED = "Elftia does not let MCP servers sample from its language models (sampling is not supported)."
 
 
@@ -55,9 +60,15 @@ def question_of(params: types.ElicitRequestParams) -> tuple[str, dict[str, Any]]
 
 
 class ClientCallbacks:
-    """Handlers shared by every session of the pool; ``server_id`` says whose session asked."""
+    """Handlers shared by every session of the pool; ``server_id`` says whose session asked.
+
+    A question is asked in the context of the call that caused it (``askers.py``), so the handler
+    routes it to that call's app; one that several apps' calls could have caused is declined.
+    """
 
     def __init__(self) -> None:
+        self.in_flight = CallsInFlight()
+        """The pool's tool calls running now (``ToolCalls.call`` registers each)."""
         self.roots: list[str] = []
         self.elicitation_handler: ElicitationHandler | None = None
         self.sampling_handler: SamplingHandler | None = None
@@ -81,9 +92,13 @@ class ClientCallbacks:
             handler = self.elicitation_handler
             if handler is None:
                 return types.ElicitResult(action="decline")
+            try:
+                place = self.in_flight.resolve(server_id)
+            except AmbiguousQuestion:
+                return types.ElicitResult(action="decline")
             message, schema = question_of(params)
             try:
-                action, content = await handler(server_id, message, schema)
+                action, content = await asked_in(place, handler(server_id, message, schema))
             except Exception:
                 log.exception("the elicitation handler failed; declining")
                 return types.ElicitResult(action="decline")
@@ -104,7 +119,11 @@ class ClientCallbacks:
             handler = self.sampling_handler
             if handler is None:
                 return types.ErrorData(code=types.INVALID_REQUEST, message=SAMPLING_DECLINED)
-            return await handler(server_id, params)
+            try:
+                place = self.in_flight.resolve(server_id)
+            except AmbiguousQuestion:
+                return types.ErrorData(code=types.INVALID_REQUEST, message=AMBIGUOUS_QUESTION)
+            return await asked_in(place, handler(server_id, params))
 
         return callback
 

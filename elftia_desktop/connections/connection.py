@@ -21,7 +21,7 @@ import mcp_types as types
 from mcp.client.session import ClientSession
 
 from elftia_desktop import APP_NAME, __version__
-from elftia_desktop.connections import listing
+from elftia_desktop.connections import askers, listing
 from elftia_desktop.connections.callbacks import ClientCallbacks, logging_callback, message_handler
 from elftia_desktop.connections.era_client import EraSession
 from elftia_desktop.connections.era_info import EraInfo, attempted, era_failure, era_info, mode_of, synthetic_init
@@ -198,6 +198,9 @@ class ServerConnection:
 
     async def _run(self) -> None:
         assert self._ready is not None
+        # The session's own tasks serve every app: none inherits the call that happened to start it.
+        askers.CALL.set(None)
+        askers.APP.set(None)
         hooks = TransportHooks(on_stderr=self.log.add, on_spawn=self._on_spawn, on_http_status=self._on_status)
         try:
             mode = self._mode()

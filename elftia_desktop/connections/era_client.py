@@ -94,14 +94,6 @@ class EraSession(ClientSession):
         retry = self._call_rounds(name, arguments, *args, **kwargs)
         return await self._drive(await retry(None, None), retry)
 
-    async def finish_call(
-        self, name: str, arguments: Any, first: types.InputRequiredResult, limit: float | None
-    ) -> types.CallToolResult:
-        """Drive a call whose first round was sent elsewhere (the relay) and asked for input, to its final result."""
-        retry = self._call_rounds(name, arguments, read_timeout_seconds=limit)
-        result: types.CallToolResult = await self._drive(first, retry)
-        return result
-
     def _call_rounds(
         self, name: str, arguments: Any, *args: Any, **kwargs: Any
     ) -> Callable[[types.InputResponses | None, str | None], Awaitable[Any]]:

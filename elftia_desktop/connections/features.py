@@ -29,9 +29,14 @@ class ServerFeatures:
         self._records = records
         self._pool = pool
 
-    async def _ask(self, server_id: str, op: Callable[[ClientSession], Awaitable[T]]) -> T:
+    async def _ask(self, server_id: str, op: Callable[[ClientSession], Awaitable[T]], *, may_ask: bool = False) -> T:
+        """Run ``op`` on the server's session; ``may_ask``: the server may ask its app (registered like a call)."""
         record = await self._records.get(server_id)
-        return await self._pool.use(record, "list", self._pool.timeouts(record).list_, op)
+        request = self._pool.use(record, "list", self._pool.timeouts(record).list_, op)
+        if not may_ask:
+            return await request
+        async with self._pool.callbacks.in_flight.call(server_id):  # its questions are asked of its app
+            return await request
 
     async def server_capabilities(self, server_id: str) -> types.ServerCapabilities | None:
         """What the server offers (connects it when needed)."""
@@ -61,11 +66,11 @@ class ServerFeatures:
 
     async def get_prompt(self, server_id: str, name: str, arguments: dict[str, str] | None) -> types.GetPromptResult:
         """One prompt, filled in with ``arguments``."""
-        return await self._ask(server_id, lambda session: session.get_prompt(name, arguments))
+        return await self._ask(server_id, lambda session: session.get_prompt(name, arguments), may_ask=True)
 
     async def read_resource(self, server_id: str, uri: str) -> types.ReadResourceResult:
         """The contents of one resource."""
-        return await self._ask(server_id, lambda session: session.read_resource(uri))
+        return await self._ask(server_id, lambda session: session.read_resource(uri), may_ask=True)
 
     async def complete(
         self,

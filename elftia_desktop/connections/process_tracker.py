@@ -34,8 +34,8 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, ClassVar, Protocol
 
-from elftia_desktop.connections import proc_identity
 from elftia_desktop.core.atomic_file import atomic_write_text
+from elftia_desktop.platform import groups, proc_identity
 
 log = logging.getLogger(__name__)
 
@@ -92,8 +92,8 @@ def kill_recorded(entry: TrackedProcess) -> bool:
     leader = proc_identity.start_time(entry.pid)
     if leader == entry.start_time:
         if entry.pgid == entry.pid:
-            return proc_identity.signal_group(entry.pgid, signal.SIGKILL)
-        return proc_identity.signal_if_same(entry.pid, entry.start_time, signal.SIGKILL)
+            return groups.kill_group(entry.pgid)
+        return proc_identity.kill_if_same(entry.pid, entry.start_time)
     if leader is not None:
         return False
     members = [
@@ -101,7 +101,7 @@ def kill_recorded(entry: TrackedProcess) -> bool:
         for pid, stamp in proc_identity.group_members(entry.pgid)
         if _started_after(stamp, entry.start_time)
     ]
-    return sum(proc_identity.signal_if_same(pid, stamp, signal.SIGKILL) for pid, stamp in members) > 0
+    return sum(proc_identity.kill_if_same(pid, stamp) for pid, stamp in members) > 0
 
 
 class ProcessTracker:

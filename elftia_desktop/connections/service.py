@@ -22,8 +22,6 @@ from elftia_desktop.connections.pool import ConnectionPool, PoolDefaults
 from elftia_desktop.connections.probe import ServerProbe
 from elftia_desktop.connections.process_tracker import ProcessTracker, TrackedProcess, kill_leftovers
 from elftia_desktop.connections.records import ServerRecords
-from elftia_desktop.connections.relay import OnProgress
-from elftia_desktop.connections.relay_calls import OnAnswer, RelayCalls, RelayedCall
 from elftia_desktop.connections.server_edits import ServerEdits
 from elftia_desktop.connections.server_tools import ServerTools
 from elftia_desktop.connections.sign_in import SignIn
@@ -72,7 +70,6 @@ class McpService:
         """Holds back tools changed since the server was trusted until the user reviews them (tool pinning)."""
         self.tools = ServerTools(self.records, self.pool, self.tool_cache, self.tool_guard)
         self.calls = ToolCalls(self.records, self.pool, self.tools, LiveCalls(self.events), self.events)
-        self.relay = RelayCalls(self.records, self.pool, self.events)
         self.features = ServerFeatures(self.records, self.pool)
         self.probe = ServerProbe(self.records, self.pool, self._trial_pool, self.tools)
         self.auth = SignIn(self.records, self.pool, self._trial_pool)
@@ -238,23 +235,6 @@ class McpService:
     ) -> types.CallToolResult:
         """``call_tool`` with the SDK's result as the server sent it (the gateway passes it on unchanged)."""
         return await self.calls.call(server_id, tool_name, args, call_id, timeout, progress_callback)
-
-    def relay_call(
-        self,
-        server_id: str,
-        tool_name: str,
-        args: dict[str, Any],
-        on_answer: OnAnswer,
-        *,
-        timeout: float | None = None,
-        on_progress: OnProgress | None = None,
-    ) -> RelayedCall | None:
-        """``call_tool_raw`` past the SDK session, when the server's stdio relay can take it now (sync).
-
-        ``on_answer`` gets the server's result as a dict, or the ``ElftiaError`` ``call_tool_raw`` would
-        raise; None: nothing was sent (use ``call_tool_raw``). See ``relay_calls.py``.
-        """
-        return self.relay.start(server_id, tool_name, args, on_answer, timeout=timeout, on_progress=on_progress)
 
     def cancel_call(self, call_id: str) -> bool:
         """Cancel the running tool call ``call_id`` (the server is told); False when none runs (sync)."""

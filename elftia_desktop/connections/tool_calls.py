@@ -65,7 +65,8 @@ class ToolCalls:
                     tool_name, args, read_timeout_seconds=call_timeout, progress_callback=progress
                 ),
             )
-            result = await (self.live.run(call_id, tool_name, call, server_name=record.name) if call_id else call)
+            async with self._pool.callbacks.in_flight.call(server_id):  # its questions are asked of its app
+                result = await (self.live.run(call_id, tool_name, call, server_name=record.name) if call_id else call)
             outcome = "error" if result.is_error else "ok"
             return result
         except ToolCallCancelled:

@@ -10,6 +10,8 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+from elftia_desktop.platform.file_lock import lock_fd, unlock_fd
+
 
 def atomic_write_text(
     path: Path, text: str, *, mode: int = 0o600, keep_backup: bool = False, durable: bool = True
@@ -92,14 +94,7 @@ class FileLock:
     def _acquire(self) -> None:
         fd = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
-            if sys.platform == "win32":
-                import msvcrt
-
-                msvcrt.locking(fd, msvcrt.LK_LOCK, 1)
-            else:
-                import fcntl
-
-                fcntl.flock(fd, fcntl.LOCK_EX)
+            lock_fd(fd)
         except BaseException:
             os.close(fd)
             raise
@@ -110,14 +105,6 @@ class FileLock:
         if fd is None:
             return
         try:
-            if sys.platform == "win32":
-                import msvcrt
-
-                os.lseek(fd, 0, os.SEEK_SET)
-                msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
-            else:
-                import fcntl
-
-                fcntl.flock(fd, fcntl.LOCK_UN)
+            unlock_fd(fd)
         finally:
             os.close(fd)

@@ -17,17 +17,16 @@ Stdlib only.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import shutil
-import signal
 import sys
 import weakref
 from collections.abc import Mapping
 from pathlib import Path
 
 from elftia_desktop.core.paths import DATA_DIR_ENV, managed_tools_dir
+from elftia_desktop.platform.groups import kill_group, spawn_options
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +96,7 @@ async def read_shell_env(shell: str, flags: str, limit: float = LOGIN_SHELL_TIME
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.DEVNULL,
-            start_new_session=True,
+            **spawn_options(),
         )
     except OSError as exc:
         log.info("cannot start %s: %s", shell, exc)
@@ -125,8 +124,7 @@ def _cancelling() -> bool:
 
 def _kill_now(pid: int) -> None:
     """SIGKILL the shell's process group (the loop's child watcher reaps the shell)."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, signal.SIGKILL)
+    kill_group(pid)
 
 
 async def _kill_group(process: asyncio.subprocess.Process) -> None:

@@ -1,31 +1,21 @@
 """Running short helper programs (``--version`` probes, shells, pip, npm) with a time limit.
 
-Each program runs in its own process group (POSIX) so that on timeout the whole tree is killed:
+Each program runs in its own process group (``platform/groups.py``) so that on timeout the whole tree is killed:
 killing only ``sh`` would leave its ``sleep`` (or npm's node) holding the output pipe open.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import os
-import signal
-import subprocess
-import sys
 from collections.abc import Mapping, Sequence
 
-_WINDOWS = sys.platform == "win32"
+from elftia_desktop.platform.groups import kill_process, spawn_options
 
 
 async def start(
     argv: Sequence[str], env: Mapping[str, str] | None = None, *, merge_stderr: bool = True
 ) -> asyncio.subprocess.Process:
     """Start ``argv`` with no stdin, stdout piped (stderr merged into it, or dropped), in its own group."""
-    extra: dict[str, object] = {}
-    if sys.platform == "win32":
-        extra["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP
-    else:
-        extra["start_new_session"] = True
     return await asyncio.create_subprocess_exec(
         *argv,
         stdin=asyncio.subprocess.DEVNULL,
@@ -33,17 +23,13 @@ async def start(
         stderr=asyncio.subprocess.STDOUT if merge_stderr else asyncio.subprocess.DEVNULL,
         env=dict(env) if env is not None else None,
         limit=1 << 20,
-        **extra,  # type: ignore[arg-type]
+        **spawn_options(),
     )
 
 
 async def kill_tree(proc: asyncio.subprocess.Process) -> None:
     """Kill ``proc`` and everything it started, then reap it."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        if not _WINDOWS:
-            os.killpg(proc.pid, signal.SIGKILL)  # the group outlives its leader: kill it either way
-        elif proc.returncode is None:
-            proc.kill()
+    kill_process(proc)
     await proc.wait()
 
 

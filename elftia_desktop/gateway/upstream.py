@@ -3,8 +3,9 @@
 Each upstream connection is remembered from its first message until it closes (the SDK unwinds
 the connection's exit stack, where a callback removes it). Notifications (``list_changed``,
 log messages) go to every connection. A downstream server's elicitation or sampling request is
-sent to the client whose tool call is running on that server (on that call's stream), or to any
-client that supports it; without one it is declined.
+sent to the client whose tool call caused it (on that call's stream; the pool asks in that call's
+context, ``connections/askers.py``), never to another client; with no call running on that
+server, to any client that supports it; without one it is declined.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,9 +30,13 @@ from mcp.server.subscriptions import (
 from mcp.shared.message import ServerMessageMetadata
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from elftia_desktop.connections.askers import APP
 from elftia_desktop.gateway.input_rounds import CURRENT, RunningCall
 
 log = logging.getLogger(__name__)
+
+_CALL: ContextVar[_Call | None] = ContextVar("elftia_upstream_call", default=None)
+"""The client's call the current task runs (set by :meth:`Upstreams.calling`)."""
 
 LOG_LEVELS: tuple[types.LoggingLevel, ...] = (
     "debug",
@@ -113,17 +119,26 @@ class Upstreams:
         call = _Call(ctx.session, ctx.request_id, CURRENT.get())
         calls = self._calls.setdefault(server_id, [])
         calls.append(call)
+        tokens = (_CALL.set(call), APP.set(ctx.session))
         try:
             yield
         finally:
+            _CALL.reset(tokens[0])
+            APP.reset(tokens[1])
             calls.remove(call)
             if not calls:
                 self._calls.pop(server_id, None)
 
     def _target(self, server_id: str, capability: types.ClientCapabilities) -> _Call | None:
-        for call in reversed(self._calls.get(server_id, [])):
-            if call.running is not None or call.session.check_client_capability(capability):
-                return call
+        """The call whose question this is (asked in its context, ``connections/askers.py``), if its client can
+        answer; with no call running on ``server_id``, any client that can."""
+        calls = self._calls.get(server_id, [])
+        call = _CALL.get()
+        if call is not None and call in calls:
+            able = call.running is not None or call.session.check_client_capability(capability)
+            return call if able else None
+        if calls:
+            return None  # the call of a client of another gateway (or of none): not for these clients
         for upstream in self._by_connection.values():
             if upstream.session.check_client_capability(capability):
                 return _Call(upstream.session, None)

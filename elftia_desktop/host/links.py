@@ -3,7 +3,8 @@
 :func:`serve_gateway_link` runs the gateway's SDK server on one connection (one MCP
 session per attached gateway, so progress, cancellation and log levels stay per client, as over
 stdio). :class:`Callers` knows which client's call runs on which server: a server's elicitation or
-sampling request goes to the client whose call is running there (the latest, when several are).
+sampling request goes to the client whose call caused it (the pool asks it in that call's context,
+``connections/askers.py``).
 :class:`HostedGateway` is the gateway of one scope inside the host: its calls register with
 ``Callers``, and it never stops the shared pool's servers.
 """
@@ -15,6 +16,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from typing import Any, Protocol
 
 import anyio
@@ -22,6 +24,7 @@ import mcp_types as types
 from mcp.server import Server
 from mcp.shared.message import SessionMessage
 
+from elftia_desktop.connections.askers import APP
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.gateway.core import Context, Gateway
 from elftia_desktop.gateway.scope import Scope
@@ -29,6 +32,9 @@ from elftia_desktop.host import wire
 from elftia_desktop.tools.names import ToolRef
 
 log = logging.getLogger(__name__)
+
+_ASKER: ContextVar[Asker | None] = ContextVar("elftia_host_asker", default=None)
+"""The client whose call the current task runs (set by :meth:`Callers.calling`)."""
 
 SamplingAnswer = types.CreateMessageResult | types.CreateMessageResultWithTools | types.ErrorData
 
@@ -63,9 +69,12 @@ class Callers:
         calls.append(asker)
         self.running += 1
         self.last_call[server_id] = time.monotonic()
+        tokens = (_ASKER.set(asker), APP.set(asker))
         try:
             yield
         finally:
+            _ASKER.reset(tokens[0])
+            APP.reset(tokens[1])
             self.running -= 1
             self.last_call[server_id] = time.monotonic()
             calls.remove(asker)
@@ -93,8 +102,9 @@ class Callers:
         service.set_sampling_handler(self.sample)
 
     def _asker(self, server_id: str) -> Asker | None:
-        calls = self._calls.get(server_id)
-        return calls[-1] if calls else None
+        """The client of the call the question is asked in (``connections/askers.py``); None: no client's."""
+        asker = _ASKER.get()
+        return asker if asker is not None and asker in self._calls.get(server_id, ()) else None
 
     async def elicit(self, server_id: str, message: str, schema: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
         """Ask the client whose call runs on ``server_id``; declined when none does."""

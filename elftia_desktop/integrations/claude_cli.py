@@ -10,12 +10,10 @@ Adding goes through ``claude mcp add-json`` so Claude Code validates and writes 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import re
 import shutil
-import signal
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -42,6 +40,7 @@ from elftia_desktop.integrations.importer import (
     load_entries,
     preview_import,
 )
+from elftia_desktop.platform.groups import kill_process, spawn_options
 
 ClaudeScope = Literal["user", "local", "project"]
 DEFAULT_TIMEOUT = 30.0
@@ -137,7 +136,7 @@ class ClaudeCli:
                 stderr=asyncio.subprocess.PIPE,
                 cwd=self.cwd,
                 env=self.env | _QUIET_ENV,
-                start_new_session=sys.platform != "win32",
+                **spawn_options(),
             )
         except OSError as exc:
             raise ClaudeCliMissing(f"The claude CLI at {argv[0]} could not be started: {exc}") from exc
@@ -271,8 +270,4 @@ def _clean(data: bytes) -> str:
 
 
 def _kill(proc: asyncio.subprocess.Process) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError, OSError):
-        if sys.platform == "win32":
-            proc.kill()
-        else:
-            os.killpg(proc.pid, signal.SIGKILL)
+    kill_process(proc)

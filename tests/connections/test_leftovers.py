@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from elftia_desktop.connections.proc_identity import start_time
 from elftia_desktop.connections.process_tracker import FILE_PREFIX
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.catalog import ServerCatalog
+from elftia_desktop.platform.proc_identity import start_time
 from tests.helpers.processes import (
     REPO,
     STUBBORN_WRAPPER,

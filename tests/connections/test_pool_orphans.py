@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from elftia_desktop.connections.proc_identity import start_time as process_start_time
 from elftia_desktop.connections.process_tracker import FILE_PREFIX
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.catalog import ServerCatalog
+from elftia_desktop.platform.proc_identity import start_time as process_start_time
 from tests.connections.pool_helpers import add_server, stdio_input
 
 CHILD = Path(__file__).resolve().with_name("orphan_child.py")

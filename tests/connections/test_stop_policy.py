@@ -12,6 +12,7 @@ import signal
 import sys
 from pathlib import Path
 
+import anyio
 import pytest
 from mcp.client.session import ClientSession
 
@@ -58,3 +59,15 @@ async def test_a_server_that_ignores_sigterm_is_killed_with_its_group() -> None:
     process = await run_and_close(["sh", str(STUBBORN_WRAPPER), sys.executable])
     assert process.returncode == -signal.SIGKILL
     assert live_members(process.pid) == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+async def test_a_server_that_exits_leaving_a_child_on_its_pipes_is_noticed_at_once(tmp_path: Path) -> None:
+    """The exit is seen by its return code even though a child still holds stdout and stderr open."""
+    script = "sleep 600 & echo started >&2; exit 3"
+    lines: list[str] = []
+    async with open_stdio(["sh", "-c", script], dict(os.environ), None, lines.append) as (_read, _write, process):
+        with anyio.fail_after(30):
+            await process.exited.wait()
+        assert process.returncode == 3
+    assert live_members(process.pid) == []  # the child in its group is killed when the connection closes

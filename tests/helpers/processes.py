@@ -12,8 +12,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from elftia_desktop.connections.proc_identity import group_members, read_stat, start_time
 from elftia_desktop.connections.process_tracker import FILE_PREFIX
+from elftia_desktop.platform.proc_identity import group_members, read_stat, start_time
 
 REPO = Path(__file__).resolve().parents[2]
 STUBBORN_WRAPPER = REPO / "tests" / "servers" / "stubborn_wrapper.sh"

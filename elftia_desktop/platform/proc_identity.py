@@ -20,6 +20,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from elftia_desktop.platform.groups import HARD_KILL
+
 LINUX = sys.platform.startswith("linux") and os.path.isdir("/proc/self")
 """Whether ``/proc`` answers (checked once)."""
 POSIX = sys.platform != "win32"
@@ -125,17 +127,9 @@ def signal_if_same(pid: int, stamp: str, sig: int) -> bool:
     return True
 
 
-def signal_group(pgid: int, sig: int) -> bool:
-    """Signal a process group we own; False when it is gone (or on Windows)."""
-    if not POSIX or pgid <= 1:
-        return False
-    try:
-        os.killpg(pgid, sig)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # EPERM never proves the group is gone (zombies on macOS)
-        return True
-    return True
+def kill_if_same(pid: int, stamp: str) -> bool:
+    """Kill ``pid`` (SIGKILL) only if it is still the process that started at ``stamp``; whether it was sent."""
+    return signal_if_same(pid, stamp, HARD_KILL)
 
 
 def _io_chars(pid: int) -> int:
