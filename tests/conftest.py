@@ -25,11 +25,17 @@ HOST_TESTS = Path(__file__).resolve().parent / "host"
 """Every test in tests/host is about the pool host: marked ``daemon`` without a line of its own."""
 
 
+NETWORK_FIXTURES = {"claude_bin", "installed_uv"}
+"""Fixtures that install from npm or PyPI: a test using one is ``network`` even if its mark was forgotten."""
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark the tests of tests/host ``daemon``."""
+    """Mark the tests of tests/host ``daemon`` and those using an installing fixture ``network``."""
     for item in items:
         if HOST_TESTS in item.path.parents:
             item.add_marker(pytest.mark.daemon)
+        if NETWORK_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.network)
 
 
 @pytest.fixture(autouse=True)

@@ -46,18 +46,20 @@ class _Terminal(io.TextIOWrapper):
 def run_cli(
     *args: str | Path,
     stdin: str | bytes | None = None,
-    env: Mapping[str, str] | None = None,
+    env: Mapping[str, str | None] | None = None,
     data_dir: Path | None = None,
     cwd: Path | None = None,
 ) -> CliResult:
-    """Run ``elftia-mcp ARGS`` in this process; ``env`` is merged into the environment for the call.
+    """Run ``elftia-mcp ARGS`` in this process; ``env`` is merged into the environment for the call (None unsets).
 
     ``data_dir`` sets ``ELFTIA_DATA_DIR`` (the suite already gives each test its own); ``cwd`` is the
     working folder for the call. An exit
     through ``SystemExit`` (argparse's usage errors) becomes the exit code, as in a subprocess.
     """
     argv = [str(a) for a in args]
-    changes = dict(env or {}) | ({"ELFTIA_DATA_DIR": str(data_dir)} if data_dir is not None else {})
+    changes: dict[str, str | None] = dict(env or {})
+    if data_dir is not None:
+        changes["ELFTIA_DATA_DIR"] = str(data_dir)
     out, err = _Terminal(io.BytesIO(), encoding="utf-8"), _Terminal(io.BytesIO(), encoding="utf-8")
     raw = stdin.encode() if isinstance(stdin, str) else stdin or b""
     source = _Terminal(io.BytesIO(raw), encoding="utf-8")
@@ -90,10 +92,14 @@ def _streams(stdin: io.TextIOWrapper, stdout: io.TextIOWrapper, stderr: io.TextI
 
 
 @contextlib.contextmanager
-def _environment(changes: Mapping[str, str]) -> Iterator[None]:
-    """``os.environ`` with ``changes`` for the block; the login-environment cache forgotten after it."""
+def _environment(changes: Mapping[str, str | None]) -> Iterator[None]:
+    """``os.environ`` with ``changes`` (None: unset) for the block; the login-environment cache forgotten after it."""
     saved = {name: os.environ.get(name) for name in changes}
-    os.environ.update(changes)
+    for name, value in changes.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
     try:
         yield
     finally:
