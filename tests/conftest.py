@@ -17,6 +17,7 @@ import pytest
 from elftia_desktop.host import wire
 from elftia_desktop.host.location import NO_DAEMON_ENV
 from tests.helpers.memory_keyring import MemoryKeyring
+from tests.helpers.memory_servers import in_memory_servers
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -126,3 +127,16 @@ def make_program(tmp_path: Path) -> Callable[[str, str], Path]:
         return program
 
     return make
+
+
+@pytest.fixture
+def memory_servers(request: pytest.FixtureRequest) -> Iterator[list[str]]:
+    """The test servers of tests/servers open in this process over in-memory streams; the names opened.
+
+    A test marked ``real_process`` keeps real processes (the names list stays empty).
+    """
+    if request.node.get_closest_marker("real_process") is not None:
+        yield []
+        return
+    with in_memory_servers() as opened:
+        yield opened

@@ -12,7 +12,7 @@ import pytest
 from tests.helpers.cli_runner import CliResult, run_cli
 from tests.servers.serve_http import server_command
 
-pytestmark = pytest.mark.timeout(180)
+pytestmark = [pytest.mark.timeout(180), pytest.mark.usefixtures("memory_servers")]
 EXIT_BAD_INPUT = 2
 COMMAND = server_command("basic", "--transport", "stdio")
 """The server's command line, over 60 characters wherever the checkout lies (the default spelled out)."""

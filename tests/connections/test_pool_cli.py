@@ -13,7 +13,7 @@ import pytest
 from tests.helpers.cli_runner import CliResult, run_cli
 from tests.servers.serve_http import server_command
 
-pytestmark = pytest.mark.timeout(180)
+pytestmark = [pytest.mark.timeout(180), pytest.mark.usefixtures("memory_servers")]
 
 
 def _cli(data: Path, *args: str) -> CliResult:

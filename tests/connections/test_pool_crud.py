@@ -13,7 +13,7 @@ from elftia_desktop.core.models import ConnectionState, McpServerJsonInput
 from tests.connections.pool_helpers import add_server, stdio_input
 from tests.servers.serve_http import server_command
 
-pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120), pytest.mark.usefixtures("memory_servers")]
 
 
 async def test_add_json_reports_each_server(service: McpService) -> None:

@@ -20,7 +20,7 @@ from elftia_desktop.core.settings_store import AppSettings, SettingsStore
 from tests.connections.pool_helpers import add_server, stdio_input
 from tests.servers.serve_http import server_command
 
-pytestmark = [pytest.mark.anyio, pytest.mark.timeout(180)]
+pytestmark = [pytest.mark.anyio, pytest.mark.timeout(180), pytest.mark.usefixtures("memory_servers")]
 
 
 async def test_default_call_timeout_applies_unless_the_server_sets_its_own(service: McpService) -> None:
@@ -40,6 +40,7 @@ async def test_default_connect_timeout_bounds_a_hanging_start(service: McpServic
         await service.init_client(sid)
 
 
+@pytest.mark.real_process
 async def test_log_size_applies_to_new_and_running_servers(service: McpService) -> None:
     sid = await add_server(service, stdio_input("talker", "basic"))
     for i in range(30):
