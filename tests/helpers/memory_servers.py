@@ -6,7 +6,8 @@
         assert opened == ["basic"]
 
 A stdio record whose command line is ``server_command(NAME)`` (``python tests/servers/NAME.py``,
-optionally ``--transport stdio``) and that sets no environment of its own opens NAME's ``mcp`` over
+optionally ``--transport stdio``) or ``python -m tests.servers.NAME`` (``live_router.server_input``)
+and that sets no environment of its own opens NAME's ``mcp`` over
 the SDK's in-memory streams (``connections.transports.set_transport_factory``). Each open loads the
 module afresh, so no state is shared between connections, as with processes. Every other record
 opens its real transport, and so do ``PROCESS_SERVERS``. A test about the process (a crash, stderr,
@@ -31,6 +32,7 @@ from elftia_desktop.core.models import McpServerRecord, McpServerTransport
 from tests.servers.serve_http import SERVERS_DIR
 
 _loads = itertools.count()
+MODULE_PREFIX = "tests.servers."
 PROCESS_SERVERS = frozenset({"exit3", "flush_on_eof", "spin_on_eof", "hang_init"})
 """Servers whose point is what their process does (exit, ignore EOF, never answer): always real."""
 
@@ -52,6 +54,9 @@ def server_name_of(record: McpServerRecord) -> str | None:
     if record.type is not McpServerTransport.STDIO or config.command != sys.executable or config.env:
         return None
     args = list(config.args)
+    if args[:1] == ["-m"] and len(args) == 2 and args[1].startswith(MODULE_PREFIX):  # live_router's server_input
+        name = args[1].removeprefix(MODULE_PREFIX)
+        return name if (SERVERS_DIR / f"{name}.py").is_file() else None
     if not args or args[1:] not in ([], ["--transport", "stdio"]):
         return None
     path = Path(args[0])
