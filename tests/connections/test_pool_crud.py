@@ -41,6 +41,7 @@ async def test_add_json_reports_each_server(service: McpService) -> None:
     assert service.connection_state(ok_id) is ConnectionState.CONNECTED
 
 
+@pytest.mark.real_process  # the server's pid shows whether it restarted
 async def test_update_reconnects_and_remove_disconnects(service: McpService) -> None:
     sid = await add_server(service, stdio_input("editable", "basic"))
     first = (await service.call_tool(sid, "pid", {})).structured_content

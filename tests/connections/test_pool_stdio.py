@@ -92,6 +92,7 @@ async def test_list_changed_invalidates_the_cache(service: McpService) -> None:
     assert (await service.call_tool(sid, "sprout", {})).content[0]["text"] == "I am sprout"
 
 
+@pytest.mark.real_process  # the server's pid shows whether it restarted
 async def test_concurrent_init_client_shares_one_attempt(service: McpService) -> None:
     sid = await add_server(service, stdio_input("shared", "basic", is_active=False))
     connecting: list[str] = []
