@@ -3,7 +3,9 @@
 
     python3 dev.py run     create .venv if needed, install the app, launch it
     python3 dev.py test    create .venv if needed, install the app and test tools, then run
-                           ruff, mypy, import-linter and the whole pytest suite
+                           ruff, mypy, import-linter and the pytest suite on a worker per core,
+                           without the tests that install from the network; extra arguments go
+                           to pytest (``-m network`` runs just those, ``-n 0`` one process)
     python3 dev.py package build the double-clickable app with PyInstaller into dist/elftia-desktop/
                            and dist/elftia-desktop-<version>-linux-<machine>.tar.gz;
                            add --smoke to run the bundle's smoke test after the build
@@ -44,6 +46,10 @@ TEST_PACKAGES = ["xvfb", "xauth", "gnome-keyring", "dbus-daemon"]
 """What the GUI and keyring tests need besides (``test``)."""
 PACKAGE_OF_LIBRARY = {"libglib-2.0.so.0": "libglib2.0-0", "libGL.so.1": "libgl1", "libEGL.so.1": "libegl1"}
 """Debian packages whose names do not follow from the library's (``libxcb-icccm.so.4`` → ``libxcb-icccm4``)."""
+
+
+PYTEST_ARGS = ["--numprocesses=auto", "--dist=worksteal", "-m", "not network", "--durations=15"]
+"""A worker per core; installs from the network left to ``-m network`` (.ci/run); the slowest tests shown."""
 
 
 def step(title: str) -> None:
@@ -162,7 +168,7 @@ def cmd_test(args: list[str]) -> int:
         if run(*command, env=env) != 0:
             failed.append(name)
     step("pytest")
-    if run(PYTHON, "-m", "pytest", "--durations=15", *args, env=env) != 0:  # the slowest tests, to keep CI short
+    if run(PYTHON, "-m", "pytest", *PYTEST_ARGS, *args, env=env) != 0:
         failed.append("pytest")
     if failed:
         print(f"\nFAILED: {', '.join(failed)}")

@@ -15,9 +15,28 @@ import keyring
 import pytest
 
 from elftia_desktop.host import wire
+from elftia_desktop.host.location import NO_DAEMON_ENV
 from tests.helpers.memory_keyring import MemoryKeyring
+from tests.helpers.memory_servers import in_memory_servers
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+HOST_TESTS = Path(__file__).resolve().parent / "host"
+"""Every test in tests/host is about the pool host: marked ``daemon`` without a line of its own."""
+
+
+NETWORK_FIXTURES = {"claude_bin", "installed_uv"}
+"""Fixtures that install from npm or PyPI: a test using one is ``network`` even if its mark was forgotten."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the tests of tests/host ``daemon`` and those using an installing fixture ``network``."""
+    for item in items:
+        if HOST_TESTS in item.path.parents:
+            item.add_marker(pytest.mark.daemon)
+        if NETWORK_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.network)
 
 
 @pytest.fixture(autouse=True)
@@ -40,15 +59,9 @@ def memory_keyring() -> Iterator[MemoryKeyring]:
     keyring.set_keyring(previous)
 
 
-@pytest.fixture(scope="session")
-def host_sockets() -> Iterator[str]:
-    """A short private folder for the pool hosts' sockets (a socket path has at most 107 bytes)."""
-    with tempfile.TemporaryDirectory(prefix="elftia-host-") as folder:
-        yield folder
-
-
-def stop_hosts(folder: Path) -> None:
-    """Stop every pool host listening in ``folder`` and wait until each has exited (with its servers)."""
+def stop_hosts(folder: Path) -> int:
+    """Stop every pool host listening in ``folder``, wait until each has exited (with its servers); how many."""
+    stopped = 0
     for path in folder.glob("*.sock"):
         try:
             with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
@@ -59,9 +72,11 @@ def stop_hosts(folder: Path) -> None:
                 pid = wire.decode(wire.read_frame(sock) or b"{}").get("pid")
         except OSError:
             continue
+        stopped += 1
         deadline = time.monotonic() + 30
         while pid and _alive(pid) and time.monotonic() < deadline:
             time.sleep(0.05)
+    return stopped
 
 
 def _alive(pid: int) -> bool:
@@ -77,11 +92,24 @@ def _alive(pid: int) -> bool:
 
 
 @pytest.fixture(autouse=True)
-def no_pool_host_left(host_sockets: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """A pool host a test's command started on demand is stopped after the test, with its servers."""
-    monkeypatch.setenv("ELFTIA_HOST_DIR", host_sockets)
-    yield
-    stop_hosts(Path(host_sockets))
+def pool_host_policy(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """No pool host unless the test is marked ``daemon``; a marked test's hosts are stopped after it.
+
+    Every test gets its own short socket folder (a socket path has at most 107 bytes), so tests on
+    parallel workers never meet each other's hosts. Every test not marked ``daemon`` (and each
+    command it runs) gets ``ELFTIA_NO_DAEMON=1``; a host found in its folder afterwards fails it.
+    """
+    daemon = request.node.get_closest_marker("daemon") is not None
+    with tempfile.TemporaryDirectory(prefix="elftia-host-") as folder:
+        monkeypatch.setenv("ELFTIA_HOST_DIR", folder)
+        if daemon:
+            monkeypatch.delenv(NO_DAEMON_ENV, raising=False)
+        else:
+            monkeypatch.setenv(NO_DAEMON_ENV, "1")
+        yield
+        stopped = stop_hosts(Path(folder))
+    if stopped and not daemon:
+        pytest.fail(f"{request.node.nodeid} started a pool host but is not marked @pytest.mark.daemon")
 
 
 @pytest.fixture
@@ -99,3 +127,16 @@ def make_program(tmp_path: Path) -> Callable[[str, str], Path]:
         return program
 
     return make
+
+
+@pytest.fixture
+def memory_servers(request: pytest.FixtureRequest) -> Iterator[list[str]]:
+    """The test servers of tests/servers open in this process over in-memory streams; the names opened.
+
+    A test marked ``real_process`` keeps real processes (the names list stays empty).
+    """
+    if request.node.get_closest_marker("real_process") is not None:
+        yield []
+        return
+    with in_memory_servers() as opened:
+        yield opened

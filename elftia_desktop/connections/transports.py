@@ -2,12 +2,15 @@
 
 ``open_transport`` yields a ``Transport``: the stream pair for ``ClientSession`` plus the
 stdio process (or None). Secrets arrive already resolved; they are never logged here.
+``set_transport_factory`` is the one seam for tests: a factory that answers a record with its own
+transport (an SDK server in the same process, over the SDK's in-memory streams) replaces the real
+one for that record; the others open as usual.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +46,19 @@ class TransportHooks:
     on_stderr: Callable[[str], None]
     on_spawn: Callable[[StdioProcess], None]
     on_http_status: Callable[[int], None]
+
+
+TransportFactory = Callable[[McpServerRecord], AbstractAsyncContextManager[Transport] | None]
+"""Answers a record with the transport to open instead of the real one, or None for the real one."""
+
+_factory: TransportFactory | None = None
+
+
+def set_transport_factory(factory: TransportFactory | None) -> TransportFactory | None:
+    """Open servers through ``factory`` from now on (None: the real transports); returns the previous one."""
+    global _factory
+    previous, _factory = _factory, factory
+    return previous
 
 
 async def stdio_argv(record: McpServerRecord) -> tuple[list[str], str, dict[str, str]]:
@@ -114,6 +130,11 @@ async def open_transport(
     auth: httpx2.Auth | None = None,
 ) -> AsyncIterator[Transport]:
     """Open the record's transport (``auth``: the OAuth provider); must be entered and exited in the same task."""
+    substitute = _factory(record) if _factory is not None else None
+    if substitute is not None:
+        async with substitute as transport:
+            yield transport
+        return
     async with AsyncExitStack() as stack:
         if record.type is McpServerTransport.STDIO:
             argv, path, inherited = await stdio_argv(record)

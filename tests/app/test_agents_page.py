@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QInputDialog, QMessageBox
@@ -19,6 +20,8 @@ from elftia_desktop.ui.pages.agents_page import AgentsPage
 from elftia_desktop.ui.pages.servers_page import McpServersPage
 from tests.helpers.live_router import add_servers, connect_servers, live_router, server_input
 from tests.helpers.modal import when_modal
+
+pytestmark = pytest.mark.usefixtures("memory_servers")
 
 WAIT = 30_000
 

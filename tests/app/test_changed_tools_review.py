@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PySide6.QtWidgets import QApplication, QLabel, QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
@@ -14,6 +15,8 @@ from elftia_desktop.ui.dialogs.tool_review_dialog import ToolReviewDialog
 from elftia_desktop.ui.widgets.tool_picker import ToolPicker
 from tests.app.test_servers_page import WAIT, open_page
 from tests.helpers.live_router import add_servers, server_input
+
+pytestmark = pytest.mark.usefixtures("memory_servers")
 
 
 def _picker_has_weather(qtbot: QtBot, router: McpRouter, picker: ToolPicker, server_id: str) -> bool:

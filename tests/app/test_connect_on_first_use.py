@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QSettings, Qt
 from pytestqt.qtbot import QtBot
 
@@ -13,6 +14,8 @@ from elftia_desktop.core.agent_store import AgentStore
 from elftia_desktop.core.models import Agent, McpMode
 from elftia_desktop.ui.main_window import MainWindow
 from tests.helpers.live_router import add_servers, server_input
+
+pytestmark = pytest.mark.usefixtures("memory_servers")
 
 WAIT = 30_000
 

@@ -75,6 +75,7 @@ def test_every_runtime_is_listed_with_why_and_who_needs_it(qtbot: QtBot, router:
     settled(qtbot, page)
 
 
+@pytest.mark.network
 @pytest.mark.timeout(900)
 def test_real_uv_install_shows_progress_rechecks_and_uninstalls(qtbot: QtBot, router: McpRouter) -> None:
     if shutil.which("uvx") is not None:
@@ -112,6 +113,7 @@ def test_real_uv_install_shows_progress_rechecks_and_uninstalls(qtbot: QtBot, ro
     settled(qtbot, page)
 
 
+@pytest.mark.network
 @pytest.mark.timeout(900)
 def test_cancel_stops_a_real_install_and_leaves_nothing(qtbot: QtBot, router: McpRouter) -> None:
     if shutil.which("pipx") is not None:
@@ -132,6 +134,7 @@ def test_cancel_stops_a_real_install_and_leaves_nothing(qtbot: QtBot, router: Mc
     settled(qtbot, page)
 
 
+@pytest.mark.network
 @pytest.mark.timeout(900)
 def test_quitting_during_an_install_stops_it_and_cleans_up(qtbot: QtBot) -> None:
     if shutil.which("pipx") is not None:

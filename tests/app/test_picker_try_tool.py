@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPlainTextEdit, QTableWidgetItem
 from pytestqt.qtbot import QtBot
@@ -11,6 +12,8 @@ from elftia_desktop.core.models import MCPTool
 from elftia_desktop.ui.dialogs.try_tool_dialog import TryToolDialog
 from tests.app.test_agents_page import WAIT, open_dialog, open_page
 from tests.helpers.live_router import add_servers, connect_servers, server_input
+
+pytestmark = pytest.mark.usefixtures("memory_servers")
 
 
 def test_try_from_the_picker_calls_the_selected_tool(qtbot: QtBot, router: McpRouter) -> None:

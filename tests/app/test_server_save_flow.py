@@ -7,6 +7,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
@@ -19,6 +20,8 @@ from elftia_desktop.ui.dialogs.server_form import McpServerForm
 from elftia_desktop.ui.main_window import MainWindow
 from tests.helpers.live_router import ROOT, add_servers, server_input
 from tests.helpers.modal import when_modal
+
+pytestmark = pytest.mark.usefixtures("memory_servers")
 
 WAIT = 30_000
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtWidgets import QDialog, QLabel, QMessageBox, QPushButton
 from pytestqt.qtbot import QtBot
 
@@ -14,6 +15,8 @@ from elftia_desktop.ui.dialogs.trust_dialog import TrustDialog
 from elftia_desktop.ui.pages.servers_page import McpServersPage
 from tests.helpers.live_router import add_servers, server_input, settle
 from tests.helpers.modal import when_modal
+
+pytestmark = pytest.mark.usefixtures("memory_servers")
 
 WAIT = 30_000
 
@@ -128,6 +131,7 @@ def test_remove_asks_then_removes(qtbot: QtBot, router: McpRouter) -> None:
     qtbot.waitUntil(lambda: "Removed" in page.notice.label.text(), timeout=WAIT)  # the card may go first
 
 
+@pytest.mark.real_process
 def test_logs_dialog_shows_stderr_live_and_filters(qtbot: QtBot, router: McpRouter) -> None:
     (record,) = add_servers(server_input("Chatty"))
     page = open_page(qtbot, router, 1)

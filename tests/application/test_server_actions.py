@@ -6,8 +6,6 @@ connect: …": the trust message was re-split at the first dot of the text.
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -17,6 +15,7 @@ from elftia_desktop.application import messages, servers, tools
 from elftia_desktop.application.services import open_services
 from elftia_desktop.core.models import ConnectionState, McpServerJsonInput
 from tests.connections.pool_helpers import stdio_input
+from tests.helpers.cli_runner import CliResult, run_cli
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(60)]
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,10 +54,8 @@ async def test_trusting_a_dotted_name_that_connects() -> None:
 
 
 def test_the_cli_trusts_a_dotted_name() -> None:
-    def cli(*args: str) -> subprocess.CompletedProcess[str]:
-        env = os.environ | {"PYTHONPATH": str(ROOT)}
-        argv = [sys.executable, "-m", "elftia_desktop.cli", *args]
-        return subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=ROOT, env=env)
+    def cli(*args: str) -> CliResult:
+        return run_cli(*args)
 
     assert cli("add", "docs.example", "--", sys.executable, "-c", "pass").returncode == 0
     trusted = cli("trust", "docs.example", "--yes")

@@ -19,7 +19,7 @@ from elftia_desktop.core.errors import DuplicateServerName, ServerStartFailed, T
 from elftia_desktop.core.models import McpServerInput, McpServerJsonInput
 from tests.connections.pool_helpers import stdio_input
 
-pytestmark = [pytest.mark.anyio, pytest.mark.timeout(60)]
+pytestmark = [pytest.mark.anyio, pytest.mark.timeout(60), pytest.mark.usefixtures("memory_servers")]
 NAME = "docs: v2.example"
 
 

@@ -17,7 +17,7 @@ from elftia_desktop.core.models import McpActionResult
 from tests.helpers.live_router import server_input
 
 WAIT = 30_000
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("memory_servers")]
 
 
 def test_invalid_requests_are_refused_without_running(

@@ -16,7 +16,7 @@ from elftia_desktop.core.models import McpServerRecord
 from tests.helpers.live_router import add_servers, server_input
 
 WAIT = 30_000
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("memory_servers")]
 
 
 def test_finished_and_busy_follow_each_request(qtbot: QtBot, router: McpRouter) -> None:

@@ -13,6 +13,8 @@ from elftia_desktop.core.config_store import ConfigStore
 from elftia_desktop.core.secrets import SecretVault
 from tests.helpers.live_router import add_servers, server_input
 
+pytestmark = pytest.mark.usefixtures("memory_servers")
+
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))

@@ -1,28 +1,21 @@
-"""Issue 14 through ``elftia-mcp`` as a real process: a message, never a traceback, nothing stored."""
+"""Issue 14 through ``elftia-mcp`` (in process): a message, never a traceback, nothing stored."""
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.helpers.cli_runner import CliResult, run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD = {"mcpServers": {"keep": {"command": "echo", "args": ["hello"]}}}
 
 
-def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "elftia_desktop.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=ROOT,
-        env=os.environ | {"PYTHONPATH": str(ROOT)} | (env or {}),
-    )
+def cli(*args: str, env: dict[str, str] | None = None) -> CliResult:
+    """``elftia-mcp ARGS`` in process."""
+    return run_cli(*args, env=env)
 
 
 @pytest.fixture
@@ -86,16 +79,9 @@ def test_json_mode_reports_line_and_column(config: Path, tmp_path: Path) -> None
 
 
 def test_stdin_bytes_are_decoded_by_the_same_layer(config: Path) -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "elftia_desktop.cli", "add-json", "-"],
-        input=b'{"mcpServers": {"a": {"command": "\xff"}}}',
-        capture_output=True,
-        timeout=60,
-        cwd=ROOT,
-        env=os.environ | {"PYTHONPATH": str(ROOT)},
-    )
+    result = run_cli("add-json", "-", stdin=b'{"mcpServers": {"a": {"command": "\xff"}}}')
     assert result.returncode == 2
-    assert b"standard input is not valid UTF-8: byte 0xff at offset 34" in result.stderr
+    assert "standard input is not valid UTF-8: byte 0xff at offset 34" in result.stderr
 
 
 def test_args_that_nest_too_deep_are_refused(config: Path) -> None:

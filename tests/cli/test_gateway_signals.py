@@ -24,7 +24,7 @@ from tests.gateway.gateway_helpers import (
 )
 from tests.host.host_helpers import elftia_processes, server_pids
 
-pytestmark = [pytest.mark.anyio, pytest.mark.timeout(180)]
+pytestmark = [pytest.mark.anyio, pytest.mark.timeout(180), pytest.mark.daemon]
 
 SIGNALS = [signal.SIGTERM, signal.SIGINT]
 ECHO_PARAMS = {"name": "alpha__echo", "arguments": {"text": "x"}}

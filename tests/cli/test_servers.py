@@ -1,26 +1,18 @@
-"""``elftia-mcp`` server list commands, run as a real process."""
+"""``elftia-mcp`` server list commands (in process: ``tests.helpers.cli_runner``)."""
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
+
+from tests.helpers.cli_runner import CliResult, run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "elftia_desktop.cli", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=ROOT,
-        env=os.environ | {"PYTHONPATH": str(ROOT)},
-    )
+def cli(*args: str, stdin: str | None = None) -> CliResult:
+    """``elftia-mcp ARGS`` in process."""
+    return run_cli(*args, stdin=stdin)
 
 
 def test_add_list_update_enable_remove(isolated_data_dir: Path) -> None:

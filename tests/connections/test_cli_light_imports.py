@@ -40,6 +40,7 @@ def probe(data_dir: Path, *argv: str) -> dict[str, object]:
     return result
 
 
+@pytest.mark.daemon
 def test_call_loads_the_client_only_and_list_loads_no_sdk(tmp_path: Path) -> None:
     added = probe(tmp_path, "add", "basic", "--trust", "--", sys.executable, str(SERVER))
     assert added["code"] == 0

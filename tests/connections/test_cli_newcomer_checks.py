@@ -1,35 +1,26 @@
-"""``elftia-mcp`` as a newcomer meets it, as real processes on a temporary store: ``list`` prints whole values
+"""``elftia-mcp`` as a newcomer meets it, in process on a temporary store: ``list`` prints whole values
 into a pipe, ``test``/``discover`` mark disabled tools, ``call`` checks the arguments against the tool's input
 schema before sending (exit 2 naming the field), and a non-boolean ``disabled`` is refused naming the field."""
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.helpers.cli_runner import CliResult, run_cli
 from tests.servers.serve_http import server_command
 
-pytestmark = pytest.mark.timeout(180)
+pytestmark = [pytest.mark.timeout(180), pytest.mark.usefixtures("memory_servers")]
 EXIT_BAD_INPUT = 2
 COMMAND = server_command("basic", "--transport", "stdio")
 """The server's command line, over 60 characters wherever the checkout lies (the default spelled out)."""
 
 
-def cli(data: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    env = os.environ | {"ELFTIA_DATA_DIR": str(data), "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
-    return subprocess.run(
-        [sys.executable, "-m", "elftia_desktop.cli", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        input=stdin,
-    )
+def cli(data: Path, *args: str, stdin: str | None = None) -> CliResult:
+    """``elftia-mcp ARGS`` in process on the store in ``data``."""
+    return run_cli(*args, stdin=stdin, data_dir=data)
 
 
 @pytest.fixture

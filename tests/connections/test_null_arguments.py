@@ -8,9 +8,6 @@ refused. Leaving such a ``null`` out makes the call mean what the caller meant, 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +15,7 @@ import pytest
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.argument_check import check, omit_null_optionals
 from tests.connections.pool_helpers import add_server, stdio_input
+from tests.helpers.cli_runner import CliResult, run_cli
 from tests.servers.serve_http import server_command
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120)]
@@ -55,11 +53,8 @@ async def test_the_server_sees_an_omitted_argument(service: McpService, mode: st
 
 
 def test_cli_call_sends_a_null_optional_and_refuses_a_null_required(tmp_path: Path) -> None:
-    env = os.environ | {"ELFTIA_DATA_DIR": str(tmp_path), "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
-
-    def cli(*args: str) -> subprocess.CompletedProcess[str]:
-        argv = [sys.executable, "-m", "elftia_desktop.cli", *args]
-        return subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120)
+    def cli(*args: str) -> CliResult:
+        return run_cli(*args, data_dir=tmp_path)
 
     assert cli("add", "explore", "--trust", "--", *server_command("explore")).returncode == 0
     optional = cli("call", "explore", "count", "--args", '{"steps": 1, "delay": null}', "--no-daemon", "--json")

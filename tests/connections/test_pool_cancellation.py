@@ -13,7 +13,7 @@ from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.models import ConnectionState
 from tests.connections.pool_helpers import add_server, stdio_input
 
-pytestmark = [pytest.mark.anyio, pytest.mark.timeout(60)]
+pytestmark = [pytest.mark.anyio, pytest.mark.timeout(60), pytest.mark.usefixtures("memory_servers")]
 
 
 async def test_a_cancelled_reconnect_stops_and_does_not_connect_again(service: McpService) -> None:

@@ -1,4 +1,4 @@
-"""``elftia-mcp test|discover|call|logs`` as real processes on a temporary store."""
+"""``elftia-mcp test|discover|call|logs`` on a temporary store: in process, and once as a real process."""
 
 from __future__ import annotations
 
@@ -10,21 +10,22 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.cli_runner import CliResult, run_cli
 from tests.servers.serve_http import server_command
 
-pytestmark = pytest.mark.timeout(180)
+pytestmark = [pytest.mark.timeout(180), pytest.mark.usefixtures("memory_servers")]
 
 
-def _cli(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = os.environ | {"ELFTIA_DATA_DIR": str(data), "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
-    return subprocess.run(
-        [sys.executable, "-m", "elftia_desktop.cli", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        stdin=subprocess.DEVNULL,
-    )
+def _cli(data: Path, *args: str) -> CliResult:
+    """``elftia-mcp ARGS`` in process on the store in ``data``."""
+    return run_cli(*args, data_dir=data)
+
+
+def _process(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m elftia_desktop.cli ARGS`` as a real process on the store in ``data``."""
+    env = os.environ | {"ELFTIA_DATA_DIR": str(data)}
+    argv = [sys.executable, "-m", "elftia_desktop.cli", *args]
+    return subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120, stdin=subprocess.DEVNULL)
 
 
 @pytest.fixture
@@ -86,3 +87,13 @@ def test_logs(data: Path) -> None:
     assert failed.returncode == 1
     assert "fatal: missing API_KEY (exit 3)" in failed.stdout
     assert "exited with code 3" in failed.stderr
+
+
+def test_exit_codes_of_the_real_process(data: Path) -> None:
+    """The entry point as a process: output on the pipes and the exit codes 0, 1 and 2 reach the OS."""
+    called = _process(data, "call", "basic", "echo", "--args", '{"text": "hi there"}')
+    assert called.returncode == 0 and called.stdout.strip() == "hi there", called.stderr
+    failed = _process(data, "call", "basic", "fail", "--args", '{"reason": "broken"}')
+    assert failed.returncode == 1 and "Error executing tool fail" in failed.stdout
+    bad = _process(data, "call", "basic", "echo", "--args", '{"text": }')
+    assert bad.returncode == 2 and "--args" in bad.stderr

@@ -13,7 +13,7 @@ from elftia_desktop.core.models import ConnectionState, McpServerJsonInput
 from tests.connections.pool_helpers import add_server, stdio_input
 from tests.servers.serve_http import server_command
 
-pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120), pytest.mark.usefixtures("memory_servers")]
 
 
 async def test_add_json_reports_each_server(service: McpService) -> None:
@@ -41,6 +41,7 @@ async def test_add_json_reports_each_server(service: McpService) -> None:
     assert service.connection_state(ok_id) is ConnectionState.CONNECTED
 
 
+@pytest.mark.real_process  # the server's pid shows whether it restarted
 async def test_update_reconnects_and_remove_disconnects(service: McpService) -> None:
     sid = await add_server(service, stdio_input("editable", "basic"))
     first = (await service.call_tool(sid, "pid", {})).structured_content

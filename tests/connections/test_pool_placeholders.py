@@ -11,7 +11,7 @@ from elftia_desktop.core.errors import ServerStartFailed
 from elftia_desktop.core.models import ConnectionState
 from tests.connections.pool_helpers import add_server, stdio_input
 
-pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120), pytest.mark.usefixtures("memory_servers")]
 
 
 @pytest.fixture(autouse=True)

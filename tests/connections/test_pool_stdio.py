@@ -14,7 +14,7 @@ from elftia_desktop.core.errors import ToolCallError
 from elftia_desktop.core.models import ConnectionState
 from tests.connections.pool_helpers import add_server, stdio_input
 
-pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120), pytest.mark.usefixtures("memory_servers")]
 
 
 async def test_add_connects_and_call_round_trips(service: McpService) -> None:
@@ -92,6 +92,7 @@ async def test_list_changed_invalidates_the_cache(service: McpService) -> None:
     assert (await service.call_tool(sid, "sprout", {})).content[0]["text"] == "I am sprout"
 
 
+@pytest.mark.real_process  # the server's pid shows whether it restarted
 async def test_concurrent_init_client_shares_one_attempt(service: McpService) -> None:
     sid = await add_server(service, stdio_input("shared", "basic", is_active=False))
     connecting: list[str] = []
@@ -127,6 +128,7 @@ async def test_roots_elicitation_and_sampling(service: McpService, tmp_path: Any
         await service.call_tool(sid, "sample", {})
 
 
+@pytest.mark.real_process
 async def test_logs_keep_stderr_and_log_messages(service: McpService) -> None:
     sid = await add_server(service, stdio_input("chatty", "basic"))
     lines: list[str] = []

@@ -15,7 +15,7 @@ from elftia_desktop.core.models import ConnectionState, McpServerInput
 from elftia_desktop.core.paths import managed_bin_dir
 from tests.connections.pool_helpers import add_server, stdio_input
 
-pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120), pytest.mark.usefixtures("memory_servers")]
 
 
 async def test_test_config_tries_an_unsaved_server(service: McpService) -> None:
@@ -52,6 +52,7 @@ async def test_update_marks_chosen_keys_secret(service: McpService) -> None:
     assert call.content[0]["text"] == "acme-private"
 
 
+@pytest.mark.real_process
 async def test_servers_get_certificate_and_proxy_settings(service: McpService, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("SSL_CERT_FILE", "/etc/ssl/certs/ca-certificates.crt")
     monkeypatch.setenv("HTTPS_PROXY", "http://proxy.invalid:3128")

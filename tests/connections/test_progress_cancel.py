@@ -13,7 +13,7 @@ from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.errors import ServerConnectionError, ToolCallCancelled, ToolCallError
 from tests.connections.pool_helpers import add_server, stdio_input
 
-pytestmark = [pytest.mark.anyio, pytest.mark.timeout(90)]
+pytestmark = [pytest.mark.anyio, pytest.mark.timeout(90), pytest.mark.usefixtures("memory_servers")]
 
 
 def _read_when_there(path: Path, seconds: float = 15.0) -> str:
@@ -25,6 +25,7 @@ def _read_when_there(path: Path, seconds: float = 15.0) -> str:
     raise AssertionError(f"{path} never appeared")
 
 
+@pytest.mark.real_process
 async def test_progress_notifications_become_events(service: McpService) -> None:
     sid = await add_server(service, stdio_input("explore", "explore"))
     progress: list[dict[str, Any]] = []

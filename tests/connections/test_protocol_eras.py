@@ -11,9 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import re
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,9 +24,10 @@ from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.errors import ServerTimeout, ToolCallCancelled
 from elftia_desktop.core.models import ConnectionState, McpServerInput
 from tests.connections.pool_helpers import add_server, http_input, stdio_input
+from tests.helpers.cli_runner import CliResult, run_cli
 from tests.servers.serve_http import serve_http, server_command
 
-pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120), pytest.mark.usefixtures("memory_servers")]
 ERAS = {"auto": ("modern", "2026-07-28"), "legacy": ("handshake", "2025-11-25")}
 
 
@@ -197,11 +196,8 @@ async def test_a_call_timeout_names_the_protocol(service: McpService, mode: str,
 
 @pytest.mark.parametrize("transport", ["stdio", "http"])
 def test_cli_answers_input_required_with_elicit(tmp_path: Path, transport: str) -> None:
-    env = os.environ | {"ELFTIA_DATA_DIR": str(tmp_path), "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
-
-    def cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-        argv = [sys.executable, "-m", "elftia_desktop.cli", *args]
-        return subprocess.run(argv, capture_output=True, text=True, env=env, input=stdin, timeout=120)
+    def cli(*args: str, stdin: str | None = None) -> CliResult:
+        return run_cli(*args, stdin=stdin, data_dir=tmp_path)
 
     with contextlib.ExitStack() as stack:
         if transport == "stdio":

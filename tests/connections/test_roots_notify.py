@@ -14,7 +14,7 @@ import pytest
 from elftia_desktop.connections.service import McpService
 from tests.connections.pool_helpers import add_server, stdio_input
 
-pytestmark = [pytest.mark.anyio, pytest.mark.timeout(60)]
+pytestmark = [pytest.mark.anyio, pytest.mark.timeout(60), pytest.mark.usefixtures("memory_servers")]
 LEGACY = {"protocol": "legacy"}
 
 

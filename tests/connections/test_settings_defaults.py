@@ -6,8 +6,6 @@ Real ``basic`` and ``hang_init`` test servers over stdio.
 from __future__ import annotations
 
 import asyncio
-import os
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,9 +16,10 @@ from elftia_desktop.core.errors import ServerTimeout
 from elftia_desktop.core.models import ConnectionState
 from elftia_desktop.core.settings_store import AppSettings, SettingsStore
 from tests.connections.pool_helpers import add_server, stdio_input
+from tests.helpers.cli_runner import run_cli
 from tests.servers.serve_http import server_command
 
-pytestmark = [pytest.mark.anyio, pytest.mark.timeout(180)]
+pytestmark = [pytest.mark.anyio, pytest.mark.timeout(180), pytest.mark.usefixtures("memory_servers")]
 
 
 async def test_default_call_timeout_applies_unless_the_server_sets_its_own(service: McpService) -> None:
@@ -40,6 +39,7 @@ async def test_default_connect_timeout_bounds_a_hanging_start(service: McpServic
         await service.init_client(sid)
 
 
+@pytest.mark.real_process
 async def test_log_size_applies_to_new_and_running_servers(service: McpService) -> None:
     sid = await add_server(service, stdio_input("talker", "basic"))
     for i in range(30):
@@ -80,22 +80,11 @@ async def _until(done: object, seconds: float = 20) -> None:
 
 
 async def test_the_cli_uses_the_saved_call_timeout(tmp_path: Path) -> None:
-    """``elftia-mcp call`` as a real process: a 20 s call fails under a saved 1 s default."""
-    env = os.environ | {"ELFTIA_DATA_DIR": str(tmp_path), "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
+    """``elftia-mcp call`` (in process, on its own loop in a thread): a 20 s call fails under a saved 1 s default."""
 
     async def cli(*args: str) -> tuple[int, str]:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "elftia_desktop.cli",
-            *args,
-            env=env,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT,
-        )
-        out, _ = await asyncio.wait_for(proc.communicate(), 120)
-        return proc.returncode or 0, out.decode()
+        done = await asyncio.to_thread(run_cli, *args, data_dir=tmp_path)
+        return done.returncode, done.stdout + done.stderr
 
     code, out = await cli("add", "sleepy", "--trust", "--", *server_command("basic"))
     assert code == 0, out

@@ -38,6 +38,7 @@ def installed_uv(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Depend
     return tools, result, lines
 
 
+@pytest.mark.network
 @pytest.mark.timeout(900)
 async def test_real_uv_install_streams_progress_and_exposes_uvx(
     installed_uv: tuple[Path, DependencyInstallResult, list[str]],
@@ -59,6 +60,7 @@ async def test_real_uv_install_streams_progress_and_exposes_uvx(
     assert check.installed and check.path == uvx and check.version == result.version and check.runtime == "uv"
 
 
+@pytest.mark.network
 @pytest.mark.timeout(900)
 async def test_time_preset_runs_through_the_managed_uvx(
     installed_uv: tuple[Path, DependencyInstallResult, list[str]], tmp_path: Path
@@ -81,6 +83,7 @@ async def test_time_preset_runs_through_the_managed_uvx(
     assert {"get_current_time", "convert_time"} <= {t.name for t in tools_listed.tools}
 
 
+@pytest.mark.network
 @pytest.mark.timeout(900)
 async def test_system_runtime_comes_first_and_uninstall_removes_the_managed_one(
     installed_uv: tuple[Path, DependencyInstallResult, list[str]], tmp_path: Path

@@ -27,7 +27,7 @@ from elftia_desktop.core.models import Agent, McpMode, McpServerInput
 from elftia_desktop.engine.completion import CompletionService, PreparedRequest
 from tests.servers.serve_http import server_command
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("memory_servers")]
 
 
 async def _setup(service: McpService) -> CompletionService:

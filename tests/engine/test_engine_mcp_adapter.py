@@ -15,7 +15,7 @@ from elftia_desktop.engine.mcp_tool_adapter import McpToolAdapter, load_mcp_tool
 from elftia_desktop.engine.registry import ToolRegistry
 from tests.servers.serve_http import server_command
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("memory_servers")]
 
 
 async def _add(service: McpService, name: str, command: list[str], **fields: object) -> str:
@@ -76,6 +76,7 @@ async def test_a_timeout_is_reported_and_the_call_abandoned(service: McpService)
     assert await McpToolAdapter(echo, service).execute({"text": "still here"}) == "still here"
 
 
+@pytest.mark.real_process
 async def test_a_crashed_server_is_an_error_text(service: McpService) -> None:
     basic = await _add(service, "basic", server_command("basic"))
     [crash] = [t for t in await service.list_server_tools(basic) if t.name == "crash"]

@@ -23,7 +23,7 @@ from tests.gateway.gateway_helpers import (
     text_of,
 )
 
-pytestmark = [pytest.mark.anyio, pytest.mark.timeout(180)]
+pytestmark = [pytest.mark.anyio, pytest.mark.timeout(180), pytest.mark.daemon]
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ from tests.gateway.gateway_helpers import (
     text_of,
 )
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.daemon]
 
 
 @pytest.fixture

@@ -28,12 +28,14 @@ def _add(catalog: ServerCatalog, **fields: object) -> McpServerRecord:
     return record
 
 
+@pytest.mark.network
 def test_detect_reports_path_and_version(claude_env: dict[str, str], claude_bin: Path, tmp_path: Path) -> None:
     info = asyncio.run(_cli(claude_env, tmp_path / "proj").detect())
     assert Path(info.path) == claude_bin
     assert info.version[0].isdigit() and info.version.count(".") >= 2
 
 
+@pytest.mark.network
 def test_push_a_server_with_a_secret_and_read_it_back(
     claude_env: dict[str, str], catalog: ServerCatalog, tmp_path: Path
 ) -> None:
@@ -65,6 +67,7 @@ def test_push_a_server_with_a_secret_and_read_it_back(
     }
 
 
+@pytest.mark.network
 def test_push_with_placeholders_leaves_the_secret_out(
     claude_env: dict[str, str], catalog: ServerCatalog, tmp_path: Path
 ) -> None:
@@ -82,6 +85,7 @@ def test_push_with_placeholders_leaves_the_secret_out(
     assert "Failed" in str(got["status"])  # the variable is not set, so the server refuses to start
 
 
+@pytest.mark.network
 def test_http_server_in_local_scope_then_remove(
     claude_env: dict[str, str], catalog: ServerCatalog, tmp_path: Path
 ) -> None:
@@ -111,6 +115,7 @@ def test_http_server_in_local_scope_then_remove(
     assert str(got["scope"]).startswith("Local config")
 
 
+@pytest.mark.network
 def test_pull_imports_claude_servers_untrusted(
     claude_env: dict[str, str], catalog: ServerCatalog, tmp_path: Path
 ) -> None:
@@ -142,6 +147,7 @@ def test_pull_imports_claude_servers_untrusted(
     assert (shared.scope.value, shared.project_path) == ("local", str(project))
 
 
+@pytest.mark.network
 def test_failures_carry_the_cli_message(claude_env: dict[str, str], tmp_path: Path) -> None:
     cli = _cli(claude_env, tmp_path / "proj")
     with pytest.raises(ClaudeCliError, match="claude has no MCP server named 'nope'"):
@@ -150,6 +156,7 @@ def test_failures_carry_the_cli_message(claude_env: dict[str, str], tmp_path: Pa
         asyncio.run(cli.remove("nope"))
 
 
+@pytest.mark.network
 def test_exported_claude_code_file_is_accepted_by_add_json(
     claude_env: dict[str, str], catalog: ServerCatalog, tmp_path: Path
 ) -> None:

@@ -1,33 +1,23 @@
-"""``elftia-mcp detect | import | export | claude ...`` run as real processes in a temporary HOME."""
+"""``elftia-mcp detect | import | export | claude ...`` (in process) in a temporary HOME."""
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
+
+import pytest
+
+from tests.helpers.cli_runner import CliResult, run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = Path(__file__).parent / "samples"
 
 
-def cli(
-    *args: str, home: Path, env: dict[str, str] | None = None, cwd: Path | None = None
-) -> subprocess.CompletedProcess[str]:
-    base = (env or dict(os.environ)) | {"HOME": str(home), "PYTHONPATH": str(ROOT)}
-    base.pop("XDG_CONFIG_HOME", None)
-    base.pop("XDG_DATA_HOME", None)
-    base.pop("CLAUDE_CONFIG_DIR", None)
-    return subprocess.run(
-        [sys.executable, "-m", "elftia_desktop.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=cwd or home,
-        env=base,
-    )
+def cli(*args: str, home: Path, env: dict[str, str] | None = None, cwd: Path | None = None) -> CliResult:
+    """``elftia-mcp ARGS`` in process with ``home`` as HOME and no XDG or Claude config folders."""
+    unset: dict[str, str | None] = {"XDG_CONFIG_HOME": None, "XDG_DATA_HOME": None, "CLAUDE_CONFIG_DIR": None}
+    return run_cli(*args, env={**(env or {}), "HOME": str(home), **unset}, cwd=cwd or home)
 
 
 def _cursor_home(home: Path) -> None:
@@ -103,6 +93,7 @@ def test_export_prints_or_writes(home: Path) -> None:
     assert missing.returncode == 2 and "No server named 'nope'" in missing.stderr
 
 
+@pytest.mark.network
 def test_claude_push_list_pull(home: Path, claude_env: dict[str, str]) -> None:
     project = home / "proj"
     project.mkdir()

@@ -1,27 +1,20 @@
-"""``elftia-mcp presets``, ``add-preset``, ``deps`` and ``install-dep``, run as real processes."""
+"""``elftia-mcp presets``, ``add-preset``, ``deps`` and ``install-dep`` (in process)."""
 
 from __future__ import annotations
 
 import json
-import os
 import platform
-import subprocess
 import sys
 from pathlib import Path
+
+from tests.helpers.cli_runner import CliResult, run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "elftia_desktop.cli", *args],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=ROOT,
-        env=os.environ | {"PYTHONPATH": str(ROOT)},
-    )
+def cli(*args: str) -> CliResult:
+    """``elftia-mcp ARGS`` in process."""
+    return run_cli(*args)
 
 
 def test_presets_table_and_json() -> None:

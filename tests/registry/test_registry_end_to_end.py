@@ -54,6 +54,7 @@ def _install_trust_call(
     return called.stdout
 
 
+@pytest.mark.network
 @pytest.mark.skipif(shutil.which("npx") is None, reason="needs node (npx)")
 def test_npm_everything(registry: LocalRegistry, tmp_path: Path) -> None:
     out = _install_trust_call(
@@ -67,6 +68,7 @@ def test_npm_everything(registry: LocalRegistry, tmp_path: Path) -> None:
     assert "hi reg" in out
 
 
+@pytest.mark.network
 def test_pypi_time(registry: LocalRegistry, tmp_path: Path) -> None:
     out = _install_trust_call(
         tmp_path,

@@ -18,7 +18,7 @@ from elftia_desktop.ui.widgets.activity_chart import ActivityChart, bucket_calls
 from tests.helpers.live_router import add_servers, server_input
 
 WAIT = 30_000
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("memory_servers")]
 
 
 def try_tool(qtbot: QtBot, router: McpRouter, server_id: str, tool: str, args: dict[str, Any], n: int) -> Any:

@@ -6,6 +6,7 @@ import json
 import sys
 from typing import Any
 
+import pytest
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
@@ -19,6 +20,8 @@ from elftia_desktop.ui.dialogs.discover_dialog import DiscoverDialog
 from elftia_desktop.ui.dialogs.json_import_dialog import JsonImportDialog
 from elftia_desktop.ui.dialogs.server_form import McpServerForm
 from tests.helpers.live_router import ROOT, add_servers, server_input
+
+pytestmark = pytest.mark.usefixtures("memory_servers")
 
 WAIT = 30_000
 

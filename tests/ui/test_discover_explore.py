@@ -15,7 +15,7 @@ from elftia_desktop.ui.dialogs.try_tool_dialog import TryToolDialog
 from tests.helpers.live_router import add_servers, server_input
 
 WAIT = 30_000
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("memory_servers")]
 
 
 @pytest.fixture

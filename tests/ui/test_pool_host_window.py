@@ -34,7 +34,11 @@ from tests.helpers.pretend_app import PretendApp
 from tests.host.host_helpers import cli, elftia_processes, host_status
 
 WAIT = 60_000
-pytestmark = [pytest.mark.timeout(240), pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc")]
+pytestmark = [
+    pytest.mark.daemon,
+    pytest.mark.timeout(240),
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc"),
+]
 
 
 def server_pids(module: str, parent: int) -> list[int]:

@@ -34,7 +34,11 @@ from tests.helpers.live_router import add_servers, server_input
 from tests.host.host_helpers import host_status
 from tests.ui.test_pool_host_window import WAIT, hosting_router, server_pids
 
-pytestmark = [pytest.mark.timeout(240), pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc")]
+pytestmark = [
+    pytest.mark.daemon,
+    pytest.mark.timeout(240),
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc"),
+]
 
 
 class HttpApp:

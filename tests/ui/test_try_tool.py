@@ -22,7 +22,7 @@ from elftia_desktop.ui.widgets.schema_form.fields import FieldWidget
 from tests.helpers.live_router import add_servers, server_input, settle
 
 WAIT = 30_000
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("memory_servers")]
 
 
 def discover(qtbot: QtBot, router: McpRouter, record: McpServerRecord) -> McpDiscoverResult:
