@@ -47,8 +47,12 @@ from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 from pydantic import BaseModel, ValidationError
 
 from elftia_desktop.connections.relay_calls import Answer, RelayedCall
+from elftia_desktop.core.approvals import Answer as ApprovalAnswer
+from elftia_desktop.core.approvals import answer_of, approval_schema, decided
 from elftia_desktop.core.errors import ElftiaError
+from elftia_desktop.engine.approval import ApprovalRequest, check_approval
 from elftia_desktop.gateway.announce import HANDSHAKE_VERSIONS
+from elftia_desktop.gateway.core import error_result
 from elftia_desktop.host.links import Callers, Channel, HostedGateway, SamplingAnswer
 
 log = logging.getLogger(__name__)
@@ -235,8 +239,9 @@ class FastLane:
         """Send the call on its server's relay; False when it must take the SDK path (nothing sent)."""
         listing = self._gateway.catalog.warm("tools")
         ref = listing.routes.get(name) if listing is not None else None
-        if ref is None:
-            return False
+        record = self._gateway.service.cached_record(ref.server_id) if ref is not None else None
+        if ref is None or record is None or decided(record, ref.tool_name) is not True:
+            return False  # a tool that may need approval takes the SDK path, where it is checked
         relayed = _Relayed(self, request_id, token, ref.server_id)
         call = self._gateway.service.relay_call(
             ref.server_id,
@@ -279,6 +284,11 @@ class FastLane:
         try:
             ref = await self._gateway.tool_ref(name)
             with self._callers.calling(ref.server_id, self):
+                refusal = await check_approval(
+                    self._gateway.service, ref.server_id, ref.tool_name, arguments, self._approval
+                )
+                if refusal is not None:
+                    return {"jsonrpc": "2.0", "id": request_id, "result": self.shaped(error_result(refusal.text))}
                 result = await self._gateway.call_downstream(ref, arguments, self._progress(token))
             return {"jsonrpc": "2.0", "id": request_id, "result": self.shaped(result)}
         except Exception as exc:  # the SDK session's boundary: every failure becomes this request's error
@@ -352,6 +362,13 @@ class FastLane:
             return False
         answer.set_result(message)
         return True
+
+    async def _approval(self, request: ApprovalRequest) -> ApprovalAnswer | None:
+        """This client's answer by elicitation when it can elicit, else the window's (None: nobody to ask)."""
+        if "elicitation" in self._capabilities:
+            return answer_of(*await self.elicit(request.server_id, request.question(), approval_schema()))
+        window = self._gateway.window_approval
+        return await window(request) if window is not None else None
 
     async def elicit(self, server_id: str, message: str, schema: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
         """Ask this client (form mode); another client of the gateway when this one cannot elicit."""
