@@ -14,6 +14,8 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from PySide6.QtCore import QMetaMethod
+
 from elftia_desktop.bridge.activity import CallRecord
 from elftia_desktop.bridge.signals import (
     ApprovalQuestion,
@@ -117,7 +119,9 @@ class EventRelay:
         self._loop.call_soon_threadsafe(settle)
 
     async def approve(self, request: ApprovalRequest) -> Answer | None:
-        """Ask the user in the window (``approvalRequested``) and wait for the answer."""
+        """Ask the user in the window (``approvalRequested``) and wait for the answer; None when no view listens."""
+        if not self._signals.isSignalConnected(QMetaMethod.fromSignal(self._signals.approvalRequested)):
+            return None
         ticket = self._next_ticket()
         future: asyncio.Future[Answer | None] = asyncio.get_running_loop().create_future()
         self._approvals[ticket] = future
