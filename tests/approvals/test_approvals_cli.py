@@ -90,3 +90,25 @@ def test_tools_approve_checks_its_input(notes: McpServerRecord, capsys: pytest.C
     assert "name the server, e.g. elftia-mcp tools NAME --approve TOOL" in capsys.readouterr().err
     assert main(["tools", "notes", "--approve", "plain", "--ask", "plain"]) == 2
     assert "--approve and --ask both name plain" in capsys.readouterr().err
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """``elftia-mcp ARGS`` as a process, off a terminal."""
+    env = os.environ | {"PYTHONPATH": str(ROOT)}
+    argv = [sys.executable, "-m", "elftia_desktop.cli", *args]
+    return subprocess.run(
+        argv, capture_output=True, stdin=subprocess.DEVNULL, text=True, cwd=ROOT, env=env, timeout=120
+    )
+
+
+@pytest.mark.daemon
+def test_through_the_pool_host_the_host_asks_the_command(notes: McpServerRecord, catalog: ServerCatalog) -> None:
+    refused = cli("call", "notes", "delete_note", "--args", '{"key": "a"}')
+    assert refused.returncode == EXIT_NOT_APPROVED, refused.stderr
+    assert "not a terminal: pass --yes to allow 'delete_note' of notes" in refused.stderr
+    allowed = cli("call", "notes", "delete_note", "--args", '{"key": "b"}', "--yes")
+    assert allowed.returncode == 0 and allowed.stdout.strip() == "deleted b", allowed.stderr
+    ran = cli("call", "notes", "ran", "--json")
+    assert ran.returncode == 0, ran.stderr
+    assert "delete_note b" in ran.stdout and "delete_note a" not in ran.stdout  # the host's server, one process
+    assert catalog.get(notes.id).auto_approved_tools == []  # --yes allows once

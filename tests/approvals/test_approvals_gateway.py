@@ -103,3 +103,15 @@ async def test_without_elicitation_the_window_is_asked_when_it_hosts(
     assert [(r.tool_name, r.arguments, r.hints()) for r in asked] == [
         ("post_note", {"text": "hi"}, "may change things, not destructive, open world")
     ]
+
+
+async def test_a_modern_client_is_asked_in_an_input_round(service: McpService, notes: McpServerRecord) -> None:
+    asked: list[types.ElicitRequestParams] = []
+
+    async def elicit(context: ClientRequestContext, params: types.ElicitRequestParams) -> types.ElicitResult:
+        asked.append(params)
+        return types.ElicitResult(action="accept", content={"answer": "Allow once"})
+
+    async with Client(build_server(Gateway(service, Scope)), mode="auto", elicitation_callback=elicit) as client:
+        assert text(await client.call_tool("notes__delete_note", {"key": "m"})) == "deleted m"
+    assert len(asked) == 1 and "'delete_note' of the server 'notes'" in asked[0].message
