@@ -4,6 +4,7 @@ show and set the same state as the CLI. A real router over real services; the ap
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,8 +12,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+from elftia_desktop.bridge.pool_host import WindowPool
 from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.bridge.service_loop import ServiceLoop
+from elftia_desktop.bridge.services import AppServices, build_services
 from elftia_desktop.bridge.signals import ApprovalQuestion
+from elftia_desktop.core.approvals import Answer
 from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.config_store import ConfigStore
 from elftia_desktop.core.models import McpServerRecord
@@ -22,6 +27,7 @@ from elftia_desktop.ui.dialogs.discover_dialog import DiscoverDialog
 from elftia_desktop.ui.dialogs.try_history import TryHistory
 from elftia_desktop.ui.dialogs.try_tool_dialog import TryToolDialog
 from tests.helpers.live_router import add_servers, live_router, server_input
+from tests.helpers.pretend_app import PretendApp
 
 WAIT = 30_000
 pytestmark = pytest.mark.timeout(180)
@@ -117,3 +123,38 @@ def test_discover_switches_show_the_defaults_and_set_the_state(
     catalog = ServerCatalog(ConfigStore(), SecretVault())
     qtbot.waitUntil(lambda: catalog.get(notes.id).disabled_auto_approve_tools == ["read_note"], timeout=WAIT)
     assert catalog.get(notes.id).auto_approved_tools == ["plain"]
+
+
+async def _close(services: AppServices) -> None:
+    await services.close()
+
+
+@pytest.mark.daemon
+def test_the_window_hosting_the_pool_asks_for_an_app_that_cannot(
+    qtbot: QtBot, notes: McpServerRecord, isolated_data_dir: Path
+) -> None:
+    pool = WindowPool()
+    loop: ServiceLoop[AppServices] = ServiceLoop(lambda: build_services(pool))
+    loop.start()
+    router = McpRouter(loop, pool=pool)
+    app: PretendApp | None = None
+    try:
+        with qtbot.waitSignal(router.signals.poolChanged, timeout=WAIT, check_params_cb=lambda s: s.hosting):
+            router.pool.refresh()
+        questions: list[ApprovalQuestion] = []
+        router.signals.approvalRequested.connect(questions.append)
+        app = PretendApp(isolated_data_dir, "Claude Code")  # declares no elicitation
+        app.send_call("notes__delete_note", {"key": "k"})
+        qtbot.waitUntil(lambda: bool(questions), timeout=WAIT)
+        request = questions[0].request
+        assert (request.server_name, request.tool_name, request.arguments) == ("notes", "delete_note", {"key": "k"})
+        router.answer_approval(questions[0].ticket, Answer.ONCE)
+        assert app.answer() == "RESULT deleted k"
+        app.send_call("notes__plain", {})
+        qtbot.waitUntil(lambda: len(questions) == 2, timeout=WAIT)
+        router.answer_approval(questions[1].ticket, Answer.DENY)
+        assert app.answer() == "ERROR The user denied the call of 'plain' of notes."
+    finally:
+        if app is not None:
+            app.close()
+        loop.stop(cleanup=_close, timeout=30)
