@@ -24,9 +24,13 @@ Listed = tuple[list[MCPTool], dict[str, str]]
 
 def add_approval_flags(p: argparse.ArgumentParser) -> None:
     """``[NAME] [--approve TOOL]... [--ask TOOL]...``."""
-    p.add_argument("name", nargs="?", help="only this server (name or id), as --server")
-    p.add_argument("--approve", action="append", default=[], metavar="TOOL", help="let TOOL run without asking")
-    p.add_argument("--ask", action="append", default=[], metavar="TOOL", help="make TOOL ask before each call")
+    p.add_argument("name", nargs="?", metavar="NAME", help="only this server (name or id), as --server")
+    p.add_argument(
+        "--approve", action="append", default=[], metavar="TOOL", help="let NAME's TOOL run without asking (repeatable)"
+    )
+    p.add_argument(
+        "--ask", action="append", default=[], metavar="TOOL", help="make NAME's TOOL ask before each call (repeatable)"
+    )
 
 
 def check_flags(args: argparse.Namespace) -> int | None:
