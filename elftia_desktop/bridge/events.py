@@ -2,7 +2,9 @@
 
 :meth:`EventRelay.wire` runs once, on the service loop, right after the services are built
 (``ServiceLoop.when_built``): it subscribes to the service events, and installs the elicitation
-handler and the sign-in prompt. Nothing else subscribes to them for the window.
+handler and the sign-in prompt. Nothing else subscribes to them for the window. It also holds
+the open approval questions (:meth:`EventRelay.approve`): a tool that is not auto-approved,
+called from the window or, while the window hosts the pool, by an app that cannot be asked.
 """
 
 from __future__ import annotations
@@ -12,12 +14,22 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from PySide6.QtCore import QMetaMethod
+
 from elftia_desktop.bridge.activity import CallRecord
-from elftia_desktop.bridge.signals import ElicitationRequest, RouterSignals, SignInStarted, ToolProgress
+from elftia_desktop.bridge.signals import (
+    ApprovalQuestion,
+    ElicitationRequest,
+    RouterSignals,
+    SignInStarted,
+    ToolProgress,
+)
 
 if TYPE_CHECKING:
     from elftia_desktop.bridge.services import AppServices
+    from elftia_desktop.core.approvals import Answer
     from elftia_desktop.core.models import McpServerRecord
+    from elftia_desktop.engine.approval import ApprovalRequest
 
 ElicitationOutcome = tuple[str, dict[str, Any] | None]
 
@@ -56,6 +68,7 @@ class EventRelay:
         self._signals = signals
         self._next_ticket = next_ticket
         self._elicitations: dict[int, asyncio.Future[ElicitationOutcome]] = {}
+        self._approvals: dict[int, asyncio.Future[Answer | None]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self.wired = 0
         """How many times :meth:`wire` ran (once per services)."""
@@ -102,6 +115,32 @@ class EventRelay:
             """Answer the waiting elicitation (once)."""
             if not future.done():
                 future.set_result((action, content))
+
+        self._loop.call_soon_threadsafe(settle)
+
+    async def approve(self, request: ApprovalRequest) -> Answer | None:
+        """Ask the user in the window (``approvalRequested``) and wait for the answer; None when no view listens."""
+        if not self._signals.isSignalConnected(QMetaMethod.fromSignal(self._signals.approvalRequested)):
+            return None
+        ticket = self._next_ticket()
+        future: asyncio.Future[Answer | None] = asyncio.get_running_loop().create_future()
+        self._approvals[ticket] = future
+        self._signals.approvalRequested.emit(ApprovalQuestion(ticket, request))
+        try:
+            return await future
+        finally:
+            self._approvals.pop(ticket, None)
+
+    def answer_approval(self, ticket: int, answer: Answer) -> None:
+        """Settle an approval question (from the UI thread); an unknown or settled ticket is ignored."""
+        future = self._approvals.get(ticket)
+        if future is None or self._loop is None:
+            return
+
+        def settle() -> None:
+            """Answer the waiting question (once)."""
+            if not future.done():
+                future.set_result(answer)
 
         self._loop.call_soon_threadsafe(settle)
 

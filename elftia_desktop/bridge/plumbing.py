@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from elftia_desktop.bridge.services import AppServices
+    from elftia_desktop.engine.approval import Asker
 
 T = TypeVar("T")
 M = TypeVar("M", bound="BaseModel")
@@ -69,6 +70,8 @@ class RouterCore(QObject):
         self.loop = loop
         """The service loop the work runs on."""
         self.signals = signals
+        self.approve: Asker | None = None
+        """Asks the user before a tool that is not auto-approved runs from the window (the event relay's)."""
         self._ids = itertools.count(1)
         self._pending: dict[int, Reply[Any]] = {}
         self._delivered.connect(self._deliver, Qt.ConnectionType.QueuedConnection)

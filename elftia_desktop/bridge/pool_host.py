@@ -28,6 +28,7 @@ from elftia_desktop.platform import endpoint
 
 if TYPE_CHECKING:
     from elftia_desktop.bridge.services import AppServices
+    from elftia_desktop.engine.approval import Asker
     from elftia_desktop.host.clients import Client, ElicitFn
     from elftia_desktop.host.host import Host
     from elftia_desktop.host.lease import HostLock
@@ -120,6 +121,8 @@ class WindowPool:
         """Told (on the service loop) when the state changed; the router re-emits it as ``poolChanged``."""
         self.fallback: ElicitFn | None = None
         """Who answers a server's question during the window's own calls (the event relay)."""
+        self.approve: Asker | None = None
+        """Who approves a tool call of an attached app that cannot be asked itself (the event relay)."""
         self.quit_choice: QuitChoice = "ask"
         self.keep_running: bool | None = None
         """The answer of the quit dialog (None: not asked; the quit choice decides, "ask" keeping them)."""
@@ -156,7 +159,13 @@ class WindowPool:
         from elftia_desktop.host.host import Host
 
         self.host = Host(
-            services, self._lock.location, idle=None, kind="window", changed=self._changed, fallback=self.fallback
+            services,
+            self._lock.location,
+            idle=None,
+            kind="window",
+            changed=self._changed,
+            fallback=self.fallback,
+            approve=self.approve,
         )
         self._task = asyncio.get_running_loop().create_task(self.host.run(), name="window-pool-host")
         self._task.add_done_callback(self._ended)

@@ -51,6 +51,7 @@ from elftia_desktop.bridge.signals import RouterSignals
 
 if TYPE_CHECKING:
     from elftia_desktop.bridge.services import AppServices
+    from elftia_desktop.core.approvals import Answer
 
 __all__ = ["McpRouter"]
 
@@ -70,9 +71,11 @@ class McpRouter:
         self.signals.toolCalled.connect(self.activity.record)
         self.events = EventRelay(self.signals, self.core.next_id)
         loop.when_built(self.events.wire)  # once, on the loop, before any request sees the services
+        self.core.approve = self.events.approve
         self.pool = PoolRoute(self.core, pool)
         if pool is not None:  # after the relay: the host's answer to a server's question wins
             pool.fallback = self.events.elicit
+            pool.approve = self.events.approve
             loop.when_built(pool.start)
         self.servers = ServerRoute(self.core)
         self.tools = ToolRoute(self.core)
@@ -92,3 +95,7 @@ class McpRouter:
     ) -> None:
         """Answer an ``elicitationRequested``: accept (with ``content``), decline or cancel."""
         self.events.answer(ticket, action, content if action == "accept" else None)
+
+    def answer_approval(self, ticket: int, answer: Answer) -> None:
+        """Answer an ``approvalRequested``: allow once, always allow the tool, or deny."""
+        self.events.answer_approval(ticket, answer)

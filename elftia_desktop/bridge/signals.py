@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
+
+if TYPE_CHECKING:
+    from elftia_desktop.engine.approval import ApprovalRequest
 
 
 @dataclass(frozen=True)
@@ -28,6 +32,15 @@ class ElicitationRequest:
     message: str
     schema: dict[str, object]
     """The JSON schema of the requested input."""
+
+
+@dataclass(frozen=True)
+class ApprovalQuestion:
+    """A tool that is not auto-approved is about to run; answer with ``McpRouter.answer_approval(ticket, ...)``."""
+
+    ticket: int
+    request: ApprovalRequest
+    """Server, tool, arguments and annotations."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +72,7 @@ class RouterSignals(QObject):
         toolProgress(object): a running call's progress, as a :class:`ToolProgress`.
         logLine(str, str): source (a server id, or ``deps:<command>`` for an install), one log line.
         elicitationRequested(object): a server asks for input, as an :class:`ElicitationRequest`.
+        approvalRequested(object): a tool waits for the user's approval, as an :class:`ApprovalQuestion`.
         signInStarted(object): a sign-in waits for the browser, as a :class:`SignInStarted`.
         poolChanged(object): who is attached to the window's pool host, as a ``bridge.pool_host.PoolState``.
     """
@@ -74,5 +88,6 @@ class RouterSignals(QObject):
     toolProgress = Signal(object)
     logLine = Signal(str, str)
     elicitationRequested = Signal(object)
+    approvalRequested = Signal(object)
     signInStarted = Signal(object)
     poolChanged = Signal(object)

@@ -10,10 +10,14 @@ from datetime import UTC, date, datetime, timedelta
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import ToolAnnotations
 from pydantic import BaseModel, Field
 
 from elftia_desktop.builtin_servers import timezones
 from elftia_desktop.builtin_servers.timezones import parse_moment, zone
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+"""Every clock tool only reads the clock and the time zone database: it runs without asking by default."""
 
 server = MCPServer(
     "clock",
@@ -87,14 +91,14 @@ def describe(moment: datetime, zone_name: str) -> TimeInfo:
     )
 
 
-@server.tool()
+@server.tool(annotations=READ_ONLY)
 def get_current_time(timezone: str | None = None) -> TimeInfo:
     """Current date and time in an IANA time zone (default: this computer's zone)."""
     name = timezone or timezones.local_zone_name()
     return describe(datetime.now(tz=zone(name)), name)
 
 
-@server.tool()
+@server.tool(annotations=READ_ONLY)
 def convert_time(time: str, source_timezone: str, target_timezone: str, date: str | None = None) -> Conversion:
     """Convert a time from one zone to another.
 
@@ -110,7 +114,7 @@ def convert_time(time: str, source_timezone: str, target_timezone: str, date: st
     return Conversion(source=source, target=target, time_difference=f"{hours:+g}h")
 
 
-@server.tool()
+@server.tool(annotations=READ_ONLY)
 def list_timezones(query: str = "", limit: int = 100) -> ZoneList:
     """IANA zone names containing `query` (case-insensitive; empty lists all), sorted."""
     if limit < 1:
@@ -119,14 +123,14 @@ def list_timezones(query: str = "", limit: int = 100) -> ZoneList:
     return ZoneList(total=len(matches), zones=matches[:limit])
 
 
-@server.tool()
+@server.tool(annotations=READ_ONLY)
 def resolve_timezone(name: str) -> ZoneMatch:
     """Find the IANA zone meant by a loose name: `tokyo`, `new york`, `utc`, `Europe/paris`."""
     best, candidates = timezones.resolve(name)
     return ZoneMatch(query=name, timezone=best, candidates=candidates)
 
 
-@server.tool()
+@server.tool(annotations=READ_ONLY)
 def add_to_date(
     start: str,
     years: int = 0,
@@ -155,7 +159,7 @@ def add_to_date(
     return describe(result, name)
 
 
-@server.tool()
+@server.tool(annotations=READ_ONLY)
 def date_difference(start: str, end: str, timezone: str | None = None) -> DateDifference:
     """The span from `start` to `end` (dates or ISO date-times; naive ones in `timezone`)."""
     name = timezone or timezones.local_zone_name()
@@ -166,7 +170,7 @@ def date_difference(start: str, end: str, timezone: str | None = None) -> DateDi
     return DateDifference(days=whole_days, total_seconds=span.total_seconds(), human=timezones.humanize(span))
 
 
-@server.tool()
+@server.tool(annotations=READ_ONLY)
 def day_of_week(day: str) -> str:
     """The weekday of a date given as `YYYY-MM-DD`."""
     try:

@@ -12,10 +12,18 @@ from typing import Any
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
 from mcp_types import Resource as MCPResource
+from mcp_types import ToolAnnotations
 
 from elftia_desktop.builtin_servers.notes_store import Note, NotesStore, NoteSummary, render_markdown
 
 RESOURCE_PREFIX = "note://"
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+"""Reading and searching notes: runs without asking by default."""
+ADDS = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False)
+"""Adding a note changes the store but loses nothing: asks by default."""
+DESTRUCTIVE = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)
+"""Changing or deleting a note loses what was there: asks by default."""
 
 
 @functools.cache
@@ -49,19 +57,19 @@ server = NotesServer(
 )
 
 
-@server.tool()
+@server.tool(annotations=ADDS)
 def create_note(title: str, body: str = "", tags: list[str] | None = None) -> Note:
     """Create a note; returns it with its id (needed to read, update or delete it)."""
     return store().create(title, body, tags)
 
 
-@server.tool()
+@server.tool(annotations=READ_ONLY)
 def read_note(note_id: str) -> Note:
     """The full note with `note_id`."""
     return store().read(note_id)
 
 
-@server.tool()
+@server.tool(annotations=DESTRUCTIVE)
 def update_note(
     note_id: str,
     title: str | None = None,
@@ -75,20 +83,20 @@ def update_note(
     return store().update(note_id, title=title, body=body, append=append, tags=tags)
 
 
-@server.tool()
+@server.tool(annotations=DESTRUCTIVE)
 def delete_note(note_id: str) -> str:
     """Delete a note for good."""
     note = store().delete(note_id)
     return f"Deleted note {note.id} ({note.title!r})."
 
 
-@server.tool()
+@server.tool(annotations=READ_ONLY)
 def search_notes(query: str, limit: int = 20) -> list[NoteSummary]:
     """Notes whose title, body or tags contain every word of `query` (case-insensitive), newest first."""
     return store().search(query, limit)
 
 
-@server.tool()
+@server.tool(annotations=READ_ONLY)
 def list_notes(tag: str | None = None) -> list[NoteSummary]:
     """Every note (or those with `tag`), newest first, with a snippet of each."""
     return store().summaries(tag)

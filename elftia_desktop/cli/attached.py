@@ -120,6 +120,8 @@ def call(args: argparse.Namespace) -> int:
     """``call``: through the host when one can be reached, else in-process (also for a sign-in)."""
     if not _attaching(args):
         return cmd_call(args)
+    from elftia_desktop.cli.approval import EXIT_NOT_APPROVED, TerminalApproval
+    from elftia_desktop.cli.output import fail
     from elftia_desktop.core.errors import JsonInputError, ServerAuthRequired
     from elftia_desktop.core.json_input import parse_json_text
     from elftia_desktop.host import attach, client
@@ -130,8 +132,10 @@ def call(args: argparse.Namespace) -> int:
         return cmd_call(args)  # reports it exactly as always
     if not isinstance(arguments, dict) or (args.timeout is not None and args.timeout <= 0):
         return cmd_call(args)
+    approval = TerminalApproval(args.yes)
     try:
-        response = client.call(args.server, args.tool, arguments, args.timeout, terminal_answer(args.elicit))
+        answer = approval.elicitation(terminal_answer(args.elicit))
+        response = client.call(args.server, args.tool, arguments, args.timeout, answer)
     except client.BadArguments as exc:
         from elftia_desktop.core.argument_check import FieldIssue
 
@@ -141,6 +145,9 @@ def call(args: argparse.Namespace) -> int:
         return cmd_call(args)
     except ServerAuthRequired:
         return cmd_call(args)  # signs in in place, in this terminal
+    refused = approval.refused(args.server, args.tool)
+    if refused is not None:
+        return fail(args, refused, EXIT_NOT_APPROVED)
     return show_call_response(response, args.json)
 
 

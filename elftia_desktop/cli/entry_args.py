@@ -38,9 +38,17 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def add_call_arguments(p: argparse.ArgumentParser) -> None:
-    """``call SERVER TOOL [--args JSON] [--timeout S] [--elicit MODE] [--json] [--no-browser] [--no-daemon]``."""
+    """The arguments of ``call SERVER TOOL`` (both attached and in-process)."""
+    p.epilog = (
+        "A tool that is not auto-approved asks first on a terminal (allow once, always allow, deny). "
+        "Exit codes: 0 the tool ran, 1 it failed or reported an error, 2 bad input, "
+        "5 not approved (denied, or off a terminal without --yes)."
+    )
     p.add_argument("server", help="name or id")
     p.add_argument("tool", help="the tool's name")
+    p.add_argument(
+        "--yes", action="store_true", help="allow the call without asking, when the tool is not auto-approved"
+    )
     p.add_argument("--args", default="{}", metavar="JSON", help='arguments as a JSON object, e.g. \'{"text": "hi"}\'')
     p.add_argument("--timeout", type=float, help="seconds to wait for the result (default: the server's, 120)")
     p.add_argument(

@@ -16,6 +16,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from elftia_desktop.cli.approval import EXIT_NOT_APPROVED, TerminalApproval
 from elftia_desktop.cli.context import open_catalog, run_services
 from elftia_desktop.cli.entry_args import add_call_arguments, show_bad_arguments, show_call_response
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, fail
@@ -170,8 +171,12 @@ def cmd_call(args: argparse.Namespace) -> int:
     if args.timeout is not None and args.timeout <= 0:
         return fail(args, "--timeout: expected a number of seconds greater than 0", EXIT_BAD_INPUT)
 
+    approval = TerminalApproval(args.yes)
+
     async def work(service: McpService, record: McpServerRecord) -> Any:
-        """Check the tool exists, then call it (questions answered as ``--elicit`` says)."""
+        """Check the tool exists and is approved, then call it (questions answered as ``--elicit`` says)."""
+        from elftia_desktop.engine.approval import check_approval
+
         service.set_elicitation_handler(elicitation_handler(args.elicit))
         tools = {t.name: t for t in await service.list_server_tools(record.id)}
         tool = tools.get(args.tool)
@@ -179,11 +184,15 @@ def cmd_call(args: argparse.Namespace) -> int:
             issues = check(tool.input_schema, arguments)
             if issues:
                 return issues
+        if await check_approval(service, record.id, args.tool, arguments, approval.ask) is not None:
+            return record.name
         return await service.call_tool(record.id, args.tool, arguments, timeout=args.timeout)
 
     response = _run(work, args.server, args)
     if isinstance(response, list):  # the arguments do not fit the tool's input schema: nothing was sent
         return show_bad_arguments(args, response)
+    if isinstance(response, str):  # not approved: nothing was sent
+        return fail(args, approval.refused(response, args.tool) or "not approved", EXIT_NOT_APPROVED)
     return show_call_response(response.to_json_dict(), args.json)
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from elftia_desktop.cli.auth import sign_in_flag
 from elftia_desktop.cli.context import run_services
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, add_json_flag, print_json, print_table, warn
+from elftia_desktop.cli.tool_approval import add_approval_flags, check_flags, switch, with_states
 from elftia_desktop.core.errors import ElftiaError, JsonInputError
 from elftia_desktop.core.json_input import parse_json_text, read_input_text
 from elftia_desktop.core.models import McpServerRecord, MCPTool
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``tools`` and ``convert``."""
     p = sub.add_parser("tools", help="list tools, or print them as a provider API would receive them")
+    add_approval_flags(p)
     p.add_argument("--server", help="only this server (name or id)")
     p.add_argument("--agent", help="the tools of this agent (its MCP mode, servers and tool selection)")
     _format_flags(p, default="table")
@@ -69,12 +71,19 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
 
 def cmd_tools(args: argparse.Namespace) -> int:
-    """List tools from live servers."""
-    tools, errors = run_services(args, lambda services: _live_tools(services, args.server, args.agent))
+    """List tools from live servers (whether each asks before it runs), or set that (``--approve``/``--ask``)."""
+    code = check_flags(args)
+    if code is not None:
+        return code
+    tools, errors, states = run_services(
+        args, lambda services: with_states(services, _live_tools(services, args.server, args.agent))
+    )
     for server, reason in errors.items():
         warn(f"{server}: {reason}")
+    if args.approve or args.ask:
+        return switch(args, tools)
     if args.format == "table":
-        return _print_table(args, tools, errors)
+        return _print_table(args, tools, errors, states)
     code = _print(args, convert_tools(tools, args.format, strict=args.strict), list(tools))
     return EXIT_FAILED if errors and not tools else code
 
@@ -114,14 +123,18 @@ def _named_errors(records: list[McpServerRecord], errors: dict[str, str]) -> dic
     return {names.get(server_id, server_id): reason for server_id, reason in errors.items()}
 
 
-def _print_table(args: argparse.Namespace, tools: list[MCPTool], errors: dict[str, str]) -> int:
+def _print_table(args: argparse.Namespace, tools: list[MCPTool], errors: dict[str, str], states: dict[str, str]) -> int:
     if args.json:
-        print_json({"tools": [t.to_json_dict() for t in tools], "errors": errors})
+        listed = [t.to_json_dict() | {"approval": states.get(t.id)} for t in tools]
+        print_json({"tools": listed, "errors": errors})
     elif not tools:
         print("No tools.")
     else:
-        rows = [[t.server_name, t.name, t.id, (t.description or "").split("\n")[0][:60]] for t in tools]
-        print_table(["SERVER", "TOOL", "ID", "DESCRIPTION"], rows)
+        rows = [
+            [t.server_name, t.name, t.id, states.get(t.id, "-"), (t.description or "").split("\n")[0][:60]]
+            for t in tools
+        ]
+        print_table(["SERVER", "TOOL", "ID", "APPROVAL", "DESCRIPTION"], rows)
     return EXIT_FAILED if errors and not tools else EXIT_OK
 
 

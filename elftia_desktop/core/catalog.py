@@ -14,6 +14,7 @@ from pydantic import ValidationError
 from pydantic.alias_generators import to_camel
 
 from elftia_desktop.core.agent_store import AgentStore
+from elftia_desktop.core.approvals import with_choice
 from elftia_desktop.core.config_store import ConfigStore, describe_validation_error
 from elftia_desktop.core.errors import ConfigError, DuplicateServerName, ServerNotFound
 from elftia_desktop.core.models import Agent, McpServerInput, McpServerRecord, now_ms
@@ -149,20 +150,22 @@ class ServerCatalog:
     ) -> tuple[McpServerRecord, McpServerRecord]:
         """Switch one flag of one tool in one locked read-modify-write; returns (before, after).
 
-        The flag lives in the record's ``disabledTools`` (``enabled``) or ``disabledAutoApproveTools``
-        list: ``value`` False puts the tool in, True takes it out. Two switches at once (two windows,
+        ``enabled`` lives in the record's ``disabledTools`` list (``value`` False puts the tool in, True
+        takes it out); ``autoApprove`` in ``disabledAutoApproveTools`` and ``autoApprovedTools`` (see
+        :mod:`elftia_desktop.core.approvals`). Two switches at once (two windows,
         the CLI) both stay: each reads the list under the store's lock.
         """
-        attribute = "disabled_tools" if flag == "enabled" else "disabled_auto_approve_tools"
 
         def change(records: list[McpServerRecord]) -> tuple[McpServerRecord, McpServerRecord]:
             """Switch the flag on the stored record; (before, after)."""
             index = _index_of(records, server_id)
             before = records[index]
-            names = [name for name in getattr(before, attribute) if name != tool_name]
-            after = before.model_copy(
-                update={attribute: names if value else [*names, tool_name], "updated_at": now_ms()}
-            )
+            if flag == "autoApprove":
+                update: dict[str, Any] = with_choice(before, tool_name, value)
+            else:
+                names = [name for name in before.disabled_tools if name != tool_name]
+                update = {"disabled_tools": names if value else [*names, tool_name]}
+            after = before.model_copy(update={**update, "updated_at": now_ms()})
             records[index] = after
             return before, after
 

@@ -239,6 +239,11 @@ class McpServerRecord(_OpenModel):
     is_trusted: bool = False
     disabled_tools: list[str] = Field(default_factory=list)
     disabled_auto_approve_tools: list[str] = Field(default_factory=list)
+    """Tools that ask before each call (the seed's meaning; see :mod:`elftia_desktop.core.approvals`)."""
+    auto_approved_tools: list[str] | None = None
+    """Tools the user let run without asking. None (a record from an older file): every tool not in
+    ``disabledAutoApproveTools`` runs without asking, as it did; a list: a tool in neither list follows
+    its ``readOnlyHint`` annotation."""
     install_source: InstallSource = "manual"
     registry_origin: RegistryOrigin | None = None
     """Set for servers installed from a registry entry or a bundle."""
@@ -271,6 +276,8 @@ class McpServerInput(_Model):
     is_trusted: bool = False
     disabled_tools: list[str] = Field(default_factory=list)
     disabled_auto_approve_tools: list[str] = Field(default_factory=list)
+    auto_approved_tools: list[str] = Field(default_factory=list)
+    """Tools to run without asking; a new server's other tools follow their ``readOnlyHint``."""
     install_source: InstallSource = "manual"
     registry_origin: RegistryOrigin | None = None
     """Set for servers installed from a registry entry or a bundle."""

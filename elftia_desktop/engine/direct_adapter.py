@@ -191,6 +191,10 @@ class DirectMcpToolAdapter:
         """The tool's input schema."""
         return dict(self.tool.input_schema)
 
+    async def needs_approval(self, params: dict[str, Any]) -> bool:
+        """False: the session chose this server and its tools itself (no config record holds switches for it)."""
+        return False
+
     async def execute(self, params: dict[str, Any]) -> str:
         """Call the tool; failures come back as an ``Error: ...`` text."""
         try:

@@ -11,6 +11,8 @@ class ITool(Protocol):
 
     ``execute`` never raises for a failure the agent should see (a tool error, a timeout, a
     lost connection): it returns a text that says what went wrong, so the agent can react.
+    ``needs_approval`` tells whether ``execute`` puts the call to a person first; a call that
+    person (or nobody) allowed is such a text too.
     """
 
     @property
@@ -26,6 +28,10 @@ class ITool(Protocol):
     @property
     def parameters(self) -> dict[str, Any]:
         """The JSON Schema of the parameters object."""
+        ...
+
+    async def needs_approval(self, params: dict[str, Any]) -> bool:
+        """Whether running it with ``params`` asks a person first (it is not auto-approved)."""
         ...
 
     async def execute(self, params: dict[str, Any]) -> str:

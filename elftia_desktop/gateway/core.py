@@ -5,7 +5,8 @@ downstream (the SDK sends ``notifications/cancelled`` on), and the downstream se
 goes back to the client on that request's progress token. A server that fails or times out is
 reported in the tool result; every other request keeps going (each one is bounded by the
 server's timeouts). Error texts pass through :func:`redact` first: no secret value of the
-server's env or headers reaches the client.
+server's env or headers reaches the client. A tool that is not auto-approved runs only once a
+person allowed it (:mod:`elftia_desktop.gateway.approval`); a refusal is the tool result.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from mcp.shared.exceptions import MCPError
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.errors import ElftiaError
 from elftia_desktop.core.secrets import looks_secret
+from elftia_desktop.engine.approval import Asker, check_approval
+from elftia_desktop.gateway.approval import caller_asker
 from elftia_desktop.gateway.catalog import Catalog, Listing
 from elftia_desktop.gateway.scope import Scope
 from elftia_desktop.gateway.upstream import Upstreams
@@ -78,6 +81,8 @@ class Gateway:
         self.catalog = Catalog(service, scope)
         self.upstreams = Upstreams(self._release if release_when_idle else None)
         self.call_timeout = call_timeout
+        self.window_approval: Asker | None = None
+        """Asks in the window (set when the window runs as the pool host) when the calling app cannot be asked."""
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
         service.set_elicitation_handler(self.upstreams.elicit)
@@ -154,8 +159,12 @@ class Gateway:
         return await self.call_ref(ctx, await self.tool_ref(name), arguments or {})
 
     async def call_ref(self, ctx: Context, ref: ToolRef, arguments: dict[str, Any]) -> types.CallToolResult:
-        """Call ``ref``'s tool for the client of ``ctx`` (progress, cancellation and questions pass through)."""
+        """Call ``ref``'s tool for ``ctx``'s client once approved (progress, cancellation, questions pass through)."""
         with self.upstreams.calling(ref.server_id, ctx):
+            ask = caller_asker(self.upstreams, ctx, self.window_approval)
+            refusal = await check_approval(self.service, ref.server_id, ref.tool_name, arguments, ask)
+            if refusal is not None:
+                return error_result(refusal.text)
             return await self.call_downstream(ref, arguments, progress_forwarder(ctx))
 
     async def call_downstream(

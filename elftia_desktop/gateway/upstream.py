@@ -188,6 +188,22 @@ class Upstreams:
         result = await call.session.elicit_form(message, schema, related_request_id=call.request_id)
         return result.action, dict(result.content) if result.content is not None else None
 
+    async def ask_caller(
+        self, ctx: ServerRequestContext[Any, Any], message: str, schema: dict[str, Any]
+    ) -> tuple[str, dict[str, Any] | None] | None:
+        """Ask the client of this very request (form mode); None when it did not declare elicitation."""
+        if not ctx.session.check_client_capability(ELICITATION):
+            return None
+        running = CURRENT.get()
+        if running is not None:
+            request = types.ElicitRequest(
+                params=types.ElicitRequestFormParams(message=message, requested_schema=schema)
+            )
+            result = types.ElicitResult.model_validate(_plain(await running.ask(request)))
+        else:
+            result = await ctx.session.elicit_form(message, schema, related_request_id=ctx.request_id)
+        return result.action, dict(result.content) if result.content is not None else None
+
     async def sample(
         self, server_id: str, params: types.CreateMessageRequestParams
     ) -> types.CreateMessageResult | types.CreateMessageResultWithTools | types.ErrorData:

@@ -25,9 +25,11 @@ import mcp_types as types
 
 from elftia_desktop.application.server_logs import server_logs
 from elftia_desktop.connections.service import McpService
+from elftia_desktop.core.approvals import Answer, answer_of, approval_schema
 from elftia_desktop.core.argument_check import check
 from elftia_desktop.core.errors import ElftiaError, ServerAuthRequired
 from elftia_desktop.core.models import ConnectionState, McpServerRecord
+from elftia_desktop.engine.approval import ApprovalRequest, check_approval
 from elftia_desktop.host import wire
 from elftia_desktop.host.links import Callers, SamplingAnswer, read_frame
 
@@ -143,10 +145,20 @@ class CommandLink:
             issues = check(tool.input_schema, arguments) if tool is not None else []  # unknown: call_tool says so
             if issues:
                 return {"op": "badArguments", "issues": [{"path": list(i.path), "message": i.message} for i in issues]}
+            refusal = await check_approval(self._service, record.id, tool_name, arguments, self._ask_approval)
+            if refusal is not None:
+                return {
+                    "op": "result",
+                    "result": {"isError": True, "content": [{"type": "text", "text": refusal.text}]},
+                }
             response = await self._service.call_tool(
                 record.id, tool_name, arguments, timeout=float(timeout) if timeout else None
             )
         return {"op": "result", "result": response.to_json_dict()}
+
+    async def _ask_approval(self, request: ApprovalRequest) -> Answer:
+        """The command's answer to an approval question (its terminal, ``--yes``, or a refusal)."""
+        return answer_of(*await self.elicit(request.server_id, request.question(), approval_schema()))
 
     async def _find(self, request: dict[str, Any]) -> McpServerRecord:
         return await asyncio.to_thread(self._service.catalog.find, str(request.get("server")))

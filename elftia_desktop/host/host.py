@@ -46,7 +46,7 @@ from elftia_desktop.application.services import Services
 from elftia_desktop.connections.call_origin import ORIGIN
 from elftia_desktop.connections.process_tracker import ProcessTracker
 from elftia_desktop.core.errors import ElftiaError
-from elftia_desktop.core.models import ConnectionState
+from elftia_desktop.engine.approval import Asker
 from elftia_desktop.gateway.scope import ScopeSource
 from elftia_desktop.gateway.server import build_server
 from elftia_desktop.gateway.watch import watch
@@ -87,9 +87,12 @@ class Host:
         kind: str = "daemon",
         changed: Callable[[], None] | None = None,
         fallback: ElicitFn | None = None,
+        approve: Asker | None = None,
     ) -> None:
         """``idle``: None for no idle stop (the window); ``changed``: told when a client or a call comes or goes;
-        ``fallback``: who answers a server's question during the host's own calls (the window)."""
+        ``fallback``: who answers a server's question during the host's own calls (the window); ``approve``:
+        who approves a tool call of an app that cannot be asked itself (the window)."""
+        self.approve = approve
         self.services = services
         self.service = services.mcp
         self.location = location
@@ -349,6 +352,7 @@ class Host:
         if gateway is None:
             source = await asyncio.to_thread(self._scope_source, agent)
             gateway = HostedGateway(self.service, source.current, self.callers, call_timeout)
+            gateway.window_approval = self.approve
             self._gateways[(agent, call_timeout)] = gateway
             self._watchers.append(asyncio.get_running_loop().create_task(watch(gateway, source.refresh)))
         return gateway

@@ -9,6 +9,7 @@ from functools import partial
 from PySide6.QtCore import QByteArray, QCoreApplication, QSettings, Qt, QUrl, Slot
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QApplication,
     QHBoxLayout,
     QLabel,
     QListWidget,
@@ -22,7 +23,8 @@ from PySide6.QtWidgets import (
 
 from elftia_desktop.bridge.activity import CallRecord
 from elftia_desktop.bridge.router import McpRouter
-from elftia_desktop.bridge.signals import ElicitationRequest
+from elftia_desktop.bridge.signals import ApprovalQuestion, ElicitationRequest
+from elftia_desktop.ui.dialogs.approval_dialog import ask_approval
 from elftia_desktop.ui.dialogs.elicitation_dialog import ElicitationDialog
 from elftia_desktop.ui.dialogs.quit_dialog import QuitDialog
 from elftia_desktop.ui.pages.activity_page import QUIT_CHOICE_KEY, ActivityPage, saved_quit_choice
@@ -151,6 +153,7 @@ class MainWindow(QMainWindow):
         self.router.signals.toolCalled.connect(self._on_tool_called)
         self.router.signals.failed.connect(lambda _id, channel, error: bar.showMessage(f"{error.message}", 8000))
         self.router.signals.elicitationRequested.connect(self._on_elicitation)
+        self.router.signals.approvalRequested.connect(self._on_approval)
 
     def _build_shortcuts(self) -> None:
         self._shortcuts: list[QShortcut] = []
@@ -213,6 +216,11 @@ class MainWindow(QMainWindow):
 
         dialog.finished.connect(answer)
         dialog.open()
+
+    @Slot(object)
+    def _on_approval(self, question: ApprovalQuestion) -> None:
+        """A tool that is not auto-approved waits: ask (over any open modal dialog, such as Try)."""
+        ask_approval(self.router, question, QApplication.activeModalWidget() or self)
 
     @Slot(object)
     def _on_tool_called(self, call: CallRecord) -> None:

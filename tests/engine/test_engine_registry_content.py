@@ -69,6 +69,9 @@ class EchoTool:
         self.description = f"echo as {name}"
         self.parameters: dict[str, Any] = {"type": "object", "properties": {"text": {"type": "string"}}}
 
+    async def needs_approval(self, params: dict[str, Any]) -> bool:
+        return False
+
     async def execute(self, params: dict[str, Any]) -> str:
         return f"{self.name}: {params.get('text', '')}"
 

@@ -10,15 +10,18 @@ import sys
 import warnings
 from typing import Any
 
+import mcp_types as types
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.shared.exceptions import MCPDeprecationWarning
 
 TOKEN = "secret-token"
 warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
 mcp = MCPServer("auth")
+READ_ONLY = types.ToolAnnotations(read_only_hint=True)
+"""A test double: its tools run without asking (approvals themselves are tested on ``approvals.py``)."""
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def whoami(ctx: Context) -> str:
     """Which Authorization header the request carried."""
     headers = ctx.headers or {}

@@ -21,21 +21,23 @@ from pydantic import BaseModel, Field
 
 warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
 mcp = MCPServer("basic", version="1.0.0")
+READ_ONLY = types.ToolAnnotations(read_only_hint=True)
+"""None of these tools changes anything outside the server: each runs without asking by default."""
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def echo(text: str) -> str:
     """Return the text unchanged."""
     return text
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def add(a: int, b: int) -> dict[str, int]:
     """Add two numbers (structured output)."""
     return {"sum": a + b}
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 async def slow(seconds: float, ctx: Context) -> str:
     """Sleep, then answer; logs 'slow cancelled' on stderr when cancelled."""
     try:
@@ -46,27 +48,27 @@ async def slow(seconds: float, ctx: Context) -> str:
     return f"slept {seconds}"
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def fail(reason: str) -> str:
     """A tool error (isError result)."""
     raise ValueError(reason)
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def crash(code: int = 7) -> str:
     """Kill the server process at once."""
     print(f"crashing with {code}", file=sys.stderr, flush=True)
     os._exit(code)
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def stderr(line: str) -> str:
     """Write one line to stderr."""
     print(line, file=sys.stderr, flush=True)
     return "written"
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 async def log(message: str, ctx: Context) -> str:
     """Send a notifications/message log to the client."""
     await ctx.info(message)
@@ -86,7 +88,7 @@ def _the_roots() -> ListRoots:
     return ListRoots()
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 async def ask_name(answer: Annotated[ElicitationResult[_Name], Resolve(_ask_for_name)]) -> str:
     """Ask the client for a name (elicitation: mid-call, or ``input_required`` on 2026-07-28)."""
     if isinstance(answer, AcceptedElicitation):
@@ -94,7 +96,7 @@ async def ask_name(answer: Annotated[ElicitationResult[_Name], Resolve(_ask_for_
     return f"no name: {answer.action}"
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 async def roots(listed: Annotated[types.ListRootsResult, Resolve(_the_roots)]) -> list[str]:
     """The client's roots (``roots/list``: mid-call, or ``input_required`` on 2026-07-28)."""
     return [str(root.uri) for root in listed.roots]
@@ -104,19 +106,19 @@ def _sample_hi() -> Sample:
     return Sample([types.SamplingMessage(role="user", content=types.TextContent(type="text", text="hi"))], max_tokens=5)
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 async def sample(sampled: Annotated[types.CreateMessageResult, Resolve(_sample_hi)]) -> str:
     """Ask the client to sample (this client declines: the call fails with its reason)."""
     return "sampled"
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def env(name: str) -> str:
     """The value of an environment variable ('' when unset)."""
     return os.environ.get(name, "")
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def pid() -> int:
     """The server's process id."""
     return os.getpid()

@@ -20,6 +20,7 @@ import warnings
 from typing import Any
 from urllib.parse import parse_qs
 
+import mcp_types as types
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.shared.exceptions import MCPDeprecationWarning
 
@@ -29,10 +30,12 @@ CLIENT = ("desk", "pw")
 IDP_CLIENT = "desk-idp"
 warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
 mcp = MCPServer("enterprise")
+READ_ONLY = types.ToolAnnotations(read_only_hint=True)
+"""A test double: its tools run without asking (approvals themselves are tested on ``approvals.py``)."""
 STATS = {"exchanges": 0, "grants": 0}
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def whoami(ctx: Context) -> str:
     """Which Authorization header the request carried."""
     return str((ctx.headers or {}).get("authorization", ""))

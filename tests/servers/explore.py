@@ -31,6 +31,8 @@ from pydantic import BaseModel, Field
 
 warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
 mcp = MCPServer("explore", version="2.1.0")
+READ_ONLY = types.ToolAnnotations(read_only_hint=True)
+"""These tools only answer (even ``create_order`` just echoes the order): each runs without asking by default."""
 
 
 def png(width: int = 48, height: int = 32, rgb: tuple[int, int, int] = (79, 107, 237)) -> bytes:
@@ -83,7 +85,7 @@ class Item(BaseModel):
     quantity: int = Field(default=1, ge=1, le=99)
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def create_order(
     customer: Customer,
     items: list[Item],
@@ -104,7 +106,7 @@ def create_order(
     }
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 async def count(steps: int = 5, delay: float = 0.2, marker: str = "", ctx: Context | None = None) -> str:
     """Count to the given number of steps, one progress notification per step; notices cancellation."""
     assert ctx is not None
@@ -121,19 +123,19 @@ async def count(steps: int = 5, delay: float = 0.2, marker: str = "", ctx: Conte
     return f"counted to {steps}"
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def picture() -> Image:
     """A PNG picture (160×100)."""
     return Image(data=png(160, 100), format="png")
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def sound() -> Audio:
     """A short WAV."""
     return Audio(data=wav(), format="wav")
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def attachments() -> list[types.ContentBlock]:
     """An embedded text resource and a link to a resource."""
     embedded = types.EmbeddedResource(
@@ -144,7 +146,7 @@ def attachments() -> list[types.ContentBlock]:
     return [types.TextContent(type="text", text="Two attachments:"), embedded, link]
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def refuse(reason: str = "not today") -> str:
     """Always fails (an isError result)."""
     raise ValueError(reason)

@@ -17,10 +17,12 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 
 warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
 mcp = MCPServer("features", version="1.0.0")
+READ_ONLY = types.ToolAnnotations(read_only_hint=True)
+"""A test double: its tools run without asking (approvals themselves are tested on ``approvals.py``)."""
 COLOURS = ["red", "green", "blue", "grey"]
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 async def count(steps: int, ctx: Context) -> str:
     """Report progress once per step, then answer."""
     for step in range(1, steps + 1):
@@ -29,7 +31,7 @@ async def count(steps: int, ctx: Context) -> str:
     return f"counted {steps}"
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 async def wait(seconds: float, marker: str) -> str:
     """Sleep; ``marker``.started exists once it runs; when cancelled, write 'cancelled' into ``marker``."""
     Path(marker + ".started").touch()  # noqa: ASYNC240 - a test server: one tiny local write
@@ -41,7 +43,7 @@ async def wait(seconds: float, marker: str) -> str:
     return f"waited {seconds}"
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 async def shout(message: str, ctx: Context) -> str:
     """Send ``message`` as a warning log message."""
     await ctx.warning(message, logger_name="loud")

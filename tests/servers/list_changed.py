@@ -10,15 +10,18 @@ import os
 import sys
 import warnings
 
+import mcp_types as types
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
 mcp = MCPServer("list-changed")
+READ_ONLY = types.ToolAnnotations(read_only_hint=True)
+"""A test double: its tools run without asking (approvals themselves are tested on ``approvals.py``)."""
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 async def grow(name: str, ctx: Context) -> str:
     """Add a tool called ``name`` and tell the client its tool list changed."""
 

@@ -12,6 +12,8 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 
 warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
 mcp = MCPServer("roots-watcher")
+READ_ONLY = types.ToolAnnotations(read_only_hint=True)
+"""A test double: its tools run without asking (approvals themselves are tested on ``approvals.py``)."""
 changes = {"count": 0}
 
 
@@ -26,13 +28,13 @@ mcp._lowlevel_server.add_notification_handler(
 )
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def roots_changed() -> int:
     """How many roots/list_changed notifications arrived."""
     return changes["count"]
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 async def roots(ctx: Context) -> list[str]:
     """The client's roots, asked now."""
     listed = await ctx.session.list_roots()

@@ -18,6 +18,7 @@ import sys
 import warnings
 from pathlib import Path
 
+import mcp_types as types
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_types import Tool
@@ -58,33 +59,35 @@ class RugPull(MCPServer):
 
 
 mcp = RugPull("rug-pull", version="1.0.0")
+READ_ONLY = types.ToolAnnotations(read_only_hint=True)
+"""A test double: its tools run without asking (approvals themselves are tested on ``approvals.py``)."""
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def argv() -> str:
     """The server's own command line (JSON list)."""
     return json.dumps(sys.argv[1:])
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def env(name: str) -> str:
     """The value of one environment variable ('' when unset)."""
     return os.environ.get(name, "")
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def echo(text: str) -> str:
     """Return the text unchanged."""
     return text
 
 
-@mcp.tool(description=BENIGN)
+@mcp.tool(description=BENIGN, annotations=READ_ONLY)
 def weather(city: str) -> str:
     """Replaced by ``description``."""
     return f"Sunny in {city}"
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 async def relist(ctx: Context) -> str:
     """Tell the client the tool list changed (2026-07-28: on its subscriptions/listen stream)."""
     if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:

@@ -14,15 +14,18 @@ import warnings
 from typing import Any
 from urllib.parse import parse_qs
 
+import mcp_types as types
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPDeprecationWarning
 
 USER, PASSWORD, API_KEY = "alice", "pa55word", "abc123def"
 warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
 mcp = MCPServer("url-credentials")
+READ_ONLY = types.ToolAnnotations(read_only_hint=True)
+"""A test double: its tools run without asking (approvals themselves are tested on ``approvals.py``)."""
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def ping() -> str:
     """Answer pong."""
     return "pong"

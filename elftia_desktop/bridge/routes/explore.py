@@ -10,10 +10,12 @@ from PySide6.QtCore import QObject
 
 from elftia_desktop.bridge.plumbing import Done, Failed, Reply, Route
 from elftia_desktop.bridge.results import JsonDict, TimedCall
+from elftia_desktop.bridge.routes.tools import call_when_approved
 
 if TYPE_CHECKING:
     from elftia_desktop.bridge.channels import TryToolInput
     from elftia_desktop.bridge.services import AppServices
+    from elftia_desktop.engine.approval import Asker
 
 
 class ExploreRoute(Route):
@@ -38,7 +40,7 @@ class ExploreRoute(Route):
 
         reply = Reply("mcp:try-tool", receiver, on_done, on_error)
         params = {"serverId": server_id, "toolName": tool_name, "args": dict(args), "callId": call_id}
-        return self._core.call(reply, TryToolInput, params, _timed_call)
+        return self._core.call(reply, TryToolInput, params, lambda s, c: _timed_call(s, c, self._core.approve))
 
     def cancel_call(
         self,
@@ -94,9 +96,8 @@ class ExploreRoute(Route):
         return self._core.call(reply, ReadResourceInput, params, lambda s, r: s.mcp.resource_json(r.server_id, r.uri))
 
 
-async def _timed_call(s: AppServices, call: TryToolInput) -> TimedCall:
+async def _timed_call(s: AppServices, call: TryToolInput, approve: Asker | None) -> TimedCall:
+    """The call once approved (the user is asked for a tool that is not auto-approved), timed."""
     started = time.perf_counter()
-    response = await s.mcp.signed_in(  # an OAuth server may ask to sign in first (in place)
-        call.server_id, lambda: s.mcp.call_tool(call.server_id, call.tool_name, call.args, call.call_id)
-    )
+    response = await call_when_approved(s, call.server_id, call.tool_name, call.args, call.call_id, approve)
     return TimedCall(response, (time.perf_counter() - started) * 1000)

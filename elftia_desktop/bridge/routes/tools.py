@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from PySide6.QtCore import QObject
 
@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from elftia_desktop.bridge.channels import ToolToggleInput
     from elftia_desktop.bridge.services import AppServices
     from elftia_desktop.core.models import McpActionResult, MCPCallToolResponse, MCPTool, McpToolListing
+    from elftia_desktop.engine.approval import Asker
 
 
 class ToolRoute(Route):
@@ -53,18 +54,17 @@ class ToolRoute(Route):
         on_done: Done[MCPCallToolResponse] | None = None,
         on_error: Failed | None = None,
     ) -> int:
-        """``mcp:call-tool``: call a tool; an OAuth server may ask to sign in first."""
+        """``mcp:call-tool``: call a tool once approved; an OAuth server may ask to sign in first."""
         from elftia_desktop.bridge.channels import CallToolInput
 
         reply = Reply("mcp:call-tool", receiver, on_done, on_error)
         params = {"serverId": server_id, "toolName": tool_name, "args": dict(args or {}), "callId": call_id}
+        approve = self._core.approve
         return self._core.call(
             reply,
             CallToolInput,
             params,
-            lambda s, c: s.mcp.signed_in(
-                c.server_id, lambda: s.mcp.call_tool(c.server_id, c.tool_name, c.args, c.call_id)
-            ),
+            lambda s, c: call_when_approved(s, c.server_id, c.tool_name, c.args, c.call_id, approve),
         )
 
     def set_flag(
@@ -88,3 +88,20 @@ class ToolRoute(Route):
 
 async def _set_flag(s: AppServices, toggle: ToolToggleInput) -> McpActionResult:
     return await set_tool_flag(s.mcp, toggle.server_id, toggle.tool_name, toggle.flag, toggle.value)
+
+
+async def call_when_approved(
+    s: AppServices, server_id: str, tool_name: str, args: dict[str, Any], call_id: str | None, approve: Asker | None
+) -> MCPCallToolResponse:
+    """A call from the window: the user is asked first for a tool that is not auto-approved; a refusal is an
+    error result. An OAuth server may ask to sign in first (in place)."""
+    from elftia_desktop.core.models import MCPCallToolResponse
+    from elftia_desktop.engine.approval import check_approval
+
+    refusal = await check_approval(s.mcp, server_id, tool_name, args, approve)
+    if refusal is not None:
+        return MCPCallToolResponse(is_error=True, content=[{"type": "text", "text": refusal.text}])
+    response: MCPCallToolResponse = await s.mcp.signed_in(
+        server_id, lambda: s.mcp.call_tool(server_id, tool_name, args, call_id)
+    )
+    return response

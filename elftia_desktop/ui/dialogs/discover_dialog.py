@@ -2,7 +2,8 @@
 
 Each tool shows its description, its input schema (pretty JSON, folded until asked), a Try
 button (the try-a-tool dialog) and two switches: Enabled (``disabledTools``) and Auto-approve
-(``disabledAutoApproveTools``), saved at once through ``router.set_tool_flag``; a refused
+(``disabledAutoApproveTools`` / ``autoApprovedTools``, a never-switched tool showing its default from
+``readOnlyHint``, see ``core/approvals.py``), saved at once through ``router.set_tool_flag``; a refused
 change puts the switch back and says why. Prompts can be rendered with their arguments,
 resources read (templates with their variables filled in), and the Activity tab shows the
 server's recent calls.
@@ -35,6 +36,7 @@ from PySide6.QtWidgets import (
 
 from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.core.approvals import auto_approved
 from elftia_desktop.core.models import McpActionResult, McpDiscoverResult, McpServerRecord
 from elftia_desktop.ui.dialogs.discover_activity import ActivityPanel
 from elftia_desktop.ui.dialogs.discover_prompts import PromptsPanel
@@ -261,10 +263,10 @@ class DiscoverDialog(QDialog):
             card.deleteLater()
         self.cards = {}
         disabled = set(self.record.disabled_tools)
-        manual = set(self.record.disabled_auto_approve_tools)
         for tool in result.tools:
             name = str(tool.get("name", ""))
-            card = ToolCard(tool, name not in disabled, name not in manual, self)
+            read_only = (tool.get("annotations") or {}).get("readOnlyHint")
+            card = ToolCard(tool, name not in disabled, auto_approved(self.record, name, read_only), self)
             card.enabled.toggled.connect(lambda on, n=name: self.set_flag(n, "enabled", on))
             card.auto.toggled.connect(lambda on, n=name: self.set_flag(n, "autoApprove", on))
             card.try_button.clicked.connect(lambda _=False, t=tool: self.try_tool(t))
