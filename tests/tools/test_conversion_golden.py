@@ -23,9 +23,9 @@ from elftia_desktop.tools.loader import convert_tools
 DATA = Path(__file__).parent / "data"
 DIGESTS = {
     "openai": "ebd0686263080a3cc8039f7a30c80950f3905f6e7363233c68b9ea5df2ba64d3",
-    "openai --strict": "37baba2a2eb0f40e1d700b585d105ca5b71792c0a41a31869bd6f6ddc90a2716",
+    "openai --strict": "e838d77334bf63de456baecea24a3a6553d8c017ca53ca94cf7f86ca4b0754f6",
     "openai-responses": "c1b0093d826e1977f209510ac483a8823a1bce8aa63939f393e6e54c891bf749",
-    "openai-responses --strict": "a74b2508812dfd7d20cf216c5466e9df5ddf520f7c078c82651622158ba209a4",
+    "openai-responses --strict": "2365b77e4bf4bb925ef65e1d96f5b16eba2071192c2bdcbb921102a1787c3036",
     "anthropic": "c8c7e744454651d10922ce8a229afe5999bcb581e90af2614293715bc2cf4491",
     "gemini": "1d9d413bb432a7a9316593d691210ed993f489a4eccf58f953c8c1edc168fc43",
     "gemini-json": "5b05223c8465b9ad3158262fc8c1470f667d9a8371546a52aeef140d3ee60ec7",

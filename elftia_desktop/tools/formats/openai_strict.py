@@ -7,7 +7,9 @@ guides/structured-outputs#supported-schemas), and the openai SDK's ``lib/_pydant
 * every object has ``additionalProperties: false`` and lists every property in ``required``;
   an optional property is made nullable (``anyOf [T, {"type": "null"}]``) and the tool's
   :class:`~elftia_desktop.tools.arguments.ArgumentMap` removes that null again ("omitted") before
-  the MCP call (:func:`strip_strict_nulls` does the same from the original schema);
+  the MCP call (:func:`strip_strict_nulls` does the same from the original schema); an optional
+  property that allows ``null`` itself gets one more branch, the text ``"<null>"`` for an explicit
+  null (or, where that text could be a value, is JSON-encoded), so "omitted" and null stay apart;
 * supported: string ``pattern`` and ``format`` (date-time, time, date, duration, email, hostname,
   ipv4, ipv6, uuid); number ``multipleOf``, ``minimum``, ``maximum``, ``exclusiveMinimum``,
   ``exclusiveMaximum``; array ``items``, ``minItems``, ``maxItems``; ``enum``, ``const``,
@@ -27,7 +29,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from elftia_desktop.tools.arguments import ArgumentMap, MapRecorder, Where
+from elftia_desktop.tools.arguments import NULL_TEXT, ArgumentMap, MapRecorder, Where
 from elftia_desktop.tools.describe import add_description, describe, encoded_text, value_text, with_extra_carrier
 from elftia_desktop.tools.formats.strict_nulls import allows_null
 from elftia_desktop.tools.formats.strict_nulls import strip_strict_nulls as strip_strict_nulls  # the way back, here too
@@ -56,6 +58,7 @@ _STRUCTURAL = frozenset({"prefixItems", "patternProperties", "additionalProperti
 _SINGLE = {t: [t] for t in _BY_TYPE}
 """One-type lists, shared (read only)."""
 _OBJECT = _SINGLE["object"]
+_NULL = {"type": "null"}
 MAX_PROPERTIES = 5000
 MAX_NESTING = 10
 MAX_ENUM_VALUES = 1000
@@ -250,9 +253,13 @@ class _Strictifier:
                     continue
                 converted = _nullable_leaf(sub)
             else:
+                mark = self.maps.mark()
                 converted = self.node(sub, f"{prefix}{name}", depth + 1, nesting, (*at, name))
-                if name in required or not (_never_null(converted) or not allows_null(converted)):
+                if name in required:
                     new_props[name] = converted
+                    continue
+                if not _never_null(converted) and allows_null(converted):
+                    new_props[name] = self._null_or_omitted(sub, converted, f"{prefix}{name}", at, name, mark)
                     continue
                 converted = _nullable(converted)
             omit_null(at, name)
@@ -263,6 +270,27 @@ class _Strictifier:
         out["additionalProperties"] = False
         out.pop("type", None)
         out["type"] = "object"
+
+    def _null_or_omitted(
+        self, sub: Any, converted: dict[str, Any], path: str, at: Where, name: str, mark: int
+    ) -> dict[str, Any]:
+        """An optional property that allows ``null``: ``null`` means omitted, :data:`NULL_TEXT` an explicit null.
+
+        Where the property may hold that text itself, its value is JSON-encoded instead (``null``:
+        omitted, ``"null"``: null).
+        """
+        if _may_be_text(converted):
+            self.maps.discard_since(mark)
+            self.maps.omit_null(at, name)
+            encoded = self._encoded(sub if isinstance(sub, dict) else {}, path, (*at, name), "an optional value that "
+                                    "may be null (omitting it and sending null differ)")  # fmt: skip
+            return _nullable(encoded)
+        self.maps.omit_null(at, name)
+        self.maps.null_text(at, name)
+        self.log.add(path, "changed", f"{_OPTIONAL}; an explicit null is sent as {NULL_TEXT!r}")
+        out = _nullable(converted)
+        out["anyOf"].append({"type": "string", "const": NULL_TEXT, "description": "null (null itself: omitted)"})
+        return out
 
     def _count_enum(self, enum: Any) -> None:
         if isinstance(enum, list):
@@ -279,6 +307,18 @@ def _may_be_string(node: dict[str, Any]) -> bool:
     if any(isinstance(v, str) for v in values):
         return True
     return any(_may_be_string(b) for b in node.get("anyOf") or [] if isinstance(b, dict))
+
+
+def _may_be_text(node: dict[str, Any]) -> bool:
+    """Whether a converted schema may hold the string :data:`NULL_TEXT` (any string, or that one listed)."""
+    types = node.get("type")
+    if (types == "string" and "enum" not in node and "const" not in node) or "$ref" in node:
+        return True
+    if isinstance(types, list) and "string" in types:
+        return True
+    if NULL_TEXT in (node["enum"] if isinstance(node.get("enum"), list) else [node.get("const")]):
+        return True
+    return any(_may_be_text(b) for b in node.get("anyOf") or [] if isinstance(b, dict))
 
 
 def _allowed(types: list[str]) -> frozenset[str]:
@@ -308,7 +348,7 @@ def _nullable(node: dict[str, Any]) -> dict[str, Any]:
     elif "description" in node:
         out["description"] = node.pop("description")
     if len(node) == 1 and "anyOf" in node:
-        out["anyOf"] = [*node["anyOf"], {"type": "null"}]
+        out["anyOf"] = [*node["anyOf"], *([] if _NULL in node["anyOf"] else [{"type": "null"}])]
     else:
         out["anyOf"] = [node, {"type": "null"}]
     return out
