@@ -125,7 +125,7 @@ class ServerConnection:
             target=self.target,
             phase=phase,
             exit_code=self.process.returncode if exited and self.process is not None else None,
-            stderr_tail=self.log.tail(since=self._log_mark),
+            stderr_tail=self.log.tail(since=self._log_mark) if self.record.type is McpServerTransport.STDIO else [],
             http_status=self.http_status,
             timeout=timeout,
             protocol=self.era.label
