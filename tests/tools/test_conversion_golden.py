@@ -23,12 +23,12 @@ from elftia_desktop.tools.loader import convert_tools
 DATA = Path(__file__).parent / "data"
 DIGESTS = {
     "openai": "ebd0686263080a3cc8039f7a30c80950f3905f6e7363233c68b9ea5df2ba64d3",
-    "openai --strict": "e838d77334bf63de456baecea24a3a6553d8c017ca53ca94cf7f86ca4b0754f6",
+    "openai --strict": "1a36bc898ba3035b12e5f61a4d31bb7167e7a275ef5dcadade6e8c1a414960ec",
     "openai-responses": "c1b0093d826e1977f209510ac483a8823a1bce8aa63939f393e6e54c891bf749",
-    "openai-responses --strict": "2365b77e4bf4bb925ef65e1d96f5b16eba2071192c2bdcbb921102a1787c3036",
+    "openai-responses --strict": "7a87f39deb43657f8ed5c34cd344135ebfc32a3234578be7a5fd4b74b79f90a2",
     "anthropic": "c8c7e744454651d10922ce8a229afe5999bcb581e90af2614293715bc2cf4491",
-    "gemini": "1d9d413bb432a7a9316593d691210ed993f489a4eccf58f953c8c1edc168fc43",
-    "gemini-json": "5b05223c8465b9ad3158262fc8c1470f667d9a8371546a52aeef140d3ee60ec7",
+    "gemini": "ab6097ab96cd2449e8ff9dcbc269dff0ab75b89dc3358a3dd698e24f0d213bb6",
+    "gemini-json": "1d7565df526d91c402e153d03c7856c309303bd5e058501c907c8b79eb65a8bd",
 }
 """sha256 of each mode's output on the corpus (recorded with the converters of main 41dae0e)."""
 
