@@ -43,7 +43,7 @@ _PHRASES = {
 }
 
 
-_SENTENCE_ENDS = frozenset('.!?:;)]"\'…')
+_SENTENCE_ENDS = frozenset(".!?:;)]\"'…")
 """A description ending in one of these needs no full stop before a note is added."""
 _COUNTED = {"minLength": "character", "maxLength": "character", "minItems": "item", "maxItems": "item",
             "minProperties": "property", "maxProperties": "property"}  # fmt: skip
