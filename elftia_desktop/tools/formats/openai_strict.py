@@ -193,8 +193,10 @@ class _Strictifier:
         for key, value in node.items():
             if key in allowed and (key != "format" or (isinstance(value, str) and value in STRICT_FORMATS)):
                 out[key] = value
-            elif key not in _STRUCTURAL and (key != "default" or value is not None):
-                described.append(key)  # a default of None (pydantic's, on an optional value) says nothing more
+            elif key == "default" and value is None:  # pydantic's, on an optional value: says nothing more
+                self.log.add(join_path(path, key), "changed", "left out: a default of null (omitted means null)")
+            elif key not in _STRUCTURAL:
+                described.append(key)
         if "type" not in out and "anyOf" not in out and "enum" not in out and "const" not in out:
             out["type"] = types[0] if len(types) == 1 else types
         if described:
