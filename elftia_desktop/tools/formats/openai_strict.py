@@ -31,7 +31,7 @@ from typing import Any
 
 from elftia_desktop.tools.arguments import NULL_TEXT, ArgumentMap, MapRecorder, Where
 from elftia_desktop.tools.describe import add_description, describe, encoded_text, value_text, with_extra_carrier
-from elftia_desktop.tools.formats.strict_nulls import allows_null
+from elftia_desktop.tools.formats.strict_nulls import allows_null, may_be_text, nullable, nullable_leaf
 from elftia_desktop.tools.formats.strict_nulls import strip_strict_nulls as strip_strict_nulls  # the way back, here too
 from elftia_desktop.tools.notes import NoteLog, join_path
 from elftia_desktop.tools.refs import MAX_DEPTH
@@ -58,7 +58,6 @@ _STRUCTURAL = frozenset({"prefixItems", "patternProperties", "additionalProperti
 _SINGLE = {t: [t] for t in _BY_TYPE}
 """One-type lists, shared (read only)."""
 _OBJECT = _SINGLE["object"]
-_NULL = {"type": "null"}
 MAX_PROPERTIES = 5000
 MAX_NESTING = 10
 MAX_ENUM_VALUES = 1000
@@ -253,7 +252,7 @@ class _Strictifier:
                 if name in required:
                     new_props[name] = dict(sub)
                     continue
-                converted = _nullable_leaf(sub)
+                converted = nullable_leaf(sub)
             else:
                 mark = self.maps.mark()
                 converted = self.node(sub, f"{prefix}{name}", depth + 1, nesting, (*at, name))
@@ -263,7 +262,7 @@ class _Strictifier:
                 if not _never_null(converted) and allows_null(converted):
                     new_props[name] = self._null_or_omitted(sub, converted, f"{prefix}{name}", at, name, mark)
                     continue
-                converted = _nullable(converted)
+                converted = nullable(converted)
             omit_null(at, name)
             note(f"{prefix}{name}", "changed", _OPTIONAL)
             new_props[name] = converted
@@ -281,16 +280,16 @@ class _Strictifier:
         Where the property may hold that text itself, its value is JSON-encoded instead (``null``:
         omitted, ``"null"``: null).
         """
-        if _may_be_text(converted):
+        if may_be_text(converted):
             self.maps.discard_since(mark)
             self.maps.omit_null(at, name)
             encoded = self._encoded(sub if isinstance(sub, dict) else {}, path, (*at, name), "an optional value that "
                                     "may be null (omitting it and sending null differ)")  # fmt: skip
-            return _nullable(encoded)
+            return nullable(encoded)
         self.maps.omit_null(at, name)
         self.maps.null_text(at, name)
         self.log.add(path, "changed", f"{_OPTIONAL}; an explicit null is sent as {NULL_TEXT!r}")
-        out = _nullable(converted)
+        out = nullable(converted)
         out["anyOf"].append({"type": "string", "const": NULL_TEXT, "description": "null (null itself: omitted)"})
         return out
 
@@ -311,18 +310,6 @@ def _may_be_string(node: dict[str, Any]) -> bool:
     return any(_may_be_string(b) for b in node.get("anyOf") or [] if isinstance(b, dict))
 
 
-def _may_be_text(node: dict[str, Any]) -> bool:
-    """Whether a converted schema may hold the string :data:`NULL_TEXT` (any string, or that one listed)."""
-    types = node.get("type")
-    if (types == "string" and "enum" not in node and "const" not in node) or "$ref" in node:
-        return True
-    if isinstance(types, list) and "string" in types:
-        return True
-    if NULL_TEXT in (node["enum"] if isinstance(node.get("enum"), list) else [node.get("const")]):
-        return True
-    return any(_may_be_text(b) for b in node.get("anyOf") or [] if isinstance(b, dict))
-
-
 def _allowed(types: list[str]) -> frozenset[str]:
     return _COMMON.union(*(_BY_TYPE.get(t, frozenset()) for t in types))
 
@@ -339,31 +326,6 @@ def _never_null(node: dict[str, Any]) -> bool:
     """A quick "no" of :func:`allows_null` for the common case: one type, not null, no union."""
     kind = node.get("type")
     return type(kind) is str and kind != "null" and "anyOf" not in node
-
-
-def _nullable(node: dict[str, Any]) -> dict[str, Any]:
-    """``node`` (a converted schema, changed in place) or null; its description and title stay outside the union."""
-    out: dict[str, Any] = {}
-    if "title" in node:
-        for key in [k for k in node if k == "description" or k == "title"]:  # in the node's order
-            out[key] = node.pop(key)
-    elif "description" in node:
-        out["description"] = node.pop("description")
-    if len(node) == 1 and "anyOf" in node:
-        out["anyOf"] = [*node["anyOf"], *([] if _NULL in node["anyOf"] else [{"type": "null"}])]
-    else:
-        out["anyOf"] = [node, {"type": "null"}]
-    return out
-
-
-def _nullable_leaf(node: dict[str, Any]) -> dict[str, Any]:
-    """:func:`_nullable` of a copy of ``node``, a plain scalar schema (no ``anyOf``), built at once."""
-    inner = dict(node)
-    if "title" in node:
-        return _nullable(inner)
-    if "description" in node:
-        return {"description": inner.pop("description"), "anyOf": [inner, {"type": "null"}]}
-    return {"anyOf": [inner, {"type": "null"}]}
 
 
 def make_strict(params: dict[str, Any], log: NoteLog) -> dict[str, Any] | None:
