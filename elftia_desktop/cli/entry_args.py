@@ -78,15 +78,17 @@ def show_call_response(response: dict[str, Any], as_json: bool) -> int:
     return 1 if response.get("isError") else 0
 
 
+_REQUIRED = "Required: fill this in."
+"""The form's wording of a missing required argument (the window shows it under the field)."""
+
+
 def show_bad_arguments(args: argparse.Namespace, issues: Sequence[FieldIssue]) -> int:
-    """Exit 2 naming the first argument that does not fit the schema, and what was expected."""
-    first = issues[0]
-    message = first.message.replace("Required: fill this in.", "required, but not given")
-    more = f" (and {len(issues) - 1} more)" if len(issues) > 1 else ""
-    return fail(
-        args,
-        f"--args: {first.where}: {message}{more}; not sent",
-        EXIT_BAD_INPUT,
-        field=first.where,
-        problems=[{"field": i.where, "message": i.message} for i in issues],
-    )
+    """Exit 2 naming every argument that does not fit the schema (missing ones first) and what was expected."""
+    ordered = sorted(issues, key=lambda issue: issue.message != _REQUIRED)  # a misspelt key: the missing one first
+    problems = [{"field": i.where, "message": i.message.replace(_REQUIRED, "required, but not given")} for i in ordered]
+    lines = [f"{p['field']}: {p['message']}" for p in problems]
+    if len(lines) == 1:
+        text = f"--args: {lines[0]}; not sent"
+    else:
+        text = f"--args: {len(lines)} problems; not sent:\n  " + "\n  ".join(lines)
+    return fail(args, text, EXIT_BAD_INPUT, field=ordered[0].where, problems=problems)

@@ -71,7 +71,7 @@ def _print_review(server: str, review: ToolReview) -> None:
     if not review.pinned:
         print(f"{visible(server)} has not been listed since it was trusted; nothing is pinned yet.")
         return
-    if not review.items:
+    if not review.items and not review.reordered:
         print(f"Nothing to review: every tool of {visible(server)} is as it was when trusted.")
     for item in review.items:
         print(f"{item.status:<12} {visible(item.name)}")
@@ -79,6 +79,9 @@ def _print_review(server: str, review: ToolReview) -> None:
             print(f"    {line}")
         for finding in item.findings:
             print(f"    lint {finding.rule}: {visible(finding.detail)}")
+    for name in review.reordered:
+        print(f"{'reordered':<12} {visible(name)}: its description lists the same items in another order "
+              "(nothing new: served)")  # fmt: skip
     if review.items:
         print(f"Held back from agents and the gateway until accepted: elftia-mcp review {visible(server)} --all")
     for finding in review.pinned_findings:

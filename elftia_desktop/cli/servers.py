@@ -195,25 +195,27 @@ def cmd_add_json(args: argparse.Namespace) -> int:
     """``add-json FILE|-``: add the servers of a JSON file or standard input."""
     parsed = parse_servers_json(*read_input_text(args.file))
     catalog = open_catalog()
+    taken = {record.name for record in catalog.all()} if args.on_conflict == "replace" else set()
     outcome = acted(servers.add_parsed(catalog, parsed, args.trust, args.on_conflict))
-    results = [_add_json_row(catalog, result) for result in outcome.results or []]
+    results = [_add_json_row(catalog, result, taken) for result in outcome.results or []]
     ok = all(r["success"] or r.get("skipped") for r in results)
     if args.json:
         print_json({"success": ok, "results": results})
     else:
         for r in results:
             if r["success"]:
-                print(f"added    {r['name']}")
+                print(f"{'replaced' if r.get('replaced') else 'added   '} {r['name']}")
             else:
                 print(f"{'skipped' if r.get('skipped') else 'failed '}  {r['error']}")
     return EXIT_OK if ok else (EXIT_BAD_INPUT if not any(r["success"] for r in results) else EXIT_FAILED)
 
 
-def _add_json_row(catalog: ServerCatalog, result: McpActionResult) -> dict[str, Any]:
-    """One server of ``add-json`` as printed with ``--json``."""
+def _add_json_row(catalog: ServerCatalog, result: McpActionResult, replaced: set[str]) -> dict[str, Any]:
+    """One server of ``add-json`` as printed with ``--json`` (``replaced``: the names a replace took over)."""
     if result.success and result.server is not None:
         _warn_secrets(catalog, result.server)
-        return {"name": result.server.name, "success": True, "id": result.server.id}
+        row: dict[str, Any] = {"name": result.server.name, "success": True, "id": result.server.id}
+        return row | {"replaced": True} if result.server.name in replaced else row
     if result.skipped:
         return {"name": result.server_name, "success": False, "skipped": True, "error": result.reason}
     return {"name": result.server_name, "success": False, "error": result.error}

@@ -139,7 +139,7 @@ def _print_table(args: argparse.Namespace, tools: list[MCPTool], errors: dict[st
 
 
 def _print(args: argparse.Namespace, conversion: Conversion, tools: list[ToolInput]) -> int:
-    for note in conversion.warnings:
+    for note in [] if args.lint and not args.json else conversion.warnings:  # the lint's table lists them
         warn(str(note))
     if args.json:
         print_json(conversion.to_json())

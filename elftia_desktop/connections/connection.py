@@ -30,7 +30,7 @@ from elftia_desktop.connections.errors import FailureContext, translate
 from elftia_desktop.connections.logs import ServerLog
 from elftia_desktop.connections.stdio_process import STDIN_CLOSE_GRACE, TERM_GRACE, StdioProcess
 from elftia_desktop.connections.tasks import await_cancelled, caller_cancelled
-from elftia_desktop.connections.transports import TransportHooks, open_transport
+from elftia_desktop.connections.transports import TransportHooks, open_transport, sse_fallback
 from elftia_desktop.core.errors import ServerConnectionError, ServerStartFailed
 from elftia_desktop.core.models import McpServerRecord, McpServerTransport
 from elftia_desktop.core.secret_detect import url_secrets
@@ -41,6 +41,11 @@ log = logging.getLogger(__name__)
 CLOSE_TIMEOUT = STDIN_CLOSE_GRACE + 2 * TERM_GRACE + 2.0
 """Seconds ``close`` waits for the owner task before cancelling it."""
 CLIENT_INFO = types.Implementation(name=APP_NAME, version=__version__)
+_TRANSPORT_LABELS = {
+    McpServerTransport.STDIO: "stdio",
+    McpServerTransport.SSE: "SSE",
+    McpServerTransport.HTTP: "Streamable HTTP",
+}
 
 
 @dataclass
@@ -94,6 +99,8 @@ class ServerConnection:
         self.era: EraInfo | None = None
         """Era, protocol version and both sides' capabilities, once connected."""
         self.http_status: int | None = None
+        self.transport = record.type
+        """The transport that answered (SSE for a Streamable HTTP entry that fell back: :func:`sse_fallback`)."""
         self.closed = False
         self._stop = anyio.Event()
         self._listening = asyncio.Event()
@@ -118,7 +125,7 @@ class ServerConnection:
             target=self.target,
             phase=phase,
             exit_code=self.process.returncode if exited and self.process is not None else None,
-            stderr_tail=self.log.tail(since=self._log_mark),
+            stderr_tail=self.log.tail(since=self._log_mark) if self.record.type is McpServerTransport.STDIO else [],
             http_status=self.http_status,
             timeout=timeout,
             protocol=self.era.label
@@ -131,6 +138,8 @@ class ServerConnection:
         info = listing.server_info(self.init_result)
         if info is not None and self.era is not None:
             info["era"] = self.era.as_dict()
+        if info is not None:
+            info["transport"] = self.transport.value
         return info
 
     @property
@@ -201,22 +210,17 @@ class ServerConnection:
         # The session's own tasks serve every app: none inherits the call that happened to start it.
         askers.CALL.set(None)
         askers.APP.set(None)
-        hooks = TransportHooks(on_stderr=self.log.add, on_spawn=self._on_spawn, on_http_status=self._on_status)
         try:
             mode = self._mode()
-            async with (
-                open_transport(
-                    self.record, self._env, self._headers, self._connect_timeout, hooks, self._auth
-                ) as transport,
-                self._new_session(transport.read, transport.write) as session,
-            ):
-                await session.connect(mode)
-                self.era = era_info(session, mode)
-                self.init_result = synthetic_init(session, self.record.name)
-                self.log.add(self.era.summary())
-                self.session = session
-                self._ready.set_result(None)
-                await self._serve(transport.process, session)
+            try:
+                await self._session_over(self.record, mode)
+            except Exception:
+                fallback = None if self._ready.done() else sse_fallback(self.record, self.http_status)
+                if fallback is None:
+                    raise
+                self.log.add(f"Streamable HTTP answered HTTP status {self.http_status}: trying SSE at the same URL")
+                self.http_status = None
+                await self._session_over(fallback, mode)
         except BaseException as exc:
             self._fail(exc)
             if not isinstance(exc, Exception):
@@ -226,6 +230,23 @@ class ServerConnection:
             self.closed = True
             if self.process is not None and self.process.exited.is_set():
                 self._hooks.on_exit(self.process)
+
+    async def _session_over(self, record: McpServerRecord, mode: str) -> None:
+        """Open ``record``'s transport and a session over it, then serve until closed."""
+        assert self._ready is not None
+        hooks = TransportHooks(on_stderr=self.log.add, on_spawn=self._on_spawn, on_http_status=self._on_status)
+        async with (
+            open_transport(record, self._env, self._headers, self._connect_timeout, hooks, self._auth) as transport,
+            self._new_session(transport.read, transport.write) as session,
+        ):
+            await session.connect(mode)
+            self.era = era_info(session, mode)
+            self.transport = record.type
+            self.init_result = synthetic_init(session, self.record.name)
+            self.log.add(f"{self.era.summary()} over {_TRANSPORT_LABELS[record.type]}")
+            self.session = session
+            self._ready.set_result(None)
+            await self._serve(transport.process, session)
 
     def _mode(self) -> str:
         """The record's protocol mode, or ``ServerStartFailed`` naming the field."""

@@ -45,6 +45,7 @@ class FailureContext:
     """``start`` (spawn + initialize), ``list`` or ``call``."""
     exit_code: int | None = None
     stderr_tail: list[str] = field(default_factory=list)
+    """The last lines of a stdio server's stderr (empty for HTTP: such a server's stderr is not ours)."""
     http_status: int | None = None
     timeout: float | None = None
     protocol: str | None = None
@@ -134,6 +135,8 @@ def describe(exc: BaseException, ctx: FailureContext) -> str:
     if http is not None:
         return http
     if isinstance(exc, MCPError):
+        if exc.code == CONNECTION_CLOSED and ctx.target.startswith(("http://", "https://")):
+            return f"the connection to {ctx.target} was lost (the server stopped answering); the next use reconnects"
         if exc.code == CONNECTION_CLOSED:
             return _with_stderr("the server closed the connection", ctx)
         return f"the server answered with an error: {exc.message} (code {exc.code})"

@@ -64,10 +64,14 @@ class ServerTools:
         return await self.enabled(await self._records.get(server_id))
 
     async def defs(self, server_id: str) -> list[types.Tool]:
-        """The enabled tools with everything the server sent (title, annotations, output schema)."""
+        """The enabled tools with everything the server sent (title, annotations, output schema, ``_meta``).
+
+        MCP Apps' app-only tools are included: this is what an app (through the gateway) sees.
+        """
         record = await self._records.get(server_id)
         cached = await self.current(record)
-        return [cached.defs[tool.name] for tool in _enabled(record, cached.tools)]
+        disabled = record.disabled_tools
+        return [tool for name, tool in cached.defs.items() if name not in disabled]
 
     async def of_active_servers(self) -> McpToolListing:
         """Tools of all active servers, fetched concurrently; a failing server is named in ``errors``."""

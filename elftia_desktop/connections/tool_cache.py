@@ -1,10 +1,10 @@
 """The one home of the servers' tool lists: what was fetched, when, for which name, and when it goes stale.
 
-An entry holds a server's tools as agents see them (:class:`MCPTool`), as the server defined
-them (``types.Tool``: title, annotations, output schema) and their names. It is reused for
-``TOOL_CACHE_TTL`` seconds while the server keeps its name; a new session, a lost connection,
-a disconnect, an edit of the server and the server's ``notifications/tools/list_changed``
-drop it (:meth:`ToolCache.invalidate`).
+An entry holds a server's tools as agents see them (:class:`MCPTool`, without MCP Apps'
+app-only tools), as the server defined them (``types.Tool``: title, annotations, output schema)
+and their names. It is reused for ``TOOL_CACHE_TTL`` seconds while the server keeps its name;
+a new session, a lost connection, a disconnect, an edit of the server and the server's
+``notifications/tools/list_changed`` drop it (:meth:`ToolCache.invalidate`).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import mcp_types as types
 
 from elftia_desktop.connections import listing
 from elftia_desktop.connections.events import ServiceEvents
+from elftia_desktop.core.apps import tool_is_app_only
 from elftia_desktop.core.models import McpServerRecord, MCPTool
 
 TOOL_CACHE_TTL = 300.0
@@ -27,8 +28,9 @@ class CachedTools:
     """One server's tools as fetched at ``fetched_at`` (``time.monotonic``) under the name ``key``."""
 
     tools: list[MCPTool]
+    """The tools a model may be given (MCP Apps' app-only tools left out)."""
     defs: dict[str, types.Tool]
-    """The tools as the server defined them, by name."""
+    """Every tool as the server defined it, by name (app-only ones too: an app may call them)."""
     names: frozenset[str]
     fetched_at: float
     key: str
@@ -56,11 +58,11 @@ class ToolCache:
 
     def put(self, record: McpServerRecord, tools: list[types.Tool]) -> CachedTools:
         """Remember the tools just listed by the server."""
-        converted = [listing.to_mcp_tool(record, tool) for tool in tools]
+        converted = [listing.to_mcp_tool(record, tool) for tool in tools if not tool_is_app_only(tool)]
         cached = CachedTools(
             tools=converted,
             defs={tool.name: tool for tool in tools},
-            names=frozenset(t.name for t in converted),
+            names=frozenset(t.name for t in tools),
             fetched_at=time.monotonic(),
             key=record.name,
         )

@@ -22,11 +22,13 @@ from elftia_desktop.core.models import McpServerRecord
 from elftia_desktop.core.tool_pin_store import PinStore
 from elftia_desktop.core.tool_pins import (
     LintFinding,
+    PinCheck,
     compare,
     definition_diff,
     lint_instructions,
     lint_tool,
     listing_blob,
+    reordered_only,
     text_digest,
     tool_definition,
     tool_digest,
@@ -59,6 +61,8 @@ class ToolReview:
     """Findings in the tools already pinned (shown at first trust)."""
     pinned: bool = False
     """False while the server was never listed (nothing pinned yet)."""
+    reordered: list[str] = field(default_factory=list)
+    """Tools served although their description changed: it lists the same items in another order."""
 
     @property
     def held(self) -> list[str]:
@@ -66,7 +70,8 @@ class ToolReview:
         return [item.name for item in self.items if item.name != INSTRUCTIONS]
 
     def to_json_dict(self) -> dict[str, Any]:
-        """``{serverId, pinned, held, items: [{name, status, before, after, diff, findings}], pinnedFindings}``."""
+        """``{serverId, pinned, held, items: [{name, status, before, after, diff, findings}], pinnedFindings,
+        reordered}``."""
         return {
             "serverId": self.server_id,
             "pinned": self.pinned,
@@ -83,6 +88,7 @@ class ToolReview:
                 for item in self.items
             ],
             "pinnedFindings": [_finding(f) for f in self.pinned_findings],
+            "reordered": list(self.reordered),
         }
 
 
@@ -144,12 +150,15 @@ class ToolGuard:
             return set()
         pinned = {name: pin.get("digest") for name, pin in (pins.get("tools") or {}).items()}
         check = compare(pinned, digests, (pins.get("instructions") or {}).get("digest"), text_digest(instructions))
+        if not check.instructions_changed:
+            _judge_reordered(check, pins, {t.name: t for t in tools})
         pending = {t.name: _pin(t, digests[t.name]) for t in tools if t.name in check.held}
         # a tool held by another process's listing (added at run time) stays pending until reviewed
         pending |= {n: p for n, p in (pins.get("pending") or {}).items() if n not in digests}
         pending_text = text if check.instructions_changed else None
-        if pending != pins.get("pending") or pending_text != pins.get("pendingInstructions"):
-            pins["pending"], pins["pendingInstructions"] = pending, pending_text
+        now = (pending, pending_text, sorted(check.reordered))
+        if now != (pins.get("pending"), pins.get("pendingInstructions"), pins.get("reordered", [])):
+            pins["pending"], pins["pendingInstructions"], pins["reordered"] = now
             self.store.put(server_id, pins)
         self._cached[server_id] = pins
         return check.held
@@ -198,6 +207,7 @@ class ToolGuard:
             return review
         others = _other_tool_names(self.store.all(), server_id, names)
         pinned = pins.get("tools") or {}
+        review.reordered = list(pins.get("reordered") or [])
         for name, pin in sorted((pins.get("pending") or {}).items()):
             before = (pinned.get(name) or {}).get("definition")
             after = pin.get("definition") or {}
@@ -251,6 +261,16 @@ class ToolGuard:
         pins["pending"], pins["flagged"] = pending, []
         self.store.put(server_id, pins)
         return chosen
+
+
+def _judge_reordered(check: PinCheck, pins: Mapping[str, Any], tools: Mapping[str, types.Tool]) -> None:
+    """Move the changed tools whose descriptions only list the same items in another order to ``reordered``."""
+    pinned = pins.get("tools") or {}
+    for name in list(check.changed):
+        before = (pinned.get(name) or {}).get("definition")
+        if reordered_only(before, tool_definition(tools[name])):
+            check.changed.remove(name)
+            check.reordered.append(name)
 
 
 def _finding(finding: LintFinding) -> dict[str, str]:

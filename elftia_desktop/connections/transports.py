@@ -2,6 +2,7 @@
 
 ``open_transport`` yields a ``Transport``: the stream pair for ``ClientSession`` plus the
 stdio process (or None). Secrets arrive already resolved; they are never logged here.
+:func:`sse_fallback` is the spec's backwards compatibility for a URL that only speaks SSE.
 ``set_transport_factory`` is the one seam for tests: a factory that answers a record with its own
 transport (an SDK server in the same process, over the SDK's in-memory streams) replaces the real
 one for that record; the others open as usual.
@@ -118,6 +119,22 @@ def http_client(
         event_hooks={"response": [record_status]},
         auth=auth,
     )
+
+
+SSE_FALLBACK_STATUSES = range(400, 500)
+"""A Streamable HTTP POST answered with one of these (not 401/403: a sign-in) may be an SSE-only server."""
+
+
+def sse_fallback(record: McpServerRecord, status: int | None) -> McpServerRecord | None:
+    """The record as an SSE entry when its Streamable HTTP attempt got a 4xx, else None.
+
+    The spec's backwards-compatibility procedure: a client that POSTs the initialize request and
+    gets a 4xx tries the old HTTP+SSE transport (a GET on the same URL) next. URL-only entries of
+    Cursor-style configs (``{"url": "http://…/sse"}``) are stored as Streamable HTTP.
+    """
+    if record.type is not McpServerTransport.HTTP or status not in SSE_FALLBACK_STATUSES or status in (401, 403):
+        return None
+    return record.model_copy(update={"type": McpServerTransport.SSE})
 
 
 @asynccontextmanager

@@ -4,9 +4,11 @@ A server trusted today can change a tool's description tomorrow ("rug pull"): "â
 ~/.ssh/id_rsaâ€¦". When a server is trusted, each tool's definition (name, title, description,
 input and output schemas, annotations) and the server's instructions are hashed and kept. A later
 listing is compared with them: a changed or new tool is held back from agents, the loader and
-the gateway until the user reviews it. The lint flags, at review and on first trust, descriptions
-with hidden Unicode, instructions aimed at the model, credential paths, and a tool named like
-another server's tool. Everything here is pure (no files, no SDK): see ``tool_pin_store``.
+the gateway until the user reviews it; a tool whose description only lists the same items in
+another order (:func:`reordered_only`) is judged "reordered" and served. The lint flags, at
+review and on first trust, descriptions with hidden Unicode, instructions aimed at the model,
+credential paths, and a tool named like another server's tool. Everything here is pure (no files,
+no SDK): see ``tool_pin_store``.
 """
 
 from __future__ import annotations
@@ -76,6 +78,8 @@ class PinCheck:
     """Tools that were not there when the server was trusted."""
     removed: list[str] = field(default_factory=list)
     """Pinned tools the server no longer lists (nothing to hold back)."""
+    reordered: list[str] = field(default_factory=list)
+    """Tools whose description lists the same items in another order (not held: nothing new was said)."""
     instructions_changed: bool = False
     """The server's instructions changed: every tool waits for review."""
 
@@ -105,6 +109,28 @@ def compare(
     if check.instructions_changed:
         check.changed = sorted({*check.changed, *(n for n in listed if n not in check.new)})
     return check
+
+
+_LIST_BREAK = re.compile(r"\s*[,;:|\n]\s*")
+"""What separates the items of a list written in a description (``Available commands: ls, cat, pwd``)."""
+
+
+def reordered_only(before: Mapping[str, Any] | None, after: Mapping[str, Any] | None) -> bool:
+    """Whether two tool definitions differ only in the order of list items inside their descriptions.
+
+    The descriptions, cut at commas, semicolons, colons, bars and line breaks, hold the same
+    pieces (each piece's own words in the same order), and everything else is equal: nothing new
+    can have been said (a server that builds a list from a set says it in another order in every
+    process).
+    """
+    if before is None or after is None or before == after:
+        return False
+    rest_before = {k: v for k, v in before.items() if k != "description"}
+    rest_after = {k: v for k, v in after.items() if k != "description"}
+    old, new = before.get("description"), after.get("description")
+    if rest_before != rest_after or not isinstance(old, str) or not isinstance(new, str):
+        return False
+    return sorted(_LIST_BREAK.split(old.strip())) == sorted(_LIST_BREAK.split(new.strip()))
 
 
 def definition_diff(before: Mapping[str, Any] | None, after: Mapping[str, Any] | None) -> list[str]:

@@ -2,7 +2,8 @@
 
 ``find_tools(query, limit)`` searches the names and descriptions of every tool in scope and returns
 the best matches with their input schemas; ``call_tool(name, arguments)`` calls one of them by
-the name ``find_tools`` gave. Both read the same catalog as the full mode.
+the name ``find_tools`` gave. Both read the same catalog as the full mode, without MCP Apps'
+app-only tools: whoever calls the meta-tools is a model, and such tools never reach one.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 import mcp_types as types
 
+from elftia_desktop.core.apps import tool_is_app_only
 from elftia_desktop.gateway.core import Context, Gateway, error_result
 
 DEFAULT_LIMIT = 10
@@ -84,8 +86,9 @@ async def find_tools(gateway: Gateway, arguments: dict[str, Any]) -> types.CallT
     if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= MAX_LIMIT:
         return error_result(f"find_tools: 'limit' must be a whole number from 1 to {MAX_LIMIT}")
     listing = await gateway.catalog.tools()
-    found = [_summary(tool) for tool in search(listing.items, query, limit)]
-    data: dict[str, Any] = {"tools": found, "total": len(listing.items)}
+    visible = [tool for tool in listing.items if not tool_is_app_only(tool)]
+    found = [_summary(tool) for tool in search(visible, query, limit)]
+    data: dict[str, Any] = {"tools": found, "total": len(visible)}
     if listing.errors:
         data["unavailable"] = listing.errors
     text = json.dumps(data, ensure_ascii=False)
@@ -100,7 +103,8 @@ async def call_tool(gateway: Gateway, ctx: Context, arguments: dict[str, Any]) -
         return error_result("call_tool: 'name' must be a tool name from find_tools")
     if not isinstance(inner, dict):
         return error_result("call_tool: 'arguments' must be an object")
-    ref = (await gateway.catalog.tools()).routes.get(name)
-    if ref is None:
+    listing = await gateway.catalog.tools()
+    ref = listing.routes.get(name)
+    if ref is None or any(tool.name == name and tool_is_app_only(tool) for tool in listing.items):
         return error_result(f"call_tool: there is no tool {name!r}; use find_tools to get the exact name")
     return await gateway.call_ref(ctx, ref, inner)

@@ -7,7 +7,8 @@ change is recorded in the tool's :class:`ArgumentMap` (kept beside its name in t
 * an input schema that is not an object is wrapped as the single property ``value``;
 * Gemini gets other names for properties whose names it does not accept, at any depth;
 * OpenAI strict mode makes optional properties required and nullable: a ``null`` there means
-  "omitted" and is removed;
+  "omitted" and is removed; where the server's schema allows ``null`` itself, the text
+  :data:`NULL_TEXT` stands for that explicit ``null``;
 * a value no provider schema can describe (Gemini's ``parameters`` for a free-form object, OpenAI
   strict for an untyped value or a free-form map) is sent as a JSON-encoded string and decoded;
 * an object with declared properties that allows others too gets, where only declared properties
@@ -25,6 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 _MAX_DEPTH = 64
+NULL_TEXT = "<null>"
+"""What a strict-mode model sends for an explicit ``null`` where a ``null`` itself means "omitted"."""
 
 
 class ArgumentError(ValueError):
@@ -53,6 +56,8 @@ class ArgumentMap:
     """How each element of an array maps back."""
     omit_null: set[str] = field(default_factory=set)
     """Provider property names whose ``null`` means "omitted" (OpenAI strict optional properties)."""
+    null_text: set[str] = field(default_factory=set)
+    """Provider property names where the text :data:`NULL_TEXT` means an explicit ``null``."""
     json_encoded: bool = False
     """The value was sent as a JSON-encoded string and is decoded (nothing below it changed)."""
     extra: str | None = None
@@ -65,7 +70,7 @@ class ArgumentMap:
     """At the root: the property the whole input was wrapped in (the schema is not an object), or None."""
 
     def __bool__(self) -> bool:
-        changes = self.renamed or self.properties or self.items or self.omit_null or self.defs
+        changes = self.renamed or self.properties or self.items or self.omit_null or self.null_text or self.defs
         marks = self.json_encoded or self.extra is not None or self.ref is not None or self.wrapped is not None
         return bool(changes) or marks
 
@@ -86,6 +91,7 @@ class ArgumentMap:
         """Take in ``other``'s changes (the map of an ``anyOf`` branch joins its parent's)."""
         self.renamed.update(other.renamed)
         self.omit_null |= other.omit_null
+        self.null_text |= other.null_text
         self.json_encoded = self.json_encoded or other.json_encoded
         self.ref = self.ref or other.ref
         self.extra = self.extra or other.extra
@@ -159,8 +165,11 @@ class ArgumentMap:
                 continue
             if item is None and key in self.omit_null:
                 continue
-            sub = self.properties.get(key)
             name = self.renamed.get(key, key)
+            if item == NULL_TEXT and key in self.null_text:
+                out[name] = None
+                continue
+            sub = self.properties.get(key)
             out[name] = item if sub is None else sub.restore_value(item, f"{where}.{name}", depth + 1, defs)
         if more is not None:
             extra = _decode(more, f"{where}.{self.extra}")
@@ -174,6 +183,8 @@ class ArgumentMap:
         out: dict[str, Any] = {"renamed": dict(self.renamed), "wrapped": self.wrapped}
         if self.omit_null:
             out["omitNull"] = sorted(self.omit_null)
+        if self.null_text:
+            out["nullText"] = sorted(self.null_text)
         if self.json_encoded:
             out["jsonEncoded"] = True
         if self.properties:
@@ -217,6 +228,10 @@ class MapRecorder:
         """A null in property ``name`` of the object at ``where`` means "omitted"."""
         self.records.append((where, "omit", name, ""))
 
+    def null_text(self, where: Where, name: str) -> None:
+        """The text :data:`NULL_TEXT` in property ``name`` of the object at ``where`` means ``null``."""
+        self.records.append((where, "null", name, ""))
+
     def extra(self, where: Where, name: str) -> None:
         """Property ``name`` of the object at ``where`` carries its other keys, JSON-encoded."""
         self.records.append((where, "extra", name, ""))
@@ -249,6 +264,8 @@ class MapRecorder:
                 node.renamed[first] = second
             elif kind == "omit":
                 node.omit_null.add(first)
+            elif kind == "null":
+                node.null_text.add(first)
             elif kind == "extra":
                 node.extra = first
             else:

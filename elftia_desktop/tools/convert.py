@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from elftia_desktop.core.apps import APP_ONLY, tool_is_app_only
 from elftia_desktop.core.models import MCPTool
 from elftia_desktop.tools.arguments import ArgumentMap
 from elftia_desktop.tools.names import MAX_NAME_LENGTH, NameMap, NameRule, ToolRef, assign_names, sanitize_name
@@ -21,6 +22,7 @@ from elftia_desktop.tools.refs import Placeholder, RefInliner
 from elftia_desktop.tools.schema import has_ref, root_object, root_ref
 
 ToolInput = MCPTool | Mapping[str, Any]
+APP_ONLY_REASON = f"{APP_ONLY}: MCP Apps' _meta.ui.visibility leaves out the model (only an app may call it)"
 
 
 class ToolSource(NamedTuple):
@@ -42,7 +44,7 @@ class Conversion:
     name_map: NameMap
     notes: list[Note] = field(default_factory=list)
     skipped: dict[str, str] = field(default_factory=dict)
-    """Original tool name -> why it was left out of the payload."""
+    """Provider-side tool name (``mcp__server__tool``, unique) -> why it was left out of the payload."""
 
     @property
     def warnings(self) -> list[Note]:
@@ -129,15 +131,28 @@ def collection_paused() -> Iterator[None]:
 def convert_all(
     tools: Sequence[ToolInput], fmt: str, rule: NameRule, one: OneTool, *, limit: int | None = None
 ) -> Conversion:
-    """Convert each tool with ``one``; names per ``rule``; tools past ``limit`` are left out."""
-    sources = [tool_source(t) for t in tools]
-    names = assign_names(((s.name, s.ref) for s in sources), rule)
+    """Convert each tool with ``one``; names per ``rule``; tools past ``limit`` are left out.
+
+    MCP Apps' app-only tools are left out too (a model must never be given one). ``skipped`` is
+    keyed by each left-out tool's unique provider-side name (``mcp__server__tool``), so tools of
+    two servers that share a name are both counted.
+    """
     conversion = Conversion(fmt, [], NameMap())
+    sources = []
+    for tool in tools:
+        source = tool_source(tool)
+        if tool_is_app_only(tool):
+            conversion.skipped[source.name] = APP_ONLY_REASON
+        else:
+            sources.append(source)
+    names = assign_names(((s.name, s.ref) for s in sources), rule)
     entries: dict[str, ToolRef] = {}
     arguments: dict[str, ArgumentMap] = {}
+    over: list[str] = []
     for index, (source, name) in enumerate(zip(sources, names, strict=True)):
         if limit is not None and index >= limit:
-            conversion.skipped[source.ref.tool_name] = f"over the limit of {limit} tools per request"
+            conversion.skipped[name] = f"over the limit of {limit} tools per request"
+            over.append(name)
             continue
         log = NoteLog(source.ref.tool_name, fmt)
         if name != source.name:
@@ -148,11 +163,9 @@ def convert_all(
         if log.arguments is not None and log.arguments.prune() is not None:
             arguments[name] = log.arguments
     conversion.name_map = NameMap(entries, arguments)
-    if conversion.skipped:
-        left_out = ", ".join(conversion.skipped)
-        conversion.notes.append(
-            Note("", fmt, "", "skipped", f"{fmt} accepts at most {limit} tools per request; left out: {left_out}")
-        )
+    if over:
+        detail = f"{fmt} accepts at most {limit} tools per request; {len(over)} left out: {', '.join(over)}"
+        conversion.notes.append(Note("", fmt, "", "skipped", detail))
     return conversion
 
 

@@ -43,6 +43,13 @@ _PHRASES = {
 }
 
 
+_SENTENCE_ENDS = frozenset(".!?:;)]\"'…")
+"""A description ending in one of these needs no full stop before a note is added."""
+_COUNTED = {"minLength": "character", "maxLength": "character", "minItems": "item", "maxItems": "item",
+            "minProperties": "property", "maxProperties": "property"}  # fmt: skip
+"""Keywords said with a count of things: one thing is singular."""
+
+
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
 """One encoder for every value: ``json.dumps`` with options builds a new one per call."""
 
@@ -69,6 +76,8 @@ def value_text(value: Any) -> str:
 def keyword_text(key: str, value: Any) -> str:
     """One keyword said in words (``minLength`` 3 -> ``At least 3 characters.``)."""
     shown = value if key in ("pattern", "format") and isinstance(value, str) else value_text(value)
+    if key in _COUNTED and value == 1 and not isinstance(value, bool):
+        return f"{'At least' if key.startswith('min') else 'At most'} 1 {_COUNTED[key]}."
     phrase = _PHRASES.get(key)
     return phrase.format(shown) if phrase else f"{key}: {shown}."
 
@@ -89,7 +98,11 @@ def describe(out: dict[str, Any], node: dict[str, Any], keys: Iterable[str], log
 def add_description(out: dict[str, Any], text: str) -> None:
     """Append ``text`` to ``out["description"]`` (created when missing)."""
     before = out.get("description")
-    out["description"] = f"{before.rstrip()} {text}" if isinstance(before, str) and before.strip() else text
+    if not isinstance(before, str) or not before.strip():
+        out["description"] = text
+        return
+    before = before.rstrip()
+    out["description"] = f"{before} {text}" if before[-1] in _SENTENCE_ENDS else f"{before}. {text}"
 
 
 def encoded_text(schema: dict[str, Any]) -> str:

@@ -33,7 +33,8 @@ class Note(NamedTuple):
 
     def __str__(self) -> str:
         where = f" {self.path}" if self.path else ""
-        return f"{self.tool} [{self.provider}]{where}: {self.action}: {self.detail}"
+        tool = f"{self.tool} " if self.tool else ""  # a note about several tools names none
+        return f"{tool}[{self.provider}]{where}: {self.action}: {self.detail}"
 
     def to_json(self) -> dict[str, Any]:
         """The note as a plain dict."""

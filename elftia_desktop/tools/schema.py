@@ -37,7 +37,12 @@ _CONTAINERS = (dict, list)
 _DATA_KEYS = frozenset({"default", "enum", "const", "examples", "example"})
 _ROOT_KEPT = ("required", "description", "$defs", "definitions", "additionalProperties")
 _ROOT_NOT_NOTED = frozenset({*_ROOT_KEPT, "type", "properties", "$schema", "title"})
-"""Root keys left out without a note: a dialect marker, and a title the tool's name already gives."""
+"""Root keys left out without a loss: a dialect marker, and a title the tool's name already gives."""
+_ROOT_LEFT_OUT = {
+    "$schema": "left out: a dialect marker (the API reads the schema in its own dialect)",
+    "title": "left out: the root's title (the tool's name says it)",
+}
+"""Root keys left out with a note that loses nothing, so the lint never calls such a payload unchanged."""
 _ANNOTATIONS = frozenset({"$schema", "$id", "$comment", "title", "description"})
 _SPECIAL_ROOT = frozenset({"$ref", *COMBINATORS})
 
@@ -120,6 +125,8 @@ def _object_root(schema: dict[str, Any], log: NoteLog | None) -> dict[str, Any]:
         for key in schema:
             if key == "$ref":
                 log.dropped("", key, f"the root reference {schema[key]!r} cannot be resolved to an object")
+            elif key in _ROOT_LEFT_OUT:
+                log.add(key, "changed", _ROOT_LEFT_OUT[key])
             elif key not in _ROOT_NOT_NOTED:
                 log.dropped("", key, "the root keeps only properties, required and description")
     return out

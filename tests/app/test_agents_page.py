@@ -171,9 +171,9 @@ def test_150_tools_warn_about_the_openai_limit_by_name(qtbot: QtBot, router: Mcp
     assert dialog.picker.warning.isVisible() and dialog.picker.warning.kind == "warning"
     text = dialog.picker.warning.label.text()
     assert "OpenAI Chat and OpenAI Responses" in text and "at most 128 tools" in text
-    assert "These 22 would be left out: south_053, south_054" in text
+    assert "These 22 would be left out: mcp__south__south_053, mcp__south__south_054" in text
     openai = dialog.picker.payloads[0]
-    assert openai.tool_count == 128 and openai.skipped[0] == "south_053" and len(openai.skipped) == 22
+    assert openai.tool_count == 128 and openai.skipped[0] == "mcp__south__south_053" and len(openai.skipped) == 22
     dialog.picker.filter.setText("south_07")
     assert dialog.picker.model.shown_count() == 5 and dialog.picker.count.text().endswith("· 5 shown")
     dialog.picker.filter.setText("")

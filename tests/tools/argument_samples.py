@@ -3,9 +3,9 @@
 :func:`sample` builds a value valid in kind for an MCP input schema (every property, a bounded
 depth, one entry in each map); :func:`encode` turns it into the provider's form by running an
 :class:`~elftia_desktop.tools.arguments.ArgumentMap` forwards (names renamed, values JSON-encoded,
-the nulls of strict mode's optional properties added); the map's ``restore`` must then give back
-exactly the sample. :func:`gemini_as_json_schema` lets jsonschema check Gemini's OpenAPI-subset
-``parameters``.
+the nulls of strict mode's optional properties added, an explicit null as ``NULL_TEXT``); the map's
+``restore`` must then give back exactly the sample. :func:`gemini_as_json_schema` lets jsonschema
+check Gemini's OpenAPI-subset ``parameters``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from elftia_desktop.tools.arguments import ArgumentMap
+from elftia_desktop.tools.arguments import NULL_TEXT, ArgumentMap
 from elftia_desktop.tools.schema import deref, merge_all_of, schema_types
 
 MAX_DEPTH = 10
@@ -96,6 +96,9 @@ def encode(value: Any, amap: ArgumentMap | None, defs: dict[str, ArgumentMap]) -
         out = {}
         for key, item in value.items():
             name = provider_names.get(key, key)
+            if item is None and name in amap.null_text:
+                out[name] = NULL_TEXT  # an explicit null, where null itself means "omitted"
+                continue
             out[name] = encode(item, amap.properties.get(name), defs)
         for name in amap.omit_null:
             out.setdefault(name, None)

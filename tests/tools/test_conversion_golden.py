@@ -22,13 +22,13 @@ from elftia_desktop.tools.loader import convert_tools
 
 DATA = Path(__file__).parent / "data"
 DIGESTS = {
-    "openai": "ebd0686263080a3cc8039f7a30c80950f3905f6e7363233c68b9ea5df2ba64d3",
-    "openai --strict": "37baba2a2eb0f40e1d700b585d105ca5b71792c0a41a31869bd6f6ddc90a2716",
-    "openai-responses": "c1b0093d826e1977f209510ac483a8823a1bce8aa63939f393e6e54c891bf749",
-    "openai-responses --strict": "a74b2508812dfd7d20cf216c5466e9df5ddf520f7c078c82651622158ba209a4",
-    "anthropic": "c8c7e744454651d10922ce8a229afe5999bcb581e90af2614293715bc2cf4491",
-    "gemini": "1d9d413bb432a7a9316593d691210ed993f489a4eccf58f953c8c1edc168fc43",
-    "gemini-json": "5b05223c8465b9ad3158262fc8c1470f667d9a8371546a52aeef140d3ee60ec7",
+    "openai": "1e31752379e7ef64d0d5a495af606a202b99ff6aeb57380a720d426413ce1987",
+    "openai --strict": "bd06fe39112a94e5407dc57835291040fcbb5b58e9508adcd44b3e7dcad2eb7b",
+    "openai-responses": "d1ba9ea2b0c00e6e3fc4f8ca3285456b564e785a585c6db3ba4abc97d216b1df",
+    "openai-responses --strict": "8a5d462a965dfd70b84a532a7dfe27338b8a4197e99af39be2e091710060015a",
+    "anthropic": "fe55984d89810c2bac4183bf9e67649fa3fe95a9d7cbd4faa55df1401cc44e6f",
+    "gemini": "620d091097496b99ac65942b1f501062e98f17581bd9f35ce5f711c25f08f156",
+    "gemini-json": "56813471cd77010a4d971428746e29e93496e912b51f00e94f380a992df63e86",
 }
 """sha256 of each mode's output on the corpus (recorded with the converters of main 41dae0e)."""
 

@@ -116,7 +116,11 @@ def test_live_recursive_tools_keep_their_parameters_in_every_format() -> None:
             restored = conversion.name_map.restore_arguments(
                 "mcp__recursive__upload", {"file-path": "/a", "2fa code": None, "$meta": '{"k": "v"}'}
             )
-            assert restored == {"file-path": "/a", "2fa code": None, "$meta": {"k": "v"}}  # the server allows null
+            assert restored == {"file-path": "/a", "$meta": {"k": "v"}}  # null: omitted (issue 37)
+            restored = conversion.name_map.restore_arguments(
+                "mcp__recursive__upload", {"file-path": "/a", "2fa code": "null", "$meta": None}
+            )
+            assert restored == {"file-path": "/a", "2fa code": None}  # the server allows null: sent JSON-encoded
         notes = [str(n) for n in conversion.notes]
         assert not any("wrapped as the property" in n for n in notes), notes
         assert any("root reference '#/$defs/Tree' resolved to the object it names" in n for n in notes)

@@ -248,6 +248,11 @@ class GeminiSchemaWriter:
             out["default"] = default
         elif default is not None:
             describe(out, node, ["default"], self.log, path, "a default of another type than the value's")
+        elif "default" in node:
+            self.log.add(join_path(path, "default"), "changed", "left out: a default of null")
+        if node.get("additionalProperties") is False:
+            self.log.add(join_path(path, "additionalProperties"), "changed",
+                         "left out: Gemini's schema cannot refuse undeclared keys")  # fmt: skip
         if not _HANDLED.issuperset(node):
             others = [k for k in node if k not in _HANDLED and k not in _NOT_DESCRIBED]
             describe(out, node, others, self.log, path, "not part of Gemini's schema subset")

@@ -7,7 +7,9 @@ guides/structured-outputs#supported-schemas), and the openai SDK's ``lib/_pydant
 * every object has ``additionalProperties: false`` and lists every property in ``required``;
   an optional property is made nullable (``anyOf [T, {"type": "null"}]``) and the tool's
   :class:`~elftia_desktop.tools.arguments.ArgumentMap` removes that null again ("omitted") before
-  the MCP call (:func:`strip_strict_nulls` does the same from the original schema);
+  the MCP call (:func:`strip_strict_nulls` does the same from the original schema); an optional
+  property that allows ``null`` itself gets one more branch, the text ``"<null>"`` for an explicit
+  null (or, where that text could be a value, is JSON-encoded), so "omitted" and null stay apart;
 * supported: string ``pattern`` and ``format`` (date-time, time, date, duration, email, hostname,
   ipv4, ipv6, uuid); number ``multipleOf``, ``minimum``, ``maximum``, ``exclusiveMinimum``,
   ``exclusiveMaximum``; array ``items``, ``minItems``, ``maxItems``; ``enum``, ``const``,
@@ -27,9 +29,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from elftia_desktop.tools.arguments import ArgumentMap, MapRecorder, Where
+from elftia_desktop.tools.arguments import NULL_TEXT, ArgumentMap, MapRecorder, Where
 from elftia_desktop.tools.describe import add_description, describe, encoded_text, value_text, with_extra_carrier
-from elftia_desktop.tools.formats.strict_nulls import allows_null
+from elftia_desktop.tools.formats.strict_nulls import allows_null, may_be_text, nullable, nullable_leaf
 from elftia_desktop.tools.formats.strict_nulls import strip_strict_nulls as strip_strict_nulls  # the way back, here too
 from elftia_desktop.tools.notes import NoteLog, join_path
 from elftia_desktop.tools.refs import MAX_DEPTH
@@ -190,8 +192,10 @@ class _Strictifier:
         for key, value in node.items():
             if key in allowed and (key != "format" or (isinstance(value, str) and value in STRICT_FORMATS)):
                 out[key] = value
-            elif key not in _STRUCTURAL and (key != "default" or value is not None):
-                described.append(key)  # a default of None (pydantic's, on an optional value) says nothing more
+            elif key == "default" and value is None:  # pydantic's, on an optional value: says nothing more
+                self.log.add(join_path(path, key), "changed", "left out: a default of null (omitted means null)")
+            elif key not in _STRUCTURAL:
+                described.append(key)
         if "type" not in out and "anyOf" not in out and "enum" not in out and "const" not in out:
             out["type"] = types[0] if len(types) == 1 else types
         if described:
@@ -248,13 +252,17 @@ class _Strictifier:
                 if name in required:
                     new_props[name] = dict(sub)
                     continue
-                converted = _nullable_leaf(sub)
+                converted = nullable_leaf(sub)
             else:
+                mark = self.maps.mark()
                 converted = self.node(sub, f"{prefix}{name}", depth + 1, nesting, (*at, name))
-                if name in required or not (_never_null(converted) or not allows_null(converted)):
+                if name in required:
                     new_props[name] = converted
                     continue
-                converted = _nullable(converted)
+                if not _never_null(converted) and allows_null(converted):
+                    new_props[name] = self._null_or_omitted(sub, converted, f"{prefix}{name}", at, name, mark)
+                    continue
+                converted = nullable(converted)
             omit_null(at, name)
             note(f"{prefix}{name}", "changed", _OPTIONAL)
             new_props[name] = converted
@@ -263,6 +271,27 @@ class _Strictifier:
         out["additionalProperties"] = False
         out.pop("type", None)
         out["type"] = "object"
+
+    def _null_or_omitted(
+        self, sub: Any, converted: dict[str, Any], path: str, at: Where, name: str, mark: int
+    ) -> dict[str, Any]:
+        """An optional property that allows ``null``: ``null`` means omitted, :data:`NULL_TEXT` an explicit null.
+
+        Where the property may hold that text itself, its value is JSON-encoded instead (``null``:
+        omitted, ``"null"``: null).
+        """
+        if may_be_text(converted):
+            self.maps.discard_since(mark)
+            self.maps.omit_null(at, name)
+            encoded = self._encoded(sub if isinstance(sub, dict) else {}, path, (*at, name), "an optional value that "
+                                    "may be null (omitting it and sending null differ)")  # fmt: skip
+            return nullable(encoded)
+        self.maps.omit_null(at, name)
+        self.maps.null_text(at, name)
+        self.log.add(path, "changed", f"{_OPTIONAL}; an explicit null is sent as {NULL_TEXT!r}")
+        out = nullable(converted)
+        out["anyOf"].append({"type": "string", "const": NULL_TEXT, "description": "null (null itself: omitted)"})
+        return out
 
     def _count_enum(self, enum: Any) -> None:
         if isinstance(enum, list):
@@ -297,31 +326,6 @@ def _never_null(node: dict[str, Any]) -> bool:
     """A quick "no" of :func:`allows_null` for the common case: one type, not null, no union."""
     kind = node.get("type")
     return type(kind) is str and kind != "null" and "anyOf" not in node
-
-
-def _nullable(node: dict[str, Any]) -> dict[str, Any]:
-    """``node`` (a converted schema, changed in place) or null; its description and title stay outside the union."""
-    out: dict[str, Any] = {}
-    if "title" in node:
-        for key in [k for k in node if k == "description" or k == "title"]:  # in the node's order
-            out[key] = node.pop(key)
-    elif "description" in node:
-        out["description"] = node.pop("description")
-    if len(node) == 1 and "anyOf" in node:
-        out["anyOf"] = [*node["anyOf"], {"type": "null"}]
-    else:
-        out["anyOf"] = [node, {"type": "null"}]
-    return out
-
-
-def _nullable_leaf(node: dict[str, Any]) -> dict[str, Any]:
-    """:func:`_nullable` of a copy of ``node``, a plain scalar schema (no ``anyOf``), built at once."""
-    inner = dict(node)
-    if "title" in node:
-        return _nullable(inner)
-    if "description" in node:
-        return {"description": inner.pop("description"), "anyOf": [inner, {"type": "null"}]}
-    return {"anyOf": [inner, {"type": "null"}]}
 
 
 def make_strict(params: dict[str, Any], log: NoteLog) -> dict[str, Any] | None:

@@ -1,4 +1,4 @@
-"""The way back from OpenAI strict mode for a model's arguments, from the original schema alone.
+"""OpenAI strict mode's nulls: nullable schemas, and the way back for a model's arguments from the original schema.
 
 Strict mode makes every optional property required and nullable (see
 :mod:`elftia_desktop.tools.formats.openai_strict`); :func:`strip_strict_nulls` removes the nulls the
@@ -9,8 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from elftia_desktop.tools.arguments import NULL_TEXT
 from elftia_desktop.tools.refs import MAX_DEPTH
 from elftia_desktop.tools.schema import deref, process_json_schema, string_list
+
+NULL_TYPE = {"type": "null"}
+"""The null branch of a nullable union."""
 
 
 def allows_null(node: dict[str, Any]) -> bool:
@@ -74,3 +78,40 @@ def _originalallows_null(sub: Any, root: dict[str, Any]) -> bool:
     if isinstance(enum, list) and None in enum:
         return True
     return any(_originalallows_null(b, root) for k in ("anyOf", "oneOf") for b in sub.get(k) or [])
+
+
+def nullable(node: dict[str, Any]) -> dict[str, Any]:
+    """``node`` (a converted schema, changed in place) or null; its description and title stay outside the union."""
+    out: dict[str, Any] = {}
+    if "title" in node:
+        for key in [k for k in node if k == "description" or k == "title"]:  # in the node's order
+            out[key] = node.pop(key)
+    elif "description" in node:
+        out["description"] = node.pop("description")
+    if len(node) == 1 and "anyOf" in node:
+        out["anyOf"] = [*node["anyOf"], *([] if NULL_TYPE in node["anyOf"] else [{"type": "null"}])]
+    else:
+        out["anyOf"] = [node, {"type": "null"}]
+    return out
+
+
+def nullable_leaf(node: dict[str, Any]) -> dict[str, Any]:
+    """:func:`_nullable` of a copy of ``node``, a plain scalar schema (no ``anyOf``), built at once."""
+    inner = dict(node)
+    if "title" in node:
+        return nullable(inner)
+    if "description" in node:
+        return {"description": inner.pop("description"), "anyOf": [inner, {"type": "null"}]}
+    return {"anyOf": [inner, {"type": "null"}]}
+
+
+def may_be_text(node: dict[str, Any]) -> bool:
+    """Whether a converted schema may hold the string :data:`NULL_TEXT` (any string, or that one listed)."""
+    types = node.get("type")
+    if (types == "string" and "enum" not in node and "const" not in node) or "$ref" in node:
+        return True
+    if isinstance(types, list) and "string" in types:
+        return True
+    if NULL_TEXT in (node["enum"] if isinstance(node.get("enum"), list) else [node.get("const")]):
+        return True
+    return any(may_be_text(b) for b in node.get("anyOf") or [] if isinstance(b, dict))

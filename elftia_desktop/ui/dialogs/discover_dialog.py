@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.approvals import auto_approved
+from elftia_desktop.core.apps import APP_ONLY, tool_is_app_only
 from elftia_desktop.core.models import McpActionResult, McpDiscoverResult, McpServerRecord
 from elftia_desktop.ui.dialogs.discover_activity import ActivityPanel
 from elftia_desktop.ui.dialogs.discover_prompts import PromptsPanel
@@ -54,7 +55,8 @@ def _label(text: str, parent: QWidget, name: str = "", wrap: bool = False) -> QL
 
 
 class ToolCard(QFrame):
-    """One tool: name, description, schema toggle, Try, Enabled and Auto-approve switches."""
+    """One tool: name (and an "app-only" chip for MCP Apps' view-only tools), description, schema toggle,
+    Try, Enabled and Auto-approve switches."""
 
     def __init__(self, tool: dict[str, Any], enabled: bool, auto: bool, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -100,7 +102,16 @@ class ToolCard(QFrame):
             switches.addWidget(switch)
             switches.addSpacing(10)
         head = QHBoxLayout()
-        head.addWidget(title, 1)
+        head.addWidget(title)
+        self.app_only: QLabel | None = None
+        if tool_is_app_only(tool):
+            self.app_only = _label(APP_ONLY, self, "Chip")
+            self.app_only.setToolTip(
+                "MCP Apps: only the server's own view calls this tool. No model is given it "
+                "(agents, provider formats, the gateway's hub); the gateway passes it on to Apps hosts."
+            )
+            head.addWidget(self.app_only)
+        head.addStretch(1)
         head.addLayout(switches)
         head.addWidget(self.try_button)
         layout = QVBoxLayout(self)

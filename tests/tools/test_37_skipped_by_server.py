@@ -1,0 +1,47 @@
+"""Issue 37, item 3: tools left out beyond OpenAI's 128 are counted per server, and said once.
+
+Two servers of our own that share every tool name (``tests.servers.many_tools``, 100 tools each):
+``tools --format openai --json`` sends 128 and its ``skipped`` names the other 72, each by its
+unique ``mcp__server__tool`` name; under ``--lint`` the note is printed once, in the table.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from elftia_desktop.cli import main
+from elftia_desktop.tools.formats.openai import MAX_TOOLS
+from tests.helpers.live_router import add_servers, server_input
+
+PER_SERVER = 100
+
+
+@pytest.fixture
+def two_servers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ELFTIA_NO_DAEMON", "1")
+    servers = [server_input(name, "many_tools") for name in ("alpha", "beta")]
+    for server in servers:
+        server.config.env = {"MANY_TOOLS": str(PER_SERVER)}
+    add_servers(*servers)
+
+
+def test_the_left_out_tools_of_two_servers_are_all_counted(
+    two_servers: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["tools", "--format", "openai", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert len(out["payload"]) == MAX_TOOLS
+    assert len(out["skipped"]) == 2 * PER_SERVER - MAX_TOOLS
+    assert "mcp__beta__op_099" in out["skipped"]
+    sent = {t["function"]["name"] for t in out["payload"]}
+    assert not sent & set(out["skipped"])
+
+
+def test_the_lint_says_it_once_with_the_count(two_servers: None, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tools", "--format", "openai", "--lint"]) == 0
+    captured = capsys.readouterr()
+    left = 2 * PER_SERVER - MAX_TOOLS
+    assert captured.out.count(f"{left} left out") == 1
+    assert f"{left} left out" not in captured.err
