@@ -20,7 +20,7 @@ from elftia_desktop.core.models import Agent, McpServerInput, McpServerRecord, n
 from elftia_desktop.core.oauth_config import OAUTH_SECRETS
 from elftia_desktop.core.secrets import SECRET_REF_INSIDE, SecretVault
 from elftia_desktop.core.text_rules import name_key, visible
-from elftia_desktop.core.trust import launch_of, mark_trusted
+from elftia_desktop.core.trust import launch_changes, launch_of, mark_trusted
 
 ConflictPolicy = Literal["rename", "skip", "replace", "fail"]
 ToolFlag = Literal["enabled", "autoApprove"]
@@ -135,7 +135,7 @@ class ServerCatalog:
             after = self.vault.extract(after, secret_keys)
             if _camel_keys(updates).get("isTrusted") is True:
                 mark_trusted(after)
-            elif before.is_trusted and launch_of(after) != launch_of(before):
+            elif before.is_trusted and launch_of(after) != launch_of(before) and _loosened(after):
                 after.is_trusted = False
             records[index] = after
             return before, after
@@ -233,3 +233,8 @@ def _taken_message(name: str, existing: str) -> str:
 
 def _camel_keys(values: dict[str, Any]) -> dict[str, Any]:
     return {to_camel(k): v for k, v in values.items()}
+
+
+def _loosened(after: McpServerRecord) -> bool:
+    """True when a changed launch needs confirming again (a tighter sandbox alone does not)."""
+    return after.trusted_launch is None or bool(launch_changes(after))

@@ -1,0 +1,129 @@
+"""A stdio server's sandbox profile (the record's ``"sandbox"``): what it may read, write and reach.
+
+The profile is part of the trust fingerprint (``core/trust.py``): a change that lets the server do
+more than what the user confirmed (sandbox off, a new path, a wider network) asks again; a change
+that lets it do less does not. How the profile is enforced is the platform's business
+(``platform/sandbox*.py``); this module is pure data and the words shown to the user.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from pydantic import Field, field_validator
+
+from elftia_desktop.core.model_base import CamelModel
+from elftia_desktop.core.text_rules import check_no_control
+
+NetMode = Literal["none", "loopback", "any", "allow"]
+"""``none``: no network; ``loopback``: only this machine; ``any``: everything; ``allow``: the listed hosts."""
+NET_ORDER: dict[str, int] = {"none": 0, "loopback": 1, "allow": 2, "any": 3}
+"""How much each network mode lets through (an ``allow`` list is compared host by host)."""
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
+"""The hosts ``loopback`` mode lets the server reach (through the sandbox's proxy)."""
+HOST_PATTERN = re.compile(r"^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9*][A-Za-z0-9.*-]*)(:[0-9]{1,5})?\Z")
+
+
+class McpSandbox(CamelModel):
+    """Where a stdio server may read, write and connect when it runs in a sandbox."""
+
+    enabled: bool = True
+    """Run the server in the sandbox (off: it runs with all the user's rights)."""
+    allow_read: list[str] = Field(default_factory=list)
+    """Folders or files the server may read (absolute paths; ``~`` is the user's home)."""
+    allow_write: list[str] = Field(default_factory=list)
+    """Folders or files the server may read and write."""
+    net: NetMode = "none"
+    """The network: ``none``, ``loopback``, ``any``, or ``allow`` (only ``allow_net``)."""
+    allow_net: list[str] = Field(default_factory=list)
+    """``host`` or ``host:port`` the server may reach when ``net`` is ``allow`` (``*.example.com`` too)."""
+
+    @field_validator("allow_read", "allow_write")
+    @classmethod
+    def _paths_are_absolute(cls, paths: list[str]) -> list[str]:
+        for path in paths:
+            check_no_control(path)
+            if not (path.startswith(("/", "~")) or re.match(r"^[A-Za-z]:[\\/]", path)):
+                raise ValueError(f"sandbox path {path!r} must be absolute (start with / or ~)")
+        return list(dict.fromkeys(paths))
+
+    @field_validator("allow_net")
+    @classmethod
+    def _hosts_are_hosts(cls, hosts: list[str]) -> list[str]:
+        for host in hosts:
+            if not HOST_PATTERN.match(host):
+                raise ValueError(f"sandbox host {host!r} is not a host or host:port (e.g. api.github.com:443)")
+        return list(dict.fromkeys(h.lower() for h in hosts))
+
+    def fingerprint(self) -> dict[str, Any]:
+        """The profile as it goes into the trust fingerprint (sorted, so order never asks again)."""
+        return {
+            "enabled": self.enabled,
+            "read": sorted(self.allow_read),
+            "write": sorted(self.allow_write),
+            "net": self.net,
+            "hosts": sorted(self.allow_net) if self.net == "allow" else [],
+        }
+
+
+def sandbox_changes(confirmed: dict[str, Any] | None, now: dict[str, Any] | None) -> list[tuple[str, Any, Any]]:
+    """``(field, confirmed, now)`` for each way ``now`` lets the server do more than ``confirmed``.
+
+    ``None`` is "no sandbox" (all the user's rights). A tighter profile yields nothing.
+    """
+    if now is None or not now.get("enabled"):
+        was_on = confirmed is not None and confirmed.get("enabled")
+        return [("sandbox", "on", "off")] if was_on else []
+    if confirmed is None or not confirmed.get("enabled"):
+        return []
+    changes: list[tuple[str, Any, Any]] = []
+    for key, label in (("read", "sandbox may read"), ("write", "sandbox may write")):
+        added = sorted(set(now[key]) - set(confirmed.get(key, [])))
+        if added:
+            changes.append((label, confirmed.get(key, []), now[key]))
+    if _net_wider(confirmed, now):
+        changes.append(("sandbox network", _net_text(confirmed), _net_text(now)))
+    return changes
+
+
+def _net_wider(confirmed: dict[str, Any], now: dict[str, Any]) -> bool:
+    before, after = confirmed.get("net", "none"), now["net"]
+    if before == after == "allow":
+        return bool(set(now["hosts"]) - set(confirmed.get("hosts", [])))
+    return NET_ORDER[after] > NET_ORDER.get(before, 0)
+
+
+def _net_text(profile: dict[str, Any]) -> str:
+    net = profile.get("net", "none")
+    return f"allow {', '.join(profile.get('hosts', [])) or '(no host)'}" if net == "allow" else str(net)
+
+
+def describe_sandbox(sandbox: McpSandbox | None, support: str | None) -> list[tuple[str, str]]:
+    """Trust-prompt rows saying what the server may touch. ``support``: why no sandbox works here, or None."""
+    if sandbox is None or not sandbox.enabled:
+        return [("Sandbox", "off: the server runs with all your rights (your files, network, environment)")]
+    if support is not None:
+        return [("Sandbox", f"on, but {support}: the server runs with all your rights")]
+    rows = [("Sandbox", "on: the system read-only, its own runtime, working folder and a private /tmp")]
+    rows.append(("May read", ", ".join(sandbox.allow_read) or "(nothing else)"))
+    rows.append(("May write", ", ".join(sandbox.allow_write) or "(nothing else)"))
+    net = sandbox.net
+    rows.append(("Network", f"only {', '.join(sandbox.allow_net) or '(no host)'}" if net == "allow" else net))
+    return rows
+
+
+def preset_sandbox(profile: dict[str, Any] | None, args: list[str]) -> McpSandbox:
+    """A sandbox from a preset's or registry entry's profile: ``{"net": …, "writeArgs": true, …}``.
+
+    ``writeArgs``: the entry's absolute-path arguments are its folders (filesystem: read-write);
+    ``readArgs``: the same read-only (git: the repository).
+    """
+    profile = dict(profile or {})
+    paths = [a for a in args if a.startswith(("/", "~"))]
+    write = paths if profile.pop("writeArgs", False) else []
+    read = paths if profile.pop("readArgs", False) else []
+    sandbox = McpSandbox.model_validate(profile)
+    sandbox.allow_write = list(dict.fromkeys([*sandbox.allow_write, *write]))
+    sandbox.allow_read = list(dict.fromkeys([*sandbox.allow_read, *read]))
+    return sandbox
