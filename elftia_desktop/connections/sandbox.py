@@ -41,6 +41,8 @@ _ERRNO = re.compile(
     re.IGNORECASE,
 )
 
+_NO_ROUTE = re.compile(r"ECONNREFUSED|ENETUNREACH|Connection refused|Network is unreachable", re.IGNORECASE)
+
 
 @dataclass
 class Launch:
@@ -80,7 +82,7 @@ async def sandboxed(
     spec = build_spec(record, sandbox, argv)
     inner = {"PATH": env.get("PATH", os.defpath), "HOME": spec.home, "LANG": env.get("LANG") or "C.UTF-8"}
     inner |= user_env
-    note = denial_reader(on_stderr)
+    note = denial_reader(on_stderr, no_network=sandbox.net == "none")
     if sandbox.net not in ("loopback", "allow"):
         yield Launch(wrap(spec), inner, note)
         return
@@ -114,7 +116,7 @@ def build_spec(record: McpServerRecord, sandbox: McpSandbox, argv: list[str]) ->
     read += [os.path.expanduser(p) for p in sandbox.allow_read]
     write = [os.path.expanduser(p) for p in (*CACHES, str(managed_tools_dir()))]
     write = [p for p in write if os.path.isdir(p)] + [os.path.expanduser(p) for p in sandbox.allow_write]
-    cwd = record.config.cwd
+    cwd = os.path.expanduser(record.config.cwd) if record.config.cwd else None
     if cwd and _safe(cwd, user_home):
         write.append(cwd)
     net: SpecNet = "any" if sandbox.net == "any" else "none"
@@ -159,11 +161,15 @@ def _dedupe(paths: list[str], user_home: str) -> list[str]:
     return list(dict.fromkeys(p for p in paths if p and _safe(p, user_home)))
 
 
-def denial_reader(on_stderr: Callable[[str], None]) -> Callable[[str], None]:
-    """``on_stderr`` that also writes a ``[sandbox] blocked:`` line for each denied path a line names."""
+def denial_reader(on_stderr: Callable[[str], None], no_network: bool = False) -> Callable[[str], None]:
+    """``on_stderr`` that also writes a ``[sandbox] blocked:`` line for each denied path a line names
+    (and, with ``no_network``, for each refused connection)."""
 
     def read(line: str) -> None:
         on_stderr(line)
+        if no_network and _NO_ROUTE.search(line):
+            on_stderr(f"{BLOCKED_PREFIX}network (the sandbox has no network: {line.strip()[:200]})")
+            return
         match = _ERRNO.search(line)
         if match is None:
             return

@@ -2,7 +2,7 @@
 
 The system folders read-only, a fresh ``/proc``, ``/dev`` and private ``/tmp``, the home folder an
 empty tmpfs with only the spec's paths bound into it, its own user, PID, IPC, UTS (and, unless the
-network is ``any``, network) namespaces, and ``--die-with-parent`` so the whole tree goes with the
+network is ``any``, network) namespaces, the home read-only, and ``--die-with-parent`` so the whole tree goes with the
 app's process. In ``proxy`` mode the server starts under ``sandbox_forward.py``, which serves the
 proxy port on the sandbox's own loopback and passes each connection to the app's proxy socket.
 """
@@ -28,6 +28,7 @@ def bwrap_argv(spec: SandboxSpec, bwrap: str) -> list[str]:
     argv += _system()
     argv += ["--proc", "/proc", "--dev", "/dev"]
     argv += _mounts(spec)
+    argv += ["--remount-ro", spec.home]  # the empty home: nothing written there survives, so nothing may be
     argv += ["--chdir", spec.cwd or spec.home]
     return [*argv, "--", *_command(spec)]
 

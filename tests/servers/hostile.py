@@ -62,14 +62,17 @@ def connect(host: str, port: int) -> str:
             url = urlsplit(proxy)
             sock = socket.create_connection((url.hostname or "", url.port or 80), timeout=10)
             sock.sendall(f"CONNECT {host}:{port} HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
-            status = sock.recv(4096).split(b"\r\n", 1)[0].decode()
-            if " 200 " not in status + " ":
-                print(f"proxy refused {host}:{port}: {status}", file=sys.stderr, flush=True)
-                return f"DENIED:{status}"
         else:
             sock = socket.create_connection((host, port), timeout=10)
-        with sock:
-            return "OK:" + sock.makefile().readline().strip()
+        with sock, sock.makefile("rb") as stream:
+            if proxy:
+                status = stream.readline().decode().strip()
+                while stream.readline().strip():
+                    pass  # the rest of the proxy's answer head
+                if " 200 " not in status + " ":
+                    print(f"proxy refused {host}:{port}: {status}", file=sys.stderr, flush=True)
+                    return f"DENIED:{status}"
+            return "OK:" + stream.readline().decode().strip()
     except OSError as exc:
         return _denied(exc)
 
