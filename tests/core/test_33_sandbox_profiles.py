@@ -1,0 +1,135 @@
+"""Issue 33: the sandbox profile's words, its place in trust, and the OS command lines built from it.
+
+The macOS ``sandbox-exec`` profile is checked as text here (it runs on the macOS runner); the bubblewrap
+command line is checked for what each guarantee needs (the real effect is in
+``tests/connections/test_33_sandbox.py``).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from elftia_desktop.core.models import McpServerRecord
+from elftia_desktop.core.sandbox import McpSandbox, describe_sandbox, preset_sandbox, sandbox_changes
+from elftia_desktop.core.trust import launch_changes, mark_trusted, needs_confirmation
+from elftia_desktop.platform.sandbox import NO_WINDOWS, ProxyLink, SandboxSpec
+from elftia_desktop.platform.sandbox_linux import bwrap_argv
+from elftia_desktop.platform.sandbox_macos import sandbox_profile
+
+SPEC = SandboxSpec(
+    argv=["/usr/bin/node", "server.js"],
+    home="/home/ann",
+    cwd="/home/ann/project",
+    read=["/opt/node", "/home/ann/ref"],
+    write=["/home/ann/.npm", "/home/ann/project"],
+)
+
+
+def record(sandbox: dict[str, object] | None) -> McpServerRecord:
+    return McpServerRecord(name="s", type="stdio", config={"command": "node", "args": ["x.js"]}, sandbox=sandbox)
+
+
+def test_loosening_needs_confirming_again_and_tightening_does_not() -> None:
+    server = record({"net": "none", "allowWrite": ["/srv/a"]})
+    mark_trusted(server)
+    tighter = server.model_copy(update={"sandbox": McpSandbox(net="none")})
+    assert not needs_confirmation(tighter)
+    for looser, change in [
+        (McpSandbox(enabled=False), ("sandbox", "on", "off")),
+        (McpSandbox(net="any", allow_write=["/srv/a"]), ("sandbox network", "none", "any")),
+        (McpSandbox(allow_write=["/srv/a", "/srv/b"]), ("sandbox may write", ["/srv/a"], ["/srv/a", "/srv/b"])),
+    ]:
+        changed = server.model_copy(update={"sandbox": looser})
+        assert needs_confirmation(changed)
+        assert change in launch_changes(changed)
+
+
+def test_a_new_allowed_host_is_a_change_a_dropped_one_is_not() -> None:
+    confirmed = McpSandbox(net="allow", allow_net=["a.example:443"]).fingerprint()
+    more = McpSandbox(net="allow", allow_net=["a.example:443", "b.example"]).fingerprint()
+    assert sandbox_changes(confirmed, more) == [
+        ("sandbox network", "allow a.example:443", "allow a.example:443, b.example")
+    ]
+    assert sandbox_changes(more, confirmed) == []
+    assert sandbox_changes(None, more) == []  # no sandbox confirmed: all rights, so anything is tighter
+
+
+def test_an_older_fingerprint_without_a_sandbox_still_holds() -> None:
+    server = record(None)
+    mark_trusted(server)
+    assert server.trusted_launch is not None
+    server.trusted_launch.pop("sandbox")
+    assert not needs_confirmation(server)
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ({"allowRead": ["docs"]}, "must be absolute"),
+        ({"allowNet": ["a b"]}, "is not a host or host:port"),
+        ({"net": "some"}, "net"),
+    ],
+)
+def test_bad_profiles_name_the_field(value: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        McpSandbox.model_validate(value)
+
+
+def test_the_prompt_says_what_the_server_may_touch() -> None:
+    rows = dict(describe_sandbox(McpSandbox(allow_write=["~/Documents"], net="allow", allow_net=["api.x.com"]), None))
+    assert rows["May write"] == "~/Documents" and rows["Network"] == "only api.x.com"
+    assert "all your rights" in dict(describe_sandbox(None, None))["Sandbox"]
+    assert NO_WINDOWS in dict(describe_sandbox(McpSandbox(), NO_WINDOWS))["Sandbox"]
+
+
+def test_preset_profiles_take_folder_arguments() -> None:
+    sandbox = preset_sandbox({"writeArgs": True}, ["-y", "@modelcontextprotocol/server-filesystem", "/srv/docs"])
+    assert sandbox.allow_write == ["/srv/docs"] and sandbox.net == "none"
+    assert preset_sandbox({"net": "any"}, []).net == "any"
+
+
+def test_bwrap_command_line() -> None:
+    argv = bwrap_argv(SPEC, "/usr/bin/bwrap")
+    joined = " ".join(argv)
+    assert argv[0] == "/usr/bin/bwrap" and argv[-3:] == ["--", "/usr/bin/node", "server.js"]
+    for option in ("--die-with-parent", "--unshare-pid", "--unshare-net", "--proc /proc", "--tmpfs /tmp"):
+        assert option in joined
+    assert "--tmpfs /home/ann" in joined and "--remount-ro /home/ann" in joined
+    assert joined.index("--tmpfs /home/ann") < joined.index("--bind-try /home/ann/.npm /home/ann/.npm")
+    assert "--ro-bind-try /home/ann/ref /home/ann/ref" in joined and "--chdir /home/ann/project" in joined
+    assert "--unshare-net" not in bwrap_argv(SandboxSpec(argv=["x"], home="/h", net="any"), "bwrap")
+
+
+def test_bwrap_proxy_mode_starts_the_forwarder() -> None:
+    spec = SandboxSpec(argv=["srv"], home="/h", net="proxy", proxy=ProxyLink(3128, "/tmp/sock-dir", "/usr/bin/python3"))
+    argv = bwrap_argv(spec, "bwrap")
+    tail = argv[argv.index("--") + 1 :]
+    assert tail[:4] == ["/usr/bin/python3", "-I", "-S", "/run/elftia-sandbox/forward.py"]
+    assert tail[-2:] == ["--", "srv"] and "--unshare-net" in argv
+    assert "/tmp/sock-dir" in argv
+
+
+def test_macos_profile_text() -> None:
+    text = sandbox_profile(SPEC)
+    lines = text.splitlines()
+    assert lines[:2] == ["(version 1)", "(deny default)"]
+    assert '(subpath "/home/ann/ref")' in next(line for line in lines if line.startswith("(allow file-read* (subpath"))
+    writes = next(line for line in lines if line.startswith("(allow file-read* file-write*"))
+    assert '(subpath "/home/ann/.npm")' in writes and '(subpath "/home/ann/project")' in writes
+    assert "network" not in text
+    assert "(allow network*)" in sandbox_profile(SandboxSpec(argv=["x"], home="/h", net="any"))
+    proxied = sandbox_profile(SandboxSpec(argv=["x"], home="/h", net="proxy", proxy=ProxyLink(4711)))
+    assert '(allow network-outbound (remote ip "localhost:4711"))' in proxied
+    quoted = sandbox_profile(SandboxSpec(argv=["x"], home="/h", read=['/a "b"']))
+    assert '(subpath "/a \\"b\\"")' in quoted
+
+
+def test_proxy_allow_list_matching() -> None:
+    from elftia_desktop.connections.sandbox_proxy import host_allowed
+
+    allowed = ["api.github.com:443", "*.example.com", "[::1]:8080"]
+    assert host_allowed(allowed, "api.github.com", 443)
+    assert not host_allowed(allowed, "api.github.com", 80)
+    assert host_allowed(allowed, "cdn.example.com", 80) and not host_allowed(allowed, "example.org", 443)
+    assert host_allowed(allowed, "[::1]", 8080) and not host_allowed(allowed, "::1", 8081)
+    assert not host_allowed([], "localhost", 80)
