@@ -3,7 +3,8 @@
 ``sandboxed`` takes the resolved command line and environment and, when the record's sandbox is on,
 returns them wrapped (``platform.sandbox.wrap``): the server sees the system read-only, its own
 runtime, its working folder, package caches, the paths its profile allows and a private
-``/tmp``; its environment is only ``PATH``, ``HOME``, ``LANG`` and what the record sets. A
+``/tmp``; its environment is only ``PATH``, ``HOME``, ``LANG``, the TLS trust-store variables and
+what the record sets. A
 network allow-list (or ``loopback``) runs a ``SandboxProxy`` for the server's lifetime. Each
 blocked access is written to the server's log as ``[sandbox] blocked: …`` (a host the proxy
 refused, a path the server failed to open that exists outside or that it may not write).
@@ -29,8 +30,10 @@ from elftia_desktop.core.paths import managed_tools_dir
 from elftia_desktop.core.sandbox import LOOPBACK_HOSTS, McpSandbox
 from elftia_desktop.platform.sandbox import PROXY_OVER_SOCKET, ProxyLink, SandboxSpec, SpecNet, sandbox_support, wrap
 
-CACHES = ("~/.npm", "~/.cache/uv", "~/.local/share/uv", "~/.cache/npm")
-"""Package caches a runtime must write to (bound read-write where they exist)."""
+CACHES = {"npx": ("~/.npm",), "npm": ("~/.npm",), "uvx": ("~/.cache/uv", "~/.local/share/uv")}
+"""Package caches each runtime must write to (created if missing, bound read-write)."""
+CA_VARIABLES = ("SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "NODE_EXTRA_CA_CERTS")
+"""Where the user's trusted TLS roots are: passed into the sandbox (and readable there) so HTTPS works."""
 INSIDE_PROXY_PORT = 3128
 """The proxy's port inside a Linux sandbox (its own network namespace: no clash possible)."""
 BLOCKED_PREFIX = "[sandbox] blocked: "
@@ -41,7 +44,18 @@ _ERRNO = re.compile(
     re.IGNORECASE,
 )
 
-_NO_ROUTE = re.compile(r"ECONNREFUSED|ENETUNREACH|Connection refused|Network is unreachable", re.IGNORECASE)
+_NO_ROUTE = re.compile(
+    r"ECONNREFUSED|ENETUNREACH|ENOTFOUND|EAI_AGAIN|Connection refused|Network is unreachable|"
+    r"Temporary failure in name resolution|Name or service not known",
+    re.IGNORECASE,
+)
+
+NETWORK_NOTES = {
+    "none": "the sandbox has no network",
+    "loopback": "only this machine, through the sandbox's proxy",
+    "allow": "only the allowed hosts, through the sandbox's proxy",
+}
+"""What a failed connection means in each network mode (``any``: nothing blocked)."""
 
 
 @dataclass
@@ -81,8 +95,10 @@ async def sandboxed(
         )
     spec = build_spec(record, sandbox, argv)
     inner = {"PATH": env.get("PATH", os.defpath), "HOME": spec.home, "LANG": env.get("LANG") or "C.UTF-8"}
-    inner |= user_env
-    note = denial_reader(on_stderr, no_network=sandbox.net == "none")
+    trust_store = {k: env[k] for k in CA_VARIABLES if env.get(k)}  # a company's TLS root: not a secret
+    spec.read += [path for path in trust_store.values() if os.path.isabs(path)]
+    inner |= trust_store | user_env
+    note = denial_reader(on_stderr, NETWORK_NOTES.get(sandbox.net))
     if sandbox.net not in ("loopback", "allow"):
         yield Launch(wrap(spec), inner, note)
         return
@@ -114,8 +130,8 @@ def build_spec(record: McpServerRecord, sandbox: McpSandbox, argv: list[str]) ->
     if PROXY_OVER_SOCKET and sandbox.net in ("loopback", "allow"):
         read += runtime_paths(sys.executable)
     read += [os.path.expanduser(p) for p in sandbox.allow_read]
-    write = [os.path.expanduser(p) for p in (*CACHES, str(managed_tools_dir()))]
-    write = [p for p in write if os.path.isdir(p)] + [os.path.expanduser(p) for p in sandbox.allow_write]
+    write = [p for p in [str(managed_tools_dir())] if os.path.isdir(p)] + caches_of(argv[0])
+    write += [os.path.expanduser(p) for p in sandbox.allow_write]
     cwd = os.path.expanduser(record.config.cwd) if record.config.cwd else None
     if cwd and _safe(cwd, user_home):
         write.append(cwd)
@@ -123,6 +139,15 @@ def build_spec(record: McpServerRecord, sandbox: McpSandbox, argv: list[str]) ->
     return SandboxSpec(
         argv=argv, home=user_home, cwd=cwd, read=_dedupe(read, user_home), write=_dedupe(write, user_home), net=net
     )
+
+
+def caches_of(command: str) -> list[str]:
+    """The package caches of the command's runtime (``uv``/``uvx``, ``npx``/``npm``), created if missing."""
+    name = os.path.basename(command).lower().removesuffix(".exe").removesuffix(".cmd")
+    folders = [os.path.expanduser(p) for p in CACHES.get("uvx" if name == "uv" else name, ())]
+    for folder in folders:
+        os.makedirs(folder, exist_ok=True)
+    return folders
 
 
 def runtime_paths(command: str) -> list[str]:
@@ -161,14 +186,14 @@ def _dedupe(paths: list[str], user_home: str) -> list[str]:
     return list(dict.fromkeys(p for p in paths if p and _safe(p, user_home)))
 
 
-def denial_reader(on_stderr: Callable[[str], None], no_network: bool = False) -> Callable[[str], None]:
+def denial_reader(on_stderr: Callable[[str], None], network_note: str | None = None) -> Callable[[str], None]:
     """``on_stderr`` that also writes a ``[sandbox] blocked:`` line for each denied path a line names
-    (and, with ``no_network``, for each refused connection)."""
+    (and, given ``network_note``, for each failed connection or name lookup)."""
 
     def read(line: str) -> None:
         on_stderr(line)
-        if no_network and _NO_ROUTE.search(line):
-            on_stderr(f"{BLOCKED_PREFIX}network (the sandbox has no network: {line.strip()[:200]})")
+        if network_note is not None and _NO_ROUTE.search(line):
+            on_stderr(f"{BLOCKED_PREFIX}network ({network_note}: {line.strip()[:200]})")
             return
         match = _ERRNO.search(line)
         if match is None:

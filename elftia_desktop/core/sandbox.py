@@ -8,6 +8,7 @@ that lets it do less does not. How the profile is enforced is the platform's bus
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any, Literal
 
@@ -113,17 +114,18 @@ def describe_sandbox(sandbox: McpSandbox | None, support: str | None) -> list[tu
     return rows
 
 
-def preset_sandbox(profile: dict[str, Any] | None, args: list[str]) -> McpSandbox:
-    """A sandbox from a preset's or registry entry's profile: ``{"net": …, "writeArgs": true, …}``.
+def preset_sandbox(profile: dict[str, Any], values: dict[str, str]) -> McpSandbox:
+    """A sandbox from a preset's profile, its paths taken from the values the user filled in.
 
-    ``writeArgs``: the entry's absolute-path arguments are its folders (filesystem: read-write);
-    ``readArgs``: the same read-only (git: the repository).
+    ``profile``: the sandbox's own fields plus ``writeValues`` (keys of arguments or environment
+    variables that are folders it writes: filesystem's folder, git's repository) and
+    ``writeParentOf`` (keys that are files it creates: the folder holding them).
     """
-    profile = dict(profile or {})
-    paths = [a for a in args if a.startswith(("/", "~"))]
-    write = paths if profile.pop("writeArgs", False) else []
-    read = paths if profile.pop("readArgs", False) else []
-    sandbox = McpSandbox.model_validate(profile)
-    sandbox.allow_write = list(dict.fromkeys([*sandbox.allow_write, *write]))
-    sandbox.allow_read = list(dict.fromkeys([*sandbox.allow_read, *read]))
+    data = {k: v for k, v in profile.items() if k not in ("writeValues", "writeParentOf")}
+    write = [values[k] for k in profile.get("writeValues", []) if values.get(k)]
+    write += [
+        os.path.dirname(values[k]) for k in profile.get("writeParentOf", []) if os.path.dirname(values.get(k, ""))
+    ]
+    sandbox = McpSandbox.model_validate(data)
+    sandbox.allow_write = list(dict.fromkeys([*sandbox.allow_write, *(w for w in write if w.startswith(("/", "~")))]))
     return sandbox

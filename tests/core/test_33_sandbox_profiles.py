@@ -7,12 +7,19 @@ command line is checked for what each guarantee needs (the real effect is in
 
 from __future__ import annotations
 
-import pytest
+from pathlib import Path
 
-from elftia_desktop.core.models import McpServerRecord
+import pytest
+from keyring.backends.fail import Keyring as NoKeyring
+
+from elftia_desktop.core.catalog import PACKAGE_HOSTS, ServerCatalog, sandbox_by_default
+from elftia_desktop.core.config_store import ConfigStore
+from elftia_desktop.core.models import McpServerInput, McpServerRecord
+from elftia_desktop.core.presets import McpPreset, find_preset, load_presets, preset_to_input
 from elftia_desktop.core.sandbox import McpSandbox, describe_sandbox, preset_sandbox, sandbox_changes
+from elftia_desktop.core.secrets import SecretVault
 from elftia_desktop.core.trust import launch_changes, mark_trusted, needs_confirmation
-from elftia_desktop.platform.sandbox import NO_WINDOWS, ProxyLink, SandboxSpec
+from elftia_desktop.platform.sandbox import NO_WINDOWS, ProxyLink, SandboxSpec, sandbox_support
 from elftia_desktop.platform.sandbox_linux import bwrap_argv
 from elftia_desktop.platform.sandbox_macos import sandbox_profile
 
@@ -82,10 +89,31 @@ def test_the_prompt_says_what_the_server_may_touch() -> None:
     assert NO_WINDOWS in dict(describe_sandbox(McpSandbox(), NO_WINDOWS))["Sandbox"]
 
 
-def test_preset_profiles_take_folder_arguments() -> None:
-    sandbox = preset_sandbox({"writeArgs": True}, ["-y", "@modelcontextprotocol/server-filesystem", "/srv/docs"])
+def test_preset_profiles_take_the_values_filled_in() -> None:
+    sandbox = preset_sandbox({"writeValues": ["directory"], "net": "none"}, {"directory": "/srv/docs"})
     assert sandbox.allow_write == ["/srv/docs"] and sandbox.net == "none"
-    assert preset_sandbox({"net": "any"}, []).net == "any"
+    sqlite = preset_sandbox({"writeParentOf": ["db_path"]}, {"db_path": "/srv/db/app.sqlite"})
+    assert sqlite.allow_write == ["/srv/db"]
+
+
+@pytest.mark.skipif(sandbox_support() is not None, reason="presets carry a sandbox only where one works")
+def test_presets_and_unvetted_sources_start_sandboxed(tmp_path: Path) -> None:
+    presets = load_presets()
+
+    def get_preset(name: str) -> McpPreset:
+        return find_preset(presets, name)
+
+    files = preset_to_input(get_preset("filesystem"), values={"directory": str(tmp_path)})
+    assert files.sandbox is not None and files.sandbox.allow_write == [str(tmp_path)]
+    assert files.sandbox.allow_net == ["registry.npmjs.org:443"]
+    assert preset_to_input(get_preset("fetch")).sandbox == McpSandbox(net="any")
+    assert preset_to_input(get_preset("builtin-clock")).sandbox is None
+    imported = McpServerInput(name="x", config={"command": "npx"}, install_source="unknown")
+    assert sandbox_by_default(imported).sandbox == McpSandbox(net="allow", allow_net=PACKAGE_HOSTS)
+    catalog = ServerCatalog(ConfigStore(tmp_path / "mcp-config.json"), SecretVault(NoKeyring(), tmp_path / "s.json"))
+    assert catalog.add(imported) is not None and catalog.find("x").sandbox is not None
+    by_hand = McpServerInput(name="y", config={"command": "npx"})
+    assert catalog.add(by_hand) is not None and catalog.find("y").sandbox is None  # offered in the form, not imposed
 
 
 def test_bwrap_command_line() -> None:
