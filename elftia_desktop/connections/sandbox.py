@@ -45,9 +45,8 @@ _ERRNO = re.compile(
 )
 
 _NO_ROUTE = re.compile(
-    r"ECONNREFUSED|ENETUNREACH|ENOTFOUND|EAI_AGAIN|Connection refused|Network is unreachable|"
+    r"\b(?:ECONNREFUSED|ENETUNREACH|ENOTFOUND|EAI_AGAIN)\b|Connection refused|Network is unreachable|"
     r"Temporary failure in name resolution|Name or service not known",
-    re.IGNORECASE,
 )
 
 NETWORK_NOTES = {

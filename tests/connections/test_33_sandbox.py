@@ -141,13 +141,13 @@ async def test_no_network_means_no_loopback_either(service: McpService, home: Pa
 async def test_environment(
     service: McpService, home: Path, monkeypatch: pytest.MonkeyPatch, sandbox: dict[str, Any] | None
 ) -> None:
-    monkeypatch.setenv("NODE_EXTRA_CA_CERTS", "/app/only/ca.pem")  # one the app passes to unsandboxed servers
+    monkeypatch.setenv("NO_PROXY", "app-only.example")  # one the app passes to unsandboxed servers
     server_id = await hostile(service, sandbox)
-    passed = await ask(service, server_id, "env", name="NODE_EXTRA_CA_CERTS")
+    passed = await ask(service, server_id, "env", name="NO_PROXY")
     home_inside = await ask(service, server_id, "env", name="HOME")
     assert home_inside.startswith(f"OK:{home}|")
     if sandbox is None:
-        assert passed.startswith("OK:/app/only/ca.pem|")
+        assert passed.startswith("OK:app-only.example|")
     else:
         assert passed.startswith("OK:None|")
 
