@@ -35,10 +35,12 @@ from tests.servers.serve_http import server_command  # noqa: E402
 
 ROUNDS = 7
 CALLS = 200
+SERVERS = str(REPO / "tests" / "servers")
+"""basic.py imports its folder's ``_run``: the sandboxed modes may read that folder."""
 MODES: dict[str, dict[str, Any] | None] = {
     "no sandbox": None,
-    "sandbox, network none": {"net": "none"},
-    "sandbox, allow-list (proxy)": {"net": "allow", "allowNet": ["example.com:443"]},
+    "sandbox, network none": {"net": "none", "allowRead": [SERVERS]},
+    "sandbox, allow-list (proxy)": {"net": "allow", "allowNet": ["example.com:443"], "allowRead": [SERVERS]},
 }
 
 

@@ -16,8 +16,9 @@ from pydantic.alias_generators import to_camel
 from elftia_desktop.core.agent_store import AgentStore
 from elftia_desktop.core.config_store import ConfigStore, describe_validation_error
 from elftia_desktop.core.errors import ConfigError, DuplicateServerName, ServerNotFound
-from elftia_desktop.core.models import Agent, McpSandbox, McpServerInput, McpServerRecord, McpServerTransport, now_ms
+from elftia_desktop.core.models import Agent, McpServerInput, McpServerRecord, McpServerTransport, now_ms
 from elftia_desktop.core.oauth_config import OAUTH_SECRETS
+from elftia_desktop.core.sandbox import default_sandbox
 from elftia_desktop.core.secrets import SECRET_REF_INSIDE, SecretVault
 from elftia_desktop.core.text_rules import name_key, visible
 from elftia_desktop.core.trust import launch_changes, launch_of, mark_trusted
@@ -245,8 +246,6 @@ def _loosened(after: McpServerRecord) -> bool:
 
 UNVETTED_SOURCES = ("registry", "bundle", "protocol", "unknown")
 """Where a server comes from that the user did not write: it starts sandboxed where a sandbox works."""
-PACKAGE_HOSTS = ["registry.npmjs.org:443", "pypi.org:443", "files.pythonhosted.org:443"]
-"""What a default sandbox may reach: the package registries ``npx`` and ``uvx`` install from."""
 
 
 def sandbox_by_default(server: McpServerInput) -> McpServerInput:
@@ -254,4 +253,4 @@ def sandbox_by_default(server: McpServerInput) -> McpServerInput:
     when it is a stdio server without a profile and a sandbox works here; else unchanged."""
     if server.type is not McpServerTransport.STDIO or server.sandbox is not None or sandbox_support() is not None:
         return server
-    return server.model_copy(update={"sandbox": McpSandbox(net="allow", allow_net=PACKAGE_HOSTS)})
+    return server.model_copy(update={"sandbox": default_sandbox()})

@@ -16,6 +16,7 @@ from pydantic import Field, field_validator
 
 from elftia_desktop.core.model_base import CamelModel
 from elftia_desktop.core.text_rules import check_no_control
+from elftia_desktop.platform.sandbox import sandbox_support
 
 NetMode = Literal["none", "loopback", "any", "allow"]
 """``none``: no network; ``loopback``: only this machine; ``any``: everything; ``allow``: the listed hosts."""
@@ -129,3 +130,18 @@ def preset_sandbox(profile: dict[str, Any], values: dict[str, str]) -> McpSandbo
     sandbox = McpSandbox.model_validate(data)
     sandbox.allow_write = list(dict.fromkeys([*sandbox.allow_write, *(w for w in write if w.startswith(("/", "~")))]))
     return sandbox
+
+
+def sandbox_unavailable() -> str | None:
+    """None when servers can be sandboxed on this machine; otherwise why not (for the form and prompts)."""
+    return sandbox_support()
+
+
+PACKAGE_HOSTS = ["registry.npmjs.org:443", "pypi.org:443", "files.pythonhosted.org:443"]
+"""What a default sandbox may reach: the package registries ``npx`` and ``uvx`` install from."""
+
+
+def default_sandbox() -> McpSandbox:
+    """The profile of a server from a registry, an import, pasted JSON or a link: files and environment
+    confined, the network only to the package registries."""
+    return McpSandbox(net="allow", allow_net=list(PACKAGE_HOSTS))

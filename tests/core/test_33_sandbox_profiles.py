@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from keyring.backends.fail import Keyring as NoKeyring
 
-from elftia_desktop.core.catalog import PACKAGE_HOSTS, ServerCatalog, sandbox_by_default
+from elftia_desktop.core.catalog import ServerCatalog, sandbox_by_default
 from elftia_desktop.core.config_store import ConfigStore
 from elftia_desktop.core.models import McpServerInput, McpServerRecord
 from elftia_desktop.core.presets import McpPreset, find_preset, load_presets, preset_to_input
-from elftia_desktop.core.sandbox import McpSandbox, describe_sandbox, preset_sandbox, sandbox_changes
+from elftia_desktop.core.sandbox import PACKAGE_HOSTS, McpSandbox, describe_sandbox, preset_sandbox, sandbox_changes
 from elftia_desktop.core.secrets import SecretVault
 from elftia_desktop.core.trust import launch_changes, mark_trusted, needs_confirmation
 from elftia_desktop.platform.sandbox import NO_WINDOWS, ProxyLink, SandboxSpec, sandbox_support
