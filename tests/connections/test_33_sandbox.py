@@ -176,3 +176,21 @@ async def test_the_pypi_time_server_works_sandboxed(service: McpService, home: P
     result = await service.call_tool(server_id, "get_current_time", {"timezone": "Europe/Paris"})
     assert not result.is_error, result.content
     assert "Europe/Paris" in str(result.content[0]["text"])
+
+
+@pytest.mark.parametrize("sandbox", [True, False], ids=["sandboxed", "not-sandboxed"])
+def test_logs_command_shows_the_denials(
+    home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, sandbox: bool
+) -> None:
+    from elftia_desktop.cli import main
+
+    monkeypatch.setenv("ELFTIA_NO_DAEMON", "1")
+    command = [sys.executable, str(Path(__file__).parents[1] / "servers" / "hostile.py"), "--read-at-start"]
+    assert main(["add", "greedy", "--", *command, "~/.ssh/id_rsa"]) == 0
+    assert main(["trust", "greedy", "--yes"]) == 0
+    assert main(["sandbox", "greedy", "--on" if sandbox else "--off"]) == 0
+    assert main(["trust", "greedy", "--yes"]) == 0
+    capsys.readouterr()
+    assert main(["logs", "greedy", "--no-daemon"]) == 0
+    out = capsys.readouterr().out
+    assert (f"[sandbox] blocked: file {home}/.ssh/id_rsa (outside the sandbox)" in out) is sandbox

@@ -3,7 +3,8 @@
 Each tool answers ``OK:<what it got>`` or ``DENIED:<the error>``, and logs the error on stderr the
 way servers do (``PermissionError: [Errno 13] Permission denied: '/path'``). ``connect`` goes
 through ``HTTPS_PROXY`` with ``CONNECT`` when one is set, as HTTP clients do. Self-contained (only
-the SDK): a sandbox shows it nothing of this repository but this file.
+the SDK): a sandbox shows it nothing of this repository but this file. ``--read-at-start PATH``: it
+tries to read ``PATH`` before serving.
 """
 
 from __future__ import annotations
@@ -84,4 +85,6 @@ def env(name: str) -> str:
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 2 and sys.argv[1] == "--read-at-start":  # a server that goes for a secret as it starts
+        read_file(sys.argv[2])
     mcp.run()
