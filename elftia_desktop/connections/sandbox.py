@@ -27,7 +27,7 @@ from elftia_desktop.connections.sandbox_proxy import SandboxProxy
 from elftia_desktop.core.errors import ServerStartFailed
 from elftia_desktop.core.models import McpServerRecord, McpServerTransport
 from elftia_desktop.core.paths import managed_tools_dir
-from elftia_desktop.core.sandbox import LOOPBACK_HOSTS, McpSandbox
+from elftia_desktop.core.sandbox import BLOCKED_PREFIX, LOOPBACK_HOSTS, McpSandbox
 from elftia_desktop.platform.sandbox import PROXY_OVER_SOCKET, ProxyLink, SandboxSpec, SpecNet, sandbox_support, wrap
 
 CACHES = {"npx": ("~/.npm",), "npm": ("~/.npm",), "uvx": ("~/.cache/uv", "~/.local/share/uv")}
@@ -36,8 +36,6 @@ CA_VARIABLES = ("SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_
 """Where the user's trusted TLS roots are: passed into the sandbox (and readable there) so HTTPS works."""
 INSIDE_PROXY_PORT = 3128
 """The proxy's port inside a Linux sandbox (its own network namespace: no clash possible)."""
-BLOCKED_PREFIX = "[sandbox] blocked: "
-"""How a denial starts in the server's log (``elftia-mcp logs NAME``, the card, Activity)."""
 _ERRNO = re.compile(
     r"(?P<code>ENOENT|EACCES|EROFS|EPERM|Errno (?:2|13|30|1)\]|No such file or directory|Permission denied|"
     r"Read-only file system)[^'\"]*?['\"](?P<path>/[^'\"]+)['\"]",

@@ -145,3 +145,30 @@ def default_sandbox() -> McpSandbox:
     """The profile of a server from a registry, an import, pasted JSON or a link: files and environment
     confined, the network only to the package registries."""
     return McpSandbox(net="allow", allow_net=list(PACKAGE_HOSTS))
+
+
+BLOCKED_PREFIX = "[sandbox] blocked: "
+"""How a denial starts in a server's log: ``network HOST:PORT (…)``, ``network (…)`` or ``file PATH (…)``."""
+_BLOCKED = re.compile(r"^(?:network (?P<host>\S+:\d+) |file (?P<path>/.*) )\((?P<why>[^()]*)\)$")
+
+
+def allow_blocked(sandbox: McpSandbox | None, what: str) -> McpSandbox | None:
+    """``sandbox`` loosened to allow one denial (``what``: the log line after ``BLOCKED_PREFIX``).
+
+    A refused host joins the allow-list (the network becomes ``allow``); a hidden path may be read, a
+    path it may not write may be written. None when ``what`` names nothing one can allow.
+    """
+    match = _BLOCKED.match(what.strip())
+    if sandbox is None or match is None:
+        return None
+    after = sandbox.model_copy(deep=True)
+    if match["host"]:
+        if after.net == "any":
+            return None
+        base = list(LOOPBACK_HOSTS) if after.net == "loopback" else after.allow_net if after.net == "allow" else []
+        after.net, after.allow_net = "allow", list(dict.fromkeys([*base, match["host"].lower()]))
+    elif match["why"] == "not allowed":
+        after.allow_write = list(dict.fromkeys([*after.allow_write, match["path"]]))
+    else:
+        after.allow_read = list(dict.fromkeys([*after.allow_read, match["path"]]))
+    return after

@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from elftia_desktop.connections.sandbox import BLOCKED_PREFIX
 from elftia_desktop.connections.service import McpService
+from elftia_desktop.core.sandbox import BLOCKED_PREFIX
 from elftia_desktop.platform.sandbox import sandbox_support
 from tests.connections.pool_helpers import add_server, stdio_input
 

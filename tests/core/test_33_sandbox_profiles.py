@@ -161,3 +161,20 @@ def test_proxy_allow_list_matching() -> None:
     assert host_allowed(allowed, "cdn.example.com", 80) and not host_allowed(allowed, "example.org", 443)
     assert host_allowed(allowed, "[::1]", 8080) and not host_allowed(allowed, "::1", 8081)
     assert not host_allowed([], "localhost", 80)
+
+
+def test_one_click_allowances_from_denials() -> None:
+    from elftia_desktop.core.sandbox import allow_blocked
+
+    none = McpSandbox(net="none")
+    host = allow_blocked(none, "network api.github.com:443 (not allowed)")
+    assert host is not None and host.net == "allow" and host.allow_net == ["api.github.com:443"]
+    loop = allow_blocked(McpSandbox(net="loopback"), "network db.internal:5432 (not allowed)")
+    assert loop is not None and loop.allow_net == ["localhost", "127.0.0.1", "::1", "db.internal:5432"]
+    read = allow_blocked(none, "file /home/ann/.gitconfig (outside the sandbox)")
+    assert read is not None and read.allow_read == ["/home/ann/.gitconfig"] and read.allow_write == []
+    write = allow_blocked(none, "file /home/ann/notes.md (not allowed)")
+    assert write is not None and write.allow_write == ["/home/ann/notes.md"]
+    assert allow_blocked(none, "network (the sandbox has no network: Connection refused)") is None
+    assert allow_blocked(None, "file /x (not allowed)") is None
+    assert none.net == "none" and none.allow_read == []  # the record's profile is not changed in place
