@@ -83,7 +83,7 @@ def sandbox_changes(confirmed: dict[str, Any] | None, now: dict[str, Any] | None
     for key, label in (("read", "sandbox may read"), ("write", "sandbox may write")):
         added = sorted(set(now[key]) - set(confirmed.get(key, [])))
         if added:
-            changes.append((label, confirmed.get(key, []), now[key]))
+            changes.append((label, ", ".join(confirmed.get(key, [])) or "(nothing)", ", ".join(now[key])))
     if _net_wider(confirmed, now):
         changes.append(("sandbox network", _net_text(confirmed), _net_text(now)))
     return changes

@@ -44,7 +44,7 @@ def test_loosening_needs_confirming_again_and_tightening_does_not() -> None:
     for looser, change in [
         (McpSandbox(enabled=False), ("sandbox", "on", "off")),
         (McpSandbox(net="any", allow_write=["/srv/a"]), ("sandbox network", "none", "any")),
-        (McpSandbox(allow_write=["/srv/a", "/srv/b"]), ("sandbox may write", ["/srv/a"], ["/srv/a", "/srv/b"])),
+        (McpSandbox(allow_write=["/srv/a", "/srv/b"]), ("sandbox may write", "/srv/a", "/srv/a, /srv/b")),
     ]:
         changed = server.model_copy(update={"sandbox": looser})
         assert needs_confirmation(changed)
