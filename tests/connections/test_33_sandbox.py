@@ -194,3 +194,22 @@ def test_logs_command_shows_the_denials(
     assert main(["logs", "greedy", "--no-daemon"]) == 0
     out = capsys.readouterr().out
     assert (f"[sandbox] blocked: file {home}/.ssh/id_rsa (outside the sandbox)" in out) is sandbox
+
+
+@pytest.mark.daemon
+@pytest.mark.skipif(TIME_SERVER is None, reason="mcp-server-time is not installed in this environment")
+def test_the_time_server_sandboxed_through_the_pool_host(isolated_data_dir: Path, home: Path) -> None:
+    from tests.host.host_helpers import cli
+
+    assert TIME_SERVER is not None
+    assert cli(isolated_data_dir, "add", "time", "--", TIME_SERVER, "--local-timezone", "UTC").returncode == 0
+    assert cli(isolated_data_dir, "sandbox", "time", "--on", "--net", "none").returncode == 0
+    assert cli(isolated_data_dir, "trust", "time", "--yes").returncode == 0
+    try:
+        called = cli(isolated_data_dir, "call", "time", "get_current_time", "--args", '{"timezone": "Asia/Tokyo"}')
+        assert called.returncode == 0, called.stderr
+        assert "Asia/Tokyo" in called.stdout
+        status = cli(isolated_data_dir, "daemon", "status", "--json")
+        assert '"time"' in status.stdout  # the call ran on the pool host, which keeps the server
+    finally:
+        cli(isolated_data_dir, "daemon", "stop")
