@@ -91,10 +91,7 @@ async def sandboxed(
             server_name=record.name,
         )
     spec = build_spec(record, sandbox, argv)
-    inner = {"PATH": env.get("PATH", os.defpath), "HOME": spec.home, "LANG": env.get("LANG") or "C.UTF-8"}
-    trust_store = {k: env[k] for k in CA_VARIABLES if env.get(k)}  # a company's TLS root: not a secret
-    spec.read += [path for path in trust_store.values() if os.path.isabs(path)]
-    inner |= trust_store | user_env
+    inner = inner_env(spec, env) | user_env
     note = denial_reader(on_stderr, NETWORK_NOTES.get(sandbox.net))
     if sandbox.net not in ("loopback", "allow"):
         yield Launch(wrap(spec), inner, note)
@@ -111,6 +108,14 @@ async def sandboxed(
     finally:
         await proxy.close()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def inner_env(spec: SandboxSpec, env: dict[str, str]) -> dict[str, str]:
+    """The base environment inside: ``PATH``, ``HOME``, ``LANG`` and the TLS trust store (made readable)."""
+    inner = {"PATH": env.get("PATH", os.defpath), "HOME": spec.home, "LANG": env.get("LANG") or "C.UTF-8"}
+    trust_store = {k: env[k] for k in CA_VARIABLES if env.get(k)}  # a company's TLS root: not a secret
+    spec.read += [path for path in trust_store.values() if os.path.isabs(path)]
+    return inner | trust_store
 
 
 async def _start_proxy(proxy: SandboxProxy, folder: str) -> ProxyLink:
@@ -188,6 +193,7 @@ def denial_reader(on_stderr: Callable[[str], None], network_note: str | None = N
     (and, given ``network_note``, for each failed connection or name lookup)."""
 
     def read(line: str) -> None:
+        """Pass the line on, then note the denial it shows, if any."""
         on_stderr(line)
         if network_note is not None and _NO_ROUTE.search(line):
             on_stderr(f"{BLOCKED_PREFIX}network ({network_note}: {line.strip()[:200]})")

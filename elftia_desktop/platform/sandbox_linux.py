@@ -50,7 +50,7 @@ def _mounts(spec: SandboxSpec) -> list[str]:
     mounts += [(p, ["--bind-try", p, p]) for p in spec.write]
     if spec.proxy is not None and spec.proxy.socket_dir is not None:
         mounts.append((INSIDE_DIR, ["--bind", spec.proxy.socket_dir, INSIDE_DIR]))
-        mounts.append((INSIDE_DIR + "/z", ["--ro-bind", str(FORWARD_SCRIPT), f"{INSIDE_DIR}/forward.py"]))
+        mounts.append((f"{INSIDE_DIR}/forward.py", ["--ro-bind", str(FORWARD_SCRIPT), f"{INSIDE_DIR}/forward.py"]))
     out: list[str] = []
     for _, options in sorted(mounts, key=lambda item: item[0].rstrip("/").count("/")):
         out += options
