@@ -128,7 +128,7 @@ async def _start_proxy(proxy: SandboxProxy, folder: str) -> ProxyLink:
 def build_spec(record: McpServerRecord, sandbox: McpSandbox, argv: list[str]) -> SandboxSpec:
     """The plain-path spec of a record's sandbox for the command line ``argv``."""
     user_home = home()
-    read = runtime_paths(argv[0]) + [a for a in argv[1:] if os.path.isabs(a) and os.path.isfile(a)]
+    read = runtime_paths(argv[0]) + script_folders(argv[1:], user_home)
     if PROXY_OVER_SOCKET and sandbox.net in ("loopback", "allow"):
         read += runtime_paths(sys.executable)
     read += [os.path.expanduser(p) for p in sandbox.allow_read]
@@ -150,6 +150,13 @@ def caches_of(command: str) -> list[str]:
     for folder in folders:
         os.makedirs(folder, exist_ok=True)
     return folders
+
+
+def script_folders(args: list[str], user_home: str) -> list[str]:
+    """For each argument naming a file (a script), its folder (its own modules sit beside it) or, when that
+    folder is the home folder or ``/``, the file alone."""
+    found = [a for a in args if os.path.isabs(a) and os.path.isfile(a)]
+    return [os.path.dirname(a) if _safe(os.path.dirname(a), user_home) else a for a in found]
 
 
 def runtime_paths(command: str) -> list[str]:

@@ -178,3 +178,16 @@ def test_one_click_allowances_from_denials() -> None:
     assert allow_blocked(none, "network (the sandbox has no network: Connection refused)") is None
     assert allow_blocked(None, "file /x (not allowed)") is None
     assert none.net == "none" and none.allow_read == []  # the record's profile is not changed in place
+
+
+def test_a_script_argument_brings_its_folder_but_never_the_home_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from elftia_desktop.connections.sandbox import script_folders
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "server.py").write_text("")
+    (tmp_path / "loose.py").write_text("")
+    args = [str(tmp_path / "tools" / "server.py"), str(tmp_path / "loose.py"), "--flag", "relative.py"]
+    assert script_folders(args, str(tmp_path)) == [str(tmp_path / "tools"), str(tmp_path / "loose.py")]
