@@ -191,3 +191,17 @@ def test_a_script_argument_brings_its_folder_but_never_the_home_folder(
     (tmp_path / "loose.py").write_text("")
     args = [str(tmp_path / "tools" / "server.py"), str(tmp_path / "loose.py"), "--flag", "relative.py"]
     assert script_folders(args, str(tmp_path)) == [str(tmp_path / "tools"), str(tmp_path / "loose.py")]
+
+
+@pytest.mark.anyio
+async def test_a_sandboxed_server_never_starts_unsandboxed_where_none_works(monkeypatch: pytest.MonkeyPatch) -> None:
+    from elftia_desktop.connections import sandbox as connections_sandbox
+    from elftia_desktop.core.errors import ServerStartFailed
+
+    monkeypatch.setattr(connections_sandbox, "sandbox_support", lambda: "bubblewrap (bwrap) is not installed")
+    server = record({"net": "none"})
+    with pytest.raises(ServerStartFailed, match=r"its sandbox cannot run here: bubblewrap \(bwrap\) is not installed"):
+        async with connections_sandbox.sandboxed(server, ["/usr/bin/node"], {}, {}, print):
+            pass
+    async with connections_sandbox.sandboxed(record(None), ["/usr/bin/node"], {"A": "1"}, {}, print) as launch:
+        assert launch.argv == ["/usr/bin/node"] and launch.env == {"A": "1"}  # no sandbox: unchanged
