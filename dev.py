@@ -42,8 +42,8 @@ QT_RUNTIME_PACKAGES = [
     "libxcb-shape0", "libxcb-xkb1", "libxkbcommon-x11-0",
 ]  # fmt: skip
 """What the window needs (``run`` and ``test``)."""
-TEST_PACKAGES = ["xvfb", "xauth", "gnome-keyring", "dbus-daemon"]
-"""What the GUI and keyring tests need besides (``test``)."""
+TEST_PACKAGES = ["xvfb", "xauth", "gnome-keyring", "dbus-daemon", "bubblewrap"]
+"""What the GUI, keyring and sandbox tests need besides (``test``)."""
 PACKAGE_OF_LIBRARY = {"libglib-2.0.so.0": "libglib2.0-0", "libGL.so.1": "libgl1", "libEGL.so.1": "libegl1"}
 """Debian packages whose names do not follow from the library's (``libxcb-icccm.so.4`` → ``libxcb-icccm4``)."""
 

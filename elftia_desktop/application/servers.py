@@ -13,7 +13,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any, Union
 
 from elftia_desktop.application import messages
-from elftia_desktop.core.catalog import ConflictPolicy, ServerCatalog
+from elftia_desktop.core.catalog import ConflictPolicy, ServerCatalog, sandbox_by_default
 from elftia_desktop.core.errors import ElftiaError, JsonInputError, is_input_error
 from elftia_desktop.core.models import McpActionResult, McpServerInput, McpServerJsonInput, McpServerRecord
 from elftia_desktop.core.server_json import ParsedServer, parse_servers_json
@@ -86,7 +86,7 @@ async def add_parsed(
             results.append(failure(entry.name, entry.error or "not a server definition"))
             continue
         entry.server.is_trusted = trust
-        results.append(await add(target, entry.server, on_conflict))
+        results.append(await add(target, sandbox_by_default(entry.server), on_conflict))
     ok = sum(r.success for r in results)
     return McpActionResult(
         success=bool(results) and ok == len(results),

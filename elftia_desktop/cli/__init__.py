@@ -41,6 +41,7 @@ def _optional_groups(command: str | None = None) -> list[object]:
             "registry",
             "daemon",
             "review",
+            "sandbox",
         ]
     )
     groups: list[object] = []

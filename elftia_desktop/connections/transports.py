@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from mcp.client.stdio import get_default_environment
 
 from elftia_desktop.builtin_servers.launcher import BUILTIN_SERVERS, builtin_command
+from elftia_desktop.connections.sandbox import sandboxed
 from elftia_desktop.connections.stdio_process import StdioProcess, open_stdio
 from elftia_desktop.core.errors import ServerStartFailed
 from elftia_desktop.core.login_env import find_command, login_env, passed_through, search_path
@@ -155,8 +156,11 @@ async def open_transport(
     async with AsyncExitStack() as stack:
         if record.type is McpServerTransport.STDIO:
             argv, path, inherited = await stdio_argv(record)
+            launch = await stack.enter_async_context(
+                sandboxed(record, argv, stdio_env(path, inherited, env), env, hooks.on_stderr)
+            )
             read, write, process = await stack.enter_async_context(
-                open_stdio(argv, stdio_env(path, inherited, env), record.config.cwd, hooks.on_stderr, hooks.on_spawn)
+                open_stdio(launch.argv, launch.env, record.config.cwd, launch.on_stderr, hooks.on_spawn)
             )
             yield Transport(read, write, process)
             return

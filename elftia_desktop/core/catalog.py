@@ -17,11 +17,13 @@ from elftia_desktop.core.agent_store import AgentStore
 from elftia_desktop.core.approvals import with_choice
 from elftia_desktop.core.config_store import ConfigStore, describe_validation_error
 from elftia_desktop.core.errors import ConfigError, DuplicateServerName, ServerNotFound
-from elftia_desktop.core.models import Agent, McpServerInput, McpServerRecord, now_ms
+from elftia_desktop.core.models import Agent, McpServerInput, McpServerRecord, McpServerTransport, now_ms
 from elftia_desktop.core.oauth_config import OAUTH_SECRETS
+from elftia_desktop.core.sandbox import default_sandbox
 from elftia_desktop.core.secrets import SECRET_REF_INSIDE, SecretVault
 from elftia_desktop.core.text_rules import name_key, visible
-from elftia_desktop.core.trust import launch_of, mark_trusted
+from elftia_desktop.core.trust import launch_changes, launch_of, mark_trusted
+from elftia_desktop.platform.sandbox import sandbox_support
 
 ConflictPolicy = Literal["rename", "skip", "replace", "fail"]
 ToolFlag = Literal["enabled", "autoApprove"]
@@ -79,6 +81,8 @@ class ServerCatalog:
 
     def add(self, server: McpServerInput, on_conflict: ConflictPolicy = "fail") -> McpServerRecord | None:
         """Save a new server; returns None when it was skipped because the name is taken."""
+        if server.install_source in UNVETTED_SOURCES:
+            server = sandbox_by_default(server)
         record = self.vault.extract(server.to_record(), set(server.secret_keys))
         if record.is_trusted:
             mark_trusted(record)
@@ -136,7 +140,7 @@ class ServerCatalog:
             after = self.vault.extract(after, secret_keys)
             if _camel_keys(updates).get("isTrusted") is True:
                 mark_trusted(after)
-            elif before.is_trusted and launch_of(after) != launch_of(before):
+            elif before.is_trusted and launch_of(after) != launch_of(before) and _loosened(after):
                 after.is_trusted = False
             records[index] = after
             return before, after
@@ -236,3 +240,20 @@ def _taken_message(name: str, existing: str) -> str:
 
 def _camel_keys(values: dict[str, Any]) -> dict[str, Any]:
     return {to_camel(k): v for k, v in values.items()}
+
+
+def _loosened(after: McpServerRecord) -> bool:
+    """True when a changed launch needs confirming again (a tighter sandbox alone does not)."""
+    return after.trusted_launch is None or bool(launch_changes(after))
+
+
+UNVETTED_SOURCES = ("registry", "bundle", "protocol", "unknown")
+"""Where a server comes from that the user did not write: it starts sandboxed where a sandbox works."""
+
+
+def sandbox_by_default(server: McpServerInput) -> McpServerInput:
+    """``server`` with the default sandbox (files and environment confined, only the package registries),
+    when it is a stdio server without a profile and a sandbox works here; else unchanged."""
+    if server.type is not McpServerTransport.STDIO or server.sandbox is not None or sandbox_support() is not None:
+        return server
+    return server.model_copy(update={"sandbox": default_sandbox()})

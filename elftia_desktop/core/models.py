@@ -30,6 +30,7 @@ from elftia_desktop.core.model_base import OpenCamelModel as _OpenModel
 from elftia_desktop.core.model_base import now_ms as now_ms
 from elftia_desktop.core.oauth_config import McpOAuthConfig as McpOAuthConfig  # re-exported: ui imports core.models
 from elftia_desktop.core.oauth_config import OAuthGrantType as OAuthGrantType
+from elftia_desktop.core.sandbox import McpSandbox as McpSandbox  # re-exported: ui imports core.models
 from elftia_desktop.core.text_rules import (
     MAX_TIMEOUT_SECONDS,
     check_args,
@@ -250,6 +251,8 @@ class McpServerRecord(_OpenModel):
     project_path: str | None = None
     trusted_launch: dict[str, Any] | None = None
     """What the user confirmed when trusting the server (command, args, cwd or url)."""
+    sandbox: McpSandbox | None = None
+    """stdio: the sandbox it runs in (what it may read, write and reach); None: no sandbox."""
     created_at: int = Field(default_factory=now_ms)
     updated_at: int | None = None
 
@@ -281,6 +284,8 @@ class McpServerInput(_Model):
     install_source: InstallSource = "manual"
     registry_origin: RegistryOrigin | None = None
     """Set for servers installed from a registry entry or a bundle."""
+    sandbox: McpSandbox | None = None
+    """stdio: the sandbox it runs in; None: none."""
     secret_keys: list[str] = Field(default_factory=list)
     """Env or header names the user marked as secret, beyond the ones that look secret."""
 

@@ -29,6 +29,8 @@ from elftia_desktop.core.models import (
     McpServerTransport,
 )
 from elftia_desktop.core.resources import read_resource_text
+from elftia_desktop.core.sandbox import preset_sandbox
+from elftia_desktop.platform.sandbox import sandbox_support
 
 PRESETS_RESOURCE = "presets.json"
 PYTHON_PLACEHOLDER = "{python}"
@@ -105,6 +107,9 @@ class McpPreset(_Model):
     """Where to read about it; None for the built-in servers."""
     install_source: InstallSource = "manual"
     """``builtin`` for the app's own servers."""
+    sandbox: dict[str, Any] | None = None
+    """stdio: its sandbox profile (``McpSandbox`` fields, ``writeValues``, ``writeParentOf``), used where a
+    sandbox works."""
 
     @model_validator(mode="after")
     def _consistent(self) -> McpPreset:
@@ -214,6 +219,9 @@ def preset_to_input(
     filled = _filled_values(preset, values, python or sys.executable)
     config, secret_keys = _config(preset, filled, env_values)
     try:
+        sandbox = None
+        if preset.sandbox is not None and sandbox_support() is None:
+            sandbox = preset_sandbox(preset.sandbox, filled | env_values)
         return McpServerInput(
             name=name or preset.name,
             type=preset.transport,
@@ -221,6 +229,7 @@ def preset_to_input(
             install_source=preset.install_source,
             is_trusted=preset.install_source == "builtin",
             secret_keys=secret_keys,
+            sandbox=sandbox,
         )
     except ValidationError as exc:
         raise ConfigError(f"preset {preset.id!r}: {describe_validation_error(exc)}") from exc

@@ -3,8 +3,9 @@
 A server from an import, a deep link or pasted JSON is untrusted until the user confirms
 exactly what it starts (stdio) or where it connects (SSE/HTTP). The confirmed launch, the trust
 fingerprint, is kept on the record (``trustedLaunch``): the transport, command, arguments,
-working folder, environment names and values (secrets by their ``${secret:…}`` reference), URL,
-header names and OAuth endpoints. When any of it changes, the server needs confirming again and
+working folder, environment names and values (secrets by their ``${secret:…}`` reference), the
+sandbox profile, URL, header names and OAuth endpoints. A sandbox made looser (off, a new path, a
+wider network) counts as a change; a tighter one does not. When any of it changes, the server needs confirming again and
 the prompt shows the difference. Every value shown is passed through :func:`visible`, so a line
 break in an argument cannot draw a fake row; risky environment keys are flagged and placeholders
 filled from the user's environment are named.
@@ -16,11 +17,13 @@ from typing import Any
 
 from elftia_desktop.core.env_risks import env_risk, expansions, path_diff
 from elftia_desktop.core.models import McpOAuthConfig, McpServerRecord, McpServerTransport
+from elftia_desktop.core.sandbox import describe_sandbox, sandbox_changes
 from elftia_desktop.core.secret_detect import secret_kind
 from elftia_desktop.core.secrets import is_secret_ref, looks_secret
 from elftia_desktop.core.text_rules import visible
+from elftia_desktop.platform.sandbox import sandbox_support
 
-_EMPTY: dict[str, Any] = {"env": {}, "headers": [], "oauth": None, "cwd": None}
+_EMPTY: dict[str, Any] = {"env": {}, "headers": [], "oauth": None, "cwd": None, "sandbox": None}
 """What a fingerprint written by an older version (without these keys) confirmed."""
 
 
@@ -34,6 +37,7 @@ def launch_of(record: McpServerRecord) -> dict[str, Any]:
             "args": list(config.args),
             "cwd": config.cwd,
             "env": dict(sorted(config.env.items())),
+            "sandbox": None if record.sandbox is None else record.sandbox.fingerprint(),
         }
     oauth = config.oauth
     return {
@@ -72,6 +76,7 @@ def describe_launch(record: McpServerRecord) -> list[tuple[str, str]]:
         if config.env:
             rows.append(("Environment", ", ".join(_masked(k, v) for k, v in config.env.items())))
         rows += risky_env_rows(config.env)
+        rows += describe_sandbox(record.sandbox, sandbox_support())
     else:
         rows.append(("URL", visible(config.url or "")))
         if config.headers:
@@ -134,7 +139,9 @@ def launch_changes(record: McpServerRecord, now: dict[str, Any] | None = None) -
         before = confirmed.get(key, _EMPTY.get(key, value))
         if before == value:
             continue
-        if key == "env" and isinstance(before, dict):
+        if key == "sandbox":
+            changes += sandbox_changes(before, value)
+        elif key == "env" and isinstance(before, dict):
             changes += _env_changes(before, value)
         else:
             changes.append((key, _shown(before), _shown(value)))

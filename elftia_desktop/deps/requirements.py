@@ -187,6 +187,22 @@ RUNTIMES: tuple[Runtime, ...] = (
             "windows": "py -m pip install --user pipx && py -m pipx ensurepath",
         },
     ),
+    Runtime(
+        name="bubblewrap",
+        title="bubblewrap",
+        commands=("bwrap",),
+        reason="Runs local (stdio) servers in a sandbox on Linux: only the files and network you allow.",
+        homepage="https://github.com/containers/bubblewrap",
+        instructions={
+            "linux": (
+                "Debian/Ubuntu: sudo apt-get install bubblewrap\n"
+                "  Fedora:        sudo dnf install bubblewrap\n"
+                "  Arch:          sudo pacman -S bubblewrap"
+            ),
+            "macos": "Not needed on macOS: servers are sandboxed with the built-in sandbox-exec.",
+            "windows": "Not available: there is no sandbox on Windows, so local servers run with your rights.",
+        },
+    ),
 )
 
 _EXECUTABLE_SUFFIXES = (".exe", ".cmd", ".bat", ".ps1", ".com")

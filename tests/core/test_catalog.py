@@ -81,6 +81,7 @@ def test_imported_server_needs_confirmation_and_changed_launch_asks_again(server
         "args": ["-y", "pkg"],
         "cwd": None,
         "env": {},
+        "sandbox": None if trusted.sandbox is None else trusted.sandbox.fingerprint(),  # imports: sandboxed by default
     }
     _, renamed = servers.update(record.id, {"name": "tool2"})
     assert renamed.is_trusted  # a new name does not change what runs

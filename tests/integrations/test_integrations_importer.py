@@ -316,6 +316,7 @@ def test_trust_flag_marks_records_trusted(catalog: ServerCatalog) -> None:
         "args": record.config.args,
         "cwd": None,
         "env": record.config.env,
+        "sandbox": None if record.sandbox is None else record.sandbox.fingerprint(),  # sandboxed where one works
     }
 
 

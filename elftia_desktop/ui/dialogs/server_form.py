@@ -26,6 +26,7 @@ from PySide6.QtWidgets import QDialog, QWidget
 from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.models import McpActionResult, McpServerInput, McpServerRecord, McpTestResult
+from elftia_desktop.core.sandbox import default_sandbox, sandbox_unavailable
 from elftia_desktop.core.trust import needs_confirmation
 from elftia_desktop.ui.dialogs.server_form_fields import TRANSPORT_ALIASES, env_row, error_field
 from elftia_desktop.ui.dialogs.server_form_layout import FormLayout
@@ -100,6 +101,7 @@ class McpServerForm(QDialog):
             "scope": ui.scope.currentIndexChanged,
             "project": ui.project.changed,
             "preset": ui.preset_values.changed,
+            "sandbox": ui.sandbox.changed,
         }
         for key, signal in signals.items():
             signal.connect(lambda *_a, k=key: self._changed(k))
@@ -137,7 +139,9 @@ class McpServerForm(QDialog):
             if ui.cwd.text():
                 config["cwd"] = ui.cwd.text()
             secret = ui.env.secret_keys()
+            sandbox = ui.sandbox.value(values.fill)
         else:
+            sandbox = None
             headers = ui.headers.mapping()
             config = {
                 "url": values.fill(ui.url.text().strip()),
@@ -155,6 +159,8 @@ class McpServerForm(QDialog):
         if timeout:
             config["timeout"] = timeout
         params: dict[str, Any] = {"name": ui.name.text().strip(), "type": transport, "config": config}
+        if sandbox is not None:
+            params["sandbox"] = sandbox
         params["scope"] = ui.scope.currentData()
         if params["scope"] == "local":
             params["projectPath"] = ui.project.text()
@@ -182,6 +188,7 @@ class McpServerForm(QDialog):
         updates = {k: v for k, v in params.items() if k not in ("config", "secretKeys", "isTrusted")}
         updates["config"] = cleared | params["config"]
         updates.setdefault("projectPath", None)
+        updates.setdefault("sandbox", None)
         if self.record is not None and not needs_confirmation(self.record):
             updates["isTrusted"] = True  # the user's own edit in the app keeps a trusted server trusted
         return updates
@@ -262,6 +269,7 @@ class McpServerForm(QDialog):
         ui.env.set_rows([env_row(var) for var in preset.get("env") or []])
         headers = preset.get("headers") or {}
         ui.headers.set_rows([RowSpec(str(k), str(v), False) for k, v in headers.items()])
+        ui.sandbox.set_value(preset.get("sandbox") if ui.sandbox.unavailable is None else None)
         self._filling = False
         self._show_all = True
         self._revalidate()
@@ -283,9 +291,12 @@ class McpServerForm(QDialog):
             ui.call_timeout.setValue(config.timeout.call or 0)
         ui.scope.setCurrentIndex(max(0, ui.scope.findData(record.scope.value)))
         ui.project.set_text(record.project_path or "")
+        ui.sandbox.set_value(record.sandbox.to_json_dict() if record.sandbox is not None else None)
         self._filling = False
 
     def _fill_from_link(self, link: McpServerInput) -> None:
+        if link.sandbox is None and link.type.value == "stdio" and sandbox_unavailable() is None:
+            link = link.model_copy(update={"sandbox": default_sandbox()})  # what saving it would give it
         self._fill_from_record(link.to_record())
         self._show_all = True
         self.ui.link_notice.show_message(

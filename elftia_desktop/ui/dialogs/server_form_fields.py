@@ -19,6 +19,7 @@ FIELD_OF_PATH = {
     "config.timeout": "timeout",
     "scope": "scope",
     "projectPath": "project",
+    "sandbox": "sandbox",
 }
 TRANSPORT_ALIASES = {"streamablehttp": "http", "streamable-http": "http", "streamable_http": "http"}
 

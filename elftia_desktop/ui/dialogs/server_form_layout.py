@@ -32,12 +32,13 @@ from elftia_desktop.ui.dialogs.server_form_parts import (
     PresetGallery,
     TransportSwitch,
 )
+from elftia_desktop.ui.dialogs.server_form_sandbox import SandboxSection
 from elftia_desktop.ui.theme import ACCENT, card_colors
 from elftia_desktop.ui.widgets.key_value_editor import KeyValueEditor
 from elftia_desktop.ui.widgets.list_editor import ListEditor
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 
-STDIO_FIELDS = ("command", "args", "env", "cwd")
+STDIO_FIELDS = ("command", "args", "env", "cwd", "sandbox")
 HTTP_FIELDS = ("url", "auth", "headers")
 
 
@@ -113,6 +114,7 @@ class FormLayout:
         self.url.setToolTip("The server's endpoint (http or https)")
         self.headers = KeyValueEditor("header", HEADER_NAME_PATTERN, "Add hea&der", "Header-Name", dialog)
         self.auth = AuthSection(dialog)
+        self.sandbox = SandboxSection(dialog)
         self.connect_timeout = _spin("Starting and the initialize handshake; Default is 30 s")
         self.call_timeout = _spin("One tool call; Default is 120 s")
         self.scope = QComboBox(dialog)
@@ -201,6 +203,8 @@ class FormLayout:
                 ("&Working folder", "cwd", self._field("cwd", self.cwd)),
             ],
         )
+        self._section(form, "Sandbox")
+        self._add_rows(form, [("Sand&box", "sandbox", self._field("sandbox", self.sandbox))])
         self._section(form, "Endpoint")
         self._add_rows(
             form,
@@ -280,6 +284,7 @@ class FormLayout:
         for key in HTTP_FIELDS:
             self.form.setRowVisible(self.rows[key], not stdio)
         self.form.setRowVisible(self.rows["section:Program"], stdio)
+        self.form.setRowVisible(self.rows["section:Sandbox"], stdio)
         self.form.setRowVisible(self.rows["section:Endpoint"], not stdio)
         self.form.setRowVisible(self.rows["project"], local)
         needs_values = bool(self.preset_values.arguments)

@@ -23,6 +23,7 @@ from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.pool_host import PoolState
 from elftia_desktop.bridge.results import LaunchInfo
 from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.core.sandbox import BLOCKED_PREFIX, allow_blocked
 from elftia_desktop.ui.dialogs.logs_dialog import LogsDialog
 from elftia_desktop.ui.dialogs.tool_review_dialog import ToolReviewDialog
 from elftia_desktop.ui.dialogs.trust_dialog import TrustDialog
@@ -76,6 +77,7 @@ class McpServersPage(QWidget):
         router.signals.toolsChanged.connect(self._fetch_tool_count)
         router.activity.recorded.connect(self._on_activity)
         router.signals.poolChanged.connect(self._show_users)
+        router.signals.logLine.connect(self._on_log_line)
         self._first_show = FirstShow(self, self._first_load)
 
     def _first_load(self) -> None:
@@ -331,10 +333,30 @@ class McpServersPage(QWidget):
             dialog.open()
         elif action == "update":
             self.router.registry.update(server_id, receiver=self, on_error=self.show_error)
+        elif action == "allow-blocked":
+            self._allow_blocked(record)
         elif action == "activity":
             from elftia_desktop.ui.dialogs.discover_activity import ActivityDialog
 
             ActivityDialog(self.router.activity, server_id, record.name, self).open()
+
+    @Slot(str, str)
+    def _on_log_line(self, server_id: str, line: str) -> None:
+        """A sandbox denial in a server's log shows on its card."""
+        card = self.cards.get(server_id)
+        if card is not None and line.startswith(BLOCKED_PREFIX):
+            card.add_blocked(line.removeprefix(BLOCKED_PREFIX))
+
+    def _allow_blocked(self, record: McpServerRecord) -> None:
+        """Allow the card's last denial in the server's sandbox and trust it with that (one click)."""
+        card = self.cards[record.id]
+        sandbox = allow_blocked(record.sandbox, card.blocked[-1]) if card.blocked else None
+        if sandbox is None:
+            LogsDialog(self.router, record.id, record.name, self).open()  # nothing one click can allow: see why
+            return
+        card.clear_blocked()
+        updates = {"sandbox": sandbox.to_json_dict(), "isTrusted": True}
+        self.router.servers.update(record.id, updates, receiver=self, on_error=self.show_error)
 
     @Slot(object)
     def _show_users(self, state: PoolState) -> None:

@@ -88,7 +88,7 @@ class ServerCard(QFrame):
 
     Signals:
         actionRequested(str, str): action name (test, discover, edit, logs, remove, trust, activity, sign-in,
-            sign-out, update, review-tools), server id.
+            sign-out, update, review-tools, allow-blocked), server id.
         activeToggled(str, bool): server id, new ``isActive``.
     """
 
@@ -139,6 +139,14 @@ class ServerCard(QFrame):
         self.changed_tools.clicked.connect(lambda: self.actionRequested.emit("review-tools", self.record.id))
         self.changed_tools.hide()
         outer.addWidget(self.changed_tools, 0, Qt.AlignmentFlag.AlignLeft)
+        self.blocked: list[str] = []
+        """What the sandbox refused since the card was built (``network HOST:PORT (…)``, ``file PATH (…)``)."""
+        self.blocked_button = QPushButton()
+        self.blocked_button.setObjectName("ChangedTools")
+        self.blocked_button.setToolTip("Its sandbox refused this: click to allow it (the server is trusted with it)")
+        self.blocked_button.clicked.connect(lambda: self.actionRequested.emit("allow-blocked", self.record.id))
+        self.blocked_button.hide()
+        outer.addWidget(self.blocked_button, 0, Qt.AlignmentFlag.AlignLeft)
 
     def _action_row(self) -> QHBoxLayout:
         """The action buttons, then (right) Update to … and Trust… when they apply."""
@@ -275,6 +283,18 @@ class ServerCard(QFrame):
             self.changed_tools.setText(f"⚠  Changed tools: {shown} — held back until you review them…")
         else:
             self.changed_tools.setText(f"⚠  Tool descriptions to check: {shown} — review…")
+
+    def add_blocked(self, what: str) -> None:
+        """Show the last thing the sandbox refused (``what``: a log line's text after ``[sandbox] blocked:``)."""
+        self.blocked.append(what)
+        more = f" (+{len(self.blocked) - 1} more in Logs)" if len(self.blocked) > 1 else ""
+        self.blocked_button.setText(f"⛔  Sandbox blocked {what}{more} — allow…")
+        self.blocked_button.show()
+
+    def clear_blocked(self) -> None:
+        """Forget the shown denials (after they were allowed)."""
+        self.blocked.clear()
+        self.blocked_button.hide()
 
     def set_state(self, state: str, error: str = "") -> None:
         """Show the live connection state; an untrusted server shows that it needs trust instead.
