@@ -57,6 +57,7 @@ class AgentsPage(QWidget):
         """An agent to select as soon as the table shows it (one just created)."""
         self._build()
         router.signals.serversChanged.connect(self.reload)
+        router.signals.agentsChanged.connect(self._fetch_agents)
         router.signals.toolsChanged.connect(lambda _sid: self._fetch_summaries())
         router.signals.connectionStateChanged.connect(self._on_state)
 
@@ -138,6 +139,11 @@ class AgentsPage(QWidget):
         """Fetch the agents, the servers and their states, then the tool summaries."""
         self.router.servers.records(receiver=self, on_done=self._set_servers, on_error=self.show_error)
         self.router.servers.states(receiver=self, on_done=self._set_states)
+        self._fetch_agents()
+
+    @Slot()
+    def _fetch_agents(self) -> None:
+        """Fetch the agents again (another process changed them)."""
         self.router.agents.all(receiver=self, on_done=self._set_agents, on_error=self.show_error)
 
     def _set_servers(self, servers: list[McpServerRecord]) -> None:
@@ -229,7 +235,7 @@ class AgentsPage(QWidget):
 
     def _changed(self, text: str) -> None:
         self.notice.show_message(text, "success")
-        self.router.agents.all(receiver=self, on_done=self._set_agents, on_error=self.show_error)
+        self._fetch_agents()
 
     def create_agent(self) -> None:
         """Ask for a name and add an agent in automatic mode."""

@@ -52,6 +52,7 @@ class SettingsPage(PageFrame):
         column.insertWidget(3, self._build_backup())
         self.body.addWidget(scroll, 1)
         self._update_buttons()
+        router.signals.settingsChanged.connect(self.load)
         QTimer.singleShot(0, self.load)
 
     def _build_secrets(self) -> QWidget:
@@ -83,9 +84,11 @@ class SettingsPage(PageFrame):
         self.router.settings.load(receiver=self, on_done=self._show, on_error=self._failed)
 
     def _show(self, info: SettingsView) -> None:
+        """Show the saved values; values the user changed and did not save yet stay as typed."""
+        edited = self.values.values() if self.dirty() else None
         self.info = info
         self.saved = dict(info.settings)
-        self.values.set_values(self.saved)
+        self.values.set_values(self.saved if edited is None else edited)
         self.places.set_paths(info.paths)
         self.secrets.setText(secrets_html(info.secrets))
         self._apply_theme(self.saved["theme"])
