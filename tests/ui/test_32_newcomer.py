@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.ui.dialogs.logs_dialog import LogsDialog
+from elftia_desktop.ui.pages.import_export_page import ImportExportPage
+from tests.helpers.live_router import add_servers, server_input
 
 WAIT = 30_000
 pytestmark = pytest.mark.timeout(120)
@@ -30,3 +35,34 @@ def test_logs_open_at_column_0_and_ctrl_home_goes_to_the_first_line(qtbot: QtBot
     qtbot.keyClick(view, Qt.Key.Key_Home, Qt.KeyboardModifier.ControlModifier)
     assert view.textCursor().position() == 0
     assert view.verticalScrollBar().value() == 0
+
+
+def test_import_counts_only_rows_it_will_import_and_nothing_imported_is_not_a_success(
+    qtbot: QtBot, router: McpRouter, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home"
+    claude = home / ".config" / "Claude" / "claude_desktop_config.json"
+    claude.parent.mkdir(parents=True)
+    claude.write_text(json.dumps({"mcpServers": {"taken": {"command": "uvx", "args": ["one"]}}}), encoding="utf-8")
+    monkeypatch.setenv("HOME", str(home))
+    for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "CLAUDE_CONFIG_DIR", "APPDATA"):
+        monkeypatch.delenv(name, raising=False)
+    add_servers(server_input("taken"))
+    page = ImportExportPage(router)
+    qtbot.addWidget(page)
+    page.show()
+    panel = page.import_panel
+    qtbot.waitUntil(lambda: len(panel.policy_boxes) == 1, timeout=WAIT)
+    (box,) = panel.policy_boxes.values()
+    assert box.currentData() == "skip"
+    assert panel.import_button.text() == "Import" and not panel.import_button.isEnabled()  # a skipped row is no import
+    box.setCurrentIndex(box.findData("rename"))
+    assert panel.import_button.text() == "Import 1 server" and panel.import_button.isEnabled()
+
+    box.setCurrentIndex(box.findData("skip"))
+    with qtbot.waitSignal(panel.imported, timeout=WAIT) as imported:  # the button is off; what a click would send
+        router.integrations.import_servers(
+            panel.checked_sources(), panel.choices(), receiver=panel, on_done=panel._imported
+        )
+    assert imported.args == [0]
+    assert page.notice.kind == "info" and "Nothing was imported (1 skipped, 0 failed)" in page.notice.label.text()
