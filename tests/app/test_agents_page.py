@@ -56,6 +56,7 @@ def open_dialog(qtbot: QtBot, page: AgentsPage, name: str) -> McpManageDialog:
     dialog = page.manage_selected()
     assert dialog is not None
     qtbot.addWidget(dialog)
+    dialog.start_button.click()  # opening starts no server (issue 32): list every server's tools
     qtbot.waitUntil(lambda: previewed(dialog), timeout=WAIT)
     return dialog
 

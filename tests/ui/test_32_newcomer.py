@@ -10,9 +10,11 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.core.models import Agent, McpMode
 from elftia_desktop.ui.dialogs.logs_dialog import LogsDialog
+from elftia_desktop.ui.dialogs.mcp_manage_dialog import McpManageDialog
 from elftia_desktop.ui.pages.import_export_page import ImportExportPage
-from tests.helpers.live_router import add_servers, server_input
+from tests.helpers.live_router import add_servers, server_input, settle
 
 WAIT = 30_000
 pytestmark = pytest.mark.timeout(120)
@@ -66,3 +68,26 @@ def test_import_counts_only_rows_it_will_import_and_nothing_imported_is_not_a_su
         )
     assert imported.args == [0]
     assert page.notice.kind == "info" and "Nothing was imported (1 skipped, 0 failed)" in page.notice.label.text()
+
+
+def test_the_agent_dialog_starts_no_server_and_uses_the_servers_page_words(qtbot: QtBot, router: McpRouter) -> None:
+    trusted, untrusted = add_servers(server_input("ready"), server_input("imported", trusted=False))
+    agent = Agent(name="Helper", mcp_mode=McpMode.MANUAL, selected_servers=[trusted.id, untrusted.id])
+    states: list[tuple[str, str]] = []
+    router.signals.connectionStateChanged.connect(lambda sid, state, _e: states.append((sid, state)))
+    dialog = McpManageDialog(router, agent, [trusted, untrusted], {})
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitUntil(lambda: bool(dialog.picker.problems.text()), timeout=WAIT)
+    settle(qtbot, router)
+    assert states == []  # nothing was started by opening it
+    texts = {dialog.server_list.item(i).text().split("\n")[0]: dialog.server_list.item(i).text() for i in range(2)}
+    assert "Needs trust" in texts["imported"] and "failing" not in texts["imported"]
+    assert "Not connected" in texts["ready"] and "Error" not in texts["ready"]
+
+    dialog.start_button.click()
+    qtbot.waitUntil(lambda: dialog.picker.model.total() > 0, timeout=WAIT)
+    assert (trusted.id, "connected") in states
+    assert (untrusted.id, "connecting") not in states  # an untrusted server is never started
+    imported = next(dialog.server_list.item(i) for i in range(2) if dialog.server_list.item(i).text().startswith("imp"))
+    assert "Needs trust" in imported.text()
