@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QLabel
 from pytestqt.qtbot import QtBot
 
 from elftia_desktop.bridge.router import McpRouter
@@ -14,6 +15,8 @@ from elftia_desktop.core.models import Agent, McpMode
 from elftia_desktop.ui.dialogs.logs_dialog import LogsDialog
 from elftia_desktop.ui.dialogs.mcp_manage_dialog import McpManageDialog
 from elftia_desktop.ui.pages.import_export_page import ImportExportPage
+from elftia_desktop.ui.pages.settings_page import SettingsPage
+from elftia_desktop.ui.theme import is_dark, set_theme_mode
 from tests.helpers.live_router import add_servers, server_input, settle
 
 WAIT = 30_000
@@ -91,3 +94,30 @@ def test_the_agent_dialog_starts_no_server_and_uses_the_servers_page_words(qtbot
     assert (untrusted.id, "connecting") not in states  # an untrusted server is never started
     imported = next(dialog.server_list.item(i) for i in range(2) if dialog.server_list.item(i).text().startswith("imp"))
     assert "Needs trust" in imported.text()
+
+
+def test_settings_theme_applies_when_chosen_and_the_saved_message_fits(qtbot: QtBot, router: McpRouter) -> None:
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    page = SettingsPage(router)
+    qtbot.addWidget(page)
+    page.show()
+    qtbot.waitUntil(lambda: page.info is not None, timeout=WAIT)
+    try:
+        texts = " ".join(label.text() for label in page.findChildren(QLabel))
+        assert "after a restore" not in texts  # the Backup card offers no restore, so it does not promise one
+        page.values.theme.setCurrentIndex(page.values.theme.findData("dark"))
+        assert is_dark(app.palette())  # in force at once, before Save
+        page.revert_button.click()
+        assert not is_dark(app.palette()) or (page.saved is not None and page.saved["theme"] == "dark")
+
+        page.values.theme.setCurrentIndex(page.values.theme.findData("dark"))
+        page.save_button.click()
+        qtbot.waitUntil(lambda: "Saved" in page.notice.label.text(), timeout=WAIT)
+        assert page.notice.label.text() == "Saved. The theme is in force."  # not the timeouts' note
+        page.values.log_lines.setValue(900)
+        page.save_button.click()
+        qtbot.waitUntil(lambda: "log size" in page.notice.label.text(), timeout=WAIT)
+        assert "timeouts" not in page.notice.label.text()
+    finally:
+        set_theme_mode(app, "system")
