@@ -7,17 +7,19 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QLabel
+from PySide6.QtWidgets import QApplication, QInputDialog, QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.models import Agent, McpMode
 from elftia_desktop.ui.dialogs.logs_dialog import LogsDialog
 from elftia_desktop.ui.dialogs.mcp_manage_dialog import McpManageDialog
+from elftia_desktop.ui.pages.agents_page import AgentsPage
 from elftia_desktop.ui.pages.import_export_page import ImportExportPage
 from elftia_desktop.ui.pages.settings_page import SettingsPage
 from elftia_desktop.ui.theme import is_dark, set_theme_mode
 from tests.helpers.live_router import add_servers, server_input, settle
+from tests.helpers.modal import when_modal
 
 WAIT = 30_000
 pytestmark = pytest.mark.timeout(120)
@@ -121,3 +123,25 @@ def test_settings_theme_applies_when_chosen_and_the_saved_message_fits(qtbot: Qt
         assert "timeouts" not in page.notice.label.text()
     finally:
         set_theme_mode(app, "system")
+
+
+def test_a_too_long_agent_name_is_asked_again_with_the_text_kept(qtbot: QtBot, router: McpRouter) -> None:
+    page = AgentsPage(router)
+    qtbot.addWidget(page)
+    page.show()
+    qtbot.waitUntil(lambda: bool(page.agents), timeout=WAIT)
+    long_name = "A very long agent name " * 20
+    asked: list[tuple[str, str]] = []
+
+    def answer(dialog: QWidget) -> None:
+        assert isinstance(dialog, QInputDialog)
+        asked.append((dialog.textValue(), dialog.labelText()))
+        dialog.reject()
+
+    when_modal(lambda d: (d.setTextValue(long_name), d.accept()) if isinstance(d, QInputDialog) else None)
+    page.create_agent()
+    when_modal(answer, attempts=2400)
+    qtbot.waitUntil(lambda: bool(asked), timeout=WAIT)
+    assert asked[0][0] == long_name  # nothing typed is lost
+    assert "⚠" in asked[0][1] and "characters" in asked[0][1]  # the reason, in the dialog
+    assert not page.notice.isVisible()
