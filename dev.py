@@ -37,7 +37,7 @@ PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 
 QT_RUNTIME_PACKAGES = [
     "libglib2.0-0", "libegl1", "libgl1", "libx11-6", "libdbus-1-3", "libfontconfig1", "libfreetype6",
-    "libxkbcommon0", "fonts-dejavu-core",
+    "libxkbcommon0", "fonts-dejavu-core", "fonts-noto-color-emoji",
     "libxcb-cursor0", "libxcb-icccm4", "libxcb-keysyms1", "libxcb-image0", "libxcb-render-util0",
     "libxcb-shape0", "libxcb-xkb1", "libxkbcommon-x11-0",
 ]  # fmt: skip

@@ -81,7 +81,7 @@ def shoot_theme(
     page = window.servers_page
     settle(app, 20, lambda: page.loaded)
     for record in records[:3]:
-        page._test(record)
+        page.server_actions.test(record)
     settle(app, 25, lambda: all(page.states.get(r.id, ("",))[0] in ("connected", "error") for r in records[:3]))
     settle(app, 1.5)
     save(window, f"servers-{theme}")

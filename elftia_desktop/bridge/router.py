@@ -31,6 +31,7 @@ from PySide6.QtCore import QObject
 
 from elftia_desktop.bridge.activity import ActivityLog
 from elftia_desktop.bridge.events import EventRelay
+from elftia_desktop.bridge.file_watch import FileWatch
 from elftia_desktop.bridge.plumbing import RouterCore
 from elftia_desktop.bridge.pool_host import WindowPool
 from elftia_desktop.bridge.routes.agents import AgentRoute
@@ -72,6 +73,8 @@ class McpRouter:
         self.events = EventRelay(self.signals, self.core.next_id)
         loop.when_built(self.events.wire)  # once, on the loop, before any request sees the services
         self.core.approve = self.events.approve
+        self.file_watch = FileWatch(loop, self.signals)
+        """Follows the config, agents and settings files changed by other processes."""
         self.pool = PoolRoute(self.core, pool)
         if pool is not None:  # after the relay: the host's answer to a server's question wins
             pool.fallback = self.events.elicit

@@ -66,7 +66,9 @@ class RouterSignals(QObject):
             server's name ("" when it did not).
         connectionProtocolChanged(str, str): server id, the protocol agreed on (``2026-07-28``,
             ``handshake 2025-11-25``; "" while not connected); after each state change.
-        serversChanged(): the server list changed.
+        serversChanged(): the server list changed (here, or in the config file by another process).
+        agentsChanged(): another process changed the agents file (``elftia-mcp agents ...``).
+        settingsChanged(): another process saved the settings; they are in force already.
         toolsChanged(str): a server's tool list changed (server id).
         toolCalled(object): a finished tool call, as a ``bridge.activity.CallRecord``.
         toolProgress(object): a running call's progress, as a :class:`ToolProgress`.
@@ -83,6 +85,8 @@ class RouterSignals(QObject):
     connectionStateChanged = Signal(str, str, str)
     connectionProtocolChanged = Signal(str, str)
     serversChanged = Signal()
+    agentsChanged = Signal()
+    settingsChanged = Signal()
     toolsChanged = Signal(str)
     toolCalled = Signal(object)
     toolProgress = Signal(object)

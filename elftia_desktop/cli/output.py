@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import unicodedata
 from collections.abc import Coroutine, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -28,12 +29,34 @@ def print_json(data: Any) -> None:
     print(json.dumps(data, indent=2, ensure_ascii=False, default=str))
 
 
+EMOJI_STYLE = "\ufe0f"
+"""The variation selector that asks for the emoji (two-column) form of the character before it."""
+
+
+def display_width(text: str) -> int:
+    """The columns ``text`` takes on a terminal: wide (CJK, emoji) characters two, combining marks none."""
+    width = 0
+    previous = ""
+    for char in text:
+        if char == EMOJI_STYLE:
+            width += 1 if previous and unicodedata.east_asian_width(previous) not in ("W", "F") else 0
+        elif not unicodedata.combining(char):
+            width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+        previous = char
+    return width
+
+
 def print_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
-    """Print rows as an aligned text table; control, bidi and zero-width characters are shown escaped."""
+    """Print rows as an aligned text table; control, bidi and zero-width characters are shown escaped.
+
+    Columns are padded by what the terminal shows (:func:`display_width`), so names with emoji or CJK
+    characters keep the columns after them aligned.
+    """
     cells = [[str(h) for h in headers]] + [["" if c is None else visible(str(c)) for c in row] for row in rows]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
+    widths = [max(display_width(row[i]) for row in cells) for i in range(len(headers))]
     for index, row in enumerate(cells):
-        print("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip())
+        padded = (cell + " " * (widths[i] - display_width(cell)) for i, cell in enumerate(row))
+        print("  ".join(padded).rstrip())
         if index == 0:
             print("  ".join("-" * w for w in widths))
 

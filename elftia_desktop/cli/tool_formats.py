@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from shlex import quote
 from typing import TYPE_CHECKING, Any
 
 from elftia_desktop.cli.auth import sign_in_flag
@@ -75,17 +76,32 @@ def cmd_tools(args: argparse.Namespace) -> int:
     code = check_flags(args)
     if code is not None:
         return code
-    tools, errors, states = run_services(
-        args, lambda services: with_states(services, _live_tools(services, args.server, args.agent))
-    )
+    tools, errors, states, held = run_services(args, lambda services: _listed(services, args.server, args.agent))
     for server, reason in errors.items():
         warn(f"{server}: {reason}")
+    for server, names in held.items():
+        count = f"{len(names)} tool{'s' if len(names) != 1 else ''}"
+        warn(
+            f"{server}: {count} held back, changed since you trusted it ({', '.join(names)}); "
+            f"review with: elftia-mcp review {quote(server)}"
+        )
     if args.approve or args.ask:
         return switch(args, tools)
     if args.format == "table":
         return _print_table(args, tools, errors, states)
     code = _print(args, convert_tools(tools, args.format, strict=args.strict), list(tools))
     return EXIT_FAILED if errors and not tools else code
+
+
+async def _listed(
+    services: Services, server: str | None, agent_name: str | None
+) -> tuple[list[MCPTool], dict[str, str], dict[str, str], dict[str, list[str]]]:
+    """The tools, why servers are missing, whether each tool asks, and by server name the tools held back."""
+    tools, errors, states = await with_states(services, _live_tools(services, server, agent_name))
+    names = {record.id: record.name for record in await services.mcp.current_records()}
+    guard = services.mcp.tool_guard
+    held = {names.get(sid, sid): sorted(tool_names) for sid, tool_names in guard.held.items() if tool_names}
+    return tools, errors, states, held
 
 
 async def _live_tools(

@@ -7,7 +7,7 @@ import json
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QInputDialog, QMessageBox
+from PySide6.QtWidgets import QInputDialog, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
 from elftia_desktop.bridge.errors import BridgeError
@@ -59,6 +59,7 @@ def open_dialog(qtbot: QtBot, page: AgentsPage, name: str) -> McpManageDialog:
     dialog = page.manage_selected()
     assert dialog is not None
     qtbot.addWidget(dialog)
+    dialog.start_button.click()  # opening starts no server (issue 32): list every server's tools
     qtbot.waitUntil(lambda: previewed(dialog), timeout=WAIT)
     return dialog
 
@@ -203,8 +204,17 @@ def test_rename_duplicate_and_confirmed_delete(qtbot: QtBot, router: McpRouter) 
     assert "Deleted" in page.notice.label.text()
     when_modal(lambda d: (d.setTextValue("helper"), d.accept()) if isinstance(d, QInputDialog) else None)
     page.create_agent()
-    qtbot.waitUntil(lambda: page.notice.kind == "error", timeout=WAIT)
-    assert "an agent named 'Helper' exists already" in page.notice.label.text()
+    asked_again: list[tuple[str, str]] = []
+
+    def answer(dialog: QWidget) -> None:
+        assert isinstance(dialog, QInputDialog)
+        asked_again.append((dialog.textValue(), dialog.labelText()))
+        dialog.reject()
+
+    when_modal(answer, attempts=2400)  # the name is refused on the service loop; then the dialog comes again
+    qtbot.waitUntil(lambda: bool(asked_again), timeout=WAIT)
+    assert asked_again[0][0] == "helper"  # the typed name is kept (issue 32)
+    assert "an agent named 'Helper' exists already" in asked_again[0][1]
 
 
 def test_a_corrupt_agents_file_is_recovered_and_the_user_told(qtbot: QtBot) -> None:

@@ -68,6 +68,7 @@ def shoot(app: QApplication, window: MainWindow, suffix: str) -> None:
     page.table.selectRow(1)
     dialog = page.manage_selected()
     assert dialog is not None
+    dialog.start_button.click()  # opening starts no server: list every server's tools for the picture
     settle(app, lambda: _previewed(dialog) and bool(dialog.counts))
     save(app, dialog, f"agent-dialog{suffix}")
     dialog.mode_buttons[McpMode.AUTO].setChecked(True)

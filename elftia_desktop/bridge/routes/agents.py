@@ -108,6 +108,7 @@ class AgentRoute(Route):
         self,
         agent: Mapping[str, object],
         *,
+        start: bool = True,
         receiver: QObject | None = None,
         on_done: Done[McpToolListing] | None = None,
         on_error: Failed | None = None,
@@ -115,15 +116,17 @@ class AgentRoute(Route):
         """``agents:tools``: the tools an agent (as edited, saved or not, in the ``Agent`` shape) could tick.
 
         The servers its mode gives it, without the agent's own tool selection; tools the server
-        disables are not offered. Failing servers are in ``errors``.
+        disables are not offered. Failing servers are in ``errors``. With ``start=False`` only the
+        servers connected now are asked (none is started); the others are in ``errors`` as not connected.
         """
         from elftia_desktop.bridge.channels import AgentDraftInput
 
         async def work(s: AppServices, data: AgentDraftInput) -> McpToolListing:
             """``agents:tools`` on the service loop."""
+            from elftia_desktop.tools.connected import ConnectedTools
             from elftia_desktop.tools.loader import fetch_agent_server_tools
 
-            return await fetch_agent_server_tools(s.mcp, _draft(data))
+            return await fetch_agent_server_tools(s.mcp if start else ConnectedTools(s.mcp), _draft(data))
 
         reply = Reply("agents:tools", receiver, on_done, on_error)
         return self._core.call(reply, AgentDraftInput, {"agent": dict(agent)}, work)
@@ -133,19 +136,25 @@ class AgentRoute(Route):
         agent: Mapping[str, object],
         strict: bool = False,
         *,
+        start: bool = True,
         receiver: QObject | None = None,
         on_done: Done[list[ProviderPayload]] | None = None,
         on_error: Failed | None = None,
     ) -> int:
-        """``agents:preview``: the exact payload per provider for the agent's tools."""
+        """``agents:preview``: the exact payload per provider for the agent's tools.
+
+        ``start=False``: only the tools of the servers connected now (none is started).
+        """
         from elftia_desktop.bridge.channels import AgentDraftInput
 
         async def work(s: AppServices, data: AgentDraftInput) -> list[ProviderPayload]:
             """``agents:preview`` on the service loop."""
+            from elftia_desktop.tools.connected import connected_agent_tools
             from elftia_desktop.tools.loader import fetch_mcp_tools
             from elftia_desktop.tools.preview import preview_payloads
 
-            listing = await fetch_mcp_tools(s.mcp, _draft(data))
+            draft = _draft(data)
+            listing = await (fetch_mcp_tools(s.mcp, draft) if start else connected_agent_tools(s.mcp, draft))
             return await asyncio.to_thread(preview_payloads, listing.tools, strict=data.strict)
 
         reply = Reply("agents:preview", receiver, on_done, on_error)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Slot
+from PySide6.QtCore import Qt, Slot
 from PySide6.QtGui import QFontDatabase, QGuiApplication, QTextCursor
 from PySide6.QtWidgets import (
     QDialog,
@@ -48,6 +48,9 @@ class LogsDialog(QDialog):
         self.view = QPlainTextEdit(readOnly=True)
         self.view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.view.setTextInteractionFlags(  # the keys move through the log too (Ctrl+Home, Ctrl+End, Page Up)
+            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
         self.view.setPlaceholderText("No log lines yet. Start the server (Test) to see its output here.")
         layout.addWidget(self.view, 1)
 
@@ -83,7 +86,9 @@ class LogsDialog(QDialog):
 
     def _refresh(self) -> None:
         self.view.setPlainText("\n".join(self.shown_lines()))
-        self.view.moveCursor(QTextCursor.MoveOperation.End)
+        self.view.moveCursor(QTextCursor.MoveOperation.End)  # the newest line, read from its start (column 0)
+        self.view.moveCursor(QTextCursor.MoveOperation.StartOfLine)
+        self.view.horizontalScrollBar().setValue(0)
         self._update_count()
 
     def _update_count(self) -> None:

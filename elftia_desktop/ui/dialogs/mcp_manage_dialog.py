@@ -1,9 +1,11 @@
 """``McpManageDialog``: which MCP servers and tools one agent gets (the original's association dialog).
 
 The mode as three choices with a line each on what it means; in manual mode a checklist of the
-servers with their live state, transport and tool count (servers that are off or failing are
-shown as such, a selected server that no longer exists as a gap to untick); and the tool picker
-with the payload preview. Every edit is a draft until Save.
+servers with their live state in the Servers page's words, transport and tool count (servers that
+are off, need trust or fail are shown as such, a selected server that no longer exists as a gap to
+untick); and the tool picker with the payload preview. Opening it starts no server: the tools of
+the servers connected now are listed, and "Start servers" lists the others'. Every edit is a draft
+until Save.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QListWidgetItem,
+    QPushButton,
     QRadioButton,
     QSplitter,
     QVBoxLayout,
@@ -27,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from elftia_desktop.core.models import Agent, McpMode, MCPTool
+from elftia_desktop.core.trust import needs_confirmation
 from elftia_desktop.ui.error_presenter import show_error
 from elftia_desktop.ui.theme import STATE_COLORS
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
@@ -69,6 +73,8 @@ class McpManageDialog(QDialog):
         self.saved: Agent | None = None
         self.counts: dict[str, int] = {}
         self.failures: dict[str, str] = {}
+        self.start_servers = False
+        """Whether listing tools may start servers (after "Start servers"); on open only connected ones are asked."""
         self._tools_generation = self._preview_generation = 0
         self.setWindowTitle(f"MCP tools — {agent.name}")
         self.resize(1120, 720)
@@ -93,7 +99,6 @@ class McpManageDialog(QDialog):
         self._fill_servers()
         self._sync_enabled()
         router.signals.connectionStateChanged.connect(self._on_state)
-        self.router.agents.tools({"name": "all", "mcpMode": "auto"}, receiver=self, on_done=self._set_counts)
         self.request_tools()
 
     def _build_left(self) -> QWidget:
@@ -127,7 +132,18 @@ class McpManageDialog(QDialog):
         self.server_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.server_list.itemChanged.connect(self._on_server_ticked)
         column.addWidget(self.server_list, 1)
+        self.start_button = QPushButton("Start servers to list their tools")
+        self.start_button.setToolTip(
+            "Only the servers connected now show their tools. This starts the agent's other active, trusted servers."
+        )
+        self.start_button.clicked.connect(self._start_servers)
+        column.addWidget(self.start_button)
         return box
+
+    def _start_servers(self) -> None:
+        self.start_servers = True
+        self.start_button.hide()
+        self.request_tools()
 
     # -- the draft ----------------------------------------------------------------------------
 
@@ -188,8 +204,12 @@ class McpManageDialog(QDialog):
         if not record.is_active:
             parts.append("turned off")
             color = STATE_COLORS["disconnected"]
-        elif record.id in self.failures or state == "error":
-            parts.append("failing")
+        elif needs_confirmation(record):  # the Servers page's word: it is not failing, it waits for the user
+            parts.append(STATE_LABELS["untrusted"])
+            color = STATE_COLORS["disconnected"]
+            error = "Not started until you trust it on the Servers page"
+        elif state == "error" or (self.start_servers and record.id in self.failures):
+            parts.append(STATE_LABELS["error"])
             color = STATE_COLORS["error"]
             error = self.failures.get(record.id, error)
         else:
@@ -241,7 +261,11 @@ class McpManageDialog(QDialog):
         self._tools_generation += 1
         generation, draft = self._tools_generation, self.draft()
         self.router.agents.tools(
+            {"name": "all", "mcpMode": "auto"}, start=self.start_servers, receiver=self, on_done=self._set_counts
+        )
+        self.router.agents.tools(
             self._draft_json(),
+            start=self.start_servers,
             receiver=self,
             on_done=lambda listing: self._set_tools(generation, draft, listing),
             on_error=self._failed,
@@ -261,6 +285,7 @@ class McpManageDialog(QDialog):
         generation = self._preview_generation
         self.router.agents.preview(
             self._draft_json(),
+            start=self.start_servers,
             receiver=self,
             on_done=lambda payloads: self._set_preview(generation, payloads),
             on_error=self._failed,

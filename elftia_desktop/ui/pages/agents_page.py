@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from elftia_desktop.bridge.errors import BridgeError, ErrorCategory
 from elftia_desktop.ui.dialogs.gateway_dialog import GatewayDialog
 from elftia_desktop.ui.dialogs.mcp_manage_dialog import McpManageDialog
 from elftia_desktop.ui.error_presenter import show_error
@@ -33,7 +34,6 @@ from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 from elftia_desktop.ui.widgets.tool_picker import token_count_text
 
 if TYPE_CHECKING:
-    from elftia_desktop.bridge.errors import BridgeError
     from elftia_desktop.bridge.router import McpRouter
     from elftia_desktop.core.models import Agent, AgentToolSummary, McpServerRecord
 
@@ -57,6 +57,7 @@ class AgentsPage(QWidget):
         """An agent to select as soon as the table shows it (one just created)."""
         self._build()
         router.signals.serversChanged.connect(self.reload)
+        router.signals.agentsChanged.connect(self._fetch_agents)
         router.signals.toolsChanged.connect(lambda _sid: self._fetch_summaries())
         router.signals.connectionStateChanged.connect(self._on_state)
 
@@ -138,6 +139,11 @@ class AgentsPage(QWidget):
         """Fetch the agents, the servers and their states, then the tool summaries."""
         self.router.servers.records(receiver=self, on_done=self._set_servers, on_error=self.show_error)
         self.router.servers.states(receiver=self, on_done=self._set_states)
+        self._fetch_agents()
+
+    @Slot()
+    def _fetch_agents(self) -> None:
+        """Fetch the agents again (another process changed them)."""
         self.router.agents.all(receiver=self, on_done=self._set_agents, on_error=self.show_error)
 
     def _set_servers(self, servers: list[McpServerRecord]) -> None:
@@ -229,13 +235,26 @@ class AgentsPage(QWidget):
 
     def _changed(self, text: str) -> None:
         self.notice.show_message(text, "success")
-        self.router.agents.all(receiver=self, on_done=self._set_agents, on_error=self.show_error)
+        self._fetch_agents()
 
-    def create_agent(self) -> None:
-        """Ask for a name and add an agent in automatic mode."""
-        name, ok = QInputDialog.getText(self, "New agent", "Name of the new agent:")
+    def create_agent(self, typed: str = "", problem: str = "") -> None:
+        """Ask for a name and add an agent in automatic mode.
+
+        A refused name (too long, taken) asks again with the typed text kept and the reason in the dialog.
+        """
+        label = "Name of the new agent:" + (f"\n\n⚠ {problem}" if problem else "")
+        name, ok = QInputDialog.getText(self, "New agent", label, text=typed)
         if ok and name.strip():
-            self.router.agents.add({"name": name}, receiver=self, on_done=self._added, on_error=self.show_error)
+            self.router.agents.add(
+                {"name": name}, receiver=self, on_done=self._added, on_error=lambda e: self._name_refused(name, e)
+            )
+
+    def _name_refused(self, name: str, error: BridgeError) -> None:
+        """Ask again with the typed name and why it was refused; other errors go to the notice bar."""
+        if error.category in (ErrorCategory.INVALID_INPUT, ErrorCategory.CONFIG):
+            self.create_agent(name, error.why.removeprefix("name: "))
+        else:
+            self.show_error(error)
 
     def _added(self, agent: Agent) -> None:
         """Select the new agent once the list shows it, so its actions apply to it at once."""

@@ -223,6 +223,7 @@ class ImportPanel(QWidget):
                 box.addItem(label, value)
             box.setCurrentIndex(1)
             box.setToolTip(f"A server named {row['conflict']!r} exists already")
+            box.currentIndexChanged.connect(lambda _index: self._update_import_button())
             self.preview.setItemWidget(item, 4, box)
             self.policy_boxes[row["key"]] = box
         else:
@@ -259,7 +260,8 @@ class ImportPanel(QWidget):
         return out
 
     def _update_import_button(self) -> None:
-        count = len(self.choices())
+        """Count the rows that will be imported: ticked, and not a taken name set to Skip."""
+        count = sum(1 for key, policy in self.choices().items() if not (policy == "skip" and key in self.policy_boxes))
         self.import_button.setEnabled(count > 0)
         self.import_button.setText(f"Import {count} server{'s' if count != 1 else ''}" if count else "Import")
 
@@ -287,6 +289,8 @@ class ImportPanel(QWidget):
         text = (
             f"Imported {len(added)} of {len(results)} servers; they are untrusted until you trust them "
             "on the Servers page."
+            if added
+            else f"Nothing was imported ({len(results) - len(failed)} skipped, {len(failed)} failed): see Details."
         )
         if outcome.get("vaultWarning") and added:
             text += f"<br>{escape(outcome['vaultWarning'])}"
@@ -294,7 +298,8 @@ class ImportPanel(QWidget):
         if unread:
             text += f"<br>Not read: {escape('; '.join(unread))}"
             lines += [e["error"] for e in outcome["fileErrors"]]
-        self.notice.show_message(text, "error" if failed and not added else "success", "\n".join(lines))
+        kind = "success" if added else "error" if failed else "info"
+        self.notice.show_message(text, kind, "\n".join(lines))
         self.imported.emit(len(added))
         self.refresh_preview(announce=False)
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from html import escape as html_escape
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal, Slot
@@ -12,7 +11,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QMessageBox,
     QPushButton,
     QScrollArea,
     QVBoxLayout,
@@ -29,12 +27,13 @@ from elftia_desktop.ui.dialogs.tool_review_dialog import ToolReviewDialog
 from elftia_desktop.ui.dialogs.trust_dialog import TrustDialog
 from elftia_desktop.ui.error_presenter import show_error
 from elftia_desktop.ui.pages.page_frame import FirstShow
+from elftia_desktop.ui.pages.servers_actions import ServerActions
 from elftia_desktop.ui.pages.servers_auth import ServerAuthActions
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 from elftia_desktop.ui.widgets.server_card import ServerCard
 
 if TYPE_CHECKING:
-    from elftia_desktop.core.models import McpServerRecord, McpTestResult
+    from elftia_desktop.core.models import McpServerRecord
 
 
 class McpServersPage(QWidget):
@@ -71,6 +70,7 @@ class McpServersPage(QWidget):
         self.loaded = False
         self._build()
         self.auth = ServerAuthActions(self)
+        self.server_actions = ServerActions(self)
         router.signals.serversChanged.connect(self.reload)
         router.signals.connectionStateChanged.connect(self._on_state)
         router.signals.connectionProtocolChanged.connect(self._on_protocol)
@@ -304,7 +304,15 @@ class McpServersPage(QWidget):
 
     @Slot(str, bool)
     def _on_toggle(self, server_id: str, active: bool) -> None:
-        self.router.servers.update(server_id, {"isActive": active}, receiver=self, on_error=self.show_error)
+        record = self.record(server_id)
+        if record is not None:
+            failed = self.server_actions.failed_on(record)
+            self.router.servers.update(server_id, {"isActive": active}, receiver=self, on_error=failed)
+
+    def drop_card(self, server_id: str) -> None:
+        """Take a server that is no longer configured off the page (then ask for the list again)."""
+        self._set_records([r for r in self.records if r.id != server_id])
+        self.reload()
 
     @Slot(str, str)
     def _on_action(self, action: str, server_id: str) -> None:
@@ -312,7 +320,7 @@ class McpServersPage(QWidget):
         if record is None:
             return
         if action == "test":
-            self.run_trusted(record, lambda: self._test(record))
+            self.run_trusted(record, lambda: self.server_actions.test(record))
         elif action == "discover":
             self.run_trusted(record, lambda: self.discoverRequested.emit(server_id))
         elif action == "edit":
@@ -320,9 +328,9 @@ class McpServersPage(QWidget):
         elif action == "logs":
             LogsDialog(self.router, server_id, record.name, self).open()
         elif action == "remove":
-            self._confirm_remove(record)
+            self.server_actions.confirm_remove(record)
         elif action == "trust":
-            self.run_trusted(record, lambda: self._test(record), always_ask=True)
+            self.run_trusted(record, lambda: self.server_actions.test(record), always_ask=True)
         elif action == "sign-in":
             self.run_trusted(record, lambda: self.auth.sign_in(record))
         elif action == "sign-out":
@@ -332,7 +340,7 @@ class McpServersPage(QWidget):
             dialog.toolsAccepted.connect(lambda _names: self._fetch_held())
             dialog.open()
         elif action == "update":
-            self.router.registry.update(server_id, receiver=self, on_error=self.show_error)
+            self.router.registry.update(server_id, receiver=self, on_error=self.server_actions.failed_on(record))
         elif action == "allow-blocked":
             self._allow_blocked(record)
         elif action == "activity":
@@ -384,58 +392,12 @@ class McpServersPage(QWidget):
                 return
             dialog = TrustDialog(info, self)
             if dialog.exec() == TrustDialog.DialogCode.Accepted:
-                self.router.servers.trust(record.id, receiver=self, on_done=lambda _: then(), on_error=self.show_error)
+                failed = self.server_actions.failed_on(record)
+                self.router.servers.trust(record.id, receiver=self, on_done=lambda _: then(), on_error=failed)
 
-        self.router.servers.launch_info(record.id, receiver=self, on_done=ask, on_error=self.show_error)
-
-    def _test(self, record: McpServerRecord) -> None:
-        card = self.cards.get(record.id)
-        if card is not None:
-            card.buttons["test"].setEnabled(False)
-
-        def done(result: McpTestResult) -> None:
-            """Show the test's outcome."""
-            if card is not None:
-                card.buttons["test"].setEnabled(True)
-            if result.success:
-                self.tool_counts[record.id] = len(result.tools)
-                if card is not None:
-                    card.set_tool_count(len(result.tools))
-                names = ", ".join(result.tools[:8]) + (" …" if len(result.tools) > 8 else "")
-                self.notice.show_message(
-                    f"<b>{html_escape(record.name)}</b> works: {len(result.tools)} tools in {result.duration_ms:.0f} ms"
-                    + (f" — {html_escape(names)}" if names else ""),
-                    "success",
-                )
-            else:
-                reason = html_escape(result.reason or result.error or "unknown error")
-                self.notice.show_message(
-                    f"<b>{html_escape(record.name)}</b> failed: {reason}", "error", result.error or ""
-                )
-
-        def failed(error: BridgeError) -> None:
-            """Show why the test could not run."""
-            if card is not None:
-                card.buttons["test"].setEnabled(True)
-            self.show_error(error)
-
-        self.router.servers.test(record.id, receiver=self, on_done=done, on_error=failed)
-
-    def _confirm_remove(self, record: McpServerRecord) -> None:
-        answer = QMessageBox.question(
-            self,
-            "Remove server",
-            f"Remove “{record.name}”? Its settings and stored secrets are deleted, and agents that use it lose it.",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Cancel,
+        self.router.servers.launch_info(
+            record.id, receiver=self, on_done=ask, on_error=self.server_actions.failed_on(record)
         )
-        if answer == QMessageBox.StandardButton.Yes:
-            self.router.servers.remove(
-                record.id,
-                receiver=self,
-                on_done=lambda result: self.notice.show_message(html_escape(result.message or ""), "info"),
-                on_error=self.show_error,
-            )
 
     def show_error(self, error: BridgeError) -> None:
         """Show a failed request with its reason and a Details button."""

@@ -16,6 +16,17 @@ from elftia_desktop.ui.pages.page_frame import PageFrame
 from elftia_desktop.ui.pages.settings_sections import PlacesSection, ValuesSection, card, secrets_html
 from elftia_desktop.ui.theme import set_theme_mode, theme_mode
 
+SAVED_NOTES = {
+    "connectTimeout": "New connections and calls use the new timeouts.",
+    "callTimeout": "New connections and calls use the new timeouts.",
+    "logLines": "The log size applies at once.",
+    "startup": "The start-up choice applies from the next start.",
+    "theme": "The theme is in force.",
+    "registryUrl": "Browse searches the new registries from its next search.",
+    "extraRegistries": "Browse searches the new registries from its next search.",
+}
+"""What saving a changed value means, said once per kind of value."""
+
 
 class SettingsPage(PageFrame):
     """The Settings page; loads at once (the saved theme applies at start), saves through the router.
@@ -44,6 +55,7 @@ class SettingsPage(PageFrame):
         scroll, column = self.card_scroll()
         self.values = ValuesSection()
         self.values.edited.connect(self._update_buttons)
+        self.values.theme.currentIndexChanged.connect(lambda _i: self._apply_theme(self.values.values()["theme"]))
         column.insertWidget(0, self.values)
         self.places = PlacesSection()
         self.places.openFailed.connect(lambda text: self.notice.show_message(escape(text), "error"))
@@ -52,6 +64,7 @@ class SettingsPage(PageFrame):
         column.insertWidget(3, self._build_backup())
         self.body.addWidget(scroll, 1)
         self._update_buttons()
+        router.signals.settingsChanged.connect(self.load)
         QTimer.singleShot(0, self.load)
 
     def _build_secrets(self) -> QWidget:
@@ -65,8 +78,8 @@ class SettingsPage(PageFrame):
     def _build_backup(self) -> QWidget:
         frame, column = card(
             "Backup",
-            "One file with every server and these settings. Secret values are not in it: they stay where "
-            "secrets are kept (above), and after a restore you enter them again.",
+            "One file with every server and these settings, to keep a copy. Secret values are not in it: "
+            "they stay where secrets are kept (above).",
         )
         row = QHBoxLayout()
         row.addStretch(1)
@@ -83,9 +96,11 @@ class SettingsPage(PageFrame):
         self.router.settings.load(receiver=self, on_done=self._show, on_error=self._failed)
 
     def _show(self, info: SettingsView) -> None:
+        """Show the saved values; values the user changed and did not save yet stay as typed."""
+        edited = self.values.values() if self.dirty() else None
         self.info = info
         self.saved = dict(info.settings)
-        self.values.set_values(self.saved)
+        self.values.set_values(self.saved if edited is None else edited)
         self.places.set_paths(info.paths)
         self.secrets.setText(secrets_html(info.secrets))
         self._apply_theme(self.saved["theme"])
@@ -103,6 +118,7 @@ class SettingsPage(PageFrame):
     def _revert(self) -> None:
         if self.saved is not None:
             self.values.set_values(self.saved)
+            self._apply_theme(self.saved["theme"])
         self._update_buttons()
 
     def save(self) -> None:
@@ -111,13 +127,14 @@ class SettingsPage(PageFrame):
         self.router.settings.save(self.values.values(), receiver=self, on_done=self._saved, on_error=self._failed)
 
     def _saved(self, values: dict[str, Any]) -> None:
+        before = self.saved or {}
         self.saved = dict(values)
         self.values.set_values(self.saved)
         self._apply_theme(values["theme"])
         self._update_buttons()
-        self.notice.show_message(
-            "Saved. New connections and calls use these values; the log size applies at once.", "success"
-        )
+        changed = [key for key in SAVED_NOTES if before.get(key) != values.get(key)]
+        notes = list(dict.fromkeys(SAVED_NOTES[key] for key in changed))
+        self.notice.show_message("Saved. " + " ".join(notes) if notes else "Saved; nothing had changed.", "success")
 
     def _apply_theme(self, mode: str) -> None:
         app = QApplication.instance()
