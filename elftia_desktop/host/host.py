@@ -46,6 +46,7 @@ from elftia_desktop.application.services import Services
 from elftia_desktop.connections.call_origin import ORIGIN
 from elftia_desktop.connections.process_tracker import ProcessTracker
 from elftia_desktop.core.errors import ElftiaError
+from elftia_desktop.core.models import ConnectionState
 from elftia_desktop.engine.approval import Asker
 from elftia_desktop.gateway.scope import ScopeSource
 from elftia_desktop.gateway.server import build_server
