@@ -23,9 +23,9 @@ from elftia_desktop.tools.loader import convert_tools
 DATA = Path(__file__).parent / "data"
 DIGESTS = {
     "openai": "1e31752379e7ef64d0d5a495af606a202b99ff6aeb57380a720d426413ce1987",
-    "openai --strict": "bd06fe39112a94e5407dc57835291040fcbb5b58e9508adcd44b3e7dcad2eb7b",
+    "openai --strict": "3b7785855efc9ab26a403ebe55ebecdfdae7df89dfb5f5a468c3683e209384c2",
     "openai-responses": "d1ba9ea2b0c00e6e3fc4f8ca3285456b564e785a585c6db3ba4abc97d216b1df",
-    "openai-responses --strict": "8a5d462a965dfd70b84a532a7dfe27338b8a4197e99af39be2e091710060015a",
+    "openai-responses --strict": "759f7a08a727f6df87b13a5a63801e7b700b9c22440bf37eeaab3013d8a2d27c",
     "anthropic": "fe55984d89810c2bac4183bf9e67649fa3fe95a9d7cbd4faa55df1401cc44e6f",
     "gemini": "620d091097496b99ac65942b1f501062e98f17581bd9f35ce5f711c25f08f156",
     "gemini-json": "56813471cd77010a4d971428746e29e93496e912b51f00e94f380a992df63e86",

@@ -9,7 +9,7 @@ guides/structured-outputs#supported-schemas), and the openai SDK's ``lib/_pydant
   :class:`~elftia_desktop.tools.arguments.ArgumentMap` removes that null again ("omitted") before
   the MCP call (:func:`strip_strict_nulls` does the same from the original schema); an optional
   property that allows ``null`` itself gets one more branch, the text ``"<null>"`` for an explicit
-  null (or, where that text could be a value, is JSON-encoded), so "omitted" and null stay apart;
+  null (a string property then cannot carry that one text as a value), so "omitted" and null stay apart;
 * supported: string ``pattern`` and ``format`` (date-time, time, date, duration, email, hostname,
   ipv4, ipv6, uuid); number ``multipleOf``, ``minimum``, ``maximum``, ``exclusiveMinimum``,
   ``exclusiveMaximum``; array ``items``, ``minItems``, ``maxItems``; ``enum``, ``const``,
@@ -31,7 +31,7 @@ from typing import Any
 
 from elftia_desktop.tools.arguments import NULL_TEXT, ArgumentMap, MapRecorder, Where
 from elftia_desktop.tools.describe import add_description, describe, encoded_text, value_text, with_extra_carrier
-from elftia_desktop.tools.formats.strict_nulls import allows_null, may_be_text, nullable, nullable_leaf
+from elftia_desktop.tools.formats.strict_nulls import allows_null, nullable, nullable_leaf
 from elftia_desktop.tools.formats.strict_nulls import strip_strict_nulls as strip_strict_nulls  # the way back, here too
 from elftia_desktop.tools.notes import NoteLog, join_path
 from elftia_desktop.tools.refs import MAX_DEPTH
@@ -254,13 +254,12 @@ class _Strictifier:
                     continue
                 converted = nullable_leaf(sub)
             else:
-                mark = self.maps.mark()
                 converted = self.node(sub, f"{prefix}{name}", depth + 1, nesting, (*at, name))
                 if name in required:
                     new_props[name] = converted
                     continue
                 if not _never_null(converted) and allows_null(converted):
-                    new_props[name] = self._null_or_omitted(sub, converted, f"{prefix}{name}", at, name, mark)
+                    new_props[name] = self._null_or_omitted(converted, f"{prefix}{name}", at, name)
                     continue
                 converted = nullable(converted)
             omit_null(at, name)
@@ -272,20 +271,12 @@ class _Strictifier:
         out.pop("type", None)
         out["type"] = "object"
 
-    def _null_or_omitted(
-        self, sub: Any, converted: dict[str, Any], path: str, at: Where, name: str, mark: int
-    ) -> dict[str, Any]:
+    def _null_or_omitted(self, converted: dict[str, Any], path: str, at: Where, name: str) -> dict[str, Any]:
         """An optional property that allows ``null``: ``null`` means omitted, :data:`NULL_TEXT` an explicit null.
 
-        Where the property may hold that text itself, its value is JSON-encoded instead (``null``:
-        omitted, ``"null"``: null).
+        A string property keeps its plain values (never JSON-encoded for this): only the text
+        :data:`NULL_TEXT` itself cannot be sent as a value there, a trade for every other string.
         """
-        if may_be_text(converted):
-            self.maps.discard_since(mark)
-            self.maps.omit_null(at, name)
-            encoded = self._encoded(sub if isinstance(sub, dict) else {}, path, (*at, name), "an optional value that "
-                                    "may be null (omitting it and sending null differ)")  # fmt: skip
-            return nullable(encoded)
         self.maps.omit_null(at, name)
         self.maps.null_text(at, name)
         self.log.add(path, "changed", f"{_OPTIONAL}; an explicit null is sent as {NULL_TEXT!r}")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from elftia_desktop.tools.arguments import NULL_TEXT
 from elftia_desktop.tools.refs import MAX_DEPTH
 from elftia_desktop.tools.schema import deref, process_json_schema, string_list
 
@@ -103,15 +102,3 @@ def nullable_leaf(node: dict[str, Any]) -> dict[str, Any]:
     if "description" in node:
         return {"description": inner.pop("description"), "anyOf": [inner, {"type": "null"}]}
     return {"anyOf": [inner, {"type": "null"}]}
-
-
-def may_be_text(node: dict[str, Any]) -> bool:
-    """Whether a converted schema may hold the string :data:`NULL_TEXT` (any string, or that one listed)."""
-    types = node.get("type")
-    if (types == "string" and "enum" not in node and "const" not in node) or "$ref" in node:
-        return True
-    if isinstance(types, list) and "string" in types:
-        return True
-    if NULL_TEXT in (node["enum"] if isinstance(node.get("enum"), list) else [node.get("const")]):
-        return True
-    return any(may_be_text(b) for b in node.get("anyOf") or [] if isinstance(b, dict))
