@@ -60,7 +60,7 @@ def test_every_runtime_is_listed_with_why_and_who_needs_it(qtbot: QtBot, router:
     uvx_server.config.command, uvx_server.config.args = "uvx", ["mcp-server-fetch"]
     add_servers(uvx_server)
     page = open_page(qtbot, router)
-    assert set(page.cards) == {"node", "uv", "python", "bun", "docker", "deno", "pipx"}
+    assert set(page.cards) == {"node", "uv", "python", "bun", "docker", "deno", "pipx", "bubblewrap"}
     uv = page.cards["uv"]
     assert "uvx <package>" in uv.reason.text() and "fetch" in uv.details.text()
     python = page.cards["python"]

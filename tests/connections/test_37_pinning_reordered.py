@@ -26,7 +26,7 @@ def test_a_reordered_list_is_served_and_a_new_item_is_held(isolated_data_dir: Pa
     state = tmp_path / "listings"
     assert cli("add", "cli", "--trust", f"--env=ORDER_STATE={state}", "--", *SERVER).returncode == 0
     for _ in range(2):  # each a new process, each listing in another order
-        called = cli("call", "cli", "run_command", *ARGS, "--no-daemon")
+        called = cli("call", "cli", "run_command", "--yes", *ARGS, "--no-daemon")
         assert called.returncode == 0, called.stderr
         assert called.stdout.strip() == "ran ls"
     assert int(state.read_text()) >= 2
@@ -35,8 +35,8 @@ def test_a_reordered_list_is_served_and_a_new_item_is_held(isolated_data_dir: Pa
     assert json.loads(cli("review", "cli", "--json").stdout)["held"] == []
 
     state.write_text("grown")  # "rm" joins the list: new content, held back
-    held = cli("call", "cli", "run_command", *ARGS, "--no-daemon")
+    held = cli("call", "cli", "run_command", "--yes", *ARGS, "--no-daemon")
     assert held.returncode == 1 and "held back until you review it" in held.stderr
     assert cli("review", "cli", "--all").stdout.strip() == "Accepted: run_command."
-    after = cli("call", "cli", "run_command", *ARGS, "--no-daemon")
+    after = cli("call", "cli", "run_command", "--yes", *ARGS, "--no-daemon")
     assert after.returncode == 0 and after.stdout.strip() == "ran ls"

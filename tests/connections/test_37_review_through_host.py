@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.daemon, pytest.mark.timeout(600)]
 
 
 def _runs(*flags: str) -> None:
-    called = cli("call", "cli", "run_command", *ARGS, *flags)
+    called = cli("call", "cli", "run_command", "--yes", *ARGS, *flags)
     assert called.returncode == 0, called.stderr
     assert called.stdout.strip() == "ran pwd"
 
@@ -39,8 +39,8 @@ def test_review_all_then_calls_through_the_host_and_without(
         _runs("--no-daemon")  # another process, another order
         state.write_text("grown")  # a new command in the list: held, in the host and without it
         assert cli("test", "cli").returncode == 0  # the host lists the server again
-        assert cli("call", "cli", "run_command", *ARGS).returncode == 1
-        assert cli("call", "cli", "run_command", *ARGS, "--no-daemon").returncode == 1
+        assert cli("call", "cli", "run_command", "--yes", *ARGS).returncode == 1
+        assert cli("call", "cli", "run_command", "--yes", *ARGS, "--no-daemon").returncode == 1
         assert cli("review", "cli", "--all").stdout.strip() == "Accepted: run_command."
         _runs()
         _runs("--no-daemon")

@@ -239,8 +239,9 @@ def test_commands_with_different_tmpdir_and_runtime_folder_share_one_host(data_d
             done = cli(data_dir, "call", "alpha", "echo", "--args", json.dumps({"text": f"env {i}"}), env=env)
             assert done.returncode == 0, done.stderr
             assert f"env {i}" in done.stdout
+            assert "warning" not in done.stderr, done.stderr  # it reached a host, not its own pool
         statuses = [json.loads(cli(data_dir, "daemon", "status", "--json", env=env).stdout) for env in envs]
-        assert all(s["running"] for s in statuses)
+        assert all(s["running"] for s in statuses), statuses
         assert len({s["pid"] for s in statuses}) == 1  # one host, whoever asks
         assert statuses[0]["socket"].startswith(envs[0]["XDG_RUNTIME_DIR"])  # where the first command started it
         assert len(server_pids(data_dir, "basic.py")) == 1

@@ -29,11 +29,12 @@ import os
 import sys
 
 from mcp.server.mcpserver import MCPServer
+from mcp_types import ToolAnnotations
 
 mcp = MCPServer("bundled", version="1.0.0")
 
 
-@mcp.tool()
+@mcp.tool(annotations=ToolAnnotations(read_only_hint=True))
 def whoami() -> str:
     """Say which settings the server got."""
     key = os.environ.get("API_KEY", "")

@@ -16,21 +16,24 @@ import warnings
 
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPDeprecationWarning
+from mcp_types import ToolAnnotations
 
 warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
 mcp = MCPServer("apps", version="1.0.0")
 VIEW = "ui://weather/view.html"
 MODEL_META = {"ui": {"resourceUri": VIEW}}
 APP_ONLY_META = {"ui": {"resourceUri": VIEW, "visibility": ["app"]}}
+READ_ONLY = ToolAnnotations(read_only_hint=True)
+"""Both tools only read: they run without an approval question."""
 
 
-@mcp.tool(meta=MODEL_META)
+@mcp.tool(meta=MODEL_META, annotations=READ_ONLY)
 def weather(city: str) -> str:
     """Current weather for a city (shown in the weather view)."""
     return f"Sunny in {city}"
 
 
-@mcp.tool(meta=APP_ONLY_META)
+@mcp.tool(meta=APP_ONLY_META, annotations=READ_ONLY)
 def refresh_view(city: str) -> str:
     """Refresh the weather view's data (called by the view, never by a model)."""
     return f"refreshed {city}"

@@ -46,6 +46,7 @@ from mcp.server.auth.settings import AuthSettings, ClientRegistrationOptions, Re
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.auth import OAuthClientInformationFull, OAuthMetadata, OAuthToken
 from mcp.shared.exceptions import MCPDeprecationWarning
+from mcp_types import ToolAnnotations
 from pydantic import AnyHttpUrl, AnyUrl
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -241,7 +242,7 @@ def require_scope_for_write(app: Any, provider: Provider, metadata_url: str) -> 
 def add_tools(mcp: MCPServer) -> None:
     """``whoami`` and ``write`` (needs ``mcp:write``)."""
 
-    @mcp.tool()
+    @mcp.tool(annotations=ToolAnnotations(read_only_hint=True))
     def whoami() -> str:
         """The client id and scopes of the token."""
         token = get_access_token()
