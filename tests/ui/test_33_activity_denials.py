@@ -11,7 +11,7 @@ from pytestqt.qtbot import QtBot
 
 from elftia_desktop.bridge.activity import BLOCKED_PER_SERVER, ActivityLog
 from elftia_desktop.bridge.router import McpRouter
-from elftia_desktop.core.models import McpServerInput
+from elftia_desktop.core.models import McpServerInput, McpServerRecord
 from elftia_desktop.core.sandbox import BLOCKED_PREFIX, McpSandbox
 from elftia_desktop.ui.dialogs.discover_activity import ActivityDialog
 from elftia_desktop.ui.pages.servers_page import McpServersPage
@@ -77,3 +77,14 @@ def test_activity_lists_denials_and_each_allow_loosens_the_profile_and_trusts(qt
     assert saved.sandbox.net == "allow" and saved.sandbox.allow_net == ["api.github.com:443"]
     assert box.buttons == {} and router.activity.blocked(record.id) == [NO_NET]
     dialog.close()
+
+
+def test_an_allow_that_cannot_be_saved_says_so_in_the_box(qtbot: QtBot, router: McpRouter) -> None:
+    gone = McpServerRecord(name="gone", type="stdio", config={"command": "npx"}, sandbox={"net": "none"})
+    router.activity.note_log_line(gone.id, BLOCKED_PREFIX + FILE)  # a server removed meanwhile: not in the store
+    box = DenialsBox(router, gone)
+    qtbot.addWidget(box)
+    box.show()
+    box.buttons[FILE].click()
+    qtbot.waitUntil(box.error.isVisible, timeout=30_000)
+    assert box.error.text().startswith("Could not allow it: ")

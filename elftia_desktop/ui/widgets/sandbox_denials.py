@@ -8,13 +8,14 @@ as on the server card). A denial one click cannot allow shows no button.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtCore import QObject, Qt, Slot
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from elftia_desktop.bridge.activity import ActivityLog
-from elftia_desktop.bridge.plumbing import Failed
+from elftia_desktop.bridge.errors import BridgeError
+from elftia_desktop.bridge.plumbing import Done, Failed
 from elftia_desktop.bridge.router import McpRouter
-from elftia_desktop.core.models import McpServerRecord
+from elftia_desktop.core.models import McpActionResult, McpServerRecord
 from elftia_desktop.core.sandbox import McpSandbox, allow_blocked
 
 SHOWN = 8
@@ -22,7 +23,12 @@ SHOWN = 8
 
 
 def allow_denial(
-    router: McpRouter, record: McpServerRecord, what: str, receiver: QObject, on_error: Failed | None = None
+    router: McpRouter,
+    record: McpServerRecord,
+    what: str,
+    receiver: QObject,
+    on_error: Failed | None = None,
+    on_done: Done[McpActionResult] | None = None,
 ) -> McpSandbox | None:
     """Allow ``what`` in ``record``'s sandbox and trust it with that: the saved profile, or None when one
     click cannot allow it."""
@@ -31,18 +37,12 @@ def allow_denial(
         return None
     router.activity.clear_blocked(record.id, what)
     updates = {"sandbox": sandbox.to_json_dict(), "isTrusted": True}
-    router.servers.update(record.id, updates, receiver=receiver, on_error=on_error)
+    router.servers.update(record.id, updates, receiver=receiver, on_error=on_error, on_done=on_done)
     return sandbox
 
 
 class DenialsBox(QFrame):
-    """The sandbox denials of one server, newest first, hidden while there are none.
-
-    Signals:
-        allowed(str): a denial was allowed (its text after ``[sandbox] blocked:``); the update is on its way.
-    """
-
-    allowed = Signal(str)
+    """The sandbox denials of one server, newest first (and why an Allow failed), hidden while there are none."""
 
     def __init__(self, router: McpRouter, record: McpServerRecord, parent: QWidget | None = None) -> None:
         """``record``: the server as shown (its profile says which denials one click can allow)."""
@@ -63,6 +63,11 @@ class DenialsBox(QFrame):
         layout.setContentsMargins(10, 8, 10, 8)
         layout.addWidget(title)
         layout.addLayout(self.grid)
+        self.error = QLabel(self)
+        self.error.setObjectName("FieldError")
+        self.error.setWordWrap(True)
+        self.error.hide()
+        layout.addWidget(self.error)
         self.buttons: dict[str, QPushButton] = {}
         self.activity.blockedChanged.connect(self._changed)
         self.refresh()
@@ -87,7 +92,7 @@ class DenialsBox(QFrame):
             self.grid.addWidget(label, row, 0)
             if allow_blocked(self.record.sandbox, what) is not None:
                 self.grid.addWidget(self._allow_button(what), row, 1, Qt.AlignmentFlag.AlignRight)
-        self.setVisible(bool(denials))
+        self.setVisible(bool(denials) or not self.error.isHidden())
 
     def _allow_button(self, what: str) -> QPushButton:
         button = QPushButton("Allow", self)
@@ -99,7 +104,20 @@ class DenialsBox(QFrame):
 
     def allow(self, what: str) -> None:
         """Allow one denial (the Allow button): the profile loosened by it, the server trusted, the row gone."""
-        sandbox = allow_denial(self.router, self.record, what, self)
+        self.error.hide()
+        sandbox = allow_denial(self.router, self.record, what, self, self._failed, self._saved)
         if sandbox is not None:  # the next denial builds on this allowance, not on the profile shown at first
             self.record = self.record.model_copy(update={"sandbox": sandbox, "is_trusted": True})
-            self.allowed.emit(what)
+
+    def _saved(self, result: McpActionResult) -> None:
+        if not result.success:
+            self._say(result.error or result.message or "the server was not saved")
+
+    def _failed(self, error: BridgeError) -> None:
+        self._say(error.message)
+
+    def _say(self, message: str) -> None:
+        """The profile could not be saved: say so here (the server's next denial is listed again)."""
+        self.error.setText(f"Could not allow it: {message}")
+        self.error.show()
+        self.show()
