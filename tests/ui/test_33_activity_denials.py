@@ -14,6 +14,7 @@ from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.models import McpServerInput, McpServerRecord
 from elftia_desktop.core.sandbox import BLOCKED_PREFIX, McpSandbox
 from elftia_desktop.ui.dialogs.discover_activity import ActivityDialog
+from elftia_desktop.ui.dialogs.discover_dialog import DiscoverDialog
 from elftia_desktop.ui.pages.servers_page import McpServersPage
 from elftia_desktop.ui.widgets.sandbox_denials import DenialsBox
 from tests.helpers.live_router import add_servers
@@ -88,3 +89,18 @@ def test_an_allow_that_cannot_be_saved_says_so_in_the_box(qtbot: QtBot, router: 
     box.buttons[FILE].click()
     qtbot.waitUntil(box.error.isVisible, timeout=30_000)
     assert box.error.text().startswith("Could not allow it: ")
+
+
+def test_discovers_activity_tab_lists_the_denials_too(qtbot: QtBot, router: McpRouter) -> None:
+    (record,) = add_servers(
+        McpServerInput(name="files", config={"command": "npx"}, sandbox={"net": "none"}, is_active=False)
+    )
+    router.signals.logLine.emit(record.id, BLOCKED_PREFIX + FILE)
+    dialog = DiscoverDialog(router, record)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.show_tab("activity")
+    box = dialog.activity.denials
+    assert isinstance(box, DenialsBox) and box.isVisible() and set(box.buttons) == {FILE}
+    router.signals.logLine.emit(record.id, BLOCKED_PREFIX + HOST)
+    assert set(box.buttons) == {FILE, HOST}  # it follows the log live
