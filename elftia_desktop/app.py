@@ -20,12 +20,16 @@ if TYPE_CHECKING:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Start the desktop app (or, in a frozen app, a built-in server when asked to)."""
+    """Start the desktop app (or, in a frozen app, a built-in server or a sandbox's forwarder when asked to)."""
     argv = list(sys.argv if argv is None else argv)
     from elftia_desktop.builtin_servers.launcher import maybe_run_builtin_server
+    from elftia_desktop.platform.sandbox_forward import maybe_run_forwarder
 
     if maybe_run_builtin_server(argv):  # before Qt is imported: the child serves MCP on stdio
         return 0
+    forwarded = maybe_run_forwarder(argv)  # the frozen app inside a sandbox: its proxy port, then the server
+    if forwarded is not None:
+        return forwarded
     early = EarlyQuit()  # Ctrl+C or SIGTERM while starting: recorded, and the app ends quietly
 
     from PySide6.QtCore import QSettings, QTimer

@@ -68,8 +68,9 @@ class McpRouter:
         """Every signal the router emits (documented on :class:`RouterSignals`)."""
         self.core = RouterCore(loop, self.signals)
         self.activity = ActivityLog(self.signals)
-        """Recent tool calls per server (bounded, in memory), fed by ``toolCalled``."""
+        """Recent tool calls per server (bounded, in memory), fed by ``toolCalled``; sandbox denials by ``logLine``."""
         self.signals.toolCalled.connect(self.activity.record)
+        self.signals.logLine.connect(self.activity.note_log_line)
         self.events = EventRelay(self.signals, self.core.next_id)
         loop.when_built(self.events.wire)  # once, on the loop, before any request sees the services
         self.core.approve = self.events.approve

@@ -5,7 +5,8 @@ returns them wrapped (``platform.sandbox.wrap``): the server sees the system rea
 runtime, its working folder, package caches, the paths its profile allows and a private
 ``/tmp``; its environment is only ``PATH``, ``HOME``, ``LANG``, the TLS trust-store variables and
 what the record sets. A
-network allow-list (or ``loopback``) runs a ``SandboxProxy`` for the server's lifetime. Each
+network allow-list (or ``loopback``) runs a ``SandboxProxy`` for the server's lifetime (``HTTP(S)_PROXY``
+and, for Node's ``fetch``, ``NODE_USE_ENV_PROXY=1`` set inside). Each
 blocked access is written to the server's log as ``[sandbox] blocked: …`` (a host the proxy
 refused, a path the server failed to open that exists outside or that it may not write).
 """
@@ -104,6 +105,7 @@ async def sandboxed(
         spec.proxy = await _start_proxy(proxy, folder)
         url = f"http://127.0.0.1:{spec.proxy.port}"
         inner |= {k: url for k in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy")}
+        inner["NODE_USE_ENV_PROXY"] = "1"  # Node 22.21+/24.5+ fetch: the proxy only when told; Node 20 ignores it
         yield Launch(wrap(spec), inner, note)
     finally:
         await proxy.close()

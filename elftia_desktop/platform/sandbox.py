@@ -31,7 +31,7 @@ class ProxyLink:
     socket_dir: str | None = None
     """Linux: the host folder holding ``proxy.sock``, bound into the sandbox at ``INSIDE_DIR``."""
     python: str | None = None
-    """Linux: the interpreter that runs the in-sandbox forwarder (``sandbox_forward.py``)."""
+    """Linux: the interpreter that runs the in-sandbox forwarder (``sandbox_forward.py``), or the frozen app."""
 
 
 @dataclass

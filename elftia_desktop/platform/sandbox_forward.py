@@ -1,6 +1,8 @@
 """Runs inside a Linux sandbox (stdlib only, ``python -I -S``): the proxy port on the sandbox's loopback.
 
-``sandbox_forward.py SOCKET PORT -- COMMAND...`` listens on ``127.0.0.1:PORT`` in the sandbox's
+``sandbox_forward.py SOCKET PORT -- COMMAND...`` (in the frozen app, which cannot run a script:
+``<app> --run-sandbox-forward SOCKET PORT -- COMMAND...``, served by :func:`maybe_run_forwarder`
+before Qt is imported) listens on ``127.0.0.1:PORT`` in the sandbox's
 own network namespace, passes each connection to the app's proxy through the Unix socket
 ``SOCKET`` (the only way out), starts ``COMMAND`` with this process's stdin, stdout and stderr,
 and exits with its exit code.
@@ -13,6 +15,10 @@ import socket
 import subprocess
 import sys
 import threading
+from collections.abc import Sequence
+
+FORWARD_FLAG = "--run-sandbox-forward"
+"""The frozen app's own executable runs the forwarder when its first argument is this flag."""
 
 
 def _pump(source: socket.socket, target: socket.socket) -> None:
@@ -58,6 +64,17 @@ def main(argv: list[str]) -> int:
         return 127
     except KeyboardInterrupt:
         return 130
+
+
+def maybe_run_forwarder(argv: Sequence[str]) -> int | None:
+    """Run the forwarder when ``argv`` (``sys.argv``) is ``[prog, FORWARD_FLAG, ...]``: its exit code; else None."""
+    if len(argv) < 2 or argv[1] != FORWARD_FLAG:
+        return None
+    args = list(argv[2:])
+    if len(args) < 4 or args[2] != "--":
+        print(f"usage: {FORWARD_FLAG} SOCKET PORT -- COMMAND...", file=sys.stderr)
+        return 2
+    return main(args)
 
 
 if __name__ == "__main__":

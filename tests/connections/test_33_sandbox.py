@@ -128,6 +128,12 @@ async def test_an_allowed_host_goes_through_the_proxy(service: McpService, home:
     server_id = await hostile(service, {"net": "allow", "allowNet": [f"127.0.0.1:{listener}"]})
     assert await ask(service, server_id, "connect", host="127.0.0.1", port=listener) == "OK:HELLO"
     assert blocked(service, server_id) == []
+    assert (await ask(service, server_id, "env", name="NODE_USE_ENV_PROXY")).startswith("OK:1|")  # Node's fetch
+
+
+async def test_node_is_told_to_use_the_proxy_only_where_there_is_one(service: McpService, home: Path) -> None:
+    server_id = await hostile(service, {"net": "none"})
+    assert (await ask(service, server_id, "env", name="NODE_USE_ENV_PROXY")).startswith("OK:None|")
 
 
 async def test_no_network_means_no_loopback_either(service: McpService, home: Path, listener: int) -> None:

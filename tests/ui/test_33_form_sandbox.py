@@ -39,10 +39,11 @@ def test_offered_off_for_a_server_typed_by_hand(qtbot: QtBot, tmp_path: Path) ->
     assert "all your rights" in section.note.text()
     assert "sandbox" not in form.params()
     section.enabled.setChecked(True)
-    assert section.details.isVisible() and not section.hosts.isVisible()
+    assert section.details.isVisible() and not section.hosts.isVisible() and not section.proxy_note.isVisible()
     section.write.add_row(str(tmp_path))
     section.net.setCurrentIndex(section.net.findData("allow"))
     assert section.hosts.isVisible()
+    assert section.proxy_note.isVisible() and "Node 20's built-in fetch ignores" in section.proxy_note.text()
     section.hosts.add_row("api.github.com:443")
     assert form.params()["sandbox"] == {
         "enabled": True,

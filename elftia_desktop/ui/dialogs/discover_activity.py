@@ -1,5 +1,6 @@
 """The Activity tab of the discover panel: a server's recent tool calls at a glance.
 
+What its sandbox blocked, when it blocked anything, on top (``DenialsBox``: one click allows one).
 A summary line (calls, failures, median and slowest latency), the chart of calls over time
 and latency, and the table of the latest calls (time, tool, duration, outcome, and the app that made
 it), newest first. It follows the router's activity log live.
@@ -45,10 +46,14 @@ def summary(calls: list[CallRecord]) -> str:
 
 
 class ActivityPanel(QWidget):
-    """Recent calls of one server: summary, chart and table."""
+    """Recent calls of one server: summary, chart and table (and, given, the box of its sandbox denials)."""
 
-    def __init__(self, activity: ActivityLog, server_id: str, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, activity: ActivityLog, server_id: str, parent: QWidget | None = None, denials: QWidget | None = None
+    ) -> None:
+        """``denials``: shown above the calls (a ``DenialsBox`` of the same server)."""
         super().__init__(parent)
+        self.denials = denials
         self.activity = activity
         self.server_id = server_id
         self.summary = QLabel(self)
@@ -64,6 +69,8 @@ class ActivityPanel(QWidget):
         header.setStretchLastSection(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
+        if denials is not None:
+            layout.addWidget(denials)
         layout.addWidget(self.summary)
         layout.addWidget(self.chart)
         layout.addWidget(self.table, 1)
@@ -96,12 +103,20 @@ class ActivityPanel(QWidget):
 class ActivityDialog(QDialog):
     """A server's Activity on its own (from the server card's last-call badge)."""
 
-    def __init__(self, activity: ActivityLog, server_id: str, name: str, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        activity: ActivityLog,
+        server_id: str,
+        name: str,
+        parent: QWidget | None = None,
+        denials: QWidget | None = None,
+    ) -> None:
+        """``denials``: the server's sandbox denials box, shown above its calls."""
         super().__init__(parent)
         self.setWindowTitle(f"Activity — {name}")
         title = QLabel(name, self)
         title.setObjectName("PageTitle")
-        self.panel = ActivityPanel(activity, server_id, self)
+        self.panel = ActivityPanel(activity, server_id, self, denials)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

@@ -43,6 +43,7 @@ from elftia_desktop.ui.dialogs.discover_activity import ActivityPanel
 from elftia_desktop.ui.dialogs.discover_prompts import PromptsPanel
 from elftia_desktop.ui.dialogs.discover_resources import ResourcesPanel
 from elftia_desktop.ui.dialogs.try_tool_dialog import TryToolDialog, open_try_tool
+from elftia_desktop.ui.widgets.sandbox_denials import DenialsBox
 from elftia_desktop.ui.widgets.toggle_switch import ToggleSwitch
 
 
@@ -175,7 +176,9 @@ class DiscoverDialog(QDialog):
         self.tabs.addTab(self.prompts, "&Prompts")
         self.resources = ResourcesPanel(self._router, self.record.id, self)
         self.tabs.addTab(self.resources, "R&esources")
-        self.activity = ActivityPanel(self._router.activity, self.record.id, self)
+        self.activity = ActivityPanel(
+            self._router.activity, self.record.id, self, DenialsBox(self._router, self.record, self)
+        )
         self.tabs.addTab(self.activity, "&Activity")
         self._count_calls(self.record.id)
         self._router.activity.recorded.connect(self._count_calls)

@@ -21,6 +21,11 @@ NETWORKS = [
     ("allow", "Only these hosts (through its proxy)"),
     ("any", "Any host"),
 ]
+PROXY_NOTE = (
+    "Through the proxy: HTTPS_PROXY is set inside, and NODE_USE_ENV_PROXY=1 for Node. Node 20's built-in fetch "
+    "ignores both, so a server that uses it reaches no host here; Node 22.21+ and 24.5+ use the proxy."
+)
+"""Shown under the network choice while it goes through the sandbox's proxy."""
 
 
 class SandboxSection(QWidget):
@@ -52,6 +57,9 @@ class SandboxSection(QWidget):
             self.net.addItem(label, value)
         self.net.setToolTip("Hosts it may reach; each refused host is shown in its log")
         self.hosts = ListEditor("Add a &host", "api.example.com:443", self)
+        self.proxy_note = QLabel(PROXY_NOTE, self)
+        self.proxy_note.setObjectName("Muted")
+        self.proxy_note.setWordWrap(True)
         self.details = QWidget(self)
         rows = QFormLayout(self.details)
         rows.setContentsMargins(0, 0, 0, 0)
@@ -59,6 +67,7 @@ class SandboxSection(QWidget):
         rows.addRow("May write", self.write)
         rows.addRow("Network", self.net)
         rows.addRow("Hosts", self.hosts)
+        rows.addRow("", self.proxy_note)
         self._rows = rows
         column = QVBoxLayout(self)
         column.setContentsMargins(0, 0, 0, 0)
@@ -86,6 +95,7 @@ class SandboxSection(QWidget):
         self.note.setVisible(bool(self.note.text()))
         self.details.setVisible(on)
         self._rows.setRowVisible(self.hosts, self.net.currentData() == "allow")
+        self._rows.setRowVisible(self.proxy_note, self.net.currentData() in ("loopback", "allow"))
 
     def value(self, fill: Any = None) -> dict[str, Any] | None:
         """The record's ``sandbox`` (``fill``: fills a preset's ``{key}`` in paths), or None when off and never set."""

@@ -21,7 +21,6 @@ from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.pool_host import PoolState
 from elftia_desktop.bridge.results import LaunchInfo
 from elftia_desktop.bridge.router import McpRouter
-from elftia_desktop.core.sandbox import BLOCKED_PREFIX, allow_blocked
 from elftia_desktop.ui.dialogs.logs_dialog import LogsDialog
 from elftia_desktop.ui.dialogs.tool_review_dialog import ToolReviewDialog
 from elftia_desktop.ui.dialogs.trust_dialog import TrustDialog
@@ -30,6 +29,7 @@ from elftia_desktop.ui.pages.page_frame import FirstShow
 from elftia_desktop.ui.pages.servers_actions import ServerActions
 from elftia_desktop.ui.pages.servers_auth import ServerAuthActions
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
+from elftia_desktop.ui.widgets.sandbox_denials import DenialsBox, allow_denial
 from elftia_desktop.ui.widgets.server_card import ServerCard
 
 if TYPE_CHECKING:
@@ -77,7 +77,7 @@ class McpServersPage(QWidget):
         router.signals.toolsChanged.connect(self._fetch_tool_count)
         router.activity.recorded.connect(self._on_activity)
         router.signals.poolChanged.connect(self._show_users)
-        router.signals.logLine.connect(self._on_log_line)
+        router.activity.blockedChanged.connect(self._on_blocked)
         self._first_show = FirstShow(self, self._first_load)
 
     def _first_load(self) -> None:
@@ -346,25 +346,23 @@ class McpServersPage(QWidget):
         elif action == "activity":
             from elftia_desktop.ui.dialogs.discover_activity import ActivityDialog
 
-            ActivityDialog(self.router.activity, server_id, record.name, self).open()
+            denials = DenialsBox(self.router, record)
+            ActivityDialog(self.router.activity, server_id, record.name, self, denials).open()
 
-    @Slot(str, str)
-    def _on_log_line(self, server_id: str, line: str) -> None:
-        """A sandbox denial in a server's log shows on its card."""
+    @Slot(str)
+    def _on_blocked(self, server_id: str) -> None:
+        """The card shows the latest of what the server's sandbox refused (the activity log keeps them)."""
         card = self.cards.get(server_id)
-        if card is not None and line.startswith(BLOCKED_PREFIX):
-            card.add_blocked(line.removeprefix(BLOCKED_PREFIX))
+        if card is not None:
+            card.clear_blocked()
+            for what in self.router.activity.blocked(server_id):
+                card.add_blocked(what)
 
     def _allow_blocked(self, record: McpServerRecord) -> None:
         """Allow the card's last denial in the server's sandbox and trust it with that (one click)."""
         card = self.cards[record.id]
-        sandbox = allow_blocked(record.sandbox, card.blocked[-1]) if card.blocked else None
-        if sandbox is None:
+        if not card.blocked or allow_denial(self.router, record, card.blocked[-1], self, self.show_error) is None:
             LogsDialog(self.router, record.id, record.name, self).open()  # nothing one click can allow: see why
-            return
-        card.clear_blocked()
-        updates = {"sandbox": sandbox.to_json_dict(), "isTrusted": True}
-        self.router.servers.update(record.id, updates, receiver=self, on_error=self.show_error)
 
     @Slot(object)
     def _show_users(self, state: PoolState) -> None:

@@ -287,7 +287,7 @@ class ServerCard(QFrame):
     def add_blocked(self, what: str) -> None:
         """Show the last thing the sandbox refused (``what``: a log line's text after ``[sandbox] blocked:``)."""
         self.blocked.append(what)
-        more = f" (+{len(self.blocked) - 1} more in Logs)" if len(self.blocked) > 1 else ""
+        more = f" (+{len(self.blocked) - 1} more in Activity)" if len(self.blocked) > 1 else ""
         self.blocked_button.setText(f"⛔  Sandbox blocked {what}{more} — allow…")
         self.blocked_button.show()
 
