@@ -73,7 +73,7 @@ def show_call_response(response: dict[str, Any], as_json: bool) -> int:
 def show_bad_arguments(args: argparse.Namespace, issues: Sequence[FieldIssue]) -> int:
     """Exit 2 naming the first argument that does not fit the schema, and what was expected."""
     first = issues[0]
-    message = first.message.replace("Required: fill this in.", "required, but not given")
+    message = first.message.replace("Required: fill this in.", "required, but not given").removesuffix(".")
     more = f" (and {len(issues) - 1} more)" if len(issues) > 1 else ""
     return fail(
         args,
