@@ -55,7 +55,9 @@ class NoticeBar(QFrame):
         self._place()
 
     def float_over(self, host: QWidget, margin: int = 16) -> None:
-        """Float over the bottom of ``host`` (not in its layout): showing or hiding moves nothing there."""
+        """Float over the bottom of ``host`` (not in its layout): showing or hiding moves nothing there.
+
+        It lines up with the host layout's margins; ``margin`` applies when the host has no layout."""
         self.setParent(host)
         self._margin = margin
         host.installEventFilter(self)
@@ -72,10 +74,15 @@ class NoticeBar(QFrame):
         host = self.parentWidget()
         if self._margin is None or host is None:
             return
-        width = max(host.width() - 2 * self._margin, 200)
+        layout = host.layout()  # in line with the page's content when it has margins
+        margins = layout.contentsMargins() if layout is not None else None
+        left = margins.left() if margins is not None else self._margin
+        right = margins.right() if margins is not None else self._margin
+        bottom = margins.bottom() if margins is not None else self._margin
+        width = max(host.width() - left - right, 200)
         height = self.heightForWidth(width) if self.hasHeightForWidth() else self.sizeHint().height()
         height = max(height, self.sizeHint().height())
-        self.setGeometry(self._margin, host.height() - height - self._margin, width, height)
+        self.setGeometry(left, host.height() - height - bottom, width, height)
         self.raise_()
 
     def _restyle(self) -> None:
