@@ -169,8 +169,10 @@ def probe(args: argparse.Namespace) -> int:
         return in_process(args)
     if args.command == "logs":
         return show_logs(list(reply["lines"]), reply.get("error"), args.json)
-    show = show_test if args.command == "test" else show_discover
-    return show(dict(reply["result"]), set(reply.get("disabledTools") or []), args.json)
+    disabled = set(reply.get("disabledTools") or [])
+    if args.command == "test":
+        return show_test(dict(reply["result"]), disabled, args.json, (args.server, reply.get("heldTools") or []))
+    return show_discover(dict(reply["result"]), disabled, args.json)
 
 
 def follow_logs(args: argparse.Namespace) -> int:

@@ -86,7 +86,7 @@ def show_bad_arguments(args: argparse.Namespace, issues: Sequence[FieldIssue]) -
     """Exit 2 naming every argument that does not fit the schema (missing ones first) and what was expected."""
     ordered = sorted(issues, key=lambda issue: issue.message != _REQUIRED)  # a misspelt key: the missing one first
     problems = [{"field": i.where, "message": i.message.replace(_REQUIRED, "required, but not given")} for i in ordered]
-    lines = [f"{p['field']}: {p['message']}" for p in problems]
+    lines = [f"{p['field']}: {p['message'].removesuffix('.')}" for p in problems]  # no ".;" before "not sent"
     if len(lines) == 1:
         text = f"--args: {lines[0]}; not sent"
     else:

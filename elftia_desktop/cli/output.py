@@ -106,3 +106,14 @@ def acted(action: Coroutine[Any, Any, McpActionResult]) -> McpActionResult:
 def warn(message: str) -> None:
     """A warning on stderr that never disturbs ``--json`` output."""
     print(f"warning: {message}", file=sys.stderr)
+
+
+def warn_held(server: str, names: Sequence[str]) -> None:
+    """Warn that ``names`` of ``server`` are held back for review, with the command that reviews them."""
+    from shlex import quote
+
+    count = f"{len(names)} tool{'s' if len(names) != 1 else ''}"
+    warn(
+        f"{server}: {count} held back, changed since you trusted it ({', '.join(names)}); "
+        f"review with: elftia-mcp review {quote(server)}"
+    )

@@ -10,10 +10,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from elftia_desktop.cli.entry_args import NO_DAEMON_HELP
-from elftia_desktop.cli.output import EXIT_FAILED, EXIT_OK, add_json_flag, print_json
+from elftia_desktop.cli.output import EXIT_FAILED, EXIT_OK, add_json_flag, print_json, warn_held
 from elftia_desktop.core.text_rules import visible
 
 PROBES = {
@@ -45,13 +46,20 @@ def _marked(name: str, disabled: set[str]) -> str:
     return f"{name}  (disabled)" if name in disabled else name
 
 
-def show_test(result: dict[str, Any], disabled: set[str], as_json: bool) -> int:
-    """Print a test's result (``McpTestResult`` as JSON); ``disabled``: the server's tools switched off."""
+def show_test(
+    result: dict[str, Any], disabled: set[str], as_json: bool, held: tuple[str, Sequence[str]] = ("", ())
+) -> int:
+    """Print a test's result (``McpTestResult`` as JSON); ``disabled``: the server's tools switched off;
+    ``held``: the server's name and the tools held back for review (named on stderr, beside any JSON)."""
+    server, held_names = held
+    if held_names:
+        warn_held(server, held_names)
     if as_json:
         print_json(result)
     elif result["success"]:
         tools = list(result["tools"])
         off = f", {len(disabled)} disabled" if disabled else ""
+        off += f", {len(held_names)} held back for review" if held_names else ""
         print(f"OK in {result['durationMs']:.0f} ms: {len(tools)} tools{off}")
         for name in tools:
             print(f"  {_marked(name, disabled)}")

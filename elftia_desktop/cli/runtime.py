@@ -37,7 +37,7 @@ if TYPE_CHECKING:  # imported when a command runs (see _run): the other commands
     from elftia_desktop.application.services import Services
     from elftia_desktop.connections.callbacks import ElicitationHandler
     from elftia_desktop.connections.service import McpService
-    from elftia_desktop.core.models import McpServerRecord
+    from elftia_desktop.core.models import McpServerRecord, McpTestResult
 
 T = TypeVar("T")
 COMMANDS = ("test", "discover", "call", "logs")
@@ -82,8 +82,14 @@ def _run(work: Callable[[McpService, McpServerRecord], Awaitable[T]], server: st
 
 def cmd_test(args: argparse.Namespace) -> int:
     """``test NAME``: connect and list the server's tools."""
-    result = _run(lambda service, record: service.test(record.id), args.server, args)
-    return show_test(result.to_json_dict(), _disabled_tools(args.server), args.json)
+    result, held = _run(_tested, args.server, args)
+    return show_test(result.to_json_dict(), _disabled_tools(args.server), args.json, (args.server, held))
+
+
+async def _tested(service: McpService, record: McpServerRecord) -> tuple[McpTestResult, list[str]]:
+    """The test's result and the tools its listing held back for review."""
+    result = await service.test(record.id)
+    return result, sorted(service.tool_guard.held.get(record.id, ()))
 
 
 def _disabled_tools(server: str) -> set[str]:

@@ -24,6 +24,7 @@ from elftia_desktop.cli.output import (
     refused,
     shorten_for_terminal,
     warn,
+    warn_held,
 )
 from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.config_store import describe_validation_error
@@ -129,14 +130,28 @@ def record_row(record: McpServerRecord) -> list[Any]:
 
 def cmd_list(args: argparse.Namespace) -> int:
     """``list``: every server (``--json`` for scripts)."""
-    records = open_catalog().all()
+    catalog = open_catalog()
+    records = catalog.all()
     if args.json:
         print_json([r.to_json_dict() for r in records])
     elif not records:
         print("No servers yet. Add one with 'elftia-mcp add' or 'elftia-mcp add-json'.")
     else:
         print_table(["NAME", "TYPE", "SCOPE", "ACTIVE", "TRUSTED", "RUNS / URL"], [record_row(r) for r in records])
+    _warn_held(catalog, records)
     return EXIT_OK
+
+
+def _warn_held(catalog: ServerCatalog, records: list[McpServerRecord]) -> None:
+    """Name the tools each server's last listing held back for review (from the pins file; nothing starts)."""
+    from elftia_desktop.core.tool_pin_store import PINS_FILE_NAME, PinStore
+
+    pins = PinStore(catalog.store.path.with_name(PINS_FILE_NAME)).all()
+    for record in records:
+        entry = pins.get(record.id)
+        pending = entry.get("pending") if isinstance(entry, dict) else None
+        if pending:
+            warn_held(record.name, sorted(pending))
 
 
 def _pairs(values: list[str] | None, flag: str) -> dict[str, str] | None:

@@ -10,12 +10,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from shlex import quote
 from typing import TYPE_CHECKING, Any
 
 from elftia_desktop.cli.auth import sign_in_flag
 from elftia_desktop.cli.context import run_services
-from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, add_json_flag, print_json, print_table, warn
+from elftia_desktop.cli.output import (
+    EXIT_BAD_INPUT,
+    EXIT_FAILED,
+    EXIT_OK,
+    add_json_flag,
+    print_json,
+    print_table,
+    warn,
+    warn_held,
+)
 from elftia_desktop.cli.tool_approval import add_approval_flags, check_flags, switch, with_states
 from elftia_desktop.core.errors import ElftiaError, JsonInputError
 from elftia_desktop.core.json_input import parse_json_text, read_input_text
@@ -80,11 +88,7 @@ def cmd_tools(args: argparse.Namespace) -> int:
     for server, reason in errors.items():
         warn(f"{server}: {reason}")
     for server, names in held.items():
-        count = f"{len(names)} tool{'s' if len(names) != 1 else ''}"
-        warn(
-            f"{server}: {count} held back, changed since you trusted it ({', '.join(names)}); "
-            f"review with: elftia-mcp review {quote(server)}"
-        )
+        warn_held(server, names)
     if args.approve or args.ask:
         return switch(args, tools)
     if args.format == "table":

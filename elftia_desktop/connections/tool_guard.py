@@ -277,11 +277,13 @@ def _finding(finding: LintFinding) -> dict[str, str]:
     return {"tool": finding.tool, "rule": finding.rule, "detail": finding.detail}
 
 
-def held_tools(store: PinStore) -> dict[str, dict[str, list[str]]]:
-    """Server id -> ``{held, flagged}``: the tools its last listing held back and those the lint flagged
-    when it was first trusted (not yet looked at), as the pins file records them (blocking)."""
-    out = {}
-    for server_id, pins in store.all().items():
+def held_tools(store: PinStore) -> dict[str, dict[str, Any]]:
+    """Server id -> ``{held, flagged, findings}``: the tools its last listing held back, those the lint
+    flagged when it was first trusted (not yet looked at) and what it found in them (``{tool, rule,
+    detail}``), as the pins file records them (blocking)."""
+    out: dict[str, dict[str, Any]] = {}
+    every = store.all()
+    for server_id, pins in every.items():
         if not isinstance(pins, dict):
             continue
         held = sorted(pins.get("pending") or {})
@@ -289,8 +291,23 @@ def held_tools(store: PinStore) -> dict[str, dict[str, list[str]]]:
             held.append(INSTRUCTIONS)
         flagged = list(pins.get("flagged") or [])
         if held or flagged:
-            out[server_id] = {"held": held, "flagged": flagged}
+            out[server_id] = {"held": held, "flagged": flagged, "findings": _flagged_findings(every, server_id)}
     return out
+
+
+def _flagged_findings(every: Mapping[str, Any], server_id: str) -> list[dict[str, str]]:
+    """The lint's findings in the flagged pinned tools (and instructions) of one server, as JSON."""
+    pins = every[server_id]
+    others = _other_tool_names(every, server_id, None)
+    tools = pins.get("tools") or {}
+    found = [
+        f
+        for name in pins.get("flagged") or []
+        for f in lint_tool((tools.get(name) or {}).get("definition") or {}, others)
+    ]
+    if INSTRUCTIONS in (pins.get("flagged") or []):
+        found += lint_instructions((pins.get("instructions") or {}).get("text"))
+    return [_finding(f) for f in found]
 
 
 def _pin(tool: types.Tool, digest: str) -> dict[str, Any]:

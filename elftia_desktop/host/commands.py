@@ -174,7 +174,13 @@ class CommandLink:
         record = await self._find(request)
         result = await self._service.test(record.id)
         self._no_sign_in_here(record)
-        return {"op": "tested", "result": result.to_json_dict(), "disabledTools": record.disabled_tools}
+        held = sorted(self._service.tool_guard.held.get(record.id, ()))
+        return {
+            "op": "tested",
+            "result": result.to_json_dict(),
+            "disabledTools": record.disabled_tools,
+            "heldTools": held,
+        }
 
     async def _discover(self, request: dict[str, Any]) -> dict[str, Any]:
         """Everything the server offers, asked on the host's connection."""

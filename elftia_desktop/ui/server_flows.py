@@ -32,6 +32,19 @@ class ServerFlows(QObject):
         page.pasteJsonRequested.connect(self.paste_json)
         page.discoverRequested.connect(self.discover)
         router.app.presets(receiver=self, on_done=self._set_presets)
+        self._connecting: dict[str, str] = {}
+        """Server id -> the "Connecting…" notice shown for it (taken down when its state moves on)."""
+        router.signals.connectionStateChanged.connect(self._state_moved_on)
+
+    @Slot(str, str, str)
+    def _state_moved_on(self, server_id: str, state: str, _error: str) -> None:
+        """A saved server connected or failed: its "Connecting…" notice, if still shown, goes (the card says)."""
+        if state == "connecting" or server_id not in self._connecting:
+            return
+        said = self._connecting.pop(server_id)
+        notice = self.page.notice
+        if notice.isVisible() and notice.label.text() == said:
+            notice.hide()
 
     def _set_presets(self, presets: list[dict[str, Any]]) -> None:
         self.presets = presets
@@ -58,7 +71,9 @@ class ServerFlows(QObject):
         if not record.is_active or needs_confirmation(record):
             self.page.notice.show_message(said, "success")
             return
-        self.page.notice.show_message(f"{said} Connecting… (its card shows how it goes)", "success")
+        connecting = f"{said} Connecting… (its card shows how it goes)"
+        self.page.notice.show_message(connecting, "success")
+        self._connecting[record.id] = connecting
 
         def failed(error: BridgeError) -> None:
             """The server was saved; say why it did not connect."""

@@ -52,6 +52,7 @@ def test_call_checks_the_arguments_first(data: Path) -> None:
     wrong = cli(data, "call", "basic", "add", "--args", '{"a": "one", "b": 2}')
     assert wrong.returncode == EXIT_BAD_INPUT, wrong.stderr
     assert wrong.stderr.startswith("error: --args: a: 'one' is not of type 'integer'") and "not sent" in wrong.stderr
+    assert ".;" not in wrong.stderr and ". (and" not in wrong.stderr  # no sentence stop inside the line
     missing = cli(data, "call", "basic", "add", "--args", '{"a": 1}', "--json")
     assert missing.returncode == EXIT_BAD_INPUT
     payload = json.loads(missing.stdout)

@@ -69,7 +69,9 @@ def test_findings_of_first_trust_are_shown_and_all_accepts_a_change(isolated_dat
     }
     pins = PinStore(isolated_data_dir / "tool-pins.json")
     (server_id,) = held_tools(pins)
-    assert held_tools(pins)[server_id] == {"held": [], "flagged": ["weather"]}  # the card's banner
+    banner = held_tools(pins)[server_id]  # the card's banner
+    assert (banner["held"], banner["flagged"]) == ([], ["weather"])
+    assert {f["rule"] for f in banner["findings"]} == {"hide-from-user", "hidden-tag", "credential-path"}
     assert cli("review", "rug", "--all").stdout.strip() == "Nothing was held back; nothing to accept."
     assert held_tools(pins) == {}  # the findings were read
     state.write_text("reset")  # benign again: a changed definition, held back

@@ -85,7 +85,7 @@ def test_preview_lists_servers_with_transport_runs_and_conflicts(qtbot: QtBot) -
     assert cells[0] == ["time", "stdio", "uvx mcp-server-time --local-timezone Europe/Berlin", "Name taken"]
     assert cells[1] == ["fetch", "stdio", "uvx mcp-server-fetch", "New"]
     assert cells[2] == ["remote", "Streamable HTTP", "https://mcp.example.com/mcp", "New"]
-    assert cells[3][0] == "broken" and "is not a transport" in cells[3][3]
+    assert cells[3][0] == "broken" and "is not a transport" in cells[3][1]  # spans Transport to Status
     box = dialog.table.cellWidget(0, 4)
     assert isinstance(box, QComboBox)
     assert [box.itemData(i) for i in range(box.count())] == ["rename", "skip", "replace"]

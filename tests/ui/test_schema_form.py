@@ -86,6 +86,8 @@ def test_widgets_defaults_and_optional_marks(qtbot: QtBot) -> None:
     assert loud.checkState() == Qt.CheckState.PartiallyChecked and loud.text() == "not set"
     labels = [label.text() for label in form.findChildren(type(form.problem)) if "<b>" in label.text()]
     assert "<b>when</b>" in labels and any(t.startswith("<b>site</b>") and "(optional)" in t for t in labels)
+    placeholders = [w.editor.placeholderText() for w in (form.field("site"), form.field("either"))]  # type: ignore[attr-defined]
+    assert not any("optional" in p for p in placeholders), "said once, in the label"
 
 
 def test_json_tab_and_form_stay_in_sync(qtbot: QtBot) -> None:

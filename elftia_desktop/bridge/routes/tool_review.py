@@ -13,9 +13,10 @@ from elftia_desktop.bridge.plumbing import Done, Failed, Reply, Route
 if TYPE_CHECKING:
     from elftia_desktop.bridge.services import AppServices
 
-HeldTools = dict[str, dict[str, list[str]]]
-"""Server id -> ``{held: [names], flagged: [names]}``: tools held back since they changed, and tools
-the lint flagged when the server was first trusted (not yet looked at)."""
+HeldTools = dict[str, dict[str, Any]]
+"""Server id -> ``{held: [names], flagged: [names], findings: [{tool, rule, detail}]}``: tools held back
+since they changed, tools the lint flagged when the server was first trusted (not yet looked at), and
+what it found in those."""
 
 
 class ToolReviewRoute(Route):

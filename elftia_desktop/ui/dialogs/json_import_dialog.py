@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QKeySequence, QShortcut, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -20,12 +20,10 @@ from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QPlainTextEdit,
     QPushButton,
     QStackedWidget,
-    QTableWidget,
     QTableWidgetItem,
     QTextEdit,
     QVBoxLayout,
@@ -35,7 +33,7 @@ from PySide6.QtWidgets import (
 from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.errors import JsonInputError
-from elftia_desktop.core.models import McpActionResult
+from elftia_desktop.core.models import DependencyCheckResult, McpActionResult
 from elftia_desktop.core.text_rules import display_name
 from elftia_desktop.ui.dialogs.json_import_results import ImportResultsPage
 from elftia_desktop.ui.dialogs.json_preview import (
@@ -45,9 +43,11 @@ from elftia_desktop.ui.dialogs.json_preview import (
     PreviewRow,
     group_json,
     preview_rows,
+    status_text,
     submission_groups,
     utf16_offset,
 )
+from elftia_desktop.ui.dialogs.json_preview_table import preview_table
 from elftia_desktop.ui.theme import STATE_COLORS, is_dark
 
 PARSE_DELAY_MS = 250
@@ -72,6 +72,9 @@ class JsonImportDialog(QDialog):
         self.rows: list[PreviewRow] = []
         self.error: JsonInputError | None = None
         self.results: list[tuple[str, str, str]] = []
+        self._found: dict[str, bool] = {}
+        """Command -> whether it is on this machine (asked once per command)."""
+        self._checking: set[str] = set()
         self._pending: list[tuple[str, list[PreviewRow]]] = []
         self._move_cursor = False
         self.setWindowTitle("Add servers from JSON")
@@ -121,7 +124,7 @@ class JsonImportDialog(QDialog):
         self.error_label.setToolTip("Follow the link to put the cursor on the error")
         self.error_label.linkActivated.connect(lambda _link: self.go_to_error())
         self.error_label.hide()
-        self.table = self._preview_table(page)
+        self.table = preview_table(page)
         self.summary = QLabel(page)
         self.summary.setObjectName("Muted")
         buttons = self._button_row(page)
@@ -136,23 +139,6 @@ class JsonImportDialog(QDialog):
         layout.addWidget(self.summary)
         layout.addLayout(buttons)
         return page
-
-    def _preview_table(self, page: QWidget) -> QTableWidget:
-        """The preview: one row a server, with the action for a name that is taken."""
-        table = QTableWidget(0, 5, page)
-        table.setHorizontalHeaderLabels(["Server", "Transport", "Runs", "Status", "Action"])
-        table.verticalHeader().hide()
-        table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        table.setSelectionMode(QTableWidget.SelectionMode.NoSelection)
-        table.setWordWrap(False)
-        header = table.horizontalHeader()
-        modes = (QHeaderView.ResizeMode.ResizeToContents,) * 2 + (QHeaderView.ResizeMode.Stretch,) * 2
-        for column, mode in enumerate((*modes, QHeaderView.ResizeMode.Fixed)):
-            header.setSectionResizeMode(column, mode)
-        header.resizeSection(4, 200)
-        table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        table.setToolTip("The servers that will be added; choose what happens to names that are taken")
-        return table
 
     def _button_row(self, page: QWidget) -> QHBoxLayout:
         """Open file, the trust box, Cancel and Add servers."""
@@ -293,23 +279,37 @@ class JsonImportDialog(QDialog):
         self.editor.setFocus()
 
     def _fill_preview(self) -> None:
+        self.table.clearSpans()
         self.table.setRowCount(len(self.rows))
         for index, row in enumerate(self.rows):
-            cells = [row.name, row.transport, row.runs, self._status(row)]
+            cells = [row.name, row.transport, row.runs, status_text(row, self._found)]
+            if row.error:  # the reason takes the Transport, Runs and Status cells: it reads whole
+                cells = [row.name, cells[3], "", ""]
+                self.table.setSpan(index, 1, 1, 3)
+            missing = self._found.get(row.command) is False
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(display_name(text, 60) if column == 0 else text)
                 item.setToolTip(text)
-                if column == 3 and (row.error or row.taken):
-                    item.setForeground(QColor(STATE_COLORS["error" if row.error else "connecting"]))
+                if (column == 3 and (row.taken or missing)) or (column == 1 and row.error):
+                    item.setForeground(QColor(STATE_COLORS["error" if row.error or missing else "connecting"]))
                 self.table.setItem(index, column, item)
             self.table.setCellWidget(index, 4, self._action_box(index, row))
+            self._check_command(row.command)
         self._update_summary()
 
-    @staticmethod
-    def _status(row: PreviewRow) -> str:
-        if row.error:
-            return f"✗ {row.error}"
-        return "Name taken" if row.taken else "New"
+    def _check_command(self, command: str) -> None:
+        """Ask once whether ``command`` is on this machine, as the Add form does; the answer refills the preview."""
+        if not command or command in self._found or command in self._checking or self._router is None:
+            return
+        self._checking.add(command)
+
+        def checked(result: DependencyCheckResult) -> None:
+            """Keep the answer and show it on every row that runs the command."""
+            self._checking.discard(command)
+            self._found[command] = result.installed
+            self._fill_preview()
+
+        self._router.deps.check(command, receiver=self, on_done=checked, on_error=lambda _e: None)
 
     def _action_box(self, index: int, row: PreviewRow) -> QWidget:
         if row.error:

@@ -30,6 +30,8 @@ class PreviewRow:
     error: str = ""
     taken: bool = False
     action: str = "add"
+    command: str = ""
+    """The command a stdio server runs (checked on this machine before the user trusts it)."""
 
 
 def preview_rows(text: str, existing_names: set[str]) -> list[PreviewRow]:
@@ -47,11 +49,23 @@ def preview_rows(text: str, existing_names: set[str]) -> list[PreviewRow]:
             config = parsed.server.config
             row.transport = {"stdio": "stdio", "sse": "SSE", "http": "Streamable HTTP"}[parsed.server.type.value]
             row.runs = shlex.join([config.command or "", *config.args]) if config.command else config.url or ""
+            row.command = (config.command or "") if parsed.server.type.value == "stdio" else ""
             row.taken = name.strip().lower() in seen
             row.action = "rename" if row.taken else "add"
             seen.add(name.strip().lower())
         rows.append(row)
     return rows
+
+
+def status_text(row: PreviewRow, found: dict[str, bool]) -> str:
+    """The Status cell: why a row cannot be added, or New / Name taken and whether its command is found
+    (``found``: command -> installed, for the commands checked so far)."""
+    if row.error:
+        return f"✗ {row.error}"
+    status = "Name taken" if row.taken else "New"
+    if row.command and found.get(row.command) is False:
+        status += " · ✗ command not found"
+    return status
 
 
 def submission_groups(rows: list[PreviewRow]) -> list[tuple[str, list[PreviewRow]]]:

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from elftia_desktop.ui.lint_words import findings_summary, only_shadowing
 from elftia_desktop.ui.theme import STATE_COLORS
 
 if TYPE_CHECKING:
@@ -84,10 +85,15 @@ class ToolReviewDialog(QDialog):
         """Fill the dialog from a ``mcp:tool-review`` result."""
         items = list(review.get("items") or [])
         flagged = list(review.get("pinnedFindings") or [])
-        if not items and flagged:
+        if not items and only_shadowing(flagged):
             self.intro.setText(
-                "Every tool is as it was when you trusted the server, but some descriptions say things aimed at "
-                "the model. Read them; <b>Accept all</b> marks them as read."
+                f"Every tool is as it was when you trusted the server, but {escape(findings_summary(flagged))}: "
+                "a model may call one for the other. <b>Accept all</b> marks this as read."
+            )
+        elif not items and flagged:
+            self.intro.setText(
+                f"Every tool is as it was when you trusted the server, but {escape(findings_summary(flagged))}. "
+                "Read the findings below; <b>Accept all</b> marks them as read."
             )
         elif not items:
             self.intro.setText("Nothing waits for review: every tool is as it was when you trusted the server.")

@@ -37,7 +37,7 @@ class PageFrame(QWidget):
         header.addLayout(self.header_actions)
         layout.addLayout(header)
         self.notice = NoticeBar()
-        layout.addWidget(self.notice)
+        self.notice.float_over(self)
         self.body = QVBoxLayout()
         self.body.setSpacing(10)
         layout.addLayout(self.body, 1)

@@ -65,8 +65,9 @@ class McpServersPage(QWidget):
         self.protocols: dict[str, str] = {}
         """The protocol each connected server agreed on (``2026-07-28``, ``handshake 2025-11-25``)."""
         self.tool_counts: dict[str, int] = {}
-        self.held: dict[str, dict[str, list[str]]] = {}
-        """Server id -> ``{held, flagged}``: tools held back since they changed, tools the lint flagged."""
+        self.held: dict[str, dict[str, Any]] = {}
+        """Server id -> ``{held, flagged, findings}``: tools held back since they changed, tools the lint flagged,
+        what it found in them."""
         self.loaded = False
         self._build()
         self.auth = ServerAuthActions(self)
@@ -121,7 +122,7 @@ class McpServersPage(QWidget):
         self.secrets_banner = NoticeBar()
         layout.addWidget(self.secrets_banner)
         self.notice = NoticeBar()
-        layout.addWidget(self.notice)
+        self.notice.float_over(self)
 
         self.card_scroll = QScrollArea()
         self.card_scroll.setObjectName("CardScroll")
@@ -189,7 +190,7 @@ class McpServersPage(QWidget):
     def _fetch_held(self) -> None:
         self.router.tool_review.held(receiver=self, on_done=self._set_held)
 
-    def _set_held(self, held: dict[str, dict[str, list[str]]]) -> None:
+    def _set_held(self, held: dict[str, dict[str, Any]]) -> None:
         self.held = dict(held)
         for server_id, card in self.cards.items():
             card.set_held_tools(**self.held.get(server_id, {"held": [], "flagged": []}))

@@ -1,8 +1,12 @@
-"""An inline, dismissable message strip for results and errors, with a Details button."""
+"""A dismissable message strip for results and errors, with a Details button.
+
+Inline in a layout, or floating over the bottom of a page (:meth:`NoticeBar.float_over`) so that a
+message that comes or goes never moves the page's cards and fields under the pointer.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QApplication, QFrame, QHBoxLayout, QLabel, QMessageBox, QPushButton, QWidget
 
 from elftia_desktop.ui.theme import notice_colors
@@ -18,6 +22,8 @@ class NoticeBar(QFrame):
         self.kind = "info"
         self.details = ""
         self.colors = ("", "", "")
+        self._margin: int | None = None
+        """The distance to the host's edges while floating (:meth:`float_over`); None when inline."""
         layout = QHBoxLayout(self)
         layout.setContentsMargins(12, 8, 8, 8)
         self.label = QLabel()
@@ -46,6 +52,38 @@ class NoticeBar(QFrame):
         self.label.setText(text.replace("\n", "<br>"))
         self.details_button.setVisible(bool(details))
         self.show()
+        self._place()
+
+    def float_over(self, host: QWidget, margin: int = 16) -> None:
+        """Float over the bottom of ``host`` (not in its layout): showing or hiding moves nothing there.
+
+        It lines up with the host layout's margins; ``margin`` applies when the host has no layout."""
+        self.setParent(host)
+        self._margin = margin
+        host.installEventFilter(self)
+        self.hide()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Follow the host's size while floating."""
+        if watched is self.parentWidget() and event.type() in (QEvent.Type.Resize, QEvent.Type.Show):
+            self._place()
+        return False
+
+    def _place(self) -> None:
+        """Over the host's bottom edge, as wide as the host less the margins, as tall as the text needs."""
+        host = self.parentWidget()
+        if self._margin is None or host is None:
+            return
+        layout = host.layout()  # in line with the page's content when it has margins
+        margins = layout.contentsMargins() if layout is not None else None
+        left = margins.left() if margins is not None else self._margin
+        right = margins.right() if margins is not None else self._margin
+        bottom = margins.bottom() if margins is not None else self._margin
+        width = max(host.width() - left - right, 200)
+        height = self.heightForWidth(width) if self.hasHeightForWidth() else self.sizeHint().height()
+        height = max(height, self.sizeHint().height())
+        self.setGeometry(left, host.height() - height - bottom, width, height)
+        self.raise_()
 
     def _restyle(self) -> None:
         self.colors = notice_colors(self.kind, QApplication.palette())

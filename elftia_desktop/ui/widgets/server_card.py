@@ -7,9 +7,10 @@ the server's Activity.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from html import escape
-from typing import TYPE_CHECKING
+from shlex import quote
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtGui import QResizeEvent
@@ -25,7 +26,9 @@ from PySide6.QtWidgets import (
 )
 
 from elftia_desktop.core.trust import needs_confirmation
+from elftia_desktop.ui.lint_words import findings_summary
 from elftia_desktop.ui.theme import error_text_color, muted_text_color
+from elftia_desktop.ui.widgets.fixed_space import keep_place
 from elftia_desktop.ui.widgets.sparkline import Sparkline
 from elftia_desktop.ui.widgets.state_badge import StateBadge
 from elftia_desktop.ui.widgets.toggle_switch import ToggleSwitch
@@ -114,13 +117,14 @@ class ServerCard(QFrame):
         self.set_record(record)
 
     def _text_lines(self, outer: QVBoxLayout) -> None:
-        """The command or URL, the reason of a failure (one line, all of it on hover), the sign-in line."""
+        """The command or URL, a failure's reason (a line kept for it; all of it on hover), the sign-in line."""
         self.subtitle = ElidedLabel(Qt.TextElideMode.ElideMiddle)
         self.subtitle.setObjectName("CardSubtitle")
         self.subtitle.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         outer.addWidget(self.subtitle)
         self.reason = ElidedLabel(Qt.TextElideMode.ElideRight)
         self.reason.setObjectName("FieldError")
+        keep_place(self.reason)  # a Test's failure moves no card below under the pointer
         self.reason.hide()
         outer.addWidget(self.reason)
         self.auth_label = QLabel()
@@ -133,9 +137,6 @@ class ServerCard(QFrame):
         outer.addWidget(self.used_by)
         self.changed_tools = QPushButton()
         self.changed_tools.setObjectName("ChangedTools")
-        self.changed_tools.setToolTip(
-            "These tools changed since you trusted the server; they are held back until you review them"
-        )
         self.changed_tools.clicked.connect(lambda: self.actionRequested.emit("review-tools", self.record.id))
         self.changed_tools.hide()
         outer.addWidget(self.changed_tools, 0, Qt.AlignmentFlag.AlignLeft)
@@ -274,15 +275,27 @@ class ServerCard(QFrame):
         self.used_by.set_full_text(text)
         self.used_by.setToolTip(f"{text} (see the Activity page)")
 
-    def set_held_tools(self, held: Sequence[str], flagged: Sequence[str] = ()) -> None:
-        """Show the "Changed tools" banner for the tools held back, or the lint's flags of a first trust."""
+    def set_held_tools(
+        self, held: Sequence[str], flagged: Sequence[str] = (), findings: Sequence[Mapping[str, Any]] = ()
+    ) -> None:
+        """Show the banner for the tools held back, or for the lint's flags of a first trust (``findings``:
+        what it found, ``{tool, rule, detail}``; the banner says it)."""
         names = list(held or flagged)
         self.changed_tools.setVisible(bool(names))
         shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+        command = f"elftia-mcp review {quote(self.record.name)}"
         if held:
-            self.changed_tools.setText(f"⚠  Changed tools: {shown} — held back until you review them…")
+            count = f"{len(names)} tool{'s' if len(names) != 1 else ''}"
+            self.changed_tools.setText(f"⚠  {count} held back, changed since you trusted it: {shown} — Review…")
+            self.changed_tools.setToolTip(
+                f"These tools changed since you trusted the server; they are held back until you review them "
+                f"(here, or in a terminal: {command})"
+            )
+        elif findings:
+            self.changed_tools.setText(f"⚠  To check: {findings_summary(findings)} — review…")
         else:
             self.changed_tools.setText(f"⚠  Tool descriptions to check: {shown} — review…")
+            self.changed_tools.setToolTip(f"Review them here, or in a terminal: {command}")
 
     def add_blocked(self, what: str) -> None:
         """Show the last thing the sandbox refused (``what``: a log line's text after ``[sandbox] blocked:``)."""

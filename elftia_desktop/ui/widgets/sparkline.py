@@ -39,7 +39,7 @@ class Sparkline(QWidget):
         self.update()
 
     def paintEvent(self, event: QPaintEvent) -> None:
-        """Draw the bars from the right edge (newest) to the left."""
+        """Draw the bars from the left edge (oldest) on, so the first bar sits by the label before it."""
         if not self.calls:
             return
         painter = QPainter(self)
@@ -47,10 +47,7 @@ class Sparkline(QWidget):
         slowest = math.log1p(max(c.duration_ms for c in self.calls)) or 1.0
         height = self.height()
         step = self.width() / MAX_BARS
-        start = self.width() - step * len(self.calls)
         for index, call in enumerate(self.calls):
             bar = max(2.0, (math.log1p(call.duration_ms) / slowest) * (height - 1))
-            painter.fillRect(
-                QRectF(start + index * step, height - bar, max(step - 1, 1), bar), outcome_color(call.outcome)
-            )
+            painter.fillRect(QRectF(index * step, height - bar, max(step - 1, 1), bar), outcome_color(call.outcome))
         painter.end()

@@ -40,7 +40,8 @@ class FieldWidget(QWidget):
         self.error.hide()
 
     def _finish(self, editor: QWidget) -> None:
-        """Put the editor above the error line."""
+        """Put the editor above the error line (focusing the field focuses it)."""
+        self.setFocusProxy(editor)
         self._layout.addWidget(editor)
         self._layout.addWidget(self.error)
         if self.spec.description:
@@ -90,7 +91,7 @@ class StringField(FieldWidget):
         self.editor = QLineEdit(self)
         hint = format_hint(spec.schema)
         fmt = spec.schema.get("format")
-        self.editor.setPlaceholderText(f"{fmt}: {hint}" if hint else ("text" if spec.required else "optional"))
+        self.editor.setPlaceholderText(f"{fmt}: {hint}" if hint else "text")  # the label says "(optional)"
         if isinstance(spec.schema.get("maxLength"), int):
             self.editor.setMaxLength(spec.schema["maxLength"])
         self.editor.textEdited.connect(lambda _t: self.changed.emit())
@@ -220,7 +221,7 @@ class RawField(FieldWidget):
         super().__init__(spec, parent)
         self.editor = QPlainTextEdit(self)
         self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.editor.setPlaceholderText("JSON value" + ("" if spec.required else " (optional)"))
+        self.editor.setPlaceholderText("JSON value")  # the label says "(optional)"
         self.editor.setFixedHeight(self.editor.fontMetrics().lineSpacing() * 3 + 14)
         self.editor.textChanged.connect(self.changed.emit)
         self._finish(self.editor)

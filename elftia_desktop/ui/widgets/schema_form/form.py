@@ -170,13 +170,14 @@ class SchemaForm(QWidget):
         return self._report(targets, issues)
 
     def _report(self, fields: list[FieldWidget], issues: list[FieldIssue]) -> list[FieldIssue]:
-        """Say how many problems there are and scroll to the first marked field."""
+        """Say how many problems there are, scroll to the first marked field and focus it."""
         first = fields[0] if fields else None
         if issues:
             self.tabs.setCurrentIndex(0)
             self._show_problem(f"{len(issues)} problem{'s' if len(issues) != 1 else ''}: see the marked fields.")
             if first is not None and first is not self.root:
                 self.form_scroll.ensureWidgetVisible(first)
+                first.setFocus()  # the cursor goes to the field with the error
         return issues
 
     def _show_problem(self, text: str) -> None:

@@ -1,0 +1,52 @@
+"""Issue 32: a notice that comes or goes never moves the page's cards under the pointer, and the
+"Connecting…" notice of a saved server goes when its state moves on."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRect
+from pytestqt.qtbot import QtBot
+
+from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.ui.pages.servers_page import McpServersPage
+from elftia_desktop.ui.server_flows import ServerFlows
+from tests.app.test_servers_page import WAIT, open_page
+from tests.helpers.live_router import add_servers, server_input
+
+
+def _places(page: McpServersPage) -> list[QRect]:
+    """Where each card and its Test button are, in the page's coordinates."""
+    out = []
+    for card in page.cards.values():
+        out.append(QRect(card.mapTo(page, card.rect().topLeft()), card.size()))
+        button = card.buttons["test"]
+        out.append(QRect(button.mapTo(page, button.rect().topLeft()), button.size()))
+    return out
+
+
+def test_a_test_and_its_error_move_no_card(qtbot: QtBot, router: McpRouter) -> None:
+    add_servers(server_input("Broken", module="exit3"), server_input("Echo"))
+    page = open_page(qtbot, router, 2)
+    before = _places(page)
+    broken, echo = page.cards.values()
+    broken.buttons["test"].click()
+    qtbot.waitUntil(lambda: page.notice.kind == "error" and page.notice.isVisible(), timeout=WAIT)
+    assert "exited with code 3" in page.notice.label.text()
+    assert _places(page) == before  # the error floats over the page's bottom edge
+    assert page.notice.geometry().bottom() < page.height()  # and is inside the page, not clipped
+    echo.buttons["test"].click()
+    qtbot.waitUntil(lambda: page.notice.kind == "success" and "works" in page.notice.label.text(), timeout=WAIT)
+    assert _places(page) == before
+    page.notice.hide()
+    assert _places(page) == before
+
+
+def test_connecting_notice_goes_when_the_server_connects(qtbot: QtBot, router: McpRouter) -> None:
+    (record,) = add_servers(server_input("Echo"))
+    page = open_page(qtbot, router, 1)
+    flows = ServerFlows(router, page, page)
+    before = _places(page)
+    flows._connect_saved(record, "Saved <b>Echo</b>.")
+    assert page.notice.isVisible() and "Connecting…" in page.notice.label.text()
+    assert _places(page) == before
+    qtbot.waitUntil(lambda: page.cards[record.id].badge.state == "connected", timeout=WAIT)
+    qtbot.waitUntil(lambda: not page.notice.isVisible(), timeout=WAIT)  # stale "Connecting…" gone
