@@ -10,7 +10,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-from elftia_desktop.platform.file_lock import lock_fd, unlock_fd
+from elftia_desktop.platform.lock import lock_fd, unlock_fd
 
 
 def atomic_write_text(

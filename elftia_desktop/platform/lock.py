@@ -1,6 +1,7 @@
-"""An exclusive lock on a file, released by the OS when its holder dies.
+"""Exclusive locks on files, released by the OS when their holder dies.
 
-``flock`` on Linux and macOS, ``msvcrt.locking`` of the file's first byte on Windows.
+``flock`` on Linux and macOS, ``msvcrt.locking`` of the file's first byte on Windows:
+:class:`FileLock` never waits (the host's claim), :func:`lock_fd` waits its turn (a store's save).
 """
 
 from __future__ import annotations
@@ -63,6 +64,31 @@ def is_free(path: Path) -> bool:
     free = lock.acquire()
     lock.release()
     return free
+
+
+def lock_fd(fd: int) -> None:
+    """Block until this process holds the exclusive lock of the file open as ``fd``."""
+    if sys.platform == "win32":  # pragma: no cover - Windows
+        import msvcrt
+
+        msvcrt.locking(fd, msvcrt.LK_LOCK, 1)
+    else:
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_EX)
+
+
+def unlock_fd(fd: int) -> None:
+    """Give up the lock taken with :func:`lock_fd` (the caller closes ``fd``)."""
+    if sys.platform == "win32":  # pragma: no cover - Windows
+        import msvcrt
+
+        os.lseek(fd, 0, os.SEEK_SET)
+        msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+    else:
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_UN)
 
 
 def _lock(fd: int) -> bool:

@@ -10,7 +10,7 @@ import anyio
 import pytest
 
 from elftia_desktop.platform import groups, processes
-from elftia_desktop.platform.file_lock import lock_fd, unlock_fd
+from elftia_desktop.platform.lock import lock_fd, unlock_fd
 from elftia_desktop.platform.proc_identity import start_time
 
 POSIX = sys.platform != "win32"
