@@ -50,3 +50,16 @@ def test_connecting_notice_goes_when_the_server_connects(qtbot: QtBot, router: M
     assert _places(page) == before
     qtbot.waitUntil(lambda: page.cards[record.id].badge.state == "connected", timeout=WAIT)
     qtbot.waitUntil(lambda: not page.notice.isVisible(), timeout=WAIT)  # stale "Connecting…" gone
+
+
+def test_a_shown_notice_leaves_room_to_scroll_the_last_card_out_from_under_it(qtbot: QtBot, router: McpRouter) -> None:
+    add_servers(server_input("Echo"))
+    page = open_page(qtbot, router, 1)
+    before, bottom = _places(page), page.card_layout.contentsMargins().bottom()
+    page.notice.show_message("A message that stays until dismissed", "warning")
+    qtbot.waitUntil(page.notice.isVisible, timeout=WAIT)
+    assert page.card_layout.contentsMargins().bottom() >= bottom + page.notice.height()
+    assert _places(page) == before  # the room is at the end: nothing above it moves
+    page.notice.hide()
+    assert page.card_layout.contentsMargins().bottom() == bottom
+    assert _places(page) == before

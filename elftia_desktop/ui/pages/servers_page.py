@@ -133,6 +133,7 @@ class McpServersPage(QWidget):
         self.card_layout = QVBoxLayout(holder)
         self.card_layout.setContentsMargins(0, 0, 4, 0)
         self.card_layout.setSpacing(10)
+        self.notice.keep_room_in(self.card_layout)
         self.card_layout.addStretch(1)
         self.card_scroll.setWidget(holder)
         layout.addWidget(self.card_scroll, 1)

@@ -7,7 +7,8 @@ message that comes or goes never moves the page's cards and fields under the poi
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtWidgets import QApplication, QFrame, QHBoxLayout, QLabel, QMessageBox, QPushButton, QWidget
+from PySide6.QtGui import QHideEvent
+from PySide6.QtWidgets import QApplication, QFrame, QHBoxLayout, QLabel, QLayout, QMessageBox, QPushButton, QWidget
 
 from elftia_desktop.ui.theme import notice_colors
 
@@ -24,6 +25,8 @@ class NoticeBar(QFrame):
         self.colors = ("", "", "")
         self._margin: int | None = None
         """The distance to the host's edges while floating (:meth:`float_over`); None when inline."""
+        self._room: tuple[QLayout, int] | None = None
+        """A scrolled column that grows at its end while the notice shows, and its own bottom margin."""
         layout = QHBoxLayout(self)
         layout.setContentsMargins(12, 8, 8, 8)
         self.label = QLabel()
@@ -63,6 +66,24 @@ class NoticeBar(QFrame):
         host.installEventFilter(self)
         self.hide()
 
+    def keep_room_in(self, column: QLayout) -> None:
+        """While floating and shown, grow ``column`` (the content of a scroll area) at its end by the notice's
+        height: its last card can be scrolled out from under the notice, and nothing above it moves."""
+        self._room = (column, column.contentsMargins().bottom())
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        """Give back the room kept in the column (when the notice itself is hidden, not its page)."""
+        if self.isHidden():
+            self._set_room(0)
+        super().hideEvent(event)
+
+    def _set_room(self, height: int) -> None:
+        if self._room is not None:
+            column, bottom = self._room
+            margins = column.contentsMargins()
+            margins.setBottom(bottom + height)
+            column.setContentsMargins(margins)
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Follow the host's size while floating."""
         if watched is self.parentWidget() and event.type() in (QEvent.Type.Resize, QEvent.Type.Show):
@@ -84,6 +105,8 @@ class NoticeBar(QFrame):
         height = max(height, self.sizeHint().height())
         self.setGeometry(left, host.height() - height - bottom, width, height)
         self.raise_()
+        if not self.isHidden():
+            self._set_room(height + bottom)
 
     def _restyle(self) -> None:
         self.colors = notice_colors(self.kind, QApplication.palette())
