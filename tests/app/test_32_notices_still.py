@@ -63,3 +63,18 @@ def test_a_shown_notice_leaves_room_to_scroll_the_last_card_out_from_under_it(qt
     page.notice.hide()
     assert page.card_layout.contentsMargins().bottom() == bottom
     assert _places(page) == before
+
+
+def test_a_banner_that_comes_to_a_card_moves_none_of_its_buttons(qtbot: QtBot, router: McpRouter) -> None:
+    add_servers(server_input("Echo"))
+    page = open_page(qtbot, router, 1)
+    [card] = page.cards.values()
+
+    def buttons() -> list[QRect]:
+        return [QRect(b.mapTo(page, b.rect().topLeft()), b.size()) for b in card.buttons.values() if b.isVisible()]
+
+    before = buttons()
+    card.set_held_tools(["echo"])  # the review banner, as a Test that lists changed tools shows it
+    qtbot.waitUntil(card.changed_tools.isVisible, timeout=WAIT)
+    qtbot.waitUntil(lambda: card.changed_tools.geometry().top() > 0, timeout=WAIT)
+    assert before and buttons() == before

@@ -113,6 +113,7 @@ class ServerCard(QFrame):
         self._text_lines(outer)
         outer.addLayout(self._action_row())
         outer.addWidget(self._build_activity())
+        self._late_lines(outer)  # below the buttons: a line that comes moves none of them under the pointer
         self._calls: Sequence[CallRecord] = ()
         self.set_record(record)
 
@@ -131,6 +132,9 @@ class ServerCard(QFrame):
         self.auth_label.setObjectName("Muted")
         self.auth_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         outer.addWidget(self.auth_label)
+
+    def _late_lines(self, outer: QVBoxLayout) -> None:
+        """Lines that come and go while the card is used: the apps using it, tools to review, sandbox denials."""
         self.used_by = ElidedLabel(Qt.TextElideMode.ElideRight)
         self.used_by.setObjectName("Muted")
         self.used_by.hide()
