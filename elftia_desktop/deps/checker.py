@@ -54,8 +54,8 @@ class DependencyChecker:
         return await command_search_path(self._tools_dir, self._path)
 
     async def check(self, command: str) -> DependencyCheckResult:
-        """Look up ``command`` (a name or a path), probe its runtime's version, compare to the minimum."""
-        command = command.strip()
+        """Look up ``command`` (a name, a path or ``{python}``), probe its runtime's version, compare to the minimum."""
+        command = runtime_command(command)  # a built-in preset's ``{python}`` is the app's interpreter
         runtime = runtime_for(command)
         search = await self.search_path()
         located = await asyncio.to_thread(_locate, command, search)

@@ -34,6 +34,13 @@ async def test_this_python_is_found_with_its_version(tmp_path: Path) -> None:
     assert result.instructions is None
 
 
+async def test_the_python_placeholder_of_built_in_presets_is_this_python(tmp_path: Path) -> None:
+    """The form checks a built-in preset's command as typed, ``{python}``: found, not "not found"."""
+    result = await DependencyChecker(path=PATH, tools_dir=_empty_tools(tmp_path)).check(" {python} ")
+    assert result.installed and result.path == sys.executable
+    assert result.version == platform.python_version() and result.runtime == "python"
+
+
 async def test_python_by_name_on_a_path(tmp_path: Path) -> None:
     path = os.pathsep.join([str(Path(sys.executable).parent), PATH])
     result = await DependencyChecker(path=path, tools_dir=_empty_tools(tmp_path)).check("python")
