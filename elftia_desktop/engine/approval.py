@@ -40,18 +40,21 @@ class ApprovalRequest:
     annotations: types.ToolAnnotations | None = None
 
     def hints(self) -> str:
-        """The tool's annotations in words (``read-only``, ``destructive``, ``open world``)."""
+        """What the server says the tool does (its annotations), in plain words."""
         notes = self.annotations
         if notes is None:
-            return "none given"
+            return ""
         words = [
-            ("read-only" if notes.read_only_hint else "may change things") if notes.read_only_hint is not None else "",
-            ("destructive" if notes.destructive_hint else "not destructive")
-            if notes.destructive_hint is not None
-            else "",
-            ("open world" if notes.open_world_hint else "closed world") if notes.open_world_hint is not None else "",
+            _said(notes.read_only_hint, "only reads", "may change things"),
+            _said(notes.destructive_hint, "may delete or overwrite", "deletes nothing"),
+            _said(notes.open_world_hint, "reaches outside services", "stays within its own data"),
         ]
-        return ", ".join(w for w in words if w) or "none given"
+        return ", ".join(w for w in words if w)
+
+    def described(self) -> str:
+        """:meth:`hints` as a sentence, or that the server says nothing of it."""
+        hints = self.hints()
+        return f"The server says it {hints}." if hints else "The server does not say what the tool does."
 
     def arguments_text(self) -> str:
         """The arguments as indented JSON."""
@@ -61,8 +64,13 @@ class ApprovalRequest:
         """The question as one text: server, tool, annotations and arguments."""
         return (
             f"Allow the tool '{self.tool_name}' of the server '{self.server_name}' to run?\n"
-            f"Annotations: {self.hints()}\nArguments: {self.arguments_text()}"
+            f"{self.described()}\nArguments: {self.arguments_text()}"
         )
+
+
+def _said(hint: bool | None, yes: str, no: str) -> str:
+    """One annotation in words; empty when the server did not say."""
+    return "" if hint is None else yes if hint else no
 
 
 Asker = Callable[[ApprovalRequest], Awaitable[Answer | None]]

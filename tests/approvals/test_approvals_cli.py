@@ -54,7 +54,7 @@ def test_on_a_terminal_always_allow_is_asked_once_and_saved(notes: McpServerReco
         assert chunk, f"the terminal closed before the prompt: {seen!r}"
         seen += chunk
     assert "Allow the tool 'post_note' of the server 'notes' to run?" in seen
-    assert "open world" in seen and '"text": "hi"' in seen
+    assert "reaches outside services" in seen and '"text": "hi"' in seen
     os.write(leader, b"a\n")
     out, _ = process.communicate(timeout=120)
     os.close(leader)

@@ -54,7 +54,7 @@ async def test_the_callback_sees_the_question_and_its_answers_count(
     assert await tools["delete_note"].execute({"key": "a"}) == "deleted a"
     asked = person.asked[0]
     assert (asked.server_name, asked.tool_name, asked.arguments) == ("notes", "delete_note", {"key": "a"})
-    assert asked.hints() == "may change things, destructive, closed world"
+    assert asked.hints() == "may change things, may delete or overwrite, stays within its own data"
     assert '"key": "a"' in asked.question()
     denied = await tools["delete_note"].execute({"key": "b"})
     assert denied == "Error: The user denied the call of 'delete_note' of notes."

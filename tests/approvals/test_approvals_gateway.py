@@ -56,7 +56,7 @@ async def test_an_app_that_declared_elicitation_is_asked(
         question = asked[0]
         assert isinstance(question, types.ElicitRequestFormParams)
         assert "'delete_note' of the server 'notes'" in question.message
-        assert "destructive" in question.message and '"key": "x"' in question.message
+        assert "may delete or overwrite" in question.message and '"key": "x"' in question.message
         assert question.requested_schema["properties"]["answer"]["enum"][1] == "Always allow this tool"
         assert text(await client.call_tool("notes__delete_note", {"key": "y"})) == "deleted y"
         assert catalog.get(notes.id).auto_approved_tools == ["delete_note"]
@@ -101,7 +101,7 @@ async def test_without_elicitation_the_window_is_asked_when_it_hosts(
     async with connected(gateway) as client:
         assert text(await client.call_tool("notes__post_note", {"text": "hi"})) == "posted hi"
     assert [(r.tool_name, r.arguments, r.hints()) for r in asked] == [
-        ("post_note", {"text": "hi"}, "may change things, not destructive, open world")
+        ("post_note", {"text": "hi"}, "may change things, deletes nothing, reaches outside services")
     ]
 
 

@@ -90,7 +90,10 @@ def test_try_confirms_and_each_answer_counts(qtbot: QtBot, router: McpRouter, no
     qtbot.mouseClick(dialog.call_button, Qt.MouseButton.LeftButton)
     confirm = asked(qtbot)
     assert confirm.windowTitle() == "Allow this tool to run?" and confirm.parent() is dialog
-    assert confirm.hints_label.text() == "Annotations: may change things, destructive, closed world"
+    assert (
+        confirm.hints_label.text()
+        == "The server says it may change things, may delete or overwrite, stays within its own data."
+    )
     assert '"key": "a"' in confirm.arguments.toPlainText()
     qtbot.mouseClick(confirm.once_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: dialog.result_view.outcome == "ok", timeout=WAIT)

@@ -24,7 +24,7 @@ class ApprovalDialog(QDialog):
     def __init__(
         self, server_name: str, tool_name: str, hints: str, arguments: str, parent: QWidget | None = None
     ) -> None:
-        """``hints``: the annotations in words; ``arguments``: the call's arguments as indented JSON."""
+        """``hints``: what the server says of the tool (a sentence); ``arguments``: the call's, as JSON."""
         super().__init__(parent)
         self.answer = Answer.DENY
         self.setWindowTitle("Allow this tool to run?")
@@ -35,7 +35,7 @@ class ApprovalDialog(QDialog):
         title.setObjectName("EmptyTitle")
         title.setWordWrap(True)
         layout.addWidget(title)
-        self.hints_label = QLabel(f"Annotations: {hints}")
+        self.hints_label = QLabel(hints)
         self.hints_label.setWordWrap(True)
         self.hints_label.setToolTip("What the server says about the tool (readOnly, destructive, openWorld hints)")
         layout.addWidget(self.hints_label)
@@ -80,7 +80,9 @@ class ApprovalDialog(QDialog):
 def ask_approval(router: McpRouter, question: ApprovalQuestion, parent: QWidget) -> ApprovalDialog:
     """Open the dialog for a router's ``approvalRequested`` (not blocking); the answer goes back to the router."""
     request = question.request
-    dialog = ApprovalDialog(request.server_name, request.tool_name, request.hints(), request.arguments_text(), parent)
+    dialog = ApprovalDialog(
+        request.server_name, request.tool_name, request.described(), request.arguments_text(), parent
+    )
     dialog.finished.connect(lambda _code: router.answer_approval(question.ticket, dialog.answer))
     dialog.open()
     return dialog
