@@ -50,7 +50,7 @@ def system_plan(runtime: Runtime, os_name: OsName, is_root: bool, available: Cal
         return SystemPlan(argv, f"Press Install: the app runs '{' '.join(argv)}' (you are root).")
     prefix = "" if is_root else "sudo "
     commands = "\n".join(f"  {prefix}{typed}" for _, typed in present)
-    return SystemPlan(None, f"Run this in a terminal (it needs admin rights), then press Re-check:\n{commands}")
+    return SystemPlan(None, f"Run this in a terminal (it needs admin rights), then press Check again:\n{commands}")
 
 
 def plan_here(runtime: Runtime, search: str | None = None) -> SystemPlan:
