@@ -28,6 +28,7 @@ from elftia_desktop.deps.requirements import (
     parse_version,
     runtime_for,
 )
+from elftia_desktop.deps.system_package import how_to_install, plan_here
 
 PROBE_TIMEOUT = 5.0
 """Seconds a ``--version`` probe may take."""
@@ -115,7 +116,7 @@ class DependencyChecker:
             installed=False,
             meets_minimum=False,
             installable=_installable(runtime, search),
-            instructions=instructions_for(runtime),
+            instructions=how_to_install(runtime, search),
             runtime=runtime.name,
             reason=runtime.reason,
         )
@@ -153,7 +154,10 @@ def _probe_program(runtime: Runtime, located: str, search: str) -> str:
 
 
 def _installable(runtime: Runtime, search: str) -> bool:
-    """True when the app can install ``runtime`` here (npm packages need npm on the PATH)."""
+    """True when the app can install ``runtime`` here (npm packages need npm on the PATH; an OS package
+    needs root and ``apt-get``)."""
+    if runtime.system_package is not None:
+        return plan_here(runtime, search).argv is not None
     if runtime.install is None:
         return False
     return runtime.install.needs is None or shutil.which(runtime.install.needs, path=search) is not None

@@ -14,6 +14,9 @@ The PATH commands are found on (:mod:`elftia_desktop.core.login_env`) has ``tool
 system ``PATH``: a runtime already on the system is always preferred, the managed one is a visible
 fallback that ``uninstall`` removes again.
 Node.js, Python and Docker cannot be installed this way: their result carries per-OS instructions.
+An OS package (bubblewrap) is installed with the system's package manager where
+:func:`~elftia_desktop.deps.system_package.system_plan` allows it (Linux, root, ``apt-get``); it is
+not the app's to uninstall.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from elftia_desktop.core.models import DependencyInstallResult
 from elftia_desktop.core.paths import managed_tools_dir
 from elftia_desktop.deps.process import kill_tree, run_capture, start
 from elftia_desktop.deps.requirements import Runtime, command_name, instructions_for, parse_version, runtime_for
+from elftia_desktop.deps.system_package import APT_ENV, how_to_install, plan_here
 
 ProgressCallback = Callable[[str], None]
 
@@ -90,6 +94,8 @@ class DependencyInstaller:
         runtime = runtime_for(command)
         if runtime is None:
             return DependencyInstallResult(command=command, success=False, error=_unknown(command))
+        if runtime.system_package is not None:
+            return await self._install_system(command, runtime, on_progress)
         if runtime.install is None:
             return DependencyInstallResult(
                 command=command,
@@ -136,6 +142,38 @@ class DependencyInstaller:
         removed = await asyncio.to_thread(self._remove, runtime)
         return DependencyInstallResult(command=command, success=True, log=[f"removed {p}" for p in removed])
 
+    async def _install_system(
+        self, command: str, runtime: Runtime, on_progress: ProgressCallback | None
+    ) -> DependencyInstallResult:
+        """Run the system package manager where the plan allows it; else say the command to run."""
+        search = await command_search_path(self.tools_dir, self._path)
+        plan = plan_here(runtime, search)
+        how = how_to_install(runtime, search)
+        if plan.argv is None:
+            error = f"{runtime.title} cannot be installed by the app here. {plan.text}"
+            return DependencyInstallResult(command=command, success=False, error=error, instructions=how)
+        log: list[str] = []
+
+        def report(line: str) -> None:
+            """Keep the line for the result and pass it to ``on_progress``."""
+            log.append(line)
+            if on_progress is not None:
+                on_progress(line)
+
+        manager = shutil.which(plan.argv[0], path=search) or plan.argv[0]
+        report(f"running {' '.join(plan.argv)}")
+        try:
+            await self._stream([manager, *plan.argv[1:]], report, " ".join(plan.argv[:2]), APT_ENV)
+            program = shutil.which(runtime.probe_command, path=search)
+            if program is None:
+                raise InstallFailed(f"the package was installed but '{runtime.probe_command}' is not on the PATH")
+            version = await self._version(Path(program), runtime)
+        except InstallFailed as exc:
+            report(f"failed: {exc}")
+            return DependencyInstallResult(command=command, success=False, log=log, error=str(exc), instructions=how)
+        report(f"{runtime.title} {version or ''} is installed at {program}".replace("  ", " "))
+        return DependencyInstallResult(command=command, success=True, path=program, version=version, log=log)
+
     async def _install_pypi(self, runtime: Runtime, report: ProgressCallback) -> None:
         assert runtime.install is not None
         home = self.tools_dir / runtime.name
@@ -173,9 +211,11 @@ class DependencyInstaller:
                 await asyncio.to_thread(shutil.rmtree, home, True)
             raise
 
-    async def _stream(self, argv: list[str], report: ProgressCallback, step: str) -> None:
+    async def _stream(
+        self, argv: list[str], report: ProgressCallback, step: str, extra_env: dict[str, str] | None = None
+    ) -> None:
         """Run one step, sending each output line to ``report``; raise ``InstallFailed`` on failure."""
-        env = os.environ | {"PYTHONUNBUFFERED": "1", "PIP_NO_INPUT": "1"}
+        env = os.environ | {"PYTHONUNBUFFERED": "1", "PIP_NO_INPUT": "1"} | (extra_env or {})
         try:
             proc = await start(argv, env)
         except OSError as exc:
@@ -259,7 +299,7 @@ async def _pump(proc: asyncio.subprocess.Process, report: ProgressCallback) -> i
 def _unknown(command: str) -> str:
     from elftia_desktop.deps.requirements import RUNTIMES
 
-    known = ", ".join(c for r in RUNTIMES if r.install for c in r.commands)
+    known = ", ".join(c for r in RUNTIMES if r.install or r.system_package for c in r.commands)
     return f"'{command}' is not a runtime the app knows; it can install: {known}"
 
 

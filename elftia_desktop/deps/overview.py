@@ -19,7 +19,8 @@ from elftia_desktop.core.models import DependencyCheckResult, McpServerRecord, M
 from elftia_desktop.deps.checker import DependencyChecker
 from elftia_desktop.deps.command_map import runtime_command
 from elftia_desktop.deps.installer import DependencyInstaller, is_managed
-from elftia_desktop.deps.requirements import RUNTIMES, Runtime, current_os, instructions_for, runtime_for
+from elftia_desktop.deps.requirements import RUNTIMES, Runtime, current_os, runtime_for
+from elftia_desktop.deps.system_package import how_to_install
 
 
 @dataclass
@@ -61,12 +62,12 @@ class RuntimeRow:
             "homepage": runtime.homepage,
             "managed": self.managed,
             "canInstall": self.can_install,
-            "installSource": runtime.install.index if runtime.install else None,
+            "installSource": "system" if runtime.system_package else runtime.install.index if runtime.install else None,
             "neededBy": self.needed_by,
             "ownInterpreter": {"servers": self.own_interpreter, "path": sys.executable}
             if self.own_interpreter
             else None,
-            "instructions": instructions_for(runtime),
+            "instructions": how_to_install(runtime),
             "problem": self.check.instructions if self.status in ("too-old", "broken") else None,
             "os": current_os(),
         }

@@ -50,7 +50,9 @@ class Runtime:
     """The lowest version that works, if any."""
     version_args: tuple[str, ...] = ("--version",)
     install: ManagedInstall | None = None
-    """None when the app cannot install it (instructions only)."""
+    """None when the app cannot install it into its tools folder."""
+    system_package: str | None = None
+    """The OS package providing it, installed by :mod:`~elftia_desktop.deps.system_package` where it can."""
     aliases: tuple[str, ...] = field(default=())
     """Other spellings that map to this runtime (``python3.12``, ``npm``)."""
 
@@ -193,6 +195,7 @@ RUNTIMES: tuple[Runtime, ...] = (
         commands=("bwrap",),
         reason="Runs local (stdio) servers in a sandbox on Linux: only the files and network you allow.",
         homepage="https://github.com/containers/bubblewrap",
+        system_package="bubblewrap",
         instructions={
             "linux": (
                 "Debian/Ubuntu: sudo apt-get install bubblewrap\n"

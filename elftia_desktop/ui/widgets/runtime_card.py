@@ -162,7 +162,7 @@ class RuntimeCard(QFrame):
     @staticmethod
     def _instructions_text(row: dict[str, Any]) -> str:
         text = str(row["instructions"])
-        if row.get("canInstall"):
+        if row.get("canInstall") and row.get("installSource") != "system":  # a system plan's text says it all
             source = "PyPI" if row.get("installSource") == "pypi" else "the npm registry"
             text += f"\n\nOr press Install: the app installs it from {source} into its own tools folder."
         return text
@@ -171,7 +171,9 @@ class RuntimeCard(QFrame):
         row = self.row
         can_install = bool(row.get("canInstall")) and row["status"] != "ok"
         self.install_button.setVisible(can_install and not self.installing)
-        self.install_button.setToolTip(f"Install {row['title']} into the app's tools folder (no admin rights)")
+        system = row.get("installSource") == "system"
+        where = "with the system's package manager" if system else "into the app's tools folder (no admin rights)"
+        self.install_button.setToolTip(f"Install {row['title']} {where}")
         self.uninstall_button.setVisible(bool(row.get("managed")) and not self.installing)
         self.how_button.setVisible(row["status"] != "ok")
         if row["status"] == "ok":
