@@ -1,0 +1,42 @@
+"""Issue 32's last newcomer items: a Details box shows its details at once; the status bar does not
+repeat an error the page already shows."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox, QTextEdit, QWidget
+from pytestqt.qtbot import QtBot
+
+from elftia_desktop.ui.pages.page_frame import PageFrame
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def _open_details(button_owner: QWidget, click: object) -> list[tuple[str, bool]]:
+    """Click a Details… button; return what the box that opened shows (its detail text and whether it is visible)."""
+    seen: list[tuple[str, bool]] = []
+
+    def look() -> None:
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox):
+            QTimer.singleShot(20, look)
+            return
+        box.grab().save(f"/tmp/p32d/details_{type(button_owner).__name__}.png")
+        seen.extend((edit.toPlainText(), edit.isVisible()) for edit in box.findChildren(QTextEdit))
+        box.accept()
+
+    QTimer.singleShot(0, look)
+    assert callable(click)
+    click()
+    return seen
+
+
+def test_a_notice_details_box_opens_with_the_details_shown(qtbot: QtBot) -> None:
+    page = PageFrame("Browse")
+    qtbot.addWidget(page)
+    page.resize(900, 600)
+    page.show()
+    page.notice.show_message("Some registries could not be refreshed.", "warning", "registry.example: HTTP 503")
+    seen = _open_details(page, page.notice.details_button.click)
+    assert seen == [("registry.example: HTTP 503", True)], "one click on Details… shows the details"
