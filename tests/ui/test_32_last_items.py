@@ -8,7 +8,9 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox, QTextEdit, QWidget
 from pytestqt.qtbot import QtBot
 
+from elftia_desktop.ui.dialogs.server_form import McpServerForm
 from elftia_desktop.ui.pages.page_frame import PageFrame
+from elftia_desktop.ui.widgets.key_value_editor import RowSpec
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -40,3 +42,14 @@ def test_a_notice_details_box_opens_with_the_details_shown(qtbot: QtBot) -> None
     page.notice.show_message("Some registries could not be refreshed.", "warning", "registry.example: HTTP 503")
     seen = _open_details(page, page.notice.details_button.click)
     assert seen == [("registry.example: HTTP 503", True)], "one click on Details… shows the details"
+
+
+def test_the_add_form_never_promises_a_keyring_that_may_not_work(qtbot: QtBot) -> None:
+    form = McpServerForm()
+    qtbot.addWidget(form)
+    form.ui.auth.mode.setCurrentIndex(form.ui.auth.mode.findData("oauth"))
+    form.ui.env.add_row(RowSpec("API_KEY", "s3cret", secret=True))
+    words = [text for w in form.findChildren(QWidget) for text in (w.toolTip(), getattr(w, "text", str)())]
+    words = [text for text in words if isinstance(text, str) and "keyring" in text.lower()]
+    assert words, "the form says where secrets go"
+    assert all("when no keyring works" in text for text in words), [t for t in words if "no keyring" not in t]
