@@ -1,13 +1,14 @@
-"""Issue 32's last newcomer items: a Details box shows its details at once; the status bar does not
-repeat an error the page already shows."""
+"""Issue 32's last newcomer items: a Details box shows its details at once, the Add form speaks of the keyring
+truthfully, descriptions show `code` spans as code."""
 
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QMessageBox, QTextEdit, QWidget
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QLabel, QMessageBox, QTextEdit, QWidget
 from pytestqt.qtbot import QtBot
 
+from elftia_desktop.ui.dialogs.discover_dialog import ToolCard
 from elftia_desktop.ui.dialogs.server_form import McpServerForm
 from elftia_desktop.ui.pages.page_frame import PageFrame
 from elftia_desktop.ui.widgets.key_value_editor import RowSpec
@@ -53,3 +54,16 @@ def test_the_add_form_never_promises_a_keyring_that_may_not_work(qtbot: QtBot) -
     words = [text for text in words if isinstance(text, str) and "keyring" in text.lower()]
     assert words, "the form says where secrets go"
     assert all("when no keyring works" in text for text in words), [t for t in words if "no keyring" not in t]
+
+
+def test_a_tool_description_shows_code_spans_as_code_and_server_html_as_text(qtbot: QtBot) -> None:
+    tool = {"name": "read_file", "description": "Reads `path` (see <b>docs</b>).", "inputSchema": {"type": "object"}}
+    card = ToolCard(tool, enabled=True, auto=False)
+    qtbot.addWidget(card)
+    card.resize(600, card.sizeHint().height())
+    card.show()
+    card.grab().save("/tmp/p32d/tool_card_code.png")
+    labels = [label for label in card.findChildren(QLabel) if "path" in label.text()]
+    assert len(labels) == 1
+    assert labels[0].textFormat() == Qt.TextFormat.RichText
+    assert labels[0].text() == "Reads <code>path</code> (see &lt;b&gt;docs&lt;/b&gt;)."

@@ -44,6 +44,7 @@ from elftia_desktop.ui.dialogs.discover_prompts import PromptsPanel
 from elftia_desktop.ui.dialogs.discover_resources import ResourcesPanel
 from elftia_desktop.ui.dialogs.try_tool_dialog import TryToolDialog, open_try_tool
 from elftia_desktop.ui.widgets.details_box import details_box
+from elftia_desktop.ui.widgets.inline_code import set_description
 from elftia_desktop.ui.widgets.sandbox_denials import DenialsBox
 from elftia_desktop.ui.widgets.toggle_switch import ToggleSwitch
 
@@ -66,7 +67,8 @@ class ToolCard(QFrame):
         self.name = str(tool.get("name", ""))
         title = _label(self.name, self, "CardTitle")
         title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        description = _label(str(tool.get("description") or "No description."), self, "Muted", wrap=True)
+        description = _label("", self, "Muted", wrap=True)
+        set_description(description, str(tool.get("description") or "No description."))
         description.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.enabled = ToggleSwitch(self)
         self.enabled.setChecked(enabled)

@@ -157,7 +157,7 @@ class ToolPicker(QWidget):
         self.provider = QComboBox()
         self.provider.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.provider.setMinimumContentsLength(24)
-        self.provider.setToolTip("The provider whose request you see: the exact `tools` value it would receive")
+        self.provider.setToolTip("The provider whose request you see: the exact tools field it would receive")
         self.provider.currentIndexChanged.connect(self._show_payload)
         row.addWidget(self.provider)
         self.provider_info = QLabel()
