@@ -19,6 +19,11 @@ def code_spans_html(text: str) -> str:
     return html.replace("\n", "<br>")
 
 
+def drop_code_marks(text: str) -> str:
+    """``text`` with the backticks of its `code` spans dropped, for a plain cell that cannot show code."""
+    return _CODE.sub(r"\1", text)
+
+
 def set_description(label: QLabel, text: str) -> None:
     """Show ``text`` in ``label`` with :func:`code_spans_html` (the label is switched to rich text)."""
     label.setTextFormat(Qt.TextFormat.RichText)
