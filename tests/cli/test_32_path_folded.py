@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
+from elftia_desktop.core.errors import ServerStartFailed
+from elftia_desktop.host.client import _raise
+from elftia_desktop.host.commands import _error
 from tests.helpers.cli_runner import run_cli
 
 
@@ -17,3 +22,11 @@ def test_command_not_found_lists_the_path_once_after_the_message() -> None:
     assert heading == "Searched PATH, in order:" and folders and all(os.path.isabs(f) for f in folders)
     assert len(folders) == len(set(folders)), "each folder is shown once"
     assert os.pathsep.join(folders) not in first
+
+
+def test_the_folded_path_crosses_from_the_pool_host_to_the_cli() -> None:
+    """A CLI attached to the pool host gets the same error: class, message and the folded PATH."""
+    sent = ServerStartFailed("command not found: 'x' (not in any of the 2 folders on the PATH)", details="/a\n/b")
+    with pytest.raises(ServerStartFailed) as caught:
+        _raise(_error(sent))
+    assert (str(caught.value), caught.value.details) == (str(sent), "/a\n/b")
