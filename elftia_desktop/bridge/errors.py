@@ -110,6 +110,7 @@ def to_bridge_error(error: BaseException) -> BridgeError:
         return BridgeError(
             type(error).__name__,
             str(error),
+            error.details,
             server_id=error.server_id if isinstance(error, ServerConnectionError) else None,
             line=error.line if isinstance(error, JsonInputError) else None,
             column=error.column if isinstance(error, JsonInputError) else None,

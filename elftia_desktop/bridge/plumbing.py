@@ -151,6 +151,8 @@ class RouterCore(QObject):
             self.signals.finished.emit(request_id, reply.channel, payload)
         else:
             self.signals.failed.emit(request_id, reply.channel, payload)
+        if not ok and (reply.on_error is None or not reply.alive()):
+            self.signals.unanswered.emit(request_id, reply.channel, payload)  # no page shows this failure
         if not reply.alive():
             return  # the page or dialog that asked is gone: nobody to tell
         if ok and reply.on_done is not None:

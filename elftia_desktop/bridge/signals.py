@@ -61,6 +61,8 @@ class RouterSignals(QObject):
     Signals:
         finished(int, str, object): request id, channel, result; after every successful request.
         failed(int, str, object): request id, channel, ``BridgeError``; after every failed request.
+        unanswered(int, str, object): as ``failed``, for a failure nobody who asked shows (no
+            ``on_error``, or its receiver is gone); the status bar shows these.
         busyChanged(bool): True while any request runs.
         connectionStateChanged(str, str, str): server id, state, why it failed, without the
             server's name ("" when it did not).
@@ -81,6 +83,7 @@ class RouterSignals(QObject):
 
     finished = Signal(int, str, object)
     failed = Signal(int, str, object)
+    unanswered = Signal(int, str, object)
     busyChanged = Signal(bool)
     connectionStateChanged = Signal(str, str, str)
     connectionProtocolChanged = Signal(str, str)

@@ -98,7 +98,7 @@ def _handle(args: argparse.Namespace, debug: bool) -> int:
     except ConfigError as exc:
         return fail(args, str(exc), EXIT_BAD_INPUT if is_input_error(exc) else EXIT_FAILED)
     except ElftiaError as exc:
-        return fail(args, str(exc), EXIT_FAILED)
+        return fail(args, str(exc), EXIT_FAILED, details=exc.details or None)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -69,11 +69,15 @@ def shorten_for_terminal(text: str, limit: int = 60) -> str:
 
 
 def fail(args: argparse.Namespace, message: str, code: int = EXIT_FAILED, **details: Any) -> int:
-    """Report an error (JSON on stdout with ``--json``, text on stderr) and return ``code``."""
+    """Report an error (JSON on stdout with ``--json``, text on stderr) and return ``code``.
+
+    A ``details`` keyword (the error's long part) is printed on the lines after the message."""
     if getattr(args, "json", False):
         print_json({"success": False, "error": message} | {k: v for k, v in details.items() if v is not None})
     else:
         print(f"error: {message}", file=sys.stderr)
+        if details.get("details"):
+            print(details["details"], file=sys.stderr)  # the long part the message leaves out
     return code
 
 

@@ -10,6 +10,7 @@ one for that record; the others open as usual.
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
@@ -77,10 +78,21 @@ async def stdio_argv(record: McpServerRecord) -> tuple[list[str], str, dict[str,
     command = record.config.command or ""
     found = find_command(command, path)
     if found is None:
-        raise ServerStartFailed(
-            f"command not found: {command!r}. Searched PATH: {path or '(empty)'}", record.id, server_name=record.name
-        )
+        raise command_not_found(command, path, record)
     return [found, *record.config.args], path, passed_through(env)
+
+
+def command_not_found(command: str, path: str, record: McpServerRecord) -> ServerStartFailed:
+    """The error of a missing command: the PATH once, folded into ``details`` (a folder a line), not the message."""
+    folders = [entry for entry in path.split(os.pathsep) if entry]
+    count = f"{len(folders)} folder{'s' if len(folders) != 1 else ''}"
+    searched = f"not in any of the {count} on the PATH" if folders else "the PATH is empty"
+    return ServerStartFailed(
+        f"command not found: {command!r} ({searched})",
+        record.id,
+        server_name=record.name,
+        details="Searched PATH, in order:\n" + "\n".join(folders) if folders else "",
+    )
 
 
 def builtin_argv(record: McpServerRecord) -> list[str] | None:

@@ -34,14 +34,17 @@ class ElftiaError(Exception):
     Args:
         reason: what went wrong; the whole message when ``server_name`` is None.
         server_name: the server the error is about (the message then reads "name: reason").
+        details: a long part left out of the message, for a Details button or the lines after it.
     """
 
-    def __init__(self, reason: str = "", *, server_name: str | None = None) -> None:
+    def __init__(self, reason: str = "", *, server_name: str | None = None, details: str = "") -> None:
         super().__init__(f"{server_name}: {reason}" if server_name else reason)
         self.reason = reason
         """Why, without the server's name."""
         self.server_name = server_name
         """The server the error is about, or None."""
+        self.details = details
+        """A long part kept out of the message (a list of folders), shown on demand; "" when none."""
 
     @property
     def message(self) -> str:
@@ -101,8 +104,10 @@ class SecretStoreError(ElftiaError):
 class ServerConnectionError(ElftiaError):
     """A server could not be reached or used."""
 
-    def __init__(self, message: str, server_id: str | None = None, *, server_name: str | None = None) -> None:
-        super().__init__(message, server_name=server_name)
+    def __init__(
+        self, message: str, server_id: str | None = None, *, server_name: str | None = None, details: str = ""
+    ) -> None:
+        super().__init__(message, server_name=server_name, details=details)
         self.server_id = server_id
 
 

@@ -32,7 +32,9 @@ def _raise(message: dict[str, Any]) -> None:
     error_class = getattr(errors, kind, None)
     if not (isinstance(error_class, type) and issubclass(error_class, errors.ElftiaError)):
         error_class = errors.ElftiaError
-    raise error_class(str(message.get("message") or "the pool host reported an error"))
+    error = error_class(str(message.get("message") or "the pool host reported an error"))
+    error.details = str(message.get("details") or "")  # the long part (the PATH searched), as the host had it
+    raise error
 
 
 def request(sock: socket.socket, message: dict[str, Any], answer: Answer | None = None) -> dict[str, Any]:

@@ -241,5 +241,5 @@ class CommandLink:
 
 
 def _error(exc: ElftiaError) -> dict[str, Any]:
-    """An ``ElftiaError`` as an answer: the CLI raises the same class with the same message."""
-    return {"op": "error", "kind": type(exc).__name__, "message": str(exc)}
+    """An ``ElftiaError`` as an answer: the CLI raises the same class with the same message and details."""
+    return {"op": "error", "kind": type(exc).__name__, "message": str(exc), "details": exc.details}

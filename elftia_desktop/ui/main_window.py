@@ -151,7 +151,8 @@ class MainWindow(QMainWindow):
         bar.addPermanentWidget(self.busy)
         self.router.signals.busyChanged.connect(self.busy.setVisible)
         self.router.signals.toolCalled.connect(self._on_tool_called)
-        self.router.signals.failed.connect(lambda _id, channel, error: bar.showMessage(f"{error.message}", 8000))
+        # only failures no page shows (the page's own notice says the others: no second copy down here)
+        self.router.signals.unanswered.connect(lambda _id, _channel, error: bar.showMessage(error.message, 8000))
         self.router.signals.elicitationRequested.connect(self._on_elicitation)
         self.router.signals.approvalRequested.connect(self._on_approval)
 

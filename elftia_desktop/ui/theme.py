@@ -82,6 +82,28 @@ def contrast_ratio(first: str | QColor, second: str | QColor) -> float:
     return (high + 0.05) / (low + 0.05)
 
 
+def scrollbar_colors(palette: QPalette | None = None) -> tuple[str, str, str]:
+    """``(track, handle, handle under the pointer)``: the handle stands out from its track the way the
+    page's text does from its background (darker in light, lighter in dark), never the other way round."""
+    if is_dark(palette):
+        return "#26282c", "#5b5f68", "#737882"
+    return "#eef0f4", "#b3b8c2", "#9499a3"
+
+
+def _scrollbar_sheet(palette: QPalette | None) -> str:
+    track, handle, hover = scrollbar_colors(palette)
+    return f"""
+    QScrollBar:vertical {{ background: {track}; width: 12px; margin: 0; border: none; }}
+    QScrollBar:horizontal {{ background: {track}; height: 12px; margin: 0; border: none; }}
+    QScrollBar::handle {{ background: {handle}; border-radius: 4px; margin: 2px; }}
+    QScrollBar::handle:vertical {{ min-height: 24px; }}
+    QScrollBar::handle:horizontal {{ min-width: 24px; }}
+    QScrollBar::handle:hover {{ background: {hover}; }}
+    QScrollBar::add-line, QScrollBar::sub-line {{ width: 0; height: 0; border: none; background: none; }}
+    QScrollBar::add-page, QScrollBar::sub-page {{ background: none; }}
+    """
+
+
 def style_sheet(palette: QPalette | None = None) -> str:
     """The app-wide style sheet for the current palette."""
     card_bg, card_border = card_colors(palette)
@@ -119,7 +141,7 @@ def style_sheet(palette: QPalette | None = None) -> str:
     QPushButton#Primary:disabled {{ background: #9aa7e6; }}
     QLabel#FieldError {{ color: {error_text_color(palette)}; }}
     QTreeWidget#DataTable::item, QListWidget#ServerChecklist::item {{ padding: 3px 4px; }}
-    """
+    """ + _scrollbar_sheet(palette)
 
 
 _DARK = {

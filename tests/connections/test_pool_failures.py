@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import os
 
 import pytest
 
 from elftia_desktop.application import servers
+from elftia_desktop.bridge.errors import to_bridge_error
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.errors import ServerConnectionError, ServerNotTrusted, ServerStartFailed, ServerTimeout
 from elftia_desktop.core.models import ConnectionState, McpServerInput
@@ -30,8 +32,15 @@ async def test_command_not_found_names_the_path(service: McpService) -> None:
     assert added.success and added.server is not None
     assert "command not found" in (added.message or "")
     bad = added.server.id
-    with pytest.raises(ServerStartFailed, match=r"command not found: 'no-such-mcp-server-xyz'\. Searched PATH: /"):
+    with pytest.raises(
+        ServerStartFailed, match=r"command not found: 'no-such-mcp-server-xyz' \(not in any of the "
+    ) as caught:
         await service.init_client(bad)
+    folders = caught.value.details.splitlines()[1:]  # the PATH once, a folder a line, out of the message
+    assert folders and len(folders) == len(set(folders)) and all(os.path.isabs(folder) for folder in folders)
+    assert not any(folder in str(caught.value) for folder in folders), "the message does not repeat the PATH"
+    bridged = to_bridge_error(caught.value)
+    assert bridged.details == caught.value.details and bridged.message == str(caught.value)
     await _assert_nothing_lost(service, bad, good)
 
 

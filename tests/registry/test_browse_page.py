@@ -209,8 +209,9 @@ def test_registry_text_is_shown_as_plain_text(qtbot: QtBot, router: McpRouter, r
     page = open_browse(qtbot, router, registry)
     qtbot.waitUntil(lambda: any(v.name == "io.github.example/html-desc" for v in page.views), timeout=WAIT)
     select(qtbot, page, "html-desc")
-    assert page.description.textFormat() == Qt.TextFormat.PlainText
-    assert page.description.text() == "<b>Bold</b> <a href='https://evil.test'>click</a>"
+    # rich text only for `code` spans: the registry's markup is escaped, shown as typed, never rendered
+    assert page.description.textFormat() == Qt.TextFormat.RichText
+    assert page.description.text() == "&lt;b&gt;Bold&lt;/b&gt; &lt;a href='https://evil.test'&gt;click&lt;/a&gt;"
     assert page.form.command.textFormat() == Qt.TextFormat.PlainText
     assert page.form.command.text() == "https://<region>.evil.test/sse"
 

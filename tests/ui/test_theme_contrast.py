@@ -3,11 +3,12 @@ and a notice shown before a theme switch takes the new theme's colours."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 
 import pytest
-from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QApplication, QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
 from elftia_desktop.ui.theme import (
@@ -66,3 +67,25 @@ def test_a_shown_notice_follows_a_theme_switch(qtbot: QtBot, app_theme: QApplica
     qtbot.waitUntil(lambda: bar.colors == notice_colors("warning", fixed_palette("dark")))
     background, _, text = bar.colors
     assert contrast_ratio(text, background) >= AA
+
+
+@pytest.mark.parametrize("mode", ["light", "dark"])
+def test_a_scrollbar_handle_stands_out_from_its_track_the_right_way(
+    qtbot: QtBot, app_theme: QApplication, mode: str
+) -> None:
+    """Light: a darker handle on a lighter track (not a white gap in grey); dark: the reverse. Read from pixels."""
+    set_theme_mode(app_theme, mode)
+    edit = QPlainTextEdit("\n".join(f"line {n}" for n in range(200)))
+    qtbot.addWidget(edit)
+    edit.resize(300, 200)
+    edit.show()
+    bar = edit.verticalScrollBar()
+    bar.setValue(bar.maximum() // 2)
+    image = bar.grab().toImage()
+    column = Counter(QColor(image.pixel(image.width() // 2, y)).lightness() for y in range(image.height()))
+    track = column.most_common(1)[0][0]
+    handle = max((value for value, count in column.items() if count >= 10), key=lambda value: abs(value - track))
+    if mode == "light":
+        assert track - handle >= 30, f"a darker handle ({handle}) on a lighter track ({track})"
+    else:
+        assert handle - track >= 30, f"a lighter handle ({handle}) on a darker track ({track})"

@@ -64,3 +64,12 @@ def test_filter_and_fold(qtbot: QtBot) -> None:
     model.toggle_fold(model.row_of("id-s1"))
     assert [model.index(r, 0).data() for r in range(model.rowCount())][:2] == ["▸ s1", "▾ s2"]
     assert model.rowCount() == 5
+
+
+def test_a_description_cell_drops_the_backticks_of_code_spans(qtbot: QtBot) -> None:
+    picker = ToolPicker()
+    qtbot.addWidget(picker)
+    tool = MCPTool(id="mcp__s__read", server_id="id-s", server_name="s", name="read", description="Reads `path`.")
+    picker.set_tools([tool], None)
+    model = picker.model
+    assert model.index(model.row_of("id-s", "read"), 1).data() == "Reads path."

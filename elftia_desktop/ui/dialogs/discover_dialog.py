@@ -43,6 +43,8 @@ from elftia_desktop.ui.dialogs.discover_activity import ActivityPanel
 from elftia_desktop.ui.dialogs.discover_prompts import PromptsPanel
 from elftia_desktop.ui.dialogs.discover_resources import ResourcesPanel
 from elftia_desktop.ui.dialogs.try_tool_dialog import TryToolDialog, open_try_tool
+from elftia_desktop.ui.widgets.details_box import details_box
+from elftia_desktop.ui.widgets.inline_code import set_description
 from elftia_desktop.ui.widgets.sandbox_denials import DenialsBox
 from elftia_desktop.ui.widgets.toggle_switch import ToggleSwitch
 
@@ -65,7 +67,8 @@ class ToolCard(QFrame):
         self.name = str(tool.get("name", ""))
         title = _label(self.name, self, "CardTitle")
         title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        description = _label(str(tool.get("description") or "No description."), self, "Muted", wrap=True)
+        description = _label("", self, "Muted", wrap=True)
+        set_description(description, str(tool.get("description") or "No description."))
         description.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.enabled = ToggleSwitch(self)
         self.enabled.setChecked(enabled)
@@ -351,6 +354,4 @@ class DiscoverDialog(QDialog):
         card.status.show()
 
     def _show_details(self) -> None:
-        box = QMessageBox(QMessageBox.Icon.Warning, "Error details", self.error.text(), parent=self)
-        box.setDetailedText(self._details)
-        box.exec()
+        details_box(self, "Error details", self.error.text(), self._details, QMessageBox.Icon.Warning).exec()

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from elftia_desktop.ui.dialogs.explore_pane import DetailPane, explore_layout, show_list_error
+from elftia_desktop.ui.widgets.inline_code import set_description
 from elftia_desktop.ui.widgets.schema_form import SchemaForm
 
 if TYPE_CHECKING:
@@ -82,7 +83,7 @@ class PromptsPanel(QWidget):
             self.get_button.setEnabled(False)
             return
         prompt = self.prompts[row]
-        self.description.setText(str(prompt.get("description") or "No description."))
+        set_description(self.description, str(prompt.get("description") or "No description."))
         self.detail.set_form(SchemaForm(prompt_schema(prompt), self))
         self.get_button.setEnabled(True)
 

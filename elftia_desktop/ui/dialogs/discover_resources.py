@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from elftia_desktop.ui.dialogs.explore_pane import DetailPane, explore_layout, show_list_error
 from elftia_desktop.ui.dialogs.uri_template import expand, template_variables
+from elftia_desktop.ui.widgets.inline_code import set_description
 from elftia_desktop.ui.widgets.schema_form import SchemaForm
 
 if TYPE_CHECKING:
@@ -97,7 +98,7 @@ class ResourcesPanel(QWidget):
             self.template = None
             return
         key, entry = data
-        self.description.setText(str(entry.get("description") or "No description."))
+        set_description(self.description, str(entry.get("description") or "No description."))
         self.template = entry if key == "uriTemplate" else None
         if self.template is None:
             self.uri.setText(str(entry.get("uri", "")))

@@ -23,6 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from elftia_desktop.ui.secret_words import KEPT
+
 MODES = [("none", "None"), ("header", "Header (API key or token)"), ("oauth", "OAuth sign-in")]
 GRANTS = [
     ("authorization_code", "Sign in in the browser"),
@@ -73,7 +75,7 @@ class AuthSection(QWidget):
         column.addWidget(self.mode)
         self.header_box, self.header_form = self._box(column)
         self.header_name = _line("Authorization", "The header that carries the key", self)
-        self.header_value = _line("Bearer …", "The key or token; kept in the system keyring", self, secret=True)
+        self.header_value = _line("Bearer …", f"The key or token; {KEPT}", self, secret=True)
         self.header_form.addRow("Header", self.header_name)
         self.header_form.addRow("Value", self.header_value)
         self.oauth_box, self.oauth_form = self._box(column)
@@ -94,7 +96,7 @@ class AuthSection(QWidget):
         form = self.oauth_form
         self.grant = _combo(GRANTS, self)
         self.client_id = _line("Leave empty to register automatically", "A client id registered with the server", self)
-        self.client_secret = _line("Optional", "The client's secret; kept in the system keyring", self, secret=True)
+        self.client_secret = _line("Optional", f"The client's secret; {KEPT}", self, secret=True)
         self.scopes = _line("Leave empty for the ones the server asks for", "Extra scopes, separated by spaces", self)
         form.addRow("Grant", self.grant)
         form.addRow("Client ID", self.client_id)
@@ -112,7 +114,7 @@ class AuthSection(QWidget):
             self.method.addItem(method or "Automatic", method)
         self.private_key = QPlainTextEdit(self)
         self.private_key.setPlaceholderText("-----BEGIN PRIVATE KEY----- … (private_key_jwt)")
-        self.private_key.setToolTip("The PEM key that signs the client assertion; kept in the system keyring")
+        self.private_key.setToolTip(f"The PEM key that signs the client assertion; {KEPT}")
         self.private_key.setFixedHeight(70)
         self.algorithm = QComboBox(self)
         self.algorithm.addItems(ALGORITHMS)
@@ -132,7 +134,11 @@ class AuthSection(QWidget):
         ]
         for label, widget in self.advanced:
             form.addRow(label, widget)
-        hint = QLabel("Tokens are kept in the system keyring; the servers page shows Sign in / Sign out.", self)
+        hint = QLabel(
+            "Tokens are kept with your secrets, never in the config file; the servers page shows Sign in / Sign out.",
+            self,
+        )
+        hint.setToolTip(f"Sign-in tokens are {KEPT}")
         hint.setObjectName("Muted")
         hint.setWordWrap(True)
         form.addRow(hint)

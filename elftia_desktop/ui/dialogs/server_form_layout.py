@@ -34,6 +34,7 @@ from elftia_desktop.ui.dialogs.server_form_parts import (
 )
 from elftia_desktop.ui.dialogs.server_form_sandbox import SandboxSection
 from elftia_desktop.ui.theme import ACCENT, card_colors
+from elftia_desktop.ui.widgets.details_box import details_box
 from elftia_desktop.ui.widgets.key_value_editor import KeyValueEditor
 from elftia_desktop.ui.widgets.list_editor import ListEditor
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
@@ -334,6 +335,5 @@ class FormLayout:
         self.preset_info.setVisible(bool(parts))
 
     def _show_details(self) -> None:
-        box = QMessageBox(QMessageBox.Icon.Warning, "Error details", self.status.text(), parent=self.dialog)
-        box.setDetailedText(self._details_text)
-        box.exec()
+        icon = QMessageBox.Icon.Warning
+        details_box(self.dialog, "Error details", self.status.text(), self._details_text, icon).exec()

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from elftia_desktop.ui.dialogs.try_history import SESSION_HISTORY, HistoryList, TriedCall, TryHistory
 from elftia_desktop.ui.widgets.fixed_space import keep_place, reserve_lines
+from elftia_desktop.ui.widgets.inline_code import set_description
 from elftia_desktop.ui.widgets.result_view import ResultView
 from elftia_desktop.ui.widgets.schema_form import SchemaForm
 
@@ -89,7 +90,8 @@ class TryToolDialog(QDialog):
         title.setObjectName("PageTitle")
         where = QLabel(server_name, self)
         where.setObjectName("Muted")
-        description = QLabel(str(self.tool.get("description") or "No description."), self)
+        description = QLabel(self)
+        set_description(description, str(self.tool.get("description") or "No description."))
         description.setObjectName("Muted")
         description.setWordWrap(True)
         head = QHBoxLayout()

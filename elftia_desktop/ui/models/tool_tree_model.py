@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QFont
 
+from elftia_desktop.ui.widgets.inline_code import drop_code_marks
+
 if TYPE_CHECKING:
     from elftia_desktop.core.models import Agent, MCPTool
 
@@ -86,7 +88,7 @@ class ToolTreeModel(QAbstractTableModel):
                 group = groups[tool.server_id] = _Group(tool.server_id, tool.server_name)
             description = tool.description or ""
             checked = agent.allows_tool(tool.server_id, tool.name) if agent is not None else True
-            summary = description.strip().split("\n", 1)[0]
+            summary = drop_code_marks(description.strip().split("\n", 1)[0])
             group.tools.append(_Tool(tool, checked, f"{tool.name}\n{description}".lower(), summary))
         self.beginResetModel()
         self._groups = list(groups.values())

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from elftia_desktop.ui.error_presenter import show_error
 from elftia_desktop.ui.pages.page_frame import PageFrame
+from elftia_desktop.ui.widgets.inline_code import set_description
 from elftia_desktop.ui.widgets.install_form import InstallFormView
 
 if TYPE_CHECKING:
@@ -104,7 +105,7 @@ class BrowsePage(PageFrame):
         self.description = QLabel()
         self.description.setWordWrap(True)
         column.addWidget(self.description)
-        for label in (self.heading, self.meta, self.description):
+        for label in (self.heading, self.meta):
             label.setTextFormat(Qt.TextFormat.PlainText)  # registry text is never rendered as HTML
         self.form = InstallFormView()
         self.form.valuesChanged.connect(self._preview)
@@ -170,7 +171,7 @@ class BrowsePage(PageFrame):
             f"{view.name} · version {view.version} · from {view.source} · {view.status}\n"
             f"Needs: {view.runtime} · transport: {view.transport}"
         )
-        self.description.setText(view.description)
+        set_description(self.description, view.description)  # escaped: `code` spans only
         self.form.hide()
         self.install_button.hide()
         self.runtime_button.hide()

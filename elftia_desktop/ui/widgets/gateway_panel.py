@@ -82,7 +82,7 @@ class GatewayPanel(QWidget):
         who = f"the agent {self.agent}" if self.agent else "every active server"
         intro = QLabel(
             f"Point other MCP apps at Elftia: one entry serves {who}. The servers' secrets stay in "
-            "Elftia's keyring, and each app starts the servers only when it needs them."
+            "Elftia's secret store, and each app starts the servers only when it needs them."
         )
         intro.setWordWrap(True)
         intro.setObjectName("Muted")

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
+from elftia_desktop.ui.secret_words import KEPT
+
 if TYPE_CHECKING:
     from elftia_desktop.bridge.routes.registry import InstallForm
 
@@ -77,7 +79,7 @@ class InstallFormView(QWidget):
                 edit.setPlaceholderText(item.placeholder or ("one per line or comma" if item.multiple else ""))
                 if item.secret:
                     edit.setEchoMode(QLineEdit.EchoMode.Password)
-                    edit.setToolTip("Kept in the system keyring, never in the config file")
+                    edit.setToolTip(KEPT[0].upper() + KEPT[1:])
                 edit.textChanged.connect(lambda _t: self.valuesChanged.emit())
                 widget, self.inputs[item.key] = edit, edit.text
             widget.setAccessibleName(item.key)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QToolButton, QVBoxLayout, QWidget
 
+from elftia_desktop.ui.secret_words import SECRET_STORE
 from elftia_desktop.ui.theme import ACCENT
 
 SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|AUTH|CREDENTIAL", re.IGNORECASE)
@@ -68,7 +69,7 @@ class _Row(QWidget):
         self.value = QLineEdit("" if ref else spec.value, self)
         self.value.setToolTip(spec.hint or "The value")
         self.value.setCursorPosition(0)
-        self.secret = _button("Secret", "Secret: keep the value in the OS keyring and mask it", self, True)
+        self.secret = _button("Secret", f"Secret: mask the value and keep it in {SECRET_STORE}", self, True)
         self.reveal = _button("Show", "Show: reveal the masked value", self, True)
         self.remove = _button("✕", f"Remove this {editor.noun}", self)
         self.secret.setChecked(bool(ref) or (spec.secret if spec.secret is not None else looks_secret(spec.key)))
@@ -122,14 +123,14 @@ class _Row(QWidget):
         self.secret.setEnabled(not kept)
         if kept:
             self.value.setPlaceholderText(KEPT_PLACEHOLDER)
-            self.secret.setToolTip("Saved in the keyring: type a new value to replace it")
+            self.secret.setToolTip("Saved as a secret: type a new value to replace it")
             self.reveal.setToolTip("The saved value is never shown: type a new one to replace it")
         else:
             lost = bool(self.kept_ref) and self.key.text() != self.kept_key
             required = "required" if self.required else "value"
             hint = f"{required} — {self._hint}" if self._hint else required
             self.value.setPlaceholderText("type the value again (name changed)" if lost else hint)
-            self.secret.setToolTip("Secret: keep the value in the OS keyring and mask it")
+            self.secret.setToolTip(f"Secret: mask the value and keep it in {SECRET_STORE}")
             self.reveal.setToolTip("Show: reveal the masked value" if secret else "Only secret values are masked")
 
 

@@ -6,11 +6,12 @@ message that comes or goes never moves the page's cards and fields under the poi
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QHideEvent
 from PySide6.QtWidgets import QApplication, QFrame, QHBoxLayout, QLabel, QLayout, QMessageBox, QPushButton, QWidget
 
 from elftia_desktop.ui.theme import notice_colors
+from elftia_desktop.ui.widgets.details_box import details_box
 
 _PALETTE_EVENTS = (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange)
 
@@ -123,10 +124,6 @@ class NoticeBar(QFrame):
             self._restyle()
 
     def _show_details(self) -> None:
-        box = QMessageBox(self)
-        box.setWindowTitle("Details")
-        box.setIcon(QMessageBox.Icon.Critical if self.kind == "error" else QMessageBox.Icon.Information)
-        box.setTextFormat(Qt.TextFormat.RichText)
-        box.setText(self.label.text())
-        box.setDetailedText(self.details)
-        box.exec()
+        icons = {"error": QMessageBox.Icon.Critical, "warning": QMessageBox.Icon.Warning}
+        icon = icons.get(self.kind, QMessageBox.Icon.Information)
+        details_box(self, "Details", self.label.text(), self.details, icon, rich=True).exec()

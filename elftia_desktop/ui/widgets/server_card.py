@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from elftia_desktop.core.trust import needs_confirmation
 from elftia_desktop.ui.lint_words import findings_summary
+from elftia_desktop.ui.secret_words import KEPT
 from elftia_desktop.ui.theme import error_text_color, muted_text_color
 from elftia_desktop.ui.widgets.fixed_space import keep_place
 from elftia_desktop.ui.widgets.sparkline import Sparkline
@@ -39,8 +40,8 @@ if TYPE_CHECKING:
 
 TRANSPORT_LABELS = {"stdio": "stdio", "sse": "SSE", "http": "Streamable HTTP"}
 AUTH_ACTIONS = [
-    ("sign-in", "Sign in", "Sign in to this server in the browser (OAuth); the tokens go to the keyring"),
-    ("sign-out", "Sign out", "Forget this server's sign-in: its tokens are deleted from the keyring"),
+    ("sign-in", "Sign in", "Sign in to this server in the browser (OAuth); the tokens are kept with your secrets"),
+    ("sign-out", "Sign out", "Forget this server's sign-in: its tokens are deleted from where your secrets are kept"),
 ]
 ACTIONS = [
     ("test", "Test", "Connect and list the server's tools"),
@@ -269,7 +270,7 @@ class ServerCard(QFrame):
         else:
             text = "not signed in"
         self.auth_label.setText(f"OAuth · {text}")
-        self.auth_label.setToolTip("Tokens are kept in the system keyring, never in the config file")
+        self.auth_label.setToolTip(f"Tokens are {KEPT}")
 
     def set_users(self, apps: Sequence[str]) -> None:
         """Show which other apps use this server through Elftia (``apps``: their names)."""

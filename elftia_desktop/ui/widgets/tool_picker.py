@@ -58,6 +58,13 @@ def _tokens_text(payload: ProviderPayload) -> str:
     return f"{payload.label} {mark}{payload.tokens:,}"
 
 
+TOOL_NAMES_NOTE = (
+    "Tool names: mcp__<server>__<tool> here and in elftia-mcp tools --format; apps connected through "
+    "the gateway (elftia-mcp serve) see the same tool as <server>__<tool>."
+)
+"""Which name each place gives a tool (the payload's provider name, the gateway's prefixed name)."""
+
+
 class ToolPicker(QWidget):
     """Tick the tools an agent gets and see what each provider would receive.
 
@@ -157,7 +164,7 @@ class ToolPicker(QWidget):
         self.provider = QComboBox()
         self.provider.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.provider.setMinimumContentsLength(24)
-        self.provider.setToolTip("The provider whose request you see: the exact `tools` value it would receive")
+        self.provider.setToolTip("The provider whose request you see: the exact tools field it would receive")
         self.provider.currentIndexChanged.connect(self._show_payload)
         row.addWidget(self.provider)
         self.provider_info = QLabel()
@@ -178,6 +185,10 @@ class ToolPicker(QWidget):
         self.notes_view.setPlaceholderText("What the converter changed for this provider appears here.")
         self.notes_view.setMaximumHeight(96)
         column.addWidget(self.notes_view, 1)
+        self.names_note = QLabel(TOOL_NAMES_NOTE)
+        self.names_note.setObjectName("Muted")
+        self.names_note.setWordWrap(True)
+        column.addWidget(self.names_note)
         return box
 
     # -- content -------------------------------------------------------------------------------
