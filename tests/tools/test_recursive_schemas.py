@@ -22,6 +22,7 @@ from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.config_store import ConfigStore
 from elftia_desktop.core.models import McpServerInput, MCPTool
 from elftia_desktop.core.secrets import SecretVault
+from elftia_desktop.tools.arguments import NULL_TEXT
 from elftia_desktop.tools.convert import Conversion, ToolInput
 from elftia_desktop.tools.loader import convert_tools
 from elftia_desktop.tools.refs import RECURSION_DEPTH
@@ -118,9 +119,9 @@ def test_live_recursive_tools_keep_their_parameters_in_every_format() -> None:
             )
             assert restored == {"file-path": "/a", "$meta": {"k": "v"}}  # null: omitted (issue 37)
             restored = conversion.name_map.restore_arguments(
-                "mcp__recursive__upload", {"file-path": "/a", "2fa code": "null", "$meta": None}
+                "mcp__recursive__upload", {"file-path": "/a", "2fa code": NULL_TEXT, "$meta": None}
             )
-            assert restored == {"file-path": "/a", "2fa code": None}  # the server allows null: sent JSON-encoded
+            assert restored == {"file-path": "/a", "2fa code": None}  # the server allows null: sent as the text
         notes = [str(n) for n in conversion.notes]
         assert not any("wrapped as the property" in n for n in notes), notes
         assert any("root reference '#/$defs/Tree' resolved to the object it names" in n for n in notes)

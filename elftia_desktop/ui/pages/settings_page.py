@@ -103,7 +103,7 @@ class SettingsPage(PageFrame):
         self.values.set_values(self.saved if edited is None else edited)
         self.places.set_paths(info.paths)
         self.secrets.setText(secrets_html(info.secrets))
-        self._apply_theme(self.saved["theme"])
+        self._apply_theme(self.values.values()["theme"])  # the one shown: a choice not saved yet stays in force
         self._update_buttons()
 
     def dirty(self) -> bool:
