@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 from collections import Counter
@@ -226,10 +228,11 @@ def test_host_killed_during_pipelined_bursts_every_request_answered_once(apps: l
     assert failed  # some kill came in the middle of a burst
 
 
-def test_commands_with_different_tmpdir_and_runtime_folder_share_one_host(data_dir: Path, tmp_path: Path) -> None:
+def test_commands_with_different_tmpdir_and_runtime_folder_share_one_host(data_dir: Path) -> None:
     envs = []
+    short = Path(tempfile.mkdtemp(prefix="eh-", dir="/tmp"))  # a socket path has at most 107 bytes
     for i in range(3):
-        folder = tmp_path / f"e{i}"
+        folder = short / f"e{i}"
         (folder / "tmp").mkdir(parents=True)
         (folder / "run").mkdir(mode=0o700)
         # no ELFTIA_HOST_DIR (the tests' shared socket folder): each command has its own runtime folder
@@ -247,6 +250,7 @@ def test_commands_with_different_tmpdir_and_runtime_folder_share_one_host(data_d
         assert len(server_pids(data_dir, "basic.py")) == 1
     finally:
         stopped = cli(data_dir, "daemon", "stop", env=envs[-1])
+        shutil.rmtree(short, ignore_errors=True)
         assert stopped.returncode == 0, stopped.stderr
 
 
