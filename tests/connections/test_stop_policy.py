@@ -17,6 +17,7 @@ import pytest
 from mcp.client.session import ClientSession
 
 from elftia_desktop.connections.stdio_process import StdioProcess, open_stdio
+from tests.gateway.gateway_helpers import poll
 from tests.helpers.processes import STUBBORN_WRAPPER, live_members
 
 SERVERS = Path(__file__).resolve().parents[1] / "servers"
@@ -70,4 +71,5 @@ async def test_a_server_that_exits_leaving_a_child_on_its_pipes_is_noticed_at_on
         with anyio.fail_after(30):
             await process.exited.wait()
         assert process.returncode == 3
-    assert live_members(process.pid) == []  # the child in its group is killed when the connection closes
+    # the child in its group is killed when the connection closes (the SIGKILL lands a moment later)
+    assert await poll(lambda: live_members(process.pid) == [], limit=30)
