@@ -49,13 +49,15 @@ GATEWAY_HTTP_PATH = re.compile(r"^(/agents/[^/]+)?(/hub)?/mcp/?$")
 
 
 def _is_gateway_url(entry: dict[str, Any]) -> bool:
-    """An entry for the pool host's HTTP endpoint: a loopback URL of its paths, with a bearer token."""
+    """An entry for the pool host's HTTP endpoint: a loopback URL of its paths, its bearer token by our placeholder
+    (a local server of the user's own on ``/mcp`` with a token of its own is theirs)."""
     url = next((entry[key] for key in ("url", "serverUrl", "httpUrl") if isinstance(entry.get(key), str)), "")
     parts = urlsplit(url)
     headers = entry.get("headers")
     headers = headers if isinstance(headers, dict) else {}
-    bearer = str(headers.get("Authorization") or "").lower().startswith("bearer ")
-    return parts.hostname in ("127.0.0.1", "localhost", "::1") and bool(GATEWAY_HTTP_PATH.match(parts.path)) and bearer
+    value = str(headers.get("Authorization") or "")
+    ours = value.lower().startswith("bearer ") and ("ELFTIA_GATEWAY_TOKEN" in value or "elftia-gateway-token" in value)
+    return parts.hostname in ("127.0.0.1", "localhost", "::1") and bool(GATEWAY_HTTP_PATH.match(parts.path)) and ours
 
 
 def is_elftia_gateway(entry: Any) -> bool:
