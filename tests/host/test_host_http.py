@@ -18,6 +18,7 @@ import tempfile
 from contextlib import AbstractContextManager, AsyncExitStack
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import anyio
 import httpx2
@@ -299,6 +300,7 @@ async def test_no_host_to_be_had_the_process_serves_its_port_itself(data_dir: Pa
             os.chmod(runtime, 0o777)  # no safe place for a host socket any more: no new host can be had
             try:
                 os.kill(daemon[0], signal.SIGKILL)
+                assert await poll(lambda: _listening(url), limit=30)  # the process binds the port itself now
                 async with http_session(url, token) as (session, _):
                     pid = int(text_of(await session.call_tool("alpha__pid", {})))
                     assert _parent(pid) == owner.pid  # the server runs under the serve process now
@@ -404,3 +406,10 @@ async def test_stdio_apps_of_both_eras_then_http_clients_on_the_same_host(data_d
                 Client(streamable_http_client(url, http_client=http)) as modern,
             ):
                 assert text_of(await modern.call_tool("alpha__echo", {"text": "modern"})) == "modern"
+
+
+def _listening(url: str) -> bool:
+    """Whether something accepts connections on ``url``'s port."""
+    parts = urlsplit(url)
+    with socket.socket() as probe:
+        return probe.connect_ex((parts.hostname or "127.0.0.1", parts.port or 80)) == 0
