@@ -33,7 +33,7 @@ def test_a_shadowing_name_is_named_as_such_on_the_card(qtbot: QtBot, isolated_da
     card = ServerCard(record)
     qtbot.addWidget(card)
     card.set_held_tools(**banner)
-    text = card.changed_tools.text()
+    text = card.changed_tools.full_text
     assert text.startswith("⚠  To check: ")
     assert "has the same name as a tool of First" in text and "description" not in text
     assert findings_summary(banner["findings"]) in text

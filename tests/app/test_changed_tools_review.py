@@ -46,7 +46,7 @@ def test_changed_tool_banner_review_and_accept(qtbot: QtBot, router: McpRouter, 
     done: list[Any] = []
     router.tools.call(record.id, "relist", {}, receiver=page, on_done=done.append)
     qtbot.waitUntil(lambda: card.changed_tools.isVisible(), timeout=WAIT)  # list_changed: re-listed, held
-    assert card.changed_tools.text() == "⚠  1 tool held back, changed since you trusted it: weather — Review…"
+    assert card.changed_tools.full_text == "⚠  1 tool held back, changed since you trusted it: weather — Review…"
     assert "elftia-mcp review Rug" in card.changed_tools.toolTip()
     assert not _picker_has_weather(qtbot, router, picker, record.id)
 

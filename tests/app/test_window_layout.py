@@ -87,6 +87,9 @@ def test_no_card_or_page_is_clipped(qtbot: QtBot, router: McpRouter, tmp_path: P
     qtbot.waitUntil(lambda: cards[records[1].id].activity.isVisible(), timeout=WAIT)
     untrusted: ServerCard = cards[records[2].id]
     assert untrusted.badge.state == "untrusted" and untrusted.review.isVisible()
+    # Banners with long texts (many held tools, a long denied path) are shortened, never widen the card.
+    cards[records[1].id].set_held_tools([f"a_rather_long_tool_name_number_{i}" for i in range(8)])
+    cards[records[1].id].add_blocked("file /home/someone/projects/a/very/deep/folder/with/a/long/name.txt (read)")
 
     for mode in ("light", "dark"):
         set_theme_mode(app_theme, mode)

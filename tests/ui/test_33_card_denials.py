@@ -27,7 +27,7 @@ def test_the_card_shows_the_last_denial_and_asks_to_allow_it(qtbot: QtBot) -> No
     assert card.blocked_button.isVisible()
     assert (
         "Sandbox blocked file /home/ann/.gitconfig (outside the sandbox) (+1 more in Activity)"
-        in card.blocked_button.text()
+        in card.blocked_button.full_text
     )
     with qtbot.waitSignal(card.actionRequested) as signal:
         card.blocked_button.click()

@@ -12,8 +12,7 @@ from html import escape
 from shlex import quote
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QSize, Qt, Signal
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
@@ -29,6 +28,7 @@ from elftia_desktop.core.trust import needs_confirmation
 from elftia_desktop.ui.lint_words import findings_summary
 from elftia_desktop.ui.secret_words import KEPT
 from elftia_desktop.ui.theme import error_text_color, muted_text_color
+from elftia_desktop.ui.widgets.elided import ElidedButton, ElidedLabel
 from elftia_desktop.ui.widgets.fixed_space import keep_place
 from elftia_desktop.ui.widgets.sparkline import Sparkline
 from elftia_desktop.ui.widgets.state_badge import StateBadge
@@ -56,35 +56,6 @@ UNTRUSTED_REASON = (
     "Added from an import, pasted JSON, a link, a registry or an edit of the config file outside the app: "
     "it does not start until you review what it runs and trust it (Trust…)"
 )
-
-
-class ElidedLabel(QLabel):
-    """A one-line label that shortens its text with "…" to the width it gets, instead of widening its parent."""
-
-    def __init__(self, mode: Qt.TextElideMode, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.mode = mode
-        self.full_text = ""
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.setMinimumWidth(60)
-
-    def set_full_text(self, text: str) -> None:
-        """Show ``text``, shortened when it does not fit."""
-        self.full_text = text
-        self._elide()
-
-    def sizeHint(self) -> QSize:
-        """As wide as the whole text."""
-        hint = super().sizeHint()
-        return QSize(self.fontMetrics().horizontalAdvance(self.full_text) + 4, hint.height())
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        """Shorten the text to the new width."""
-        super().resizeEvent(event)
-        self._elide()
-
-    def _elide(self) -> None:
-        self.setText(self.fontMetrics().elidedText(self.full_text, self.mode, max(20, self.width() - 4)))
 
 
 class ServerCard(QFrame):
@@ -140,14 +111,14 @@ class ServerCard(QFrame):
         self.used_by.setObjectName("Muted")
         self.used_by.hide()
         outer.addWidget(self.used_by)
-        self.changed_tools = QPushButton()
+        self.changed_tools = ElidedButton()
         self.changed_tools.setObjectName("ChangedTools")
         self.changed_tools.clicked.connect(lambda: self.actionRequested.emit("review-tools", self.record.id))
         self.changed_tools.hide()
         outer.addWidget(self.changed_tools, 0, Qt.AlignmentFlag.AlignLeft)
         self.blocked: list[str] = []
         """What the sandbox refused since the card was built (``network HOST:PORT (…)``, ``file PATH (…)``)."""
-        self.blocked_button = QPushButton()
+        self.blocked_button = ElidedButton()
         self.blocked_button.setObjectName("ChangedTools")
         self.blocked_button.setToolTip("Its sandbox refused this: click to allow it (the server is trusted with it)")
         self.blocked_button.clicked.connect(lambda: self.actionRequested.emit("allow-blocked", self.record.id))
@@ -291,22 +262,20 @@ class ServerCard(QFrame):
         command = f"elftia-mcp review {quote(self.record.name)}"
         if held:
             count = f"{len(names)} tool{'s' if len(names) != 1 else ''}"
-            self.changed_tools.setText(f"⚠  {count} held back, changed since you trusted it: {shown} — Review…")
-            self.changed_tools.setToolTip(
-                f"These tools changed since you trusted the server; they are held back until you review them "
-                f"(here, or in a terminal: {command})"
-            )
+            text = f"⚠  {count} held back, changed since you trusted it: {shown} — Review…"
+            tip = "These tools changed since you trusted the server; they are held back until you review them"
         elif findings:
-            self.changed_tools.setText(f"⚠  To check: {findings_summary(findings)} — review…")
+            text, tip = f"⚠  To check: {findings_summary(findings)} — review…", "To check before you use them"
         else:
-            self.changed_tools.setText(f"⚠  Tool descriptions to check: {shown} — review…")
-            self.changed_tools.setToolTip(f"Review them here, or in a terminal: {command}")
+            text, tip = f"⚠  Tool descriptions to check: {shown} — review…", "To check before you use them"
+        self.changed_tools.set_full_text(text)
+        self.changed_tools.setToolTip(f"{text.removeprefix('⚠  ')}\n\n{tip} (here, or in a terminal: {command})")
 
     def add_blocked(self, what: str) -> None:
         """Show the last thing the sandbox refused (``what``: a log line's text after ``[sandbox] blocked:``)."""
         self.blocked.append(what)
         more = f" (+{len(self.blocked) - 1} more in Activity)" if len(self.blocked) > 1 else ""
-        self.blocked_button.setText(f"⛔  Sandbox blocked {what}{more} — allow…")
+        self.blocked_button.set_full_text(f"⛔  Sandbox blocked {what}{more} — allow…")
         self.blocked_button.show()
 
     def clear_blocked(self) -> None:
