@@ -3,7 +3,9 @@
 Linux and macOS: ``$XDG_RUNTIME_DIR/elftia`` when that folder exists, else ``<tmp>/elftia-<uid>``;
 created mode 0700 and refused when another user owns it or others can write to it. Windows:
 ``%LOCALAPPDATA%\\Elftia\\run`` (the profile's folders are the user's by their ACL).
-``ELFTIA_HOST_DIR`` overrides the folder (tests).
+``ELFTIA_HOST_DIR`` overrides the folder (tests). A folder whose path leaves no room for a socket's name
+within ``AF_UNIX``'s limit (about 104 bytes on macOS, 108 on Linux) gives way to ``/tmp/elftia-<uid>``:
+the host is found through its claim in the data folder, so where its socket lies does not matter.
 """
 
 from __future__ import annotations
@@ -18,6 +20,12 @@ from typing import Any
 
 RUNTIME_ENV = "ELFTIA_HOST_DIR"
 """Overrides the runtime folder (tests)."""
+
+SOCKET_PATH_LIMIT = 100
+"""The longest socket path we use: below macOS's 104 bytes and Linux's 108, with a margin."""
+
+SOCKET_NAME_ROOM = 32
+"""Room kept in the folder's path for a socket's file name (``host-<16 hex>.sock`` is 26)."""
 
 
 class UnsafeRuntimeFolder(Exception):
@@ -41,6 +49,8 @@ def runtime_folder() -> Path:
         folder = Path(base) / "elftia"
     else:
         folder = Path(tempfile.gettempdir()) / f"elftia-{user_id()}"
+    if sys.platform != "win32" and len(os.fsencode(folder)) > SOCKET_PATH_LIMIT - SOCKET_NAME_ROOM:
+        folder = Path("/tmp") / f"elftia-{user_id()}"
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     check_private(folder)
     return folder
