@@ -16,12 +16,13 @@ from elftia_desktop.cli.context import open_agents
 from elftia_desktop.cli.gateway_signals import StdinRelay, StopSignals
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_OK, fail, warn
 from elftia_desktop.core.errors import AgentNotFound
+from elftia_desktop.core.paths import data_dir
 from elftia_desktop.core.text_rules import VisibleFormatter
 from elftia_desktop.gateway.core import Gateway
 from elftia_desktop.gateway.http import http_app, serve_http
 from elftia_desktop.gateway.http_address import Address, cannot_listen, exposure_warning, listen, parse_address
 from elftia_desktop.gateway.scope import ScopeSource
-from elftia_desktop.gateway.token import current_token, gateway_token
+from elftia_desktop.gateway.token import StoredToken, gateway_token
 from elftia_desktop.gateway.watch import watch
 from elftia_desktop.host.links import Callers, HostedGateway
 from elftia_desktop.host.stdio_link import serve_stdio
@@ -93,7 +94,7 @@ async def _serve_http(
     await asyncio.to_thread(gateway_token, vault)  # made on first use
     if not announced:
         print(f"Elftia gateway ({source.current().label}) at {address.url}", flush=True)
-    app = http_app(gateway, lambda: current_token(vault), address, hub_mode=args.hub)
+    app = http_app(gateway, StoredToken(vault, data_dir()), address, hub_mode=args.hub)
     await serve_http(app, sock, stop=stop)
 
 

@@ -2,12 +2,13 @@
 
 Every HTTP request must carry ``Authorization: Bearer <token>`` (``elftia-mcp gateway token``; the
 scheme in any case); anything else is answered 401 before it reaches the MCP session manager. The
-token is compared with the value stored now, on every request, so ``gateway token --reset``
-revokes the old one at once. A request from a browser page (an ``Origin`` header) is refused with
-403 unless the page is on this computer or is the gateway itself, on every bind address; the SDK's
-DNS-rebinding protection applies on the loopback addresses too. Each client gets its own MCP session. In
-``serve --http --no-daemon`` all of them share that process's pool, whose servers stop when the last
-session ends or the gateway stops; attached, the pool host serves the same app (``host/http_link.py``).
+token is compared with the value stored now (``token.StoredToken``: read again after a reset), so
+``gateway token --reset`` revokes the old one at once. A request from a browser page (an ``Origin``
+header) is refused with 403 unless the page is on this computer or is the gateway itself, on every
+bind address; the SDK's DNS-rebinding protection applies on the loopback addresses too. Each client
+gets its own MCP session. In ``serve --http --no-daemon`` all of them share that process's pool, whose
+servers stop when the last session ends or the gateway stops; attached, the pool host serves the same
+app (``host/http_link.py``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import contextlib
 import hmac
 import json
 import socket
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -29,8 +30,8 @@ from elftia_desktop.gateway.core import Gateway
 from elftia_desktop.gateway.http_address import LOOPBACK_HOSTS, MCP_PATH, Address
 from elftia_desktop.gateway.server import build_server
 
-TokenSource = Callable[[], str | None]
-"""Returns the token stored now (blocking: it reads the keyring), or None when there is none."""
+TokenSource = Callable[[], Awaitable[str | None]]
+"""Returns the token stored now, or None when there is none (``token.StoredToken``)."""
 
 
 class BearerGuard:
@@ -38,7 +39,7 @@ class BearerGuard:
 
     def __init__(self, app: ASGIApp, token: str | TokenSource, address: Address | None = None) -> None:
         self.app = app
-        self._token: TokenSource = (lambda: token) if isinstance(token, str) else token
+        self._token: TokenSource = _fixed(token) if isinstance(token, str) else token
         self._address = address
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -51,7 +52,7 @@ class BearerGuard:
         if origin is not None and not self.origin_allowed(origin.decode("latin-1")):
             await refuse(send, 403, "forbidden", "requests from web pages on other sites are not accepted")
             return
-        expected = await asyncio.to_thread(self._token)
+        expected = await self._token()
         if expected and _bearer_matches(headers.get(b"authorization", b""), expected):
             await self.app(scope, receive, send)
             return
@@ -71,6 +72,13 @@ class BearerGuard:
         own = self._address
         default_port = 443 if parts.scheme == "https" else 80
         return own is not None and host == own.host.lower() and (port or default_port) == own.port
+
+
+def _fixed(token: str) -> TokenSource:
+    async def source() -> str:
+        return token
+
+    return source
 
 
 def _bearer_matches(given: bytes, expected: str) -> bool:

@@ -48,8 +48,10 @@ from elftia_desktop.connections.process_tracker import ProcessTracker
 from elftia_desktop.core.errors import ElftiaError
 from elftia_desktop.core.models import ConnectionState
 from elftia_desktop.engine.approval import Asker
+from elftia_desktop.gateway.http import TokenSource
 from elftia_desktop.gateway.scope import ScopeSource
 from elftia_desktop.gateway.server import build_server
+from elftia_desktop.gateway.token import StoredToken
 from elftia_desktop.gateway.watch import watch
 from elftia_desktop.host import wire
 from elftia_desktop.host.attach import EMPTY_EXIT
@@ -97,6 +99,8 @@ class Host:
         self.services = services
         self.service = services.mcp
         self.location = location
+        self.gateway_token: TokenSource = StoredToken(self.service.catalog.vault, location.data_dir)
+        """The HTTP gateway's bearer token, read again after a reset (``gateway/token.py``)."""
         self.idle = idle
         self.kind = kind
         self._changed = changed or (lambda: None)
@@ -164,7 +168,7 @@ class Host:
         tasks = [asyncio.get_running_loop().create_task(self._idle_loop())] if self.idle is not None else []
         self.location.write_claim(self.address)
         port = self.services.settings.gateway_http_port
-        http = await start_host_endpoint(self, self.service.catalog.vault, self._changed, self.location.data_dir, port)
+        http = await start_host_endpoint(self, self._changed, self.location.data_dir, port)
         self.listening.set()
         where = endpoint.describe(self.address)
         log.info("pool host %d (%s) listening on %s for %s", os.getpid(), self.kind, where, self.location.data_dir)

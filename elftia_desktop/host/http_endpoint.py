@@ -35,8 +35,7 @@ from starlette.types import Receive, Scope, Send
 
 from elftia_desktop.core.atomic_file import atomic_write_text
 from elftia_desktop.core.errors import ElftiaError
-from elftia_desktop.core.secrets import SecretVault
-from elftia_desktop.gateway.http import BearerGuard, refuse, serve_http
+from elftia_desktop.gateway.http import BearerGuard, TokenSource, refuse, serve_http
 from elftia_desktop.gateway.http_address import (
     DEFAULT_HOST,
     LOOPBACK_HOSTS,
@@ -48,7 +47,6 @@ from elftia_desktop.gateway.http_address import (
     read_endpoint,
 )
 from elftia_desktop.gateway.server import build_server
-from elftia_desktop.gateway.token import current_token
 from elftia_desktop.host.clients import ClientInfoNote
 from elftia_desktop.host.http_sessions import ClientBook, LogFailures, SessionClients, no_client
 from elftia_desktop.host.links import HostedGateway
@@ -73,6 +71,9 @@ def host_route(path: str) -> ScopeKey | None:
 
 class EndpointHost(ClientBook, Protocol):
     """What the endpoint needs of the host."""
+
+    gateway_token: TokenSource
+    """The gateway's bearer token stored now (``gateway.token.StoredToken``)."""
 
     async def hosted_gateway(self, agent: str | None, call_timeout: float | None) -> HostedGateway:
         """The gateway of a scope (``AgentNotFound`` for an unknown agent)."""
@@ -167,14 +168,9 @@ class HttpEndpoint:
     """A Streamable HTTP listener of the host on ``address`` (port 0: one the OS picks)."""
 
     def __init__(
-        self,
-        host: EndpointHost,
-        vault: SecretVault,
-        changed: Callable[[], None],
-        route: Callable[[str], ScopeKey | None] = host_route,
+        self, host: EndpointHost, changed: Callable[[], None], route: Callable[[str], ScopeKey | None] = host_route
     ) -> None:
         self._host = host
-        self._vault = vault
         self._changed = changed
         self._route = route
         self.address: Address | None = None
@@ -186,7 +182,7 @@ class HttpEndpoint:
         """Listen on ``address`` and serve (``OSError`` when it cannot be had); where it really listens."""
         sock, self.address = listen(address)
         self._managers = ScopeManagers(self._host, self._changed, _security(address.host))
-        app = BearerGuard(Router(self._managers, self._route), lambda: current_token(self._vault), self.address)
+        app = BearerGuard(Router(self._managers, self._route), self._host.gateway_token, self.address)
         serving = serve_http(app, sock, self._stop, hosted=True)
         self._served = asyncio.get_running_loop().create_task(serving, context=no_client())
         return self.address
@@ -229,10 +225,10 @@ class HostEndpoint:
 
 
 async def start_host_endpoint(
-    host: EndpointHost, vault: SecretVault, changed: Callable[[], None], data_dir: Path, port: int
+    host: EndpointHost, changed: Callable[[], None], data_dir: Path, port: int
 ) -> HostEndpoint | None:
     """Serve the host's Streamable HTTP endpoint on 127.0.0.1:``port`` and write where (None when it cannot listen)."""
-    endpoint = HttpEndpoint(host, vault, changed)
+    endpoint = HttpEndpoint(host, changed)
     try:
         try:
             address = await endpoint.start(Address(DEFAULT_HOST, port))

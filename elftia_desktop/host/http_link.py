@@ -52,9 +52,7 @@ async def serve_owner(
     except ElftiaError as exc:
         await refuse(str(exc), type(exc).__name__)
         return
-    endpoint = HttpEndpoint(
-        host, gateway.service.catalog.vault, changed, lambda path: key if path == MCP_PATH else None
-    )
+    endpoint = HttpEndpoint(host, changed, lambda path: key if path == MCP_PATH else None)
     try:
         address = await endpoint.start(address)
     except OSError as exc:
