@@ -14,7 +14,7 @@ pytestmark = pytest.mark.anyio
 
 
 def _vault(folder: Path) -> SecretVault:
-    return SecretVault(NoKeyring(), folder / "secrets.json")
+    return SecretVault(NoKeyring(), folder / "secrets.json")  # type: ignore[no-untyped-call]  # keyring untyped
 
 
 async def test_the_token_read_is_kept_until_a_reset_says_so(tmp_path: Path) -> None:
