@@ -196,6 +196,7 @@ def test_quit_asks_naming_the_apps_and_their_servers_and_stop_ends_hosting(
     window = MainWindow(router, QSettings(str(tmp_path / "window.ini"), QSettings.Format.IniFormat))
     qtbot.addWidget(window)
     window.show()
+    qtbot.waitUntil(lambda: bool(window.servers_page.cards), timeout=WAIT)  # the names the dialog will use
     gemini = attach(apps, isolated_data_dir, "Gemini CLI")
     assert gemini.call("alpha__add", {"a": 1, "b": 2}).startswith("RESULT")
     qtbot.waitUntil(
