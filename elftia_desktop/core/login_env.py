@@ -23,12 +23,10 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from elftia_desktop.core.paths import DATA_DIR_ENV, managed_tools_dir
-from elftia_desktop.platform.commands import login_shell, read_login_env
+from elftia_desktop.platform.commands import LOGIN_SHELL_TIMEOUT, login_shell, read_login_env
 
 log = logging.getLogger(__name__)
 
-LOGIN_SHELL_TIMEOUT = 5.0
-"""Seconds reading the login shell's environment may take in all (both forms together)."""
 _cache: dict[str, str] | None = None
 _running: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Future[dict[str, str]]] = (
     weakref.WeakKeyDictionary()

@@ -37,6 +37,8 @@ DEFAULT_PATHEXT = ".COM;.EXE;.BAT;.CMD"
 """What Windows tries after a bare command name when ``%PATHEXT%`` is not set."""
 MACOS_DEFAULT_SHELL = "/bin/zsh"
 """The login shell of a macOS account since 10.15, for an app started without ``$SHELL``."""
+LOGIN_SHELL_TIMEOUT = 5.0
+"""Seconds reading the login shell's environment may take in all (both forms together)."""
 SHELL_FLAGS = ("-ilc", "-lc")
 """Interactive login first (many setups extend ``PATH`` only in ``~/.zshrc`` / ``~/.bashrc``), then login."""
 _MARK = "__ELFTIA_ENV_7f3a__"
@@ -151,7 +153,7 @@ def parse_env_output(text: str) -> dict[str, str] | None:
     return env
 
 
-async def read_shell_env(shell: str, flags: str, limit: float = 5.0) -> dict[str, str] | None:
+async def read_shell_env(shell: str, flags: str, limit: float = LOGIN_SHELL_TIMEOUT) -> dict[str, str] | None:
     """The environment ``shell flags 'env'`` prints, or None if it fails, is not found or takes too long.
 
     The shell runs in its own session with no stdin, so an interactive shell cannot grab the
@@ -186,7 +188,7 @@ async def read_shell_env(shell: str, flags: str, limit: float = 5.0) -> dict[str
     return parse_env_output(out.decode("utf-8", errors="replace"))
 
 
-async def read_login_env(shell: str, limit: float) -> dict[str, str] | None:
+async def read_login_env(shell: str, limit: float = LOGIN_SHELL_TIMEOUT) -> dict[str, str] | None:
     """``shell``'s login environment (``-ilc``, then ``-lc``) within ``limit`` s in all; None without a PATH."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + limit
