@@ -96,11 +96,11 @@ async def stdio_channel(system: str = sys.platform) -> AsyncIterator[LineChannel
     finally:
         if read_transport is not None:
             read_transport.close()
-        if writer is not None:
+        if writer is not None:  # the loop's pipe transport made the descriptor non-blocking
             with contextlib.suppress(ConnectionError):
                 await writer.drain()
             writer.close()
-        os.set_blocking(out_fd, True)
+            os.set_blocking(out_fd, True)
         os.dup2(out_fd, 1)
         os.close(out_fd)
 

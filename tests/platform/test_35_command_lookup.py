@@ -42,7 +42,6 @@ def test_windows_npx_is_npx_cmd_through_pathext(tmp_path: Path) -> None:
     path = ";".join([str(tmp_path / "empty"), "", str(node)])
     assert find_command("npx", path, WINDOWS) == str(launcher)
     assert is_batch_launcher(str(launcher))
-    assert find_command("npx", path, LINUX) is None  # POSIX: ``;`` is no separator there, and npx is 0644
 
 
 def test_windows_pathext_order_and_a_given_extension(tmp_path: Path) -> None:
@@ -68,17 +67,21 @@ def test_windows_path_given_with_backslashes_is_checked_where_it_is(tmp_path: Pa
     assert find_command("C:\\nowhere\\tool", str(tmp_path), WINDOWS) is None  # a path is never looked up on PATH
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="the executable bit is POSIX (Windows: every file passes X_OK)")
 def test_posix_needs_the_executable_bit(tmp_path: Path) -> None:
     plain, runnable = tmp_path / "plain", tmp_path / "runnable"
     _file(plain, "npx")
+    _file(plain, "npx.cmd")
     tool = _file(runnable, "npx", 0o755)
     assert find_command("npx", f"{plain}:{runnable}", LINUX) == str(tool)
     assert find_command("npx", f"{plain}:", LINUX) is None  # an empty entry is not the current folder
+    assert find_command("npx", f"{plain};{runnable}", LINUX) is None  # ``;`` separates nothing on POSIX
 
 
 def test_the_path_defaults_to_the_hosts_own(tmp_path: Path) -> None:
-    tool = _file(tmp_path, "elftia-fake-tool", 0o755)
-    assert find_command("elftia-fake-tool", host=CommandHost("linux", {"PATH": str(tmp_path)})) == str(tool)
+    tool = _file(tmp_path, "elftia-fake-tool.cmd")
+    assert find_command("elftia-fake-tool", host=CommandHost("win32", {"PATH": str(tmp_path)})) == str(tool)
+    assert find_command("elftia-fake-tool", host=CommandHost("win32", {})) is None
 
 
 def test_login_shell_per_os() -> None:
