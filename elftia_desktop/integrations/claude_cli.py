@@ -39,7 +39,7 @@ from elftia_desktop.integrations.importer import (
     load_entries,
     preview_import,
 )
-from elftia_desktop.platform.commands import CommandHost, find_command
+from elftia_desktop.platform.commands import find_command
 from elftia_desktop.platform.groups import kill_process, spawn_options
 
 ClaudeScope = Literal["user", "local", "project"]
@@ -98,7 +98,7 @@ class ClaudeCli:
         self.executable = executable or self._find()
 
     def _find(self) -> str | None:
-        found = find_command("claude", host=CommandHost(sys.platform, self.env))
+        found = find_command("claude", self.env.get("PATH", os.environ.get("PATH", "")))
         if found:
             return found
         home = Path(self.env.get("HOME") or self.env.get("USERPROFILE") or Path.home())
