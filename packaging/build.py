@@ -9,7 +9,7 @@ they share), then the native package of this OS:
 * macOS: ``dist/Elftia Desktop.app`` (Info.plist from ``os_bundles.py``), ad-hoc signed and verified
   with ``codesign``, zipped with ``ditto`` as ``dist/elftia-desktop-<version>-macos-<machine>.zip``.
 * Windows: ``dist/elftia-desktop.iss``, the per-user Inno Setup script (URL scheme and ``.mcpb``
-  under HKCU), compiled to ``dist/elftia-desktop-<version>-windows-setup.exe`` when ``iscc`` is on PATH.
+  under HKCU), compiled to ``dist/elftia-desktop-<version>-windows-setup.exe`` when Inno Setup 6 is installed.
 
 Prints the folder's size. ``--smoke`` runs ``packaging/smoke.py`` on the folder (on a headless
 Linux machine under ``xvfb-run``, so the window runs on the xcb platform and ``xdg-open`` can hand
@@ -102,7 +102,8 @@ def package_windows() -> Path:
     """Write the Inno Setup script; compile it to the installer when ``iscc`` is installed."""
     script = DIST / "elftia-desktop.iss"
     script.write_text(inno_setup_script(__version__, str(BUNDLE), str(DIST)), encoding="utf-8")
-    iscc = shutil.which("iscc") or shutil.which("ISCC")
+    default = Path(os.environ.get("PROGRAMFILES(X86)", r"C:\Program Files (x86)")) / "Inno Setup 6" / "ISCC.exe"
+    iscc = shutil.which("iscc") or (str(default) if default.is_file() else None)
     if iscc is None:
         print(f"Wrote {script.relative_to(ROOT)}; install Inno Setup 6 and run 'iscc {script.name}' for the installer")
         return script
