@@ -7,7 +7,8 @@
                            without the tests that install from the network; extra arguments go
                            to pytest (``-m network`` runs just those, ``-n 0`` one process)
     python3 dev.py package build the double-clickable app with PyInstaller into dist/elftia-desktop/
-                           and dist/elftia-desktop-<version>-linux-<machine>.tar.gz;
+                           and this OS's package (Linux: a tar.gz; macOS: the signed .app, zipped;
+                           Windows: the Inno Setup script, and its installer when iscc is installed);
                            add --smoke to run the bundle's smoke test after the build
 
 A venv set up for more (``test`` or ``package`` extras) serves ``run`` as it is; pip runs again

@@ -2,11 +2,18 @@
 
     .venv/bin/python packaging/build.py [--smoke]
 
-Produces ``dist/elftia-desktop/`` (``elftia-desktop``, ``elftia-mcp``, ``install.sh``,
-``uninstall.sh`` and the ``_internal`` folder they share) and, on Linux,
-``dist/elftia-desktop-<version>-linux-<machine>.tar.gz``. Prints the folder's size. ``--smoke``
-runs ``packaging/smoke.py`` on the result (on a headless Linux machine under ``xvfb-run``, so the
-window runs on the xcb platform and ``xdg-open`` can hand it a link).
+Produces ``dist/elftia-desktop/`` (``elftia-desktop``, ``elftia-mcp`` and the ``_internal`` folder
+they share), then the native package of this OS:
+
+* Linux: ``install.sh``/``uninstall.sh`` in the folder and ``dist/elftia-desktop-<version>-linux-<machine>.tar.gz``.
+* macOS: ``dist/Elftia Desktop.app`` (Info.plist from ``os_bundles.py``), ad-hoc signed and verified
+  with ``codesign``, zipped with ``ditto`` as ``dist/elftia-desktop-<version>-macos-<machine>.zip``.
+* Windows: ``dist/elftia-desktop.iss``, the per-user Inno Setup script (URL scheme and ``.mcpb``
+  under HKCU), compiled to ``dist/elftia-desktop-<version>-windows-setup.exe`` when Inno Setup 6 is installed.
+
+Prints the folder's size. ``--smoke`` runs ``packaging/smoke.py`` on the folder (on a headless
+Linux machine under ``xvfb-run``, so the window runs on the xcb platform and ``xdg-open`` can hand
+it a link).
 """
 
 from __future__ import annotations
@@ -22,6 +29,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from os_bundles import APP_NAME, adhoc_sign_commands, inno_setup_script  # noqa: E402  (packaging/ is sys.path[0])
+
 from elftia_desktop import __version__  # noqa: E402
 
 SPEC = ROOT / "packaging" / "elftia-desktop.spec"
@@ -77,6 +86,32 @@ def make_tarball() -> Path:
     return archive
 
 
+def package_macos() -> Path:
+    """Ad-hoc sign ``Elftia Desktop.app``, verify the signature, zip it; exits when ``codesign`` fails."""
+    app = DIST / f"{APP_NAME}.app"
+    for command in adhoc_sign_commands(str(app)):
+        if subprocess.call(command) != 0:
+            sys.exit(f"{' '.join(command[:2])} failed on {app}")
+    archive = DIST / f"elftia-desktop-{__version__}-macos-{platform.machine()}.zip"
+    if subprocess.call(["ditto", "-c", "-k", "--keepParent", str(app), str(archive)]) != 0:
+        sys.exit(f"ditto could not zip {app}")
+    return archive
+
+
+def package_windows() -> Path:
+    """Write the Inno Setup script; compile it to the installer when ``iscc`` is installed."""
+    script = DIST / "elftia-desktop.iss"
+    script.write_text(inno_setup_script(__version__, str(BUNDLE), str(DIST)), encoding="utf-8")
+    default = Path(os.environ.get("PROGRAMFILES(X86)", r"C:\Program Files (x86)")) / "Inno Setup 6" / "ISCC.exe"
+    iscc = shutil.which("iscc") or (str(default) if default.is_file() else None)
+    if iscc is None:
+        print(f"Wrote {script.relative_to(ROOT)}; install Inno Setup 6 and run 'iscc {script.name}' for the installer")
+        return script
+    if subprocess.call([iscc, "/Q", str(script)]) != 0:
+        sys.exit("iscc failed (see its output above)")
+    return DIST / f"elftia-desktop-{__version__}-windows-setup.exe"
+
+
 def main(argv: list[str]) -> int:
     """Build, pack, report; with ``--smoke`` also run the smoke test."""
     started = time.monotonic()
@@ -86,6 +121,10 @@ def main(argv: list[str]) -> int:
         add_linux_extras()
         archive = make_tarball()
         print(f"Packed {archive.relative_to(ROOT)} ({archive.stat().st_size / 1e6:.0f} MB)")
+    elif sys.platform == "darwin":
+        print(f"Signed and packed {package_macos().relative_to(ROOT)}")
+    elif sys.platform == "win32":
+        print(f"Packed {package_windows().relative_to(ROOT)}")
     print(f"Bundle size on disk: {folder_size(BUNDLE) / 1e6:.0f} MB")
     if "--smoke" in argv:
         return subprocess.call(smoke_command(), cwd=ROOT)

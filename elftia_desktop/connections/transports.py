@@ -22,8 +22,9 @@ from elftia_desktop.builtin_servers.launcher import BUILTIN_SERVERS, builtin_com
 from elftia_desktop.connections.sandbox import sandboxed
 from elftia_desktop.connections.stdio_process import StdioProcess, open_stdio
 from elftia_desktop.core.errors import ServerStartFailed
-from elftia_desktop.core.login_env import find_command, login_env, passed_through, search_path
+from elftia_desktop.core.login_env import login_env, passed_through, search_path
 from elftia_desktop.core.models import McpServerRecord, McpServerTransport
+from elftia_desktop.platform.commands import find_command
 
 if TYPE_CHECKING:  # the HTTP transports are imported when one is opened: a stdio-only CLI run skips them
     import httpx2

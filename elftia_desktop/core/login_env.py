@@ -2,12 +2,11 @@
 
 A GUI app started from a desktop menu (or the macOS Dock) inherits a bare ``PATH`` that lacks what
 ``~/.profile``, ``~/.zprofile``, nvm, asdf or Homebrew add. :func:`login_env` reads the login
-shell's environment once: ``$SHELL -ilc env`` (interactive, because many setups only extend
-``PATH`` in ``~/.bashrc`` / ``~/.zshrc``), else ``$SHELL -lc env``, the two bounded together by
-:data:`LOGIN_SHELL_TIMEOUT`. The result is cached for the process; with no ``$SHELL``
-(Windows), or when both forms fail, it is a copy of ``os.environ``. The shell runs as an
-asyncio subprocess in its own session (its whole group is killed on timeout or cancellation):
-the loop never blocks, and concurrent callers on one loop share one run.
+shell's environment once (:mod:`elftia_desktop.platform.commands`: which shell per OS, ``-ilc``
+then ``-lc``, the two bounded together by :data:`LOGIN_SHELL_TIMEOUT`). The result is cached for
+the process; with no login shell (Windows), or when both forms fail, it is a copy of
+``os.environ``. The shell runs as an asyncio subprocess in its own session: the loop never
+blocks, and concurrent callers on one loop share one run.
 
 :func:`search_path` is the one PATH builder: the login shell's PATH, then this process's, then
 the app's managed tools folder (``<data>/tools/bin``, last so that a system runtime wins).
@@ -19,20 +18,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import shutil
-import sys
 import weakref
 from collections.abc import Mapping
 from pathlib import Path
 
 from elftia_desktop.core.paths import DATA_DIR_ENV, managed_tools_dir
-from elftia_desktop.platform.groups import kill_group, spawn_options
+from elftia_desktop.platform.commands import LOGIN_SHELL_TIMEOUT, login_shell, read_login_env
 
 log = logging.getLogger(__name__)
 
-LOGIN_SHELL_TIMEOUT = 5.0
-"""Seconds reading the login shell's environment may take in all (both forms together)."""
-_MARK = "__ELFTIA_ENV_7f3a__"
 _cache: dict[str, str] | None = None
 _running: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Future[dict[str, str]]] = (
     weakref.WeakKeyDictionary()
@@ -62,90 +56,19 @@ PASSED_THROUGH = (
 ``npx``/``uvx`` can download behind a corporate proxy), the locale, and our data-folder override."""
 
 
-def parse_env_output(text: str) -> dict[str, str] | None:
-    """The variables ``env`` printed between our two markers (None when the markers are missing).
-
-    Whatever the shell's start-up files print around them is skipped; a line without ``=``
-    continues the previous value (a multi-line value).
-    """
-    parts = text.split(_MARK)
-    if len(parts) < 3:
-        return None
-    env: dict[str, str] = {}
-    last: str | None = None
-    for line in parts[1].strip("\n").splitlines():
-        key, sep, value = line.partition("=")
-        if sep and key and key.replace("_", "a").isalnum() and not key[0].isdigit():
-            env[key], last = value, key
-        elif last is not None:
-            env[last] += "\n" + line
-    return env
-
-
-async def read_shell_env(shell: str, flags: str, limit: float = LOGIN_SHELL_TIMEOUT) -> dict[str, str] | None:
-    """The environment ``shell flags 'env'`` prints, or None if it fails, is not found or takes too long.
-
-    The shell runs in its own session with no stdin, so an interactive shell cannot grab the
-    terminal; on timeout its whole process group is killed.
-    """
-    try:
-        process = await asyncio.create_subprocess_exec(
-            shell,
-            flags,
-            f"echo {_MARK}; env; echo {_MARK}",
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.DEVNULL,
-            **spawn_options(),
-        )
-    except OSError as exc:
-        log.info("cannot start %s: %s", shell, exc)
-        return None
-    try:
-        out, _ = await asyncio.wait_for(process.communicate(), limit)
-    except TimeoutError:
-        await _kill_group(process)
-        log.info("%s %s took longer than %.1f s", shell, flags, limit)
-        return None
-    except BaseException:  # cancelled, or the loop is going away: kill without awaiting, then let it through
-        _kill_now(process.pid)
-        raise
-    if process.returncode != 0:
-        log.info("%s %s exited with code %s", shell, flags, process.returncode)
-        return None
-    return parse_env_output(out.decode("utf-8", errors="replace"))
-
-
 def _cancelling() -> bool:
     """Whether the current task itself was asked to stop (not just something it waited on)."""
     task = asyncio.current_task()
     return task is not None and task.cancelling() > 0
 
 
-def _kill_now(pid: int) -> None:
-    """SIGKILL the shell's process group (the loop's child watcher reaps the shell)."""
-    kill_group(pid)
-
-
-async def _kill_group(process: asyncio.subprocess.Process) -> None:
-    """Kill the shell and everything it started, then reap it."""
-    _kill_now(process.pid)
-    await process.wait()
-
-
 async def _resolve(limit: float) -> dict[str, str]:
-    """Ask the login shell (``-ilc``, then ``-lc``) within ``limit`` s in all; else this process's environment."""
-    shell = os.environ.get("SHELL")
-    if sys.platform != "win32" and shell and os.path.isabs(shell):
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + limit
-        for flags in ("-ilc", "-lc"):
-            remaining = deadline - loop.time()
-            if remaining <= 0:
-                break
-            env = await read_shell_env(shell, flags, remaining)
-            if env and env.get("PATH"):
-                return env
+    """The login shell's environment within ``limit`` s in all; else this process's environment."""
+    shell = login_shell()
+    if shell is not None:
+        env = await read_login_env(shell, limit)
+        if env is not None:
+            return env
         log.info("could not read the login shell %s's environment; using the app's", shell)
     return dict(os.environ)
 
@@ -225,10 +148,3 @@ async def command_search_path(tools_dir: Path | None = None, base: str | None = 
     if base is not None:
         return path_with_managed(base, tools_dir)
     return search_path(await login_env(), tools_dir)
-
-
-def find_command(command: str, path: str) -> str | None:
-    """The full path of ``command`` on ``path`` (or itself when it is a path to an executable file)."""
-    if os.sep in command or (os.altsep and os.altsep in command):
-        return command if os.path.isfile(command) and os.access(command, os.X_OK) else None
-    return shutil.which(command, path=path)

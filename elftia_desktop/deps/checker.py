@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +28,7 @@ from elftia_desktop.deps.requirements import (
     runtime_for,
 )
 from elftia_desktop.deps.system_package import how_to_install, plan_here
+from elftia_desktop.platform.commands import find_command
 
 PROBE_TIMEOUT = 5.0
 """Seconds a ``--version`` probe may take."""
@@ -139,18 +139,16 @@ class DependencyChecker:
 
 
 def _locate(command: str, search: str) -> str | None:
-    """An absolute path that is an executable file, or ``command`` found on ``search``."""
-    if os.path.isabs(command):
-        return command if os.path.isfile(command) and os.access(command, os.X_OK) else None
-    return shutil.which(command, path=search)
+    """``command`` where it is (a path) or found on ``search``, as the stdio start finds it."""
+    return find_command(command, search)
 
 
 def _probe_program(runtime: Runtime, located: str, search: str) -> str:
     """What to run for the version: ``node`` next to ``npx`` (or on the PATH); Python itself."""
     if runtime.name == "python" or command_name(located) == runtime.probe_command:
         return located
-    sibling = shutil.which(runtime.probe_command, path=str(Path(located).parent))
-    return sibling or shutil.which(runtime.probe_command, path=search) or located
+    sibling = find_command(runtime.probe_command, str(Path(located).parent))
+    return sibling or find_command(runtime.probe_command, search) or located
 
 
 def _installable(runtime: Runtime, search: str) -> bool:
@@ -160,7 +158,7 @@ def _installable(runtime: Runtime, search: str) -> bool:
         return plan_here(runtime, search).argv is not None
     if runtime.install is None:
         return False
-    return runtime.install.needs is None or shutil.which(runtime.install.needs, path=search) is not None
+    return runtime.install.needs is None or find_command(runtime.install.needs, search) is not None
 
 
 async def check(command: str) -> DependencyCheckResult:

@@ -34,6 +34,7 @@ from elftia_desktop.core.paths import managed_tools_dir
 from elftia_desktop.deps.process import kill_tree, run_capture, start
 from elftia_desktop.deps.requirements import Runtime, command_name, instructions_for, parse_version, runtime_for
 from elftia_desktop.deps.system_package import APT_ENV, how_to_install, plan_here
+from elftia_desktop.platform.commands import find_command
 
 ProgressCallback = Callable[[str], None]
 
@@ -160,11 +161,11 @@ class DependencyInstaller:
             if on_progress is not None:
                 on_progress(line)
 
-        manager = shutil.which(plan.argv[0], path=search) or plan.argv[0]
+        manager = find_command(plan.argv[0], search) or plan.argv[0]
         report(f"running {' '.join(plan.argv)}")
         try:
             await self._stream([manager, *plan.argv[1:]], report, " ".join(plan.argv[:2]), APT_ENV)
-            program = shutil.which(runtime.probe_command, path=search)
+            program = find_command(runtime.probe_command, search)
             if program is None:
                 raise InstallFailed(f"the package was installed but '{runtime.probe_command}' is not on the PATH")
             version = await self._version(Path(program), runtime)
@@ -194,7 +195,7 @@ class DependencyInstaller:
     async def _install_npm(self, runtime: Runtime, report: ProgressCallback) -> None:
         assert runtime.install is not None
         search = await command_search_path(self.tools_dir, self._path)
-        npm = shutil.which(runtime.install.needs or "npm", path=search)
+        npm = find_command(runtime.install.needs or "npm", search)
         if npm is None:
             raise InstallFailed(
                 f"installing {runtime.title} needs npm (Node.js), which is not on the PATH; "

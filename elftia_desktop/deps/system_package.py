@@ -9,11 +9,11 @@ The decision (:func:`system_plan`) takes the OS, root and the package managers p
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from elftia_desktop.deps.requirements import OsName, Runtime, current_os, instructions_for
+from elftia_desktop.platform.commands import find_command
 from elftia_desktop.platform.runtime import user_id
 
 MANAGERS: tuple[tuple[str, str], ...] = (
@@ -55,7 +55,7 @@ def system_plan(runtime: Runtime, os_name: OsName, is_root: bool, available: Cal
 
 def plan_here(runtime: Runtime, search: str | None = None) -> SystemPlan:
     """:func:`system_plan` for this machine (package managers looked up on ``search``, default ``PATH``)."""
-    return system_plan(runtime, current_os(), user_id() == 0, lambda name: shutil.which(name, path=search) is not None)
+    return system_plan(runtime, current_os(), user_id() == 0, lambda name: find_command(name, search) is not None)
 
 
 def how_to_install(runtime: Runtime, search: str | None = None) -> str:

@@ -4,9 +4,11 @@ The in-process gateway runs the host's per-client path (``links.serve_gateway_li
 server session) on this process's stdin and stdout, so a tool call goes the same way here as
 through the host. Both pipes are read and written by the event loop itself: the SDK's stdio transport
 reads each line in a worker thread and writes each message in another, two thread hops per
-message. stdin is the signal relay's pipe (``cli/gateway_signals.py``), so a signal ends the
-session as the app's leaving does. While the gateway serves, file descriptor 1 points at stderr
-and the protocol has a private copy of stdout: nothing printed by accident reaches the app.
+message (on Windows, whose loop cannot wait on an inherited pipe, one reader thread feeds the loop
+and lines are written directly: :mod:`elftia_desktop.platform.pipes`). stdin is the signal relay's
+pipe (``cli/gateway_signals.py``), so a signal ends the session as the app's leaving does. While
+the gateway serves, file descriptor 1 points at stderr and the protocol has a private copy of
+stdout: nothing printed by accident reaches the app.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 from elftia_desktop.gateway.server import build_server
 from elftia_desktop.host import wire
 from elftia_desktop.host.links import HostedGateway, serve_gateway_link
+from elftia_desktop.platform.pipes import feed_from_thread, loop_reads_pipes
 
 
 class LineChannel:
@@ -56,32 +59,48 @@ class LineChannel:
                 await self._writer.drain()
 
 
+async def _pipe_writer(loop: asyncio.AbstractEventLoop, out_fd: int) -> asyncio.StreamWriter | None:
+    """A loop-driven writer on ``out_fd``; None when it is a regular file (written directly)."""
+    try:
+        out = os.fdopen(out_fd, "wb", buffering=0, closefd=False)  # closed with the transport
+        transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, out)
+    except ValueError:
+        return None
+    return asyncio.StreamWriter(transport, protocol, None, loop)
+
+
 @contextlib.asynccontextmanager
-async def stdio_channel() -> AsyncIterator[LineChannel]:
-    """The app's stdin and stdout as a :class:`LineChannel` on this loop; fd 1 goes to stderr meanwhile."""
+async def stdio_channel(system: str = sys.platform) -> AsyncIterator[LineChannel]:
+    """The app's stdin and stdout as a :class:`LineChannel` on this loop; fd 1 goes to stderr meanwhile.
+
+    Where the loop cannot wait on pipes (Windows, :func:`~elftia_desktop.platform.pipes.loop_reads_pipes`)
+    a thread reads stdin and each line is written to stdout directly.
+    """
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=wire.MAX_FRAME)
-    stdin = os.fdopen(os.dup(sys.stdin.fileno()), "rb", buffering=0)  # the transport owns and closes it
-    read_transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), stdin)
+    in_fd = os.dup(sys.stdin.fileno())  # the transport (or the reader thread) owns and closes it
+    read_transport: asyncio.BaseTransport | None = None
+    if loop_reads_pipes(system):
+        stdin = os.fdopen(in_fd, "rb", buffering=0)
+        read_transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), stdin)
+    else:
+        feed_from_thread(in_fd, reader, loop)
     sys.stdout.flush()
     out_fd = os.dup(1)
     os.dup2(2, 1)
     writer: asyncio.StreamWriter | None = None
     try:
-        try:
-            out = os.fdopen(out_fd, "wb", buffering=0, closefd=False)  # closed with the transport
-            transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, out)
-            writer = asyncio.StreamWriter(transport, protocol, None, loop)
-        except ValueError:  # a regular file: written directly
-            writer = None
+        if loop_reads_pipes(system):
+            writer = await _pipe_writer(loop, out_fd)
         yield LineChannel(reader, writer, out_fd)
     finally:
-        read_transport.close()
-        if writer is not None:
+        if read_transport is not None:
+            read_transport.close()
+        if writer is not None:  # the loop's pipe transport made the descriptor non-blocking
             with contextlib.suppress(ConnectionError):
                 await writer.drain()
             writer.close()
-        os.set_blocking(out_fd, True)
+            os.set_blocking(out_fd, True)
         os.dup2(out_fd, 1)
         os.close(out_fd)
 

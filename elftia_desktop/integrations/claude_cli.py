@@ -13,7 +13,6 @@ import asyncio
 import json
 import os
 import re
-import shutil
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -40,6 +39,7 @@ from elftia_desktop.integrations.importer import (
     load_entries,
     preview_import,
 )
+from elftia_desktop.platform.commands import find_command
 from elftia_desktop.platform.groups import kill_process, spawn_options
 
 ClaudeScope = Literal["user", "local", "project"]
@@ -98,7 +98,7 @@ class ClaudeCli:
         self.executable = executable or self._find()
 
     def _find(self) -> str | None:
-        found = shutil.which("claude", path=self.env.get("PATH"))
+        found = find_command("claude", self.env.get("PATH", os.environ.get("PATH", "")))
         if found:
             return found
         home = Path(self.env.get("HOME") or self.env.get("USERPROFILE") or Path.home())

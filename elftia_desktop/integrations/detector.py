@@ -158,7 +158,7 @@ class Environment:
 
     @property
     def data(self) -> Path:
-        """Where apps keep per-user data (``dirs::data_dir`` of Rust apps such as Jan)."""
+        """Where Rust apps' ``dirs::data_dir`` points (a Linux Jan may keep its data folder there)."""
         if self.platform == "win32":
             return self.roaming
         if self.platform == "darwin":
@@ -177,13 +177,20 @@ def claude_code_user_file(machine: Environment) -> Path:
 
 
 def _claude_desktop(machine: Environment) -> list[Path]:
+    """The Windows Store (MSIX) install reads only its virtualised copy; the classic install ``roaming``.
+
+    With a ``Claude_<publisher id>`` package folder the MSIX copy is the file, whether or not it
+    exists yet (a file written to ``%APPDATA%`` is invisible to the packaged app); among several
+    packages, the one that already has a config wins.
+    """
     name = "claude_desktop_config.json"
     if machine.platform == "win32":
         packages = machine.local / "Packages"
-        msix = sorted(packages.glob("Claude_*/LocalCache/Roaming/Claude")) if packages.is_dir() else []
-        found = [folder / name for folder in msix if (folder / name).is_file()]
-        if found:  # the Store (MSIX) app reads only its virtualised copy
-            return found[:1]
+        installed = sorted(packages.glob("Claude_*")) if packages.is_dir() else []
+        msix = [package / "LocalCache" / "Roaming" / "Claude" for package in installed if package.is_dir()]
+        if msix:
+            found = [folder / name for folder in msix if (folder / name).is_file()]
+            return (found or [msix[0] / name])[:1]
     return [machine.roaming / "Claude" / name]
 
 
@@ -203,8 +210,9 @@ def _user_paths(app: str, machine: Environment) -> list[Path]:
         return [folder / "cline_mcp_settings.json" for folder in storage] + [
             home / ".cline" / "data" / "settings" / "cline_mcp_settings.json"
         ]
-    if app == "jan":
-        return [machine.data / "Jan" / "data" / "mcp_config.json"]
+    if app == "jan":  # jan.ai/docs/data-folder: the settings folder on every OS (Linux: XDG data too)
+        folders = dict.fromkeys([machine.roaming / "Jan" / "data", machine.data / "Jan" / "data"])
+        return [folder / "mcp_config.json" for folder in folders]
     fixed = {
         "cursor": home / ".cursor" / "mcp.json",
         "windsurf": home / ".codeium" / "windsurf" / "mcp_config.json",

@@ -134,6 +134,7 @@ CRASHING_WRITER = textwrap.dedent(
 )
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
 def test_crash_between_write_and_rename_keeps_the_old_file(tmp_path: Path) -> None:
     store = ConfigStore(tmp_path / "mcp-config.json")
     add(store, "survivor")

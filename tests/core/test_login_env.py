@@ -19,6 +19,7 @@ from elftia_desktop.connections.transports import stdio_argv
 from elftia_desktop.core import login_env
 from elftia_desktop.core.models import McpServerConfig, McpServerRecord, McpServerTransport
 from elftia_desktop.deps.checker import DependencyChecker
+from elftia_desktop.platform import commands
 
 pytestmark = pytest.mark.anyio
 MakeProgram = Callable[[str, str], Path]
@@ -90,7 +91,7 @@ async def test_a_hanging_shell_is_killed_within_the_bound(
     monkeypatch: pytest.MonkeyPatch, make_program: MakeProgram
 ) -> None:
     shell = make_program("slowshell", "sleep 60")
-    assert await login_env.read_shell_env(str(shell), "-lc", limit=0.5) is None
+    assert await commands.read_shell_env(str(shell), "-lc", limit=0.5) is None
     monkeypatch.setenv("SHELL", str(shell))
     loop = asyncio.get_running_loop()
     started = loop.time()
@@ -100,10 +101,10 @@ async def test_a_hanging_shell_is_killed_within_the_bound(
 
 async def test_start_up_noise_and_multi_line_values(make_program: MakeProgram) -> None:
     shell = make_program("noisyshell", 'echo "Welcome! PATH=/bogus"; export MULTI="one\ntwo"; eval "$2"; echo bye')
-    env = await login_env.read_shell_env(str(shell), "-ilc")
+    env = await commands.read_shell_env(str(shell), "-ilc")
     assert env is not None and env["PATH"] == os.environ["PATH"]
     assert env["MULTI"] == "one\ntwo"
-    assert login_env.parse_env_output("no markers at all\nPATH=/x\n") is None
+    assert commands.parse_env_output("no markers at all\nPATH=/x\n") is None
 
 
 async def test_concurrent_callers_share_one_shell_run(
@@ -202,4 +203,4 @@ def test_passed_through_variables(monkeypatch: pytest.MonkeyPatch) -> None:
     passed = login_env.passed_through({"LANG": "C.UTF-8"})
     assert passed["LANG"] == "C.UTF-8" and passed["HTTPS_PROXY"] == "http://proxy.invalid:3128"
     assert "SOME_PRIVATE_THING" not in passed
-    assert sys.executable == login_env.find_command(sys.executable, "")
+    assert sys.executable == commands.find_command(sys.executable, "")

@@ -104,6 +104,7 @@ async def test_start_failure_says_why_with_the_servers_output(tmp_path: Path) ->
     assert tracker.tracked() == [] and tracker.pids() == []
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="process groups (getpgid) are POSIX")
 @pytest.mark.anyio
 async def test_close_kills_a_server_that_will_not_exit_and_its_grandchild(
     tmp_path: Path, tracker: ProcessTracker
@@ -162,6 +163,7 @@ def test_interpreter_exit_kills_servers_that_were_never_closed() -> None:
     assert all(wait_gone(pid) for pid in pids)
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals to a process")
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_a_signal_kills_the_servers_then_the_previous_handler_runs(signum: int) -> None:
     holder, pids = _run_holder("wait")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from elftia_desktop.core.errors import ConfigError
 from elftia_desktop.gateway.install import apply_plan, plan_install
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="file modes are POSIX")
 def test_the_gateway_install_keeps_a_backup_and_refuses_a_file_changed_since_the_diff(tmp_path: Path) -> None:
     target = tmp_path / "mcp.json"
     target.write_text(json.dumps({"mcpServers": {"mine": {"command": "x"}}}))

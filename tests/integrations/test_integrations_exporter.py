@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import stat
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +77,7 @@ def _reimport(fmt: str, path: Path, tmp_path: Path) -> ServerCatalog:
     return fresh
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="file modes are POSIX")
 @pytest.mark.parametrize("fmt", ["claude-code", "cursor", "vscode", "claude-desktop"])
 def test_round_trip_with_secrets_loses_nothing(
     fmt: str, ours: list[McpServerRecord], catalog: ServerCatalog, tmp_path: Path
@@ -118,6 +120,7 @@ def test_claude_code_file_is_the_mcp_config_shape(ours: list[McpServerRecord], c
     }
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="file modes are POSIX")
 def test_placeholders_instead_of_secrets_and_reimport_keeps_them(
     ours: list[McpServerRecord], catalog: ServerCatalog, tmp_path: Path
 ) -> None:

@@ -144,6 +144,7 @@ def test_tampered_signed_bundle_is_invalid(tmp_path: Path) -> None:
     assert "does not match the bundle's content" in bundle.signature.text
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="the executable bit is POSIX")
 def test_unpacked_binary_is_executable(tmp_path: Path) -> None:
     data = manifest(server={"type": "binary", "entry_point": "bin/server"})
     plan = plan_bundle(

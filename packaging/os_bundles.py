@@ -1,0 +1,157 @@
+"""What the macOS and Windows packages declare: the ``elftia://`` URL scheme and the ``.mcpb`` file type.
+
+Pure functions of the version and names (no PyInstaller, no OS calls), so the content is tested on
+any OS: the spec puts :func:`info_plist` into the ``.app``; ``build.py`` writes
+:func:`inno_setup_script` beside the Windows folder app and signs the ``.app`` with
+:func:`adhoc_sign_commands`.
+
+* **macOS**: ``CFBundleURLTypes`` for the scheme; ``CFBundleDocumentTypes`` for ``.mcpb`` (and the
+  older ``.dxt``) as an *Alternate* handler (Claude Desktop, whose format it is, stays the default
+  "Open" app; ours is in "Open With"), backed by an imported type declaration.
+* **Windows**: a per-user Inno Setup installer (no admin rights: ``{localappdata}\\Programs``) that
+  writes the scheme and the file association under ``HKCU\\Software\\Classes`` (removed again by
+  its uninstaller) and a Start menu entry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+APP_NAME = "Elftia Desktop"
+BUNDLE_ID = "app.elftia.desktop"
+URL_SCHEME = "elftia"
+"""Must match ``elftia_desktop.core.install_link.SCHEME``."""
+BUNDLE_EXTENSIONS = ("mcpb", "dxt")
+"""MCP bundle files (``.dxt`` is the format's former name); the app takes their paths as arguments."""
+MCPB_TYPE = "app.elftia.mcpb"
+PROG_ID = "ElftiaDesktop.mcpb"
+DESKTOP_EXE = "elftia-desktop.exe"
+MIN_MACOS = "12.0"
+
+
+def info_plist(version: str) -> dict[str, object]:
+    """The ``Info.plist`` keys of ``Elftia Desktop.app`` besides those PyInstaller writes."""
+    return {
+        "CFBundleName": APP_NAME,
+        "CFBundleDisplayName": APP_NAME,
+        "CFBundleShortVersionString": version,
+        "CFBundleVersion": version,
+        "NSHighResolutionCapable": True,
+        "LSMinimumSystemVersion": MIN_MACOS,
+        "CFBundleURLTypes": [
+            {
+                "CFBundleURLName": f"{BUNDLE_ID}.install-link",
+                "CFBundleURLSchemes": [URL_SCHEME],
+                "CFBundleTypeRole": "Viewer",
+            }
+        ],
+        "CFBundleDocumentTypes": [
+            {
+                "CFBundleTypeName": "MCP Bundle",
+                "CFBundleTypeRole": "Viewer",
+                "LSHandlerRank": "Alternate",
+                "LSItemContentTypes": [MCPB_TYPE],
+                "CFBundleTypeExtensions": list(BUNDLE_EXTENSIONS),
+            }
+        ],
+        "UTImportedTypeDeclarations": [
+            {
+                "UTTypeIdentifier": MCPB_TYPE,
+                "UTTypeDescription": "MCP Bundle",
+                "UTTypeConformsTo": ["public.zip-archive", "public.data"],
+                "UTTypeTagSpecification": {"public.filename-extension": list(BUNDLE_EXTENSIONS)},
+            }
+        ],
+    }
+
+
+@dataclass(frozen=True)
+class RegistryValue:
+    """One value the Windows installer writes under ``HKCU\\Software\\Classes`` (``name`` "" is the default value)."""
+
+    subkey: str
+    name: str
+    data: str
+    delete_key_on_uninstall: bool = False
+
+
+def _open_command(exe: str) -> str:
+    """``"<exe>" "%1"``: the link or file as the program's one argument."""
+    return f'"{exe}" "%1"'
+
+
+def registry_values(exe: str) -> list[RegistryValue]:
+    """The URL scheme and the ``.mcpb``/``.dxt`` association for the program at ``exe`` (a path or an Inno constant)."""
+    classes = "Software\\Classes"
+    scheme, prog = f"{classes}\\{URL_SCHEME}", f"{classes}\\{PROG_ID}"
+    values = [
+        RegistryValue(scheme, "", f"URL:{APP_NAME} install link", delete_key_on_uninstall=True),
+        RegistryValue(scheme, "URL Protocol", ""),
+        RegistryValue(f"{scheme}\\DefaultIcon", "", f'"{exe}",0'),
+        RegistryValue(f"{scheme}\\shell\\open\\command", "", _open_command(exe)),
+        RegistryValue(prog, "", "MCP Bundle", delete_key_on_uninstall=True),
+        RegistryValue(f"{prog}\\DefaultIcon", "", f'"{exe}",0'),
+        RegistryValue(f"{prog}\\shell\\open\\command", "", _open_command(exe)),
+    ]
+    for extension in BUNDLE_EXTENSIONS:  # offered in "Open with", never taking the default from another app
+        values.append(RegistryValue(f"{classes}\\.{extension}\\OpenWithProgids", PROG_ID, ""))
+    return values
+
+
+def _inno_quote(text: str) -> str:
+    """A value for an Inno Setup ``[Registry]`` parameter: in double quotes, inner quotes doubled."""
+    return '"' + text.replace('"', '""') + '"'
+
+
+def _registry_line(value: RegistryValue) -> str:
+    """One ``[Registry]`` entry of the Inno Setup script."""
+    flags = "uninsdeletekey" if value.delete_key_on_uninstall else "uninsdeletevalue"
+    return (
+        f"Root: HKCU; Subkey: {_inno_quote(value.subkey)}; ValueType: string; "
+        f"ValueName: {_inno_quote(value.name)}; ValueData: {_inno_quote(value.data)}; Flags: {flags}"
+    )
+
+
+def inno_setup_script(version: str, source: str, output: str) -> str:
+    """A per-user Inno Setup script installing the folder app ``source`` into ``output``/setup.exe."""
+    exe = f"{{app}}\\{DESKTOP_EXE}"
+    lines = [
+        "; Generated by packaging/build.py; compile with: iscc elftia-desktop.iss",
+        "[Setup]",
+        f"AppId={BUNDLE_ID}",
+        f"AppName={APP_NAME}",
+        f"AppVersion={version}",
+        "AppPublisher=Elftia",
+        f"DefaultDirName={{localappdata}}\\Programs\\{APP_NAME}",
+        f"DefaultGroupName={APP_NAME}",
+        "PrivilegesRequired=lowest",
+        "ChangesAssociations=yes",
+        "DisableProgramGroupPage=yes",
+        f"OutputDir={output}",
+        f"OutputBaseFilename=elftia-desktop-{version}-windows-setup",
+        f"UninstallDisplayIcon={exe}",
+        "Compression=lzma2",
+        "SolidCompression=yes",
+        "",
+        "[Files]",
+        f'Source: "{source}\\*"; DestDir: "{{app}}"; Flags: ignoreversion recursesubdirs createallsubdirs',
+        "",
+        "[Icons]",
+        f'Name: "{{userprograms}}\\{APP_NAME}"; Filename: "{exe}"',
+        "",
+        "[Registry]",
+        *(_registry_line(value) for value in registry_values(exe)),
+        "",
+        "[Run]",
+        f'Filename: "{exe}"; Description: "Start {APP_NAME}"; Flags: nowait postinstall skipifsilent',
+        "",
+    ]
+    return "\r\n".join(lines)
+
+
+def adhoc_sign_commands(app: str) -> list[list[str]]:
+    """Ad-hoc sign the ``.app`` as a whole (no identity: Gatekeeper asks once on another Mac), then verify it."""
+    return [
+        ["codesign", "--force", "--deep", "--sign", "-", app],
+        ["codesign", "--verify", "--deep", "--strict", "--verbose=2", app],
+    ]
