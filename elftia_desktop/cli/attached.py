@@ -107,13 +107,13 @@ def unknown_agent(name: str) -> str | None:
 
 def own_gateway_command(args: argparse.Namespace) -> list[str]:
     """``serve --no-daemon`` with the options of ``args``: the attached gateway's fallback when no host can be had."""
-    from elftia_desktop.host.attach import cli_command
+    from elftia_desktop.platform.own_command import cli_argv
 
     options = ["--no-daemon", "--log-level", args.log_level]
     options += ["--agent", args.agent] if args.agent is not None else []
     options += ["--hub"] if args.hub else []
     options += ["--timeout", repr(args.timeout)] if args.timeout is not None else []
-    return cli_command("serve", *options)
+    return cli_argv("serve", *options)
 
 
 def call(args: argparse.Namespace) -> int:

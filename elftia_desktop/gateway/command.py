@@ -1,20 +1,16 @@
 """The command line other apps run to start this installation's gateway.
 
-From a source or pip install: this interpreter with ``-m elftia_desktop.cli serve``. In the frozen
-app (PyInstaller), the bundled ``elftia-mcp`` executable next to the running one (a frozen app
-cannot run ``python -m``). ``ELFTIA_DATA_DIR``, when set, is passed on so the gateway reads the
+``platform/own_command.py`` finds it (this interpreter with ``-m elftia_desktop.cli``, or the frozen
+app's bundled ``elftia-mcp``). ``ELFTIA_DATA_DIR``, when set, is passed on so the gateway reads the
 same servers.
 """
 
 from __future__ import annotations
 
 import os
-import sys
-from pathlib import Path
 
 from elftia_desktop.core.paths import DATA_DIR_ENV
-
-CLI_EXECUTABLE = "elftia-mcp"
+from elftia_desktop.platform.own_command import cli_argv
 
 
 def serve_args(agent: str | None = None, hub: bool = False) -> list[str]:
@@ -24,11 +20,8 @@ def serve_args(agent: str | None = None, hub: bool = False) -> list[str]:
 
 def gateway_command(agent: str | None = None, hub: bool = False) -> tuple[str, list[str]]:
     """``(command, args)`` that run ``elftia-mcp serve`` of this installation."""
-    if getattr(sys, "frozen", False):
-        running = Path(sys.executable)
-        cli = running.with_name(CLI_EXECUTABLE + (".exe" if sys.platform == "win32" else ""))
-        return str(cli if cli.exists() else running), serve_args(agent, hub)
-    return sys.executable, ["-m", "elftia_desktop.cli", *serve_args(agent, hub)]
+    command, *args = cli_argv(*serve_args(agent, hub))
+    return command, args
 
 
 def gateway_env() -> dict[str, str]:

@@ -20,6 +20,7 @@ from elftia_desktop.host import wire
 from elftia_desktop.host.location import HostLocation, attach_disabled, host_location
 from elftia_desktop.platform import endpoint
 from elftia_desktop.platform.lock import is_free
+from elftia_desktop.platform.own_command import cli_argv
 from elftia_desktop.platform.runtime import UnsafeRuntimeFolder, detached, runtime_folder
 
 START_TIMEOUT = 60.0
@@ -47,16 +48,9 @@ def supported() -> bool:
     return not attach_disabled()
 
 
-def cli_command(*args: str) -> list[str]:
-    """The command line of ``elftia-mcp ARGS`` of this installation (frozen or not)."""
-    if getattr(sys, "frozen", False):
-        return [sys.executable, *args]
-    return [sys.executable, "-m", "elftia_desktop.cli", *args]
-
-
 def daemon_command() -> list[str]:
-    """The command line of ``elftia-mcp daemon run`` of this installation."""
-    return cli_command("daemon", "run")
+    """The command line of ``elftia-mcp daemon run`` of this installation (the window's too, when frozen)."""
+    return cli_argv("daemon", "run")
 
 
 def spawn_daemon(location: HostLocation, idle: float | None = None) -> subprocess.Popen[bytes]:
