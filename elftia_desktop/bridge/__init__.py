@@ -1,1 +1,24 @@
-"""Where Qt meets asyncio: the service loop thread and the McpRouter."""
+"""Where Qt meets asyncio: the service loop thread and the McpRouter.
+
+Modules:
+
+- ``activity``: Recent tool calls per server, kept in memory from the ``toolCalled`` signal, and what sandboxes
+  blocked.
+- ``app_lifecycle``: Quitting the desktop app: every way out ends in one bounded shutdown, and no server
+  outlives it.
+- ``channels``: Parameter models of the router channels that have no model in ``core.models``.
+- ``errors``: Errors as the UI receives them: a category to branch on, a message to show, details on demand.
+- ``events``: Service events re-emitted as the router's Qt signals, and the service's questions to the user.
+- ``file_watch``: The window follows the config, agents and settings files when another process changes them.
+- ``plumbing``: The router's shared plumbing: submit work to the service loop, deliver the outcome on the UI
+  thread.
+- ``pool_host``: The window as the pool host: gateways and CLI commands share the window's servers while it
+  runs.
+- ``results``: Typed results of the router's channels that have no model in ``core.models``.
+- ``router``: ``McpRouter``: the UI's only way to the services, one route object per feature.
+- ``service_loop``: The service loop: one asyncio event loop in a background thread that hosts every service.
+- ``services``: The services the UI reaches through the router: the application's (``application.services``)
+  plus the window's own.
+- ``signals``: Every Qt signal the router emits, in one documented class, and the typed payloads they carry.
+- ``routes/``: The router's routes: one plain object per feature, held by ``bridge/router.py``'s ``McpRouter``.
+"""

@@ -3,6 +3,46 @@
 Each command group lives in its own module with a ``register(subparsers)`` function that adds
 its sub-commands; a command's handler takes the parsed arguments and returns an exit code.
 Exit codes: 0 success, 1 the action failed, 2 bad input.
+
+Modules:
+
+- ``__main__``: ``python -m elftia_desktop.cli``.
+- ``agents``: Agent commands: ``agents list|add|update|remove``, and the per-tool switches ``disable-tool``,
+  ``enable-tool`` and ``auto-approve``.
+- ``approval``: ``elftia-mcp call``'s approval question for a tool that is not auto-approved.
+- ``attached``: The fast path of ``serve``, ``call``, ``test``, ``discover`` and ``logs``: attach to the pool
+  host first.
+- ``auth``: ``elftia-mcp login NAME`` and ``elftia-mcp logout NAME``: OAuth sign-in of SSE/HTTP servers.
+- ``context``: The CLI's way into the assembly point (``application.services``), with notices printed as
+  warnings.
+- ``crash``: What the CLI does with an error nobody foresaw: one line for the person, the traceback in a log.
+- ``daemon``: ``elftia-mcp daemon start | stop | status [--json]``: the background pool host of this data
+  folder.
+- ``dependencies``: Runtime and preset commands: ``deps [COMMAND]``, ``install-dep COMMAND``, ``uninstall-dep
+  COMMAND``, ``presets`` and ``add-preset NAME``.
+- ``entry_args``: The arguments of ``serve`` and ``call``, in a light module: the attached fast path parses them
+  too.
+- ``gateway``: ``elftia-mcp serve``: the gateway, and ``elftia-mcp gateway token|install|uninstall``.
+- ``gateway_serve``: ``elftia-mcp serve``: run the gateway (stdio, or Streamable HTTP with ``--http``) until its
+  client leaves.
+- ``gateway_signals``: SIGTERM and SIGINT for the in-process gateway (``serve --no-daemon``, ``serve --http``):
+  stop, clean up, one line.
+- ``integrations``: Other apps' configs and the claude CLI: ``detect``, ``import``, ``export`` and ``claude
+  list|push|pull|remove``.
+- ``output``: Printing for the CLI: aligned tables for people, ``--json`` for scripts, errors on stderr.
+- ``probe_output``: The arguments and the output of ``test``, ``discover`` and ``logs``, in a light module.
+- ``registry``: Finding and installing servers from the command line: ``registry search|show|install``,
+  ``outdated``, ``update-server`` and ``add-bundle``.
+- ``review``: ``elftia-mcp review SERVER [--accept TOOL…|--all]``: the tools a trusted server changed since it
+  was trusted.
+- ``runtime``: Commands that start servers: ``test``, ``discover``, ``call`` and ``logs``.
+- ``sandbox``: ``elftia-mcp sandbox NAME``: show or change a stdio server's sandbox.
+- ``servers``: Server list commands: ``list``, ``add``, ``add-json``, ``update``, ``remove``, ``enable``,
+  ``disable`` and ``trust``, on the config store (no connection is made).
+- ``tool_approval``: ``elftia-mcp tools NAME --approve TOOL / --ask TOOL``: which tools run without asking
+  first.
+- ``tool_formats``: ``elftia-mcp tools`` and ``elftia-mcp convert``: exactly what each provider API would
+  receive.
 """
 
 from __future__ import annotations
