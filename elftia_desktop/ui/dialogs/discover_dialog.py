@@ -38,6 +38,7 @@ from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.approvals import auto_approved
 from elftia_desktop.core.apps import APP_ONLY, tool_is_app_only
+from elftia_desktop.core.extensions import short_label
 from elftia_desktop.core.models import McpActionResult, McpDiscoverResult, McpServerRecord
 from elftia_desktop.ui.dialogs.discover_activity import ActivityPanel
 from elftia_desktop.ui.dialogs.discover_prompts import PromptsPanel
@@ -259,7 +260,9 @@ class DiscoverDialog(QDialog):
         if not result.success and result.error and not result.tools:
             self._set_error(f"Could not list the tools: {result.error}", result.error)
         info = result.server_info or {}
-        self.info.setText(" ".join(str(info.get(k, "")) for k in ("name", "version")).strip())
+        extensions = short_label(info.get("extensions") or [])
+        named = " ".join(str(info.get(k, "")) for k in ("name", "version")).strip()
+        self.info.setText(f"{named} · extensions: {extensions}" if extensions else named)
         self._fill_tools(result)
         self.prompts.set_prompts(result.prompts, result.errors.get("prompts", ""))
         problems = [result.errors.get(k, "") for k in ("resources", "resourceTemplates")]

@@ -300,16 +300,20 @@ class ServerCard(QFrame):
         self.reason.setToolTip(shown)
         self.reason.setVisible(bool(shown))
 
-    def set_protocol(self, protocol: str) -> None:
-        """Show the protocol the connection agreed on next to its state ("": none, hidden)."""
-        self.protocol.setText(protocol)
-        self.protocol.setVisible(bool(protocol))
+    def set_protocol(self, text: str) -> None:
+        """Show the protocol the connection agreed on next to its state, with the server's extensions
+        after a dot (``2026-07-28 · apps, skills``; "": none, hidden)."""
+        self.protocol.setText(text)
+        self.protocol.setVisible(bool(text))
+        protocol, _, extensions = text.partition(" · ")
         if protocol.startswith("handshake "):
             tip = f"Protocol {protocol.removeprefix('handshake ')}: the initialize handshake era"
         else:
             tip = f"Protocol {protocol}: no handshake (server/discover, each request carries its version)"
+        if extensions:
+            tip += f"\nExtensions the server declared: {extensions}"
         self.protocol.setToolTip(tip)
-        self.protocol.setAccessibleName(f"Protocol: {protocol}")
+        self.protocol.setAccessibleName(f"Protocol: {text}")
 
     def set_tool_count(self, count: int | None) -> None:
         """Show how many tools the server offers (None: unknown)."""
