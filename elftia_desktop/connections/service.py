@@ -25,6 +25,7 @@ from elftia_desktop.connections.records import ServerRecords
 from elftia_desktop.connections.server_edits import ServerEdits
 from elftia_desktop.connections.server_tools import ServerTools
 from elftia_desktop.connections.sign_in import SignIn
+from elftia_desktop.connections.skills import ServerSkills
 from elftia_desktop.connections.tool_cache import ToolCache
 from elftia_desktop.connections.tool_calls import ToolCalls
 from elftia_desktop.connections.tool_guard import ToolGuard
@@ -41,6 +42,7 @@ from elftia_desktop.core.models import (
     MCPTool,
     McpToolListing,
 )
+from elftia_desktop.core.skill_pins import SkillPins, skill_pin_store
 from elftia_desktop.core.tool_pin_store import PINS_FILE_NAME, PinStore
 
 T = TypeVar("T")
@@ -71,6 +73,8 @@ class McpService:
         self.tools = ServerTools(self.records, self.pool, self.tool_cache, self.tool_guard)
         self.calls = ToolCalls(self.records, self.pool, self.tools, LiveCalls(self.events), self.events)
         self.features = ServerFeatures(self.records, self.pool)
+        self.skills = ServerSkills(self.records, self.pool, SkillPins(skill_pin_store(catalog.store.path)))
+        """Skills over MCP (SEP-2640), pinned by digest like tools."""
         self.probe = ServerProbe(self.records, self.pool, self._trial_pool, self.tools)
         self.auth = SignIn(self.records, self.pool, self._trial_pool)
         self.edits = ServerEdits(self.records, self.pool, self.tool_cache, self.events)
