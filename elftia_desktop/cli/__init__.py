@@ -42,6 +42,7 @@ def _optional_groups(command: str | None = None) -> list[object]:
             "daemon",
             "review",
             "sandbox",
+            "skills",
         ]
     )
     groups: list[object] = []
