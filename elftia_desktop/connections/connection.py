@@ -270,7 +270,7 @@ class ServerConnection:
             read,
             write,
             sampling_callback=self._callbacks.sample(self.record.id),
-            elicitation_callback=self._callbacks.elicit(self.record.id),
+            elicitation_callback=self._callbacks.elicit(self.record.id, self.log.add),
             list_roots_callback=self._callbacks.list_roots(),
             logging_callback=logging_callback(self.log.add, self._hooks.on_log_message),
             message_handler=evict_then_handle,
