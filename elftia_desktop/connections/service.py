@@ -16,6 +16,7 @@ from elftia_desktop.connections import listing
 from elftia_desktop.connections.callbacks import ElicitationHandler, SamplingHandler
 from elftia_desktop.connections.events import ServiceEvents
 from elftia_desktop.connections.features import ServerFeatures
+from elftia_desktop.connections.icons import ICONS_FOLDER, IconFetcher
 from elftia_desktop.connections.live_calls import LiveCalls
 from elftia_desktop.connections.oauth_provider import SignInPrompt
 from elftia_desktop.connections.pool import ConnectionPool, PoolDefaults
@@ -78,6 +79,17 @@ class McpService:
         self.probe = ServerProbe(self.records, self.pool, self._trial_pool, self.tools)
         self.auth = SignIn(self.records, self.pool, self._trial_pool)
         self.edits = ServerEdits(self.records, self.pool, self.tool_cache, self.events)
+        self.icons = IconFetcher(self.events, catalog.store.path.parent / ICONS_FOLDER, self._icons_of, None)
+        """Each connected server's icon (``server:icon``)."""
+
+    def _icons_of(self, server_id: str) -> tuple[list[dict[str, Any]], Callable[[str], None]] | None:
+        """The icons a connected server declared, and its log."""
+        entry = self.pool.entries.get(server_id)
+        connection = entry.connection if entry is not None else None
+        info = connection.init_result.server_info if connection and connection.init_result else None
+        if connection is None or info is None or not info.icons:
+            return None
+        return [i.model_dump(mode="json", by_alias=True, exclude_none=True) for i in info.icons], connection.log.add
 
     async def start(self) -> None:
         """Stop the server processes an earlier run left behind (a ``/proc`` scan: in a worker thread)."""

@@ -13,6 +13,7 @@ from shlex import quote
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QImage, QPixmap
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
@@ -154,6 +155,10 @@ class ServerCard(QFrame):
     def _top_row(self) -> QHBoxLayout:
         """The name, the transport, scope and trust chips, the state badge and the on/off switch."""
         top = QHBoxLayout()
+        self.icon = QLabel()
+        self.icon.setFixedSize(20, 20)
+        self.icon.hide()
+        top.addWidget(self.icon)
         self.title = ElidedLabel(Qt.TextElideMode.ElideRight)
         self.title.setObjectName("CardTitle")
         top.addWidget(self.title, 1)
@@ -299,6 +304,16 @@ class ServerCard(QFrame):
         self.reason.set_full_text(first_line)  # one line; the whole reason on hover and in Logs
         self.reason.setToolTip(shown)
         self.reason.setVisible(bool(shown))
+
+    def set_icon(self, image: QImage | None) -> None:
+        """Show the server's icon before its name (None: no icon); drawn at 20 px, sharp on HiDPI."""
+        self.icon.setVisible(image is not None)
+        if image is None:
+            return
+        pixmap = QPixmap.fromImage(image)
+        pixmap.setDevicePixelRatio(max(1.0, image.width() / 20))
+        self.icon.setPixmap(pixmap)
+        self.icon.setAccessibleName(f"Icon of {self.record.name}")
 
     def set_protocol(self, text: str) -> None:
         """Show the protocol the connection agreed on next to its state, with the server's extensions
