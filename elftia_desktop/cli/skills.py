@@ -86,10 +86,13 @@ def _print_skills(server: str, skills: list[dict[str, Any]]) -> None:
         return
     held = [s for s in skills if s["held"]]
     for skill in skills:
-        files = "dynamic (no digests)" if skill["dynamic"] else f"{len(skill['resources'])} files"
+        count = 0 if skill["dynamic"] else len(skill["resources"])
+        files = "dynamic (no digests)" if skill["dynamic"] else f"{count} file{'s' if count != 1 else ''}"
         mark = f"  [{skill['status']}: held back until accepted]" if skill["held"] else ""
         print(f"{visible(skill['name'])}  {visible(skill['uri'])}  ({files}){mark}")
         print(f"    {visible(skill['description'].splitlines()[0] if skill['description'] else '')}")
+        for finding in skill["findings"]:  # the tool lint, on the frontmatter's texts
+            print(f"    lint {finding['rule']}: {visible(finding['detail'])}")
     if held:
         uris = " ".join(quote(s["uri"]) for s in held)
         print(f"Held back until accepted: elftia-mcp skills {quote(server)} --accept {uris}")

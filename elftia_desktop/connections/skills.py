@@ -24,6 +24,7 @@ from elftia_desktop.core.extensions import SKILLS_EXTENSION
 from elftia_desktop.core.models import McpServerRecord
 from elftia_desktop.core.skill_pins import SkillPins, SkillStatus
 from elftia_desktop.core.skills import Skill, SkillError, parse_skill, verify_file, verify_frontmatter
+from elftia_desktop.core.tool_pins import lint_texts
 
 MAX_PAGES = 100
 """Pages of ``skills/list`` followed before giving up on a server that never ends its listing."""
@@ -65,10 +66,12 @@ class ListedSkill:
         return self.status != "pinned"
 
     def as_json(self) -> dict[str, Any]:
-        """The entry with ``name``, ``description``, ``status``, ``held`` and ``dynamic``."""
+        """The entry with ``name``, ``description``, ``status``, ``held``, ``dynamic`` and the lint's ``findings``."""
         skill = self.skill
         extra = {"name": skill.name, "description": skill.description, "status": self.status}
-        return skill.as_json() | extra | {"held": self.held, "dynamic": skill.files is None}
+        texts = [str(v) for v in skill.frontmatter.values() if isinstance(v, str)]
+        findings = [{"rule": f.rule, "detail": f.detail} for f in lint_texts(skill.name, texts)]
+        return skill.as_json() | extra | {"held": self.held, "dynamic": skill.files is None, "findings": findings}
 
 
 class ServerSkills:

@@ -51,6 +51,7 @@ class SkillsPanel(QWidget):
         self.accept_button.setAutoDefault(False)
         self.accept_button.clicked.connect(self.accept)
         self.note = QLabel("", self)
+        self.note.setTextFormat(Qt.TextFormat.PlainText)  # the server's words are never markup
         self.note.setWordWrap(True)
         self.note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         extra = QWidget(self)
@@ -121,12 +122,13 @@ class SkillsPanel(QWidget):
             return
         skill = self.chosen[0]
         set_description(self.description, str(skill.get("description") or "No description."))
+        lint = "".join(f"\nLint {f['rule']}: {f['detail']}" for f in skill["findings"])
         if held:
             self.note.setText(
-                f"{skill['status'].capitalize()} since it was accepted: held back, its files are not read."
+                f"{skill['status'].capitalize()} since it was accepted: held back, its files are not read.{lint}"
             )
         else:
-            self.note.setText(f"From this server, as {skill['uri']}")
+            self.note.setText(f"From this server, as {skill['uri']}{lint}")
 
     def read(self) -> None:
         """Read the chosen file through its skill's entry."""
