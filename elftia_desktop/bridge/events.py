@@ -12,11 +12,13 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QMetaMethod
 
 from elftia_desktop.bridge.activity import CallRecord
+from elftia_desktop.bridge.icons import rasterize
 from elftia_desktop.bridge.signals import (
     ApprovalQuestion,
     ElicitationRequest,
@@ -70,6 +72,7 @@ class EventRelay:
         self._elicitations: dict[int, asyncio.Future[ElicitationOutcome]] = {}
         self._approvals: dict[int, asyncio.Future[Answer | None]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._drawing: set[asyncio.Task[None]] = set()
         self.wired = 0
         """How many times :meth:`wire` ran (once per services)."""
 
@@ -91,8 +94,21 @@ class EventRelay:
         events.on("tool:called", lambda p: s.toolCalled.emit(call_record(p)))
         events.on("tool:progress", lambda p: s.toolProgress.emit(tool_progress(p)))
         events.on("log", lambda p: s.logLine.emit(p["serverId"], p["line"]))
+        events.on("server:icon", self._icon)
         services.mcp.set_elicitation_handler(self.elicit)
         services.mcp.set_sign_in_prompt(self._show_sign_in)
+
+    def _icon(self, payload: dict[str, Any]) -> None:
+        """Draw a server's new icon in a worker thread, then emit ``serverIconChanged``."""
+
+        async def draw() -> None:
+            image = await asyncio.to_thread(rasterize, Path(payload["path"]))
+            if image is not None:
+                self._signals.serverIconChanged.emit(payload["serverId"], image)
+
+        task = asyncio.get_running_loop().create_task(draw())
+        self._drawing.add(task)
+        task.add_done_callback(self._drawing.discard)
 
     async def elicit(self, server_id: str, message: str, schema: dict[str, Any]) -> ElicitationOutcome:
         """Ask the user in the window (``elicitationRequested``) and wait for the answer."""

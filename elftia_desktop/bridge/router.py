@@ -20,6 +20,7 @@ Where to find a channel:
 - ``router.auth`` (``routes/auth.py``): OAuth sign-in, sign-out, sign-in status
 - ``router.registry`` (``routes/registry.py``): MCP registries (search, install, updates), ``.mcpb`` bundles
 - ``router.tool_review`` (``routes/tool_review.py``): tools held back since they changed (pinning), review, accept
+- ``router.skills`` (``routes/skills.py``): a server's skills (SEP-2640), accept a changed one, read a file
 - ``router.pool`` (``routes/pool.py``): the apps attached to the window's pool host, and quitting with them
 """
 
@@ -45,6 +46,7 @@ from elftia_desktop.bridge.routes.pool import PoolRoute
 from elftia_desktop.bridge.routes.registry import RegistryRoute
 from elftia_desktop.bridge.routes.servers import ServerRoute
 from elftia_desktop.bridge.routes.settings import SettingsRoute
+from elftia_desktop.bridge.routes.skills import SkillRoute
 from elftia_desktop.bridge.routes.tool_review import ToolReviewRoute
 from elftia_desktop.bridge.routes.tools import ToolRoute
 from elftia_desktop.bridge.service_loop import ServiceLoop
@@ -93,6 +95,7 @@ class McpRouter:
         self.auth = AuthRoute(self.core)
         self.registry = RegistryRoute(self.core)
         self.tool_review = ToolReviewRoute(self.core)
+        self.skills = SkillRoute(self.core)
 
     def answer_elicitation(
         self, ticket: int, action: Literal["accept", "decline", "cancel"], content: dict[str, Any] | None = None

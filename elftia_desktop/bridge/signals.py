@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QImage
 
 if TYPE_CHECKING:
     from elftia_desktop.engine.approval import ApprovalRequest
@@ -68,6 +69,8 @@ class RouterSignals(QObject):
             server's name ("" when it did not).
         connectionProtocolChanged(str, str): server id, the protocol agreed on (``2026-07-28``,
             ``handshake 2025-11-25``; "" while not connected); after each state change.
+        serverIconChanged(str, QImage): server id, its icon (from ``serverInfo.icons``; https or data only,
+            checked, SVG drawn without scripts), once it was fetched after a connect.
         serversChanged(): the server list changed (here, or in the config file by another process).
         agentsChanged(): another process changed the agents file (``elftia-mcp agents ...``).
         settingsChanged(): another process saved the settings; they are in force already.
@@ -87,6 +90,7 @@ class RouterSignals(QObject):
     busyChanged = Signal(bool)
     connectionStateChanged = Signal(str, str, str)
     connectionProtocolChanged = Signal(str, str)
+    serverIconChanged = Signal(str, QImage)
     serversChanged = Signal()
     agentsChanged = Signal()
     settingsChanged = Signal()

@@ -82,6 +82,7 @@ def _optional_groups(command: str | None = None) -> list[object]:
             "daemon",
             "review",
             "sandbox",
+            "skills",
         ]
     )
     groups: list[object] = []

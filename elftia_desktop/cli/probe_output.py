@@ -15,6 +15,7 @@ from typing import Any
 
 from elftia_desktop.cli.entry_args import NO_DAEMON_HELP
 from elftia_desktop.cli.output import EXIT_FAILED, EXIT_OK, add_json_flag, print_json, warn_held
+from elftia_desktop.core.extensions import short_label
 from elftia_desktop.core.text_rules import visible
 
 PROBES = {
@@ -61,6 +62,7 @@ def show_test(
         off = f", {len(disabled)} disabled" if disabled else ""
         off += f", {len(held_names)} held back for review" if held_names else ""
         print(f"OK in {result['durationMs']:.0f} ms: {len(tools)} tools{off}")
+        _print_extensions(result)
         for name in tools:
             print(f"  {_marked(name, disabled)}")
     else:
@@ -76,6 +78,7 @@ def show_discover(result: dict[str, Any], disabled: set[str], as_json: bool) -> 
     if result.get("error") and not result["tools"]:
         print(f"error: {result['error']}", file=sys.stderr)
         return EXIT_FAILED
+    _print_extensions(result)
     sections = [
         ("Tools", [(_marked(t["name"], disabled), t.get("description")) for t in result["tools"]]),
         ("Prompts", [(p["name"], p.get("description")) for p in result["prompts"]]),
@@ -89,6 +92,13 @@ def show_discover(result: dict[str, Any], disabled: set[str], as_json: bool) -> 
     for kind, error in (result.get("errors") or {}).items():
         print(f"warning: {kind}: {error}", file=sys.stderr)
     return EXIT_OK if result["success"] else EXIT_FAILED
+
+
+def _print_extensions(result: dict[str, Any]) -> None:
+    """The extensions the server declared, in a few words (nothing when it declared none)."""
+    extensions = (result.get("serverInfo") or {}).get("extensions") or []
+    if extensions:
+        print(f"Extensions: {short_label(extensions)} ({', '.join(extensions)})")
 
 
 def show_logs(lines: list[str], error: str | None, as_json: bool) -> int:

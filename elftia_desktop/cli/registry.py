@@ -17,6 +17,7 @@ from elftia_desktop.application import registry as registry_actions
 from elftia_desktop.cli.context import open_catalog
 from elftia_desktop.cli.output import EXIT_FAILED, EXIT_OK, acted, add_json_flag, print_json, print_table, refused, warn
 from elftia_desktop.core.models import McpActionResult
+from elftia_desktop.core.text_rules import visible
 from elftia_desktop.deps.checker import DependencyChecker
 from elftia_desktop.registry.cache import FEATURED_SOURCE, featured_entries
 from elftia_desktop.registry.client import RegistryClient, registry_url_from_env
@@ -87,7 +88,7 @@ def registry_url(args: argparse.Namespace) -> str:
 def entry_row(entry: RegistryEntry) -> list[Any]:
     """The table row of an entry."""
     server = entry.server
-    status = "" if entry.installable else entry.status.value
+    status = "" if entry.installable else entry.status_text[:60]
     return [server.name, server.version, entry.source, runtime_label(server), status, server.description[:60]]
 
 
@@ -133,7 +134,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         print_json(details)
         return EXIT_OK
     for key in ("name", "version", "source", "status", "description", "runtime", "package", "command"):
-        print(f"{key + ':':13}{details[key]}")
+        print(f"{key + ':':13}{entry.status_text if key == 'status' else details[key]}")
     if details["runtimeMissing"]:
         print(f"{'':13}({details['runtimeMissing']})")
     if prepared.fields:
@@ -153,6 +154,7 @@ def entry_details(entry: RegistryEntry, prepared: Prepared) -> dict[str, Any]:
         "version": prepared.plan.version,
         "source": entry.source,
         "status": entry.status.value,
+        "statusMessage": entry.status_message,
         "description": entry.server.description,
         "runtime": runtime_label(entry.server),
         "transport": transport_label(entry.server),
@@ -199,19 +201,25 @@ def cmd_install(args: argparse.Namespace) -> int:
     if check is not None and not check.installed:
         how = _how_to_install(check.command, check.installable)
         warn(f"{check.command} is not installed; the server cannot start until it is ({how})")
-    return _report_added(args, acted(registry_actions.install(open_catalog(), server, prepared.bundle)))
+    added = acted(registry_actions.install(open_catalog(), server, prepared.bundle))
+    return _report_added(args, added, entry.server.postInstallInstructions)
 
 
-def _report_added(args: argparse.Namespace, result: McpActionResult) -> int:
+def _report_added(args: argparse.Namespace, result: McpActionResult, after: str | None = None) -> int:
+    """Say what was added; ``after``: the entry's ``postInstallInstructions``, shown as text (never run)."""
     record = result.server
     if not result.success or record is None:
         return refused(args, result)
     target = record.config.url or " ".join([record.config.command or "", *record.config.args])
     if args.json:
-        print_json({"success": True, "server": record.to_json_dict()})
-    else:
-        print(f"Added {record.name} (untrusted): {target}")
-        print(f"Check what it runs and confirm it with: elftia-mcp trust {record.name!r}")
+        print_json({"success": True, "server": record.to_json_dict(), "postInstallInstructions": after})
+        return EXIT_OK
+    print(f"Added {record.name} (untrusted): {target}")
+    print(f"Check what it runs and confirm it with: elftia-mcp trust {record.name!r}")
+    if after and after.strip():
+        print("The publisher's post-install instructions (not run by Elftia; read before following them):")
+        for line in after.strip().splitlines():
+            print(f"  {visible(line)}")
     return EXIT_OK
 
 

@@ -30,8 +30,9 @@ from elftia_desktop.cli.probe_output import (
     show_test,
 )
 from elftia_desktop.core.argument_check import check
-from elftia_desktop.core.errors import JsonInputError
+from elftia_desktop.core.errors import ElftiaError, JsonInputError
 from elftia_desktop.core.json_input import parse_json_text
+from elftia_desktop.core.url_elicitation import question_in
 
 if TYPE_CHECKING:  # imported when a command runs (see _run): the other commands never load the SDK
     from elftia_desktop.application.services import Services
@@ -158,7 +159,15 @@ def elicitation_handler(mode: str | None) -> ElicitationHandler:
     """The CLI's answer to elicitation: ask on a terminal, accept the defaults, or decline."""
 
     async def handler(server_id: str, message: str, schema: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
-        """Answer one elicitation as ``mode`` says."""
+        """Answer one elicitation as ``mode`` says (a URL question only at a terminal: ``url_prompt``)."""
+        question = question_in(schema)
+        if question is not None:
+            from elftia_desktop.cli.url_prompt import ask_url, decline_unattended
+
+            server = _server_name(server_id)
+            if mode in ("accept-defaults", "decline") or not sys.stdin.isatty():
+                return decline_unattended(server, question), None
+            return await asyncio.to_thread(ask_url, server, message, question), None
         if mode == "accept-defaults":
             return "accept", schema_defaults(schema)
         if mode == "decline" or not sys.stdin.isatty():
@@ -166,6 +175,14 @@ def elicitation_handler(mode: str | None) -> ElicitationHandler:
         return await asyncio.to_thread(_ask_fields, message, schema)
 
     return handler
+
+
+def _server_name(server_id: str) -> str:
+    """The saved name of a server (its id when it is not found)."""
+    try:
+        return open_catalog().find(server_id).name
+    except ElftiaError:  # a name for a message only: an unknown id is shown as it is
+        return server_id
 
 
 def cmd_call(args: argparse.Namespace) -> int:

@@ -21,6 +21,7 @@ from pydantic import FileUrl
 
 from elftia_desktop.connections.askers import AmbiguousQuestion, CallsInFlight, asked_in
 from elftia_desktop.connections.logs import format_log_message
+from elftia_desktop.core.url_elicitation import consent_line, question_in, url_question, url_schema
 
 log = logging.getLogger(__name__)
 
@@ -48,13 +49,11 @@ def folder_root(folder: str) -> types.Root:
     return types.Root(uri=FileUrl("file://" + quote(absolute)), name=os.path.basename(absolute) or absolute)
 
 
-URL_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
-
-
 def question_of(params: types.ElicitRequestParams) -> tuple[str, dict[str, Any]]:
-    """What to ask a person: the message and form schema; URL mode asks to open the address (no fields)."""
+    """What to ask a person: the message and form schema; URL mode: an empty form carrying the address
+    (``core.url_elicitation``), which each asker shows with its domain and opens only on a click."""
     if isinstance(params, types.ElicitRequestURLParams):
-        return f"{params.message}\n\nOpen this address to continue: {params.url}", URL_SCHEMA
+        return params.message, url_schema(url_question(params.url, params.elicitation_id or ""))
     schema = params.requested_schema
     return params.message, schema if isinstance(schema, dict) else schema.model_dump(by_alias=True, exclude_none=True)
 
@@ -82,8 +81,9 @@ class ClientCallbacks:
 
         return callback
 
-    def elicit(self, server_id: str) -> ElicitationFnT:
-        """The elicitation callback: the UI's handler when set, else decline."""
+    def elicit(self, server_id: str, note: Callable[[str], None] | None = None) -> ElicitationFnT:
+        """The elicitation callback: the UI's handler when set, else decline; ``note`` gets the line recording
+        the answer to a URL-mode question (the server's log)."""
 
         async def callback(
             context: ClientRequestContext, params: types.ElicitRequestParams
@@ -102,6 +102,9 @@ class ClientCallbacks:
             except Exception:
                 log.exception("the elicitation handler failed; declining")
                 return types.ElicitResult(action="decline")
+            asked_url = question_in(schema)
+            if asked_url is not None and note is not None:
+                note(consent_line(asked_url, action))
             if action == "accept":
                 form = isinstance(params, types.ElicitRequestFormParams)
                 return types.ElicitResult(action="accept", content=(content or {}) if form else None)

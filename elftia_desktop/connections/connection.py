@@ -32,6 +32,7 @@ from elftia_desktop.connections.stdio_process import STDIN_CLOSE_GRACE, TERM_GRA
 from elftia_desktop.connections.tasks import await_cancelled, caller_cancelled
 from elftia_desktop.connections.transports import TransportHooks, open_transport, sse_fallback
 from elftia_desktop.core.errors import ServerConnectionError, ServerStartFailed
+from elftia_desktop.core.extensions import client_extensions
 from elftia_desktop.core.models import McpServerRecord, McpServerTransport
 from elftia_desktop.core.secret_detect import url_secrets
 from elftia_desktop.core.trust import launch_of
@@ -138,6 +139,7 @@ class ServerConnection:
         info = listing.server_info(self.init_result)
         if info is not None and self.era is not None:
             info["era"] = self.era.as_dict()
+            info["extensions"] = self.era.extensions
         if info is not None:
             info["transport"] = self.transport.value
         return info
@@ -268,12 +270,13 @@ class ServerConnection:
             read,
             write,
             sampling_callback=self._callbacks.sample(self.record.id),
-            elicitation_callback=self._callbacks.elicit(self.record.id),
+            elicitation_callback=self._callbacks.elicit(self.record.id, self.log.add),
             list_roots_callback=self._callbacks.list_roots(),
             logging_callback=logging_callback(self.log.add, self._hooks.on_log_message),
             message_handler=evict_then_handle,
             client_info=CLIENT_INFO,
             log_level="info",
+            extensions=client_extensions(),
         )
         return session
 

@@ -16,6 +16,7 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSI
 
 from elftia_desktop.connections.errors import leaf_exception
 from elftia_desktop.core.errors import ServerStartFailed
+from elftia_desktop.core.extensions import declared, short_label
 from elftia_desktop.core.models import McpServerRecord
 
 MODES = ("auto", "legacy", *MODERN_PROTOCOL_VERSIONS)
@@ -42,7 +43,19 @@ class EraInfo:
             "mode": self.mode,
             "serverCapabilities": self.server_capabilities,
             "clientCapabilities": self.client_capabilities,
+            "extensions": self.extensions,
         }
+
+    @property
+    def extensions(self) -> list[str]:
+        """The extension identifiers the server declared (``capabilities.extensions``)."""
+        return declared(self.server_capabilities)
+
+    @property
+    def card_label(self) -> str:
+        """The protocol and the server's extensions in a few words: ``2026-07-28 · apps, skills``."""
+        extensions = short_label(self.extensions)
+        return f"{self.label} · {extensions}" if extensions else self.label
 
     @property
     def label(self) -> str:
@@ -53,9 +66,10 @@ class EraInfo:
         """One line for the server log."""
         server = ", ".join(sorted(self.server_capabilities)) or "none"
         client = ", ".join(sorted(self.client_capabilities)) or "none"
+        extensions = ", ".join(self.extensions) or "none"
         return (
             f"[protocol] {self.era} era, version {self.protocol_version} (mode {self.mode}); "
-            f"server offers: {server}; we offer: {client}"
+            f"server offers: {server}; we offer: {client}; server extensions: {extensions}"
         )
 
 

@@ -11,6 +11,7 @@ Events (name -> payload)::
     "log"               {serverId, line}
     "lists:changed"     {serverId, kind}                 kind: prompts | resources
     "log:message"       {serverId, level, logger, data}  a server's notifications/message
+    "server:icon"       {serverId, path}                 its icon, checked and kept in the data folder
 
 Callbacks run synchronously on the service loop and must not block; the bridge re-emits
 them as Qt signals. A callback that raises is logged and does not stop the others.
@@ -36,6 +37,7 @@ EVENT_NAMES = frozenset(
         "log",
         "lists:changed",
         "log:message",
+        "server:icon",
     }
 )
 

@@ -156,14 +156,14 @@ class ConnectionPool:
     def set_state(self, entry: PoolEntry, state: ConnectionState, failure: ElftiaError | None = None) -> None:
         """Change a state and emit ``connection:state``.
 
-        ``error``: the message, ``reason``: it without the name, ``protocol``: the agreed protocol when connected
-        (``2026-07-28``, ``handshake 2025-11-25``).
+        ``error``: the message, ``reason``: it without the name, ``protocol``: the agreed protocol when connected,
+        with the server's extensions (``2026-07-28 · apps, skills``, ``handshake 2025-11-25``).
         """
         entry.state, entry.failure = state, failure
         reason = failure.reason if failure is not None else None
         payload = {"serverId": entry.server_id, "state": state.value, "error": entry.error, "reason": reason}
         era = entry.connection.era if entry.connection is not None else None
-        payload["protocol"] = era.label if state is ConnectionState.CONNECTED and era is not None else None
+        payload["protocol"] = era.card_label if state is ConnectionState.CONNECTED and era is not None else None
         self.events.emit("connection:state", payload)
 
     async def ensure(self, record: McpServerRecord) -> ServerConnection:

@@ -16,6 +16,7 @@ from elftia_desktop.connections import listing
 from elftia_desktop.connections.callbacks import ElicitationHandler, SamplingHandler
 from elftia_desktop.connections.events import ServiceEvents
 from elftia_desktop.connections.features import ServerFeatures
+from elftia_desktop.connections.icons import ICONS_FOLDER, IconFetcher
 from elftia_desktop.connections.live_calls import LiveCalls
 from elftia_desktop.connections.oauth_provider import SignInPrompt
 from elftia_desktop.connections.pool import ConnectionPool, PoolDefaults
@@ -25,6 +26,7 @@ from elftia_desktop.connections.records import ServerRecords
 from elftia_desktop.connections.server_edits import ServerEdits
 from elftia_desktop.connections.server_tools import ServerTools
 from elftia_desktop.connections.sign_in import SignIn
+from elftia_desktop.connections.skills import ServerSkills
 from elftia_desktop.connections.tool_cache import ToolCache
 from elftia_desktop.connections.tool_calls import ToolCalls
 from elftia_desktop.connections.tool_guard import ToolGuard
@@ -41,6 +43,7 @@ from elftia_desktop.core.models import (
     MCPTool,
     McpToolListing,
 )
+from elftia_desktop.core.skill_pins import SkillPins, skill_pin_store
 from elftia_desktop.core.tool_pin_store import PINS_FILE_NAME, PinStore
 
 T = TypeVar("T")
@@ -71,9 +74,22 @@ class McpService:
         self.tools = ServerTools(self.records, self.pool, self.tool_cache, self.tool_guard)
         self.calls = ToolCalls(self.records, self.pool, self.tools, LiveCalls(self.events), self.events)
         self.features = ServerFeatures(self.records, self.pool)
+        self.skills = ServerSkills(self.records, self.pool, SkillPins(skill_pin_store(catalog.store.path)))
+        """Skills over MCP (SEP-2640), pinned by digest like tools."""
         self.probe = ServerProbe(self.records, self.pool, self._trial_pool, self.tools)
         self.auth = SignIn(self.records, self.pool, self._trial_pool)
         self.edits = ServerEdits(self.records, self.pool, self.tool_cache, self.events)
+        self.icons = IconFetcher(self.events, catalog.store.path.parent / ICONS_FOLDER, self._icons_of, None)
+        """Each connected server's icon (``server:icon``)."""
+
+    def _icons_of(self, server_id: str) -> tuple[list[dict[str, Any]], Callable[[str], None]] | None:
+        """The icons a connected server declared, and its log."""
+        entry = self.pool.entries.get(server_id)
+        connection = entry.connection if entry is not None else None
+        info = connection.init_result.server_info if connection and connection.init_result else None
+        if connection is None or info is None or not info.icons:
+            return None
+        return [i.model_dump(mode="json", by_alias=True, exclude_none=True) for i in info.icons], connection.log.add
 
     async def start(self) -> None:
         """Stop the server processes an earlier run left behind (a ``/proc`` scan: in a worker thread)."""

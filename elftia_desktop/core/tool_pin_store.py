@@ -25,8 +25,10 @@ PINS_VERSION = 1
 class PinStore:
     """Pins per server id, as plain JSON-able dicts."""
 
-    def __init__(self, path: Path | None = None) -> None:
+    def __init__(self, path: Path | None = None, *, what: str = "tool pins") -> None:
         self.path = path if path is not None else data_dir() / PINS_FILE_NAME
+        self._what = what
+        """What the file holds, for messages (``skill pins``: the same shape keyed by skill)."""
         self._lock = FileLock(self.path.with_name(self.path.name + ".lock"))
         self._stamp: tuple[int, int] | None = None
         self._data: dict[str, Any] = {}
@@ -49,9 +51,9 @@ class PinStore:
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
-            raise ConfigError(f"The tool pins file {self.path} cannot be read: {exc}") from exc
+            raise ConfigError(f"The {self._what} file {self.path} cannot be read: {exc}") from exc
         if not isinstance(data, dict) or data.get("version", 0) > PINS_VERSION:
-            raise ConfigError(f"The tool pins file {self.path} was written by a newer version; left untouched")
+            raise ConfigError(f"The {self._what} file {self.path} was written by a newer version; left untouched")
         servers = data.get("servers")
         self._data = servers if isinstance(servers, dict) else {}
         self._stamp = stamp

@@ -18,6 +18,7 @@ from mcp.server.subscriptions import ListenHandler
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from elftia_desktop import __version__
+from elftia_desktop.core.apps import APPS_EXTENSION
 from elftia_desktop.gateway import hub
 from elftia_desktop.gateway.announce import HUB_INSTRUCTIONS, INSTRUCTIONS, SERVER_NAME
 from elftia_desktop.gateway.catalog import Listing
@@ -179,4 +180,6 @@ def build_server(gateway: Gateway, *, hub_mode: bool = False) -> Server[Any]:
     server.add_notification_handler("notifications/initialized", types.NotificationParams, handlers.initialized)
     # Without the SDK's OpenTelemetry middleware (a no-op span per message unless an exporter is set up).
     server.middleware = [WarmLists(gateway, hub_mode)]
+    if not hub_mode:  # tools, their _meta.ui and ui:// views pass through unchanged for an Apps host
+        server.extensions[APPS_EXTENSION] = {}
     return server

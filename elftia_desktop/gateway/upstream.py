@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import uuid
 from collections.abc import Awaitable, Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ from mcp.shared.message import ServerMessageMetadata
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from elftia_desktop.connections.askers import APP
+from elftia_desktop.core.url_elicitation import question_in
 from elftia_desktop.gateway.input_rounds import CURRENT, RunningCall
 
 log = logging.getLogger(__name__)
@@ -54,6 +56,9 @@ _EVENTS: dict[str, ServerEvent] = {
     "resources": ResourcesListChanged(),
 }
 ELICITATION = types.ClientCapabilities(elicitation=types.ElicitationCapability())
+URL_ELICITATION = types.ClientCapabilities(
+    elicitation=types.ElicitationCapability(url=types.UrlElicitationCapability())
+)
 SAMPLING = types.ClientCapabilities(sampling=types.SamplingCapability())
 
 
@@ -175,17 +180,24 @@ class Upstreams:
                 log.debug("log message not delivered: %r", exc)
 
     async def elicit(self, server_id: str, message: str, schema: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
-        """Ask the client behind ``server_id``'s running call (form mode); declined when no client can."""
-        call = self._target(server_id, ELICITATION)
+        """Ask the client behind ``server_id``'s running call; declined when no client can. A URL question
+        goes on as one (URL mode, to a client that declared it), a form as a form."""
+        asked_url = question_in(schema)
+        call = self._target(server_id, ELICITATION if asked_url is None else URL_ELICITATION)
         if call is None:
             return "decline", None
+        params: types.ElicitRequestParams = types.ElicitRequestFormParams(message=message, requested_schema=schema)
+        if asked_url is not None:
+            elicitation_id = asked_url.elicitation_id or uuid.uuid4().hex  # required on the handshake era's wire
+            params = types.ElicitRequestURLParams(message=message, url=asked_url.url, elicitation_id=elicitation_id)
         if call.running is not None:
-            request = types.ElicitRequest(
-                params=types.ElicitRequestFormParams(message=message, requested_schema=schema)
-            )
+            request = types.ElicitRequest(params=params)
             result = types.ElicitResult.model_validate(_plain(await call.running.ask(request)))
             return result.action, dict(result.content) if result.content is not None else None
-        result = await call.session.elicit_form(message, schema, related_request_id=call.request_id)
+        metadata = ServerMessageMetadata(related_request_id=call.request_id)
+        result = await call.session.send_request(
+            types.ElicitRequest(params=params), types.ElicitResult, metadata=metadata
+        )
         return result.action, dict(result.content) if result.content is not None else None
 
     async def ask_caller(

@@ -3,8 +3,10 @@
 Each registry's latest entries live in ``{data dir}/registry/<host>-<hash>.json``
 (``{"version": 1, "registry", "syncedAt", "servers": [{server, _meta}]}``, written atomically).
 The first sync reads every page; later syncs ask only for entries ``updated_since`` the last one
-and merge them by name. A :class:`RegistryIndex` holds the entries of every registry (and the
-featured ones shipped with the app) and answers a search keystroke from memory.
+(deleted ones included: the registry says so by default, and we ask for it) and merge them by
+name: an entry that comes back ``deleted`` leaves the cache. A :class:`RegistryIndex` holds the
+entries of every registry (and the featured ones shipped with the app) and answers a search
+keystroke from memory.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from elftia_desktop.core.json_input import parse_json_text
 from elftia_desktop.core.paths import data_dir
 from elftia_desktop.core.resources import read_resource_text
 from elftia_desktop.registry.client import RegistryClient
-from elftia_desktop.registry.entry import RegistryEntry, entry_from_wire
+from elftia_desktop.registry.entry import EntryStatus, RegistryEntry, entry_from_wire
 
 CACHE_VERSION = 1
 FEATURED_RESOURCE = "featured.json"
@@ -52,6 +54,8 @@ class SyncResult:
     entries: int
     changed: int
     full: bool
+    removed: int = 0
+    """Entries that came back ``deleted`` on an incremental sync and left the cache."""
 
 
 @dataclass
@@ -107,10 +111,14 @@ class RegistryCache:
         fresh: dict[str, RegistryEntry] = {}
         async for entry in client.all_entries(updated_since=since):
             fresh[entry.server.name] = entry
-        self.entries = fresh if since is None else self.entries | fresh
+        merged = fresh if since is None else self.entries | fresh
+        gone = [name for name, entry in fresh.items() if entry.status is EntryStatus.DELETED]
+        for name in gone if since is not None else ():
+            merged.pop(name, None)
+        self.entries = merged
         self.synced_at = started
         await asyncio.to_thread(self.save)
-        return SyncResult(self.registry, len(self.entries), len(fresh), since is None)
+        return SyncResult(self.registry, len(self.entries), len(fresh), since is None, len(gone) if since else 0)
 
 
 def featured_entries() -> list[RegistryEntry]:

@@ -87,6 +87,7 @@ class RegistryClient:
             params["cursor"] = cursor
         if updated_since:
             params["updated_since"] = updated_since
+            params["include_deleted"] = "true"  # the default with updated_since; said for older registries
         if latest_only:
             params["version"] = "latest"
         return await self._get_json("/servers", params)

@@ -104,6 +104,8 @@ class ServerJson(_Model):
     repository: Repository | None = None
     packages: list[Package] = Field(default_factory=list)
     remotes: list[Remote] = Field(default_factory=list)
+    postInstallInstructions: str | None = None
+    """Draft field: what the user should do after installing (shown as text, never run)."""
 
 
 class EntryStatus(StrEnum):
@@ -121,6 +123,8 @@ class RegistryEntry(BaseModel):
     source: str
     """The registry's base URL, or ``featured`` for the entries shipped with the app."""
     status: EntryStatus = EntryStatus.ACTIVE
+    status_message: str | None = None
+    """Why the entry is deprecated or deleted (the registry's ``statusMessage``), when it says."""
     is_latest: bool = True
     published_at: str | None = None
     updated_at: str | None = None
@@ -133,6 +137,12 @@ class RegistryEntry(BaseModel):
         return self.status is EntryStatus.ACTIVE
 
     @property
+    def status_text(self) -> str:
+        """``deprecated: use …`` for people: the status with the registry's message, if any."""
+        message = " ".join((self.status_message or "").split())[:300]
+        return f"{self.status.value}: {message}" if message else self.status.value
+
+    @property
     def key(self) -> tuple[str, str]:
         """(source, name): one entry per server and registry."""
         return (self.source, self.server.name)
@@ -143,6 +153,7 @@ class RegistryEntry(BaseModel):
             return self._wire
         meta = {
             "status": self.status.value,
+            "statusMessage": self.status_message,
             "isLatest": self.is_latest,
             "publishedAt": self.published_at,
             "updatedAt": self.updated_at,
@@ -159,10 +170,12 @@ def entry_from_wire(item: dict[str, Any], source: str) -> RegistryEntry:
     official = meta.get(OFFICIAL_META_KEY) if isinstance(meta, dict) else None
     official = official if isinstance(official, dict) else {}
     status = official.get("status", "active")
+    message = official.get("statusMessage")
     entry = RegistryEntry(
         server=ServerJson.model_validate(item.get("server")),
         source=source,
         status=EntryStatus(status) if status in EntryStatus._value2member_map_ else EntryStatus.ACTIVE,
+        status_message=message if isinstance(message, str) and message.strip() else None,
         is_latest=official.get("isLatest", True) is not False,
         published_at=official.get("publishedAt"),
         updated_at=official.get("updatedAt"),

@@ -132,8 +132,9 @@ def plan_install(entry: RegistryEntry, present: Mapping[str, bool], *, allow_ina
     """Choose a package whose runtime is present, else a remote, else a package to install a runtime for."""
     if not entry.installable and not allow_inactive:
         raise EntryNotInstallable(
-            f"{entry.server.name} {entry.server.version} is {entry.status.value} in {entry.source}; "
-            "it is not installed unless you ask for it explicitly"
+            f"{entry.server.name} {entry.server.version} is {entry.status.value} in {entry.source}"
+            + (f" ({entry.status_message.strip()})" if entry.status_message else "")
+            + "; it is not installed unless you ask for it explicitly"
         )
     server = entry.server
     usable, problems = [], []

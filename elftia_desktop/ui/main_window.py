@@ -24,9 +24,11 @@ from PySide6.QtWidgets import (
 from elftia_desktop.bridge.activity import CallRecord
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.bridge.signals import ApprovalQuestion, ElicitationRequest
+from elftia_desktop.core.url_elicitation import question_in
 from elftia_desktop.ui.dialogs.approval_dialog import ask_approval
 from elftia_desktop.ui.dialogs.elicitation_dialog import ElicitationDialog
 from elftia_desktop.ui.dialogs.quit_dialog import QuitDialog
+from elftia_desktop.ui.dialogs.url_elicitation_dialog import UrlElicitationDialog
 from elftia_desktop.ui.pages.activity_page import QUIT_CHOICE_KEY, ActivityPage, saved_quit_choice
 from elftia_desktop.ui.pages.agents_page import AgentsPage
 from elftia_desktop.ui.pages.browse_page import BrowsePage
@@ -206,7 +208,12 @@ class MainWindow(QMainWindow):
         """A server asks for input: show its form; the answer goes back through the router."""
         record = self.servers_page.record(request.server_id)
         name = record.name if record else request.server_id
-        dialog = ElicitationDialog(name, request.message, request.schema or {}, self)
+        asked_url = question_in(request.schema)  # URL mode: the domain shown, opened only on a click
+        dialog: ElicitationDialog | UrlElicitationDialog = (
+            UrlElicitationDialog(name, request.message, asked_url, self)
+            if asked_url is not None
+            else ElicitationDialog(name, request.message, request.schema or {}, self)
+        )
 
         def answer(_code: int) -> None:
             """Send the person's answer (or decline, or cancel) back to the server."""

@@ -19,10 +19,10 @@ from typing import Any
 
 import pytest
 
-from elftia_desktop.connections.callbacks import URL_SCHEMA
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.errors import ServerTimeout, ToolCallCancelled
 from elftia_desktop.core.models import ConnectionState, McpServerInput
+from elftia_desktop.core.url_elicitation import question_in
 from tests.connections.pool_helpers import add_server, http_input, stdio_input
 from tests.helpers.cli_runner import CliResult, run_cli
 from tests.servers.serve_http import serve_http, server_command
@@ -224,4 +224,8 @@ async def test_url_elicitation_shows_the_address(service: McpService) -> None:
     sid = await add_server(service, stdio_input("linker", "linker"))
     answer = await service.call_tool(sid, "link_account", {})
     assert answer.content[0]["text"] == "link: accept"
-    assert asked == [("Link your account\n\nOpen this address to continue: https://example.com/link", URL_SCHEMA)]
+    ((message, schema),) = asked  # the address travels beside the message, with its domain (issue 34)
+    question = question_in(schema)
+    assert message == "Link your account" and question is not None
+    assert (question.url, question.domain, question.https) == ("https://example.com/link", "example.com", True)
+    assert "[elicitation] the user agreed to open example.com (https://example.com/link)" in service.server_log(sid)

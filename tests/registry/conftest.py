@@ -11,6 +11,8 @@ from tests.registry.mcpb_builder import build_bundle, sha256_of
 from tests.registry.registry_server import LocalRegistry, load_entries, serve_registry
 
 BUNDLE_ENTRY = "io.github.example/bundled-notes"
+OLD_SERVER_NOTE = "Replaced by io.github.example/new-server"
+"""The registry's ``statusMessage`` of the deprecated entry."""
 
 
 def bundle_entry(url: str, sha: str, version: str = "1.4.0") -> dict[str, object]:
@@ -38,7 +40,7 @@ def registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[LocalR
         bundle = build_bundle(tmp_path / "bundled-notes-1.4.0.mcpb")
         served.files[bundle.name] = bundle.read_bytes()
         served.publish(bundle_entry(served.url, sha256_of(bundle)))
-        served.set_status("io.github.example/old-server", "deprecated")
+        served.set_status("io.github.example/old-server", "deprecated", OLD_SERVER_NOTE)
         gone = {"name": "io.github.example/gone-server", "description": "Taken down", "version": "1.0.0"}
         gone["packages"] = [{"registryType": "npm", "identifier": "@example/gone", "version": "1.0.0"}]
         served.publish(gone)

@@ -6,7 +6,8 @@
         registry.mode = "html"             # misbehave: html, malformed, huge, slow, old-cursor
 
 Endpoints (as the official registry, API v0.1): ``GET /v0.1/servers`` (``search``, ``limit``,
-``cursor``, ``version=latest``, ``updated_since``; pages of ``page_size`` at most),
+``cursor``, ``version=latest``, ``updated_since`` (deleted entries included, as the registry
+does); pages of ``page_size`` at most),
 ``GET /v0.1/servers/{name}/versions``, ``GET /v0.1/servers/{name}/versions/{version|latest}``,
 and ``GET /files/{name}`` for downloads (``.mcpb`` bundles). Answers are
 ``{servers: [{server, _meta}], metadata: {count, nextCursor}}`` with the status and ``isLatest``
@@ -43,6 +44,9 @@ class Published:
     server: dict[str, Any]
     status: str = "active"
     published_at: str = "2026-01-01T00:00:00Z"
+    status_message: str | None = None
+    updated_at: str | None = None
+    """When its status last changed (None: when it was published)."""
 
 
 @dataclass
@@ -63,12 +67,12 @@ class LocalRegistry:
         stamp = (_EPOCH + datetime.timedelta(seconds=self._clock)).strftime("%Y-%m-%dT%H:%M:%SZ")
         self.entries.append(Published(server, status, stamp))
 
-    def set_status(self, name: str, status: str) -> None:
-        """Deprecate or delete every version of ``name``."""
+    def set_status(self, name: str, status: str, message: str | None = None, at: str | None = None) -> None:
+        """Deprecate or delete every version of ``name`` (with a ``statusMessage``; ``at``: its ``updatedAt``)."""
         self._clock += 1
         for item in self.entries:
             if item.server["name"] == name:
-                item.status = status
+                item.status, item.status_message, item.updated_at = status, message, at
 
     def latest(self) -> dict[str, Published]:
         """The latest version of each name."""
@@ -81,7 +85,14 @@ class LocalRegistry:
         """``{server, _meta}`` (``latest``: :meth:`latest`, when the caller has it already)."""
         is_latest = (latest or self.latest())[item.server["name"]] is item
         stamp = item.published_at
-        meta = {"status": item.status, "isLatest": is_latest, "publishedAt": stamp, "updatedAt": stamp}
+        meta = {
+            "status": item.status,
+            "isLatest": is_latest,
+            "publishedAt": stamp,
+            "updatedAt": item.updated_at or stamp,
+        }
+        if item.status_message is not None:
+            meta["statusMessage"] = item.status_message
         return {"server": item.server, "_meta": {META: meta}}
 
 
@@ -111,7 +122,7 @@ def _app(registry: LocalRegistry) -> Starlette:
             items = [p for p in items if words in f"{p.server['name']} {p.server.get('description', '')}".lower()]
         since = query.get("updated_since")
         if since:
-            items = [p for p in items if p.published_at > since]
+            items = [p for p in items if (p.updated_at or p.published_at) > since]
         start = int(query.get("cursor") or 0)
         limit = min(int(query.get("limit") or registry.page_size), registry.page_size)
         page = items[start : start + limit]

@@ -19,6 +19,7 @@ from elftia_desktop.ui.pages.browse_page import BrowsePage
 from elftia_desktop.ui.pages.servers_page import McpServersPage
 from tests.helpers.live_router import live_router
 from tests.helpers.memory_keyring import MemoryKeyring
+from tests.registry.conftest import OLD_SERVER_NOTE
 from tests.registry.mcpb_builder import build_bundle, sign_bundle
 from tests.registry.registry_server import LocalRegistry, serve_registry
 
@@ -94,7 +95,9 @@ def test_deprecated_entries_only_on_request_and_remote_preview(
     assert page.views == []
     page.show_removed.setChecked(True)
     assert [v.status for v in page.views] == ["deprecated"]
-    assert "[deprecated]" in page.results.item(0).text()
+    assert f"[deprecated: {OLD_SERVER_NOTE}]" in page.results.item(0).text()  # the registry's statusMessage
+    page.results.setCurrentRow(0)
+    assert f"deprecated: {OLD_SERVER_NOTE}" in page.meta.text()
     select(qtbot, page, "tenant")
     assert page.form.command.text() == "https://<tenant>.mcp.example.com/mcp"
     tenant = page.form.widgets["tenant"]

@@ -101,7 +101,7 @@ def test_secret_input_goes_to_the_keyring_never_the_data_folder(
     ("argv", "code", "message"),
     [
         (["io.github.example/cargo-server"], 2, "registryType 'cargo' is unknown"),
-        (["io.github.example/old-server"], 2, "is deprecated in"),
+        (["io.github.example/old-server"], 2, "(Replaced by io.github.example/new-server); it is not installed"),
         (["io.github.example/gone-server"], 2, "is deleted in"),
         (["com.example/tenant-remote", "--value", "tenant"], 2, "--value 'tenant': expected KEY=VALUE"),
         (["io.github.nobody/nothing"], 1, "not found (HTTP 404)"),

@@ -49,6 +49,8 @@ class EntryView:
     runtime: str
     transport: str
     installable: bool
+    status_text: str = ""
+    """The status with the registry's ``statusMessage`` (``deprecated: replaced by …``)."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,8 @@ class InstallForm:
     """Lines to read first: a missing runtime, a bundle's author, tools and signature."""
     missing_runtime: str | None = None
     """A command the server needs that the app can install (``uvx`` ...), when it is missing."""
+    post_install: str | None = None
+    """The entry's ``postInstallInstructions``: shown after the install as text, never run."""
 
 
 def entry_key(entry: RegistryEntry) -> str:
@@ -86,6 +90,7 @@ def _view(entry: RegistryEntry) -> EntryView:
         runtime=runtime_label(server),
         transport=transport_label(server),
         installable=entry.installable,
+        status_text=entry.status_text,
     )
 
 
@@ -281,7 +286,7 @@ def _form(key: str, entry: RegistryEntry, prepared: Prepared) -> InstallForm:
         how = "the app can install it" if check.installable else "see the Dependencies page"
         notes.append(f"Needs {check.command}, which is not installed: {how}.")
     if not entry.installable:
-        notes.append(f"This entry is {entry.status.value} in its registry.")
+        notes.append(f"This entry is {entry.status_text} (in its registry).")
     return InstallForm(
         key=key,
         title=entry.server.title or entry.server.name,
@@ -292,6 +297,7 @@ def _form(key: str, entry: RegistryEntry, prepared: Prepared) -> InstallForm:
         default_name=default_server_name(entry),
         notes=notes,
         missing_runtime=check.command if check is not None and missing and check.installable else None,
+        post_install=entry.server.postInstallInstructions,
     )
 
 

@@ -38,10 +38,12 @@ from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.approvals import auto_approved
 from elftia_desktop.core.apps import APP_ONLY, tool_is_app_only
+from elftia_desktop.core.extensions import SKILLS_EXTENSION, short_label
 from elftia_desktop.core.models import McpActionResult, McpDiscoverResult, McpServerRecord
 from elftia_desktop.ui.dialogs.discover_activity import ActivityPanel
 from elftia_desktop.ui.dialogs.discover_prompts import PromptsPanel
 from elftia_desktop.ui.dialogs.discover_resources import ResourcesPanel
+from elftia_desktop.ui.dialogs.discover_skills import SkillsPanel
 from elftia_desktop.ui.dialogs.try_tool_dialog import TryToolDialog, open_try_tool
 from elftia_desktop.ui.widgets.details_box import details_box
 from elftia_desktop.ui.widgets.inline_code import set_description
@@ -183,6 +185,9 @@ class DiscoverDialog(QDialog):
             self._router.activity, self.record.id, self, DenialsBox(self._router, self.record, self)
         )
         self.tabs.addTab(self.activity, "&Activity")
+        self.skills = SkillsPanel(self._router, self.record.id, self)
+        self.skills.listed.connect(lambda count: self.tabs.setTabText(4, f"S&kills ({count})"))
+        self.tabs.addTab(self.skills, "S&kills")
         self._count_calls(self.record.id)
         self._router.activity.recorded.connect(self._count_calls)
         close = QPushButton("Close", self)
@@ -259,12 +264,15 @@ class DiscoverDialog(QDialog):
         if not result.success and result.error and not result.tools:
             self._set_error(f"Could not list the tools: {result.error}", result.error)
         info = result.server_info or {}
-        self.info.setText(" ".join(str(info.get(k, "")) for k in ("name", "version")).strip())
+        extensions = short_label(info.get("extensions") or [])
+        named = " ".join(str(info.get(k, "")) for k in ("name", "version")).strip()
+        self.info.setText(f"{named} · extensions: {extensions}" if extensions else named)
         self._fill_tools(result)
         self.prompts.set_prompts(result.prompts, result.errors.get("prompts", ""))
         problems = [result.errors.get(k, "") for k in ("resources", "resourceTemplates")]
         self.resources.set_resources(result.resources, result.resource_templates, "; ".join(p for p in problems if p))
         self._kind_error(self.tool_errors, result.errors.get("tools", ""))
+        self.skills.refresh(SKILLS_EXTENSION in (info.get("extensions") or []))
         counts = (len(result.tools), len(result.prompts), len(result.resources) + len(result.resource_templates))
         for index, (name, count) in enumerate(zip(("&Tools", "&Prompts", "R&esources"), counts, strict=True)):
             self.tabs.setTabText(index, f"{name} ({count})")
@@ -307,8 +315,8 @@ class DiscoverDialog(QDialog):
         return open_try_tool(self._router, self.record.id, tool, self.record.name, self)
 
     def show_tab(self, name: str) -> None:
-        """Switch to the tab ``tools``, ``prompts``, ``resources`` or ``activity``."""
-        pages = {"tools": 0, "prompts": 1, "resources": 2, "activity": 3}
+        """Switch to the tab ``tools``, ``prompts``, ``resources``, ``activity`` or ``skills``."""
+        pages = {"tools": 0, "prompts": 1, "resources": 2, "activity": 3, "skills": 4}
         self.tabs.setCurrentIndex(pages.get(name, 0))
 
     # -- switches --------------------------------------------------------------------------

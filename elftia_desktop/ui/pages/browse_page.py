@@ -152,12 +152,12 @@ class BrowsePage(PageFrame):
         self.results.blockSignals(True)
         self.results.clear()
         for view in self.views:
-            status = "" if view.installable else f"  [{view.status}]"
+            status = "" if view.installable else f"  [{view.status_text[:80]}]"
             source = "featured" if view.source == "featured" else view.source.split("//")[-1]
             where = f"{source} · {view.runtime} · {view.transport}"
             text = f"{view.title}  {view.version}{status}\n{view.description[:90]}\n{where}"
             item = QListWidgetItem(text)
-            item.setToolTip(f"{view.name}\n{view.description}")
+            item.setToolTip(f"{view.name}\n{view.description}" + ("" if view.installable else f"\n{view.status_text}"))
             self.results.addItem(item)
         self.results.blockSignals(False)
         self.summary.setText(f"{len(self.views)} server{'s' if len(self.views) != 1 else ''} found")
@@ -168,7 +168,7 @@ class BrowsePage(PageFrame):
         view = self.views[row]
         self.heading.setText(view.title)
         self.meta.setText(
-            f"{view.name} · version {view.version} · from {view.source} · {view.status}\n"
+            f"{view.name} · version {view.version} · from {view.source} · {view.status_text}\n"
             f"Needs: {view.runtime} · transport: {view.transport}"
         )
         set_description(self.description, view.description)  # escaped: `code` spans only
@@ -227,9 +227,12 @@ class BrowsePage(PageFrame):
 
     def _added(self, record: McpServerRecord) -> None:
         name = escape(record.name, quote=False)
-        self.notice.show_message(
-            f"Added {name}. It is not trusted yet: review what it runs on the Servers page.", "success"
-        )
+        text = f"Added {name}. It is not trusted yet: review what it runs on the Servers page."
+        after = (self.current.post_install or "").strip() if self.current is not None else ""
+        if after:  # the publisher's words, shown as text: nothing in them is run
+            first = escape(after.splitlines()[0][:200], quote=False)
+            text += f"<br>The publisher's post-install instructions (not run): {first}"
+        self.notice.show_message(text, "success", after)
         self.installed.emit(record.id)
 
     def choose_bundle(self) -> None:

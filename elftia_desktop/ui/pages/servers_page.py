@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtGui import QImage
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -63,6 +64,7 @@ class McpServersPage(QWidget):
         self._changed_since_snapshot: set[str] = set()
         """Servers whose state an event set after the last snapshot was asked for (the snapshot is older)."""
         self.protocols: dict[str, str] = {}
+        self.icons: dict[str, QImage] = {}
         """The protocol each connected server agreed on (``2026-07-28``, ``handshake 2025-11-25``)."""
         self.tool_counts: dict[str, int] = {}
         self.held: dict[str, dict[str, Any]] = {}
@@ -75,6 +77,7 @@ class McpServersPage(QWidget):
         router.signals.serversChanged.connect(self.reload)
         router.signals.connectionStateChanged.connect(self._on_state)
         router.signals.connectionProtocolChanged.connect(self._on_protocol)
+        router.signals.serverIconChanged.connect(self._on_icon)
         router.signals.toolsChanged.connect(self._fetch_tool_count)
         router.activity.recorded.connect(self._on_activity)
         router.signals.poolChanged.connect(self._show_users)
@@ -214,6 +217,7 @@ class McpServersPage(QWidget):
             state, error = self.states.get(record.id, ("disconnected", ""))
             card.set_state(state, error)
             card.set_protocol(self.protocols.get(record.id, ""))
+            card.set_icon(self.icons.get(record.id))
             card.set_tool_count(self.tool_counts.get(record.id))
             card.set_held_tools(**self.held.get(record.id, {"held": [], "flagged": []}))
             card.set_activity(self.router.activity.calls(record.id))
@@ -262,6 +266,11 @@ class McpServersPage(QWidget):
         card = self.cards.get(server_id)
         if card is not None:
             card.set_protocol(protocol)
+
+    def _on_icon(self, server_id: str, image: QImage) -> None:
+        self.icons[server_id] = image
+        if server_id in self.cards:
+            self.cards[server_id].set_icon(image)
 
     @Slot(str)
     def _fetch_tool_count(self, server_id: str) -> None:

@@ -13,6 +13,7 @@ from shlex import quote
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QImage, QPixmap
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
@@ -154,6 +155,10 @@ class ServerCard(QFrame):
     def _top_row(self) -> QHBoxLayout:
         """The name, the transport, scope and trust chips, the state badge and the on/off switch."""
         top = QHBoxLayout()
+        self.icon = QLabel()
+        self.icon.setFixedSize(20, 20)
+        self.icon.hide()
+        top.addWidget(self.icon)
         self.title = ElidedLabel(Qt.TextElideMode.ElideRight)
         self.title.setObjectName("CardTitle")
         top.addWidget(self.title, 1)
@@ -300,16 +305,30 @@ class ServerCard(QFrame):
         self.reason.setToolTip(shown)
         self.reason.setVisible(bool(shown))
 
-    def set_protocol(self, protocol: str) -> None:
-        """Show the protocol the connection agreed on next to its state ("": none, hidden)."""
-        self.protocol.setText(protocol)
-        self.protocol.setVisible(bool(protocol))
+    def set_icon(self, image: QImage | None) -> None:
+        """Show the server's icon before its name (None: no icon); drawn at 20 px, sharp on HiDPI."""
+        self.icon.setVisible(image is not None)
+        if image is None:
+            return
+        pixmap = QPixmap.fromImage(image)
+        pixmap.setDevicePixelRatio(max(1.0, image.width() / 20))
+        self.icon.setPixmap(pixmap)
+        self.icon.setAccessibleName(f"Icon of {self.record.name}")
+
+    def set_protocol(self, text: str) -> None:
+        """Show the protocol the connection agreed on next to its state, with the server's extensions
+        after a dot (``2026-07-28 · apps, skills``; "": none, hidden)."""
+        self.protocol.setText(text)
+        self.protocol.setVisible(bool(text))
+        protocol, _, extensions = text.partition(" · ")
         if protocol.startswith("handshake "):
             tip = f"Protocol {protocol.removeprefix('handshake ')}: the initialize handshake era"
         else:
             tip = f"Protocol {protocol}: no handshake (server/discover, each request carries its version)"
+        if extensions:
+            tip += f"\nExtensions the server declared: {extensions}"
         self.protocol.setToolTip(tip)
-        self.protocol.setAccessibleName(f"Protocol: {protocol}")
+        self.protocol.setAccessibleName(f"Protocol: {text}")
 
     def set_tool_count(self, count: int | None) -> None:
         """Show how many tools the server offers (None: unknown)."""

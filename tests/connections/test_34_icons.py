@@ -1,0 +1,66 @@
+"""Issue 34: a connected server's icon is kept in the data folder and announced; downloads are HTTPS only,
+size-limited, checked; the SVG is drawn by Qt's renderer (no scripts) into an image for the card."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+
+from elftia_desktop.connections.events import ServiceEvents
+from elftia_desktop.connections.icons import IconFetcher
+from elftia_desktop.connections.service import McpService
+from elftia_desktop.core.icons import MAX_ICON_BYTES
+from tests.connections.pool_helpers import add_server, stdio_input
+from tests.servers.icons import SVG
+
+pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120), pytest.mark.usefixtures("memory_servers")]
+PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 64
+
+
+async def test_the_servers_icon_is_kept_and_announced(service: McpService, tmp_path: Path) -> None:
+    announced: list[dict[str, Any]] = []
+    got = asyncio.Event()
+    service.events.on("server:icon", lambda p: (announced.append(p), got.set()))
+    sid = await add_server(service, stdio_input("iconic", "icons"))
+    await asyncio.wait_for(got.wait(), 30)
+    path = Path(announced[0]["path"])
+    assert announced[0]["serverId"] == sid and path.parent == tmp_path / "icons" and path.suffix == ".svg"
+    assert await asyncio.to_thread(path.read_bytes) == SVG  # the http:// icon listed first was passed over
+
+    from elftia_desktop.bridge.icons import rasterize  # the bridge's drawing of it (Qt, no scripts)
+
+    image = rasterize(path)
+    assert image is not None and image.width() == 40 and image.pixelColor(20, 20).red() > 200
+
+
+def fetcher(tmp_path: Path, handler: Any) -> tuple[IconFetcher, list[str]]:
+    """A fetcher over a mock HTTP transport; the log lines it wrote."""
+    notes: list[str] = []
+    return IconFetcher(ServiceEvents(), tmp_path, lambda sid: None, httpx2.MockTransport(handler)), notes
+
+
+async def test_downloads_are_https_checked_and_limited(tmp_path: Path) -> None:
+    def serve(request: httpx2.Request) -> httpx2.Response:
+        if request.url.path == "/ok.png":
+            return httpx2.Response(200, content=PNG, headers={"content-type": "image/png"})
+        if request.url.path == "/downgrade.png":
+            return httpx2.Response(302, headers={"location": "http://icons.test/ok.png"})
+        if request.url.path == "/huge.png":
+            return httpx2.Response(200, content=PNG + b"\0" * MAX_ICON_BYTES, headers={"content-type": "image/png"})
+        return httpx2.Response(200, content=b"<html>", headers={"content-type": "text/html"})
+
+    icons, notes = fetcher(tmp_path, serve)
+    ok = await icons.fetch("a", [{"src": "https://icons.test/ok.png"}], notes.append)
+    assert ok is not None and ok.read_bytes() == PNG and icons.paths["a"] == ok
+    for path, why in [
+        ("/downgrade.png", "led to http:, not https:"),
+        ("/huge.png", "larger than"),
+        ("/page.png", "type 'text/html' are not shown"),
+    ]:
+        assert await icons.fetch("b", [{"src": f"https://icons.test{path}"}], notes.append) is None
+        assert why in notes[-1] and notes[-1].startswith("[icon] not shown: ")
+    assert "b" not in icons.paths

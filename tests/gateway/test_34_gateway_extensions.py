@@ -1,0 +1,27 @@
+"""Issue 34: the gateway declares MCP Apps in its capabilities (full mode: it passes tools, their ``_meta.ui``
+and ``ui://`` views through unchanged); the hub, which keeps app-only tools from models, does not."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+from elftia_desktop.core.apps import APPS_EXTENSION
+from tests.gateway.gateway_helpers import add_stdio, gateway_argv, gateway_env, open_catalog
+
+pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120)]
+
+
+@pytest.mark.parametrize(("args", "declared"), [((), {APPS_EXTENSION: {}}), (("--hub",), None)])
+async def test_the_gateway_declares_apps_in_full_mode(
+    isolated_data_dir: Path, args: tuple[str, ...], declared: object
+) -> None:
+    add_stdio(open_catalog(isolated_data_dir), "apps", "apps")
+    argv = gateway_argv(*args)
+    params = StdioServerParameters(command=argv[0], args=argv[1:], env=gateway_env(isolated_data_dir))
+    async with Client(params, mode="auto") as client:
+        assert client.protocol_version == "2026-07-28"
+        assert client.server_capabilities.extensions == declared
