@@ -10,6 +10,7 @@ Modules:
 - ``errors``: Errors as the UI receives them: a category to branch on, a message to show, details on demand.
 - ``events``: Service events re-emitted as the router's Qt signals, and the service's questions to the user.
 - ``file_watch``: The window follows the config, agents and settings files when another process changes them.
+- ``icons``: Icons as images the UI can show: a kept icon file drawn at a fixed size, off the UI thread.
 - ``plumbing``: The router's shared plumbing: submit work to the service loop, deliver the outcome on the UI
   thread.
 - ``pool_host``: The window as the pool host: gateways and CLI commands share the window's servers while it

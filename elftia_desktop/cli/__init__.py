@@ -39,10 +39,14 @@ Modules:
 - ``sandbox``: ``elftia-mcp sandbox NAME``: show or change a stdio server's sandbox.
 - ``servers``: Server list commands: ``list``, ``add``, ``add-json``, ``update``, ``remove``, ``enable``,
   ``disable`` and ``trust``, on the config store (no connection is made).
+- ``skills``: ``elftia-mcp skills SERVER [--json] [--accept URI…|--all] [--read URI [--file URI]]``: Skills over
+  MCP.
 - ``tool_approval``: ``elftia-mcp tools NAME --approve TOOL / --ask TOOL``: which tools run without asking
   first.
 - ``tool_formats``: ``elftia-mcp tools`` and ``elftia-mcp convert``: exactly what each provider API would
   receive.
+- ``url_prompt``: The terminal's answer to a URL-mode elicitation: the domain first and loud, opened by nobody
+  but the user.
 """
 
 from __future__ import annotations

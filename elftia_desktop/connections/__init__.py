@@ -15,6 +15,7 @@ Modules:
 - ``errors``: Translate SDK, anyio, httpx2 and OS exceptions into the app's errors (``core/errors.py``).
 - ``events``: A small Qt-free event emitter for ``McpService``.
 - ``features``: What a server offers beyond tools: prompts, resources, completions and log levels.
+- ``icons``: A connected server's icon (``serverInfo.icons``), fetched once and kept in ``{data dir}/icons``.
 - ``listing``: Listing what a server offers (every page) and converting SDK results at the boundary.
 - ``live_calls``: Tool calls in flight by call id: their progress goes out as events, and they can be cancelled.
 - ``logs``: Per-server log: stderr lines of stdio servers and the server's ``notifications/message``.
@@ -47,6 +48,8 @@ Modules:
 - ``service``: ``McpService``: the MCP side of the app, a small object holding parts with one job each.
 - ``sign_in``: Signing in to OAuth servers: sign in, sign out, sign-in status, and actions that sign in in
   place.
+- ``skills``: Skills over MCP (SEP-2640) from a saved server: ``skills/list``, ``skills/get`` and verified
+  reads.
 - ``stdio_process``: The stdio transport: runs a server in its own kill scope and talks JSON-RPC over its pipes.
 - ``tasks``: Awaiting a task one has just cancelled without swallowing one's own cancellation.
 - ``tool_cache``: The one home of the servers' tool lists: what was fetched, when, for which name, and when it

@@ -14,8 +14,11 @@ Modules:
 - ``env_risks``: Environment variables that change what a program loads or runs, and placeholders filled from
   ours.
 - ``errors``: The app's exception tree. Every error a user may see is one of these::
+- ``extensions``: The protocol's extensions (SEP-2133): which ones Elftia speaks, and how they are named for
+  people.
 - ``first_run``: What a fresh install starts with: the built-in servers, so the app does something real with no
   Node and no network, and one agent ("Assistant", auto) so the tool picker shows them.
+- ``icons``: Server and tool icons (the protocol's ``icons``): which one to use, and what bytes are acceptable.
 - ``install_link``: Install links: ``elftia://install-mcp?name=NAME&config=CONFIG`` to one untrusted server.
 - ``json_input``: The one door for JSON from outside: files, pasted text, stdin, other apps' configs, CLI
   arguments.
@@ -35,10 +38,15 @@ Modules:
 - ``server_json``: Server definitions from JSON text: the shapes people paste from READMEs and other apps.
 - ``settings_store``: The app's settings: ``{data dir}/settings.json``, written with the same safe store as the
   config.
+- ``skill_pins``: Skill pinning: a server's skills as they were when first seen, and which changed since.
+- ``skills``: Skills over MCP (SEP-2640): a skill's entry, checked as it arrives, and its files checked as they
+  are read.
 - ``text_rules``: Rules for the text fields of a server definition: what can never work is refused up front.
 - ``tool_names``: Tool names: the one sanitizer behind every tool id and provider name (DESIGN.md §5).
 - ``tool_pin_store``: The pinned tool definitions of every trusted server: ``{data dir}/tool-pins.json`` (0600).
 - ``tool_pins``: Tool pinning: what a trusted server's tools said when the user trusted it, and what changed
   since.
 - ``trust``: What a server will run, shown to the user before it is trusted, and what changed since.
+- ``url_elicitation``: URL-mode elicitation: a server asks the user to open an address (a sign-in, a payment)
+  out of band.
 """

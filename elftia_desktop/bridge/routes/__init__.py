@@ -16,6 +16,8 @@ Modules:
   open and install a ``.mcpb`` bundle, and find servers with a newer version.
 - ``servers``: Server channels: the records, their connections, trust, logs and states.
 - ``settings``: Settings channels: read and save the settings, where things live, the secrets backend, a backup.
+- ``skills``: Skills channels (SEP-2640): a server's skills with their pin status, accepting a held-back one,
+  reading a file.
 - ``tool_review``: Tool pinning channels: which servers have tools held back, their review, and accepting them.
 - ``tools``: Tool channels: list tools, call one, switch one off or its auto-approval.
 """

@@ -14,6 +14,7 @@ Modules:
   messages.
 - ``discover_resources``: The Resources tab of the discover panel: read a resource or fill in a template and
   read it.
+- ``discover_skills``: The Skills tab of the discover panel (Skills over MCP, SEP-2640).
 - ``elicitation_dialog``: A server asks the user for input (MCP elicitation): one field per property of its
   schema.
 - ``explore_pane``: What the Prompts and Resources tabs share: the list beside a detail pane with one action.
@@ -47,4 +48,6 @@ Modules:
 - ``try_history``: The calls tried from the window in this app session, per server and tool, for re-running.
 - ``try_tool_dialog``: ``TryToolDialog``: call one tool of a server from the window, like the MCP Inspector.
 - ``uri_template``: RFC 6570 URI templates as resource templates use them: the variables, and filling them in.
+- ``url_elicitation_dialog``: A server asks the user to open an address (URL-mode elicitation): the domain
+  first, opened only on a click.
 """
