@@ -126,11 +126,12 @@ def _rights(text: str) -> int:
 
 def windows_sddl(path: Path) -> str:  # pragma: no cover - Windows only
     """The DACL of ``path`` as SDDL (``GetNamedSecurityInfoW``); ``FileNotFoundError`` when it is missing."""
+    assert sys.platform == "win32"
     import ctypes
     from ctypes import wintypes
 
-    advapi32 = ctypes.WinDLL("advapi32", use_last_error=True)  # type: ignore[attr-defined]
-    kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)  # type: ignore[attr-defined]
+    advapi32 = ctypes.WinDLL("advapi32", use_last_error=True)  # type: ignore[attr-defined,unused-ignore]
+    kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)  # type: ignore[attr-defined,unused-ignore]
     se_file_object, dacl_information = 1, 4
     descriptor = ctypes.c_void_p()
     error = advapi32.GetNamedSecurityInfoW(
@@ -147,7 +148,7 @@ def windows_sddl(path: Path) -> str:  # pragma: no cover - Windows only
             descriptor, 1, dacl_information, ctypes.byref(text), ctypes.byref(wintypes.ULONG())
         )
         if not converted:
-            raise ctypes.WinError(ctypes.get_last_error())  # type: ignore[attr-defined]
+            raise ctypes.WinError(ctypes.get_last_error())  # type: ignore[attr-defined,unused-ignore]
         value = text.value or ""
         kernel32.LocalFree(text)
         return value
