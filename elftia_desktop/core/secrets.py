@@ -32,6 +32,7 @@ from elftia_desktop.core.oauth_config import OAUTH_SECRETS, McpOAuthConfig
 from elftia_desktop.core.paths import config_dir, unsafe_message
 from elftia_desktop.core.secret_detect import secret_kind, url_secrets
 from elftia_desktop.platform.file_access import exposure
+from elftia_desktop.platform.keyring_store import keyring_store
 
 log = logging.getLogger(__name__)
 
@@ -153,8 +154,7 @@ class SecretVault:
         self._use_keyring = False
         self.warning = (
             f"Secrets are stored in {self._fallback.path} (readable only by you) because {why}. "
-            "Install or unlock a keyring (GNOME Keyring, KWallet, macOS Keychain, Windows Credential Manager) "
-            "to keep them there instead."
+            f"Install or unlock {keyring_store()} to keep them there instead."
         )
         log.info(self.warning)
 
