@@ -30,7 +30,7 @@ KEYRING_HELP = {
         "Credentials). It does not work in a session without a user logon (a service, an SSH session: "
         '"A specified logon session does not exist"), or when a policy forbids storing credentials '
         '("Network access: Do not allow storage of passwords and credentials for network authentication"). '
-        "Start Elftia from your desktop session, then restart it.\n" + _THEN
+        "Once it works, restart Elftia from your desktop session.\n" + _THEN
     ),
 }
 
