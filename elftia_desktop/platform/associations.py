@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
@@ -102,6 +103,11 @@ def _program_of(command: str) -> str:
     return command.split()[0] if command.split() else ""
 
 
+def program_exists(program: str) -> bool:
+    """Whether a command's program is there: an absolute path that exists, or a name found on ``PATH``."""
+    return os.path.exists(program) if os.path.isabs(program) else shutil.which(program) is not None
+
+
 def _claimable(current: str | None, ours: str, exists: Callable[[str], bool]) -> bool:
     """Whether to (re)write an entry whose command is ``current``: missing, or naming a program that is gone."""
     if current is None:
@@ -109,10 +115,10 @@ def _claimable(current: str | None, ours: str, exists: Callable[[str], bool]) ->
     return current != ours and not exists(_program_of(current))
 
 
-def register_windows(exe: str, registry: RegistryWriter, exists: Callable[[str], bool] = os.path.exists) -> list[str]:
+def register_windows(exe: str, registry: RegistryWriter, exists: Callable[[str], bool] = program_exists) -> list[str]:
     """Register the scheme and the ``.mcpb`` "Open with" entry for ``exe`` where not already ours; what was written."""
     written: list[str] = []
-    for label, values in (("the elftia:// scheme", scheme_values(exe)), (f"{PROG_ID}", prog_id_values(exe))):
+    for label, values in (("the elftia:// scheme", scheme_values(exe)), (PROG_ID, prog_id_values(exe))):
         command = values[-1]
         if _claimable(registry.read(command.subkey, command.name), command.data, exists):
             for value in values:
@@ -189,7 +195,7 @@ Runner = Callable[[Sequence[str]], str | None]
 
 
 def register_linux(
-    entry: str, applications: Path, run: Runner, exists: Callable[[str], bool] = os.path.exists
+    entry: str, applications: Path, run: Runner, exists: Callable[[str], bool] = program_exists
 ) -> list[str]:
     """Write ``entry`` as ``applications/elftia-desktop.desktop`` unless one of ours or another live one
     is there, then make it the ``elftia://`` handler if no handler is set; what was done."""

@@ -21,6 +21,7 @@ from elftia_desktop.platform.associations import (
     PROG_ID,
     SCHEME_MIME,
     desktop_entry,
+    program_exists,
     register_linux,
     register_this_app,
     register_windows,
@@ -172,3 +173,9 @@ def test_real_xdg_mime_makes_us_the_handler(tmp_path: Path, monkeypatch: pytest.
     assert (run_quietly(["xdg-mime", "query", "default", SCHEME_MIME]) or "").strip() == DESKTOP_FILE
     assert register_this_app(str(exe), TEMPLATE, str(tmp_path / "i.png"), system="linux") == []
     assert f"{SCHEME_MIME}={DESKTOP_FILE}" in (tmp_path / "config" / "mimeapps.list").read_text()
+
+
+def test_a_program_is_there_by_absolute_path_or_on_path(tmp_path: Path) -> None:
+    assert program_exists(shutil.which("sh") or "/bin/sh") and program_exists("sh")
+    assert not program_exists(str(tmp_path / "gone" / "elftia-desktop.exe"))
+    assert not program_exists("elftia-no-such-program")
