@@ -11,6 +11,7 @@ every user of the computer holds) a right to write, delete or change the permiss
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import stat
@@ -18,6 +19,8 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+log = logging.getLogger(__name__)
 
 BROAD_SIDS = {
     "S-1-1-0": "Everyone",
@@ -54,12 +57,16 @@ def exposure(
     """How ``path`` is open to other users (None when it is not, or does not exist).
 
     ``read=True`` also counts reading (a secrets file). ``system`` is ``sys.platform``'s value;
-    ``read_sddl`` reads a Windows DACL as SDDL (default :func:`windows_sddl`).
+    ``read_sddl`` reads a Windows DACL as SDDL (default :func:`windows_sddl`). An ACL that cannot be
+    read (access denied to it) is logged and not refused: Windows itself still enforces it.
     """
     if system == "win32":
         try:
             sddl = (read_sddl or windows_sddl)(path)
         except FileNotFoundError:
+            return None
+        except OSError as exc:  # not ours to block the app on: said in the log, the file's own access decides
+            log.warning("The access list of %s could not be read: %s", path, exc)
             return None
         names = broad_principals(sddl, read=read)
         if not names:

@@ -7,6 +7,7 @@ passed in; ``sys.platform`` is never patched). POSIX modes are checked on real f
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from keyring.backends.fail import Keyring as NoKeyring
 from elftia_desktop.core.errors import SecretStoreError, UnsafePermissions
 from elftia_desktop.core.paths import check_not_world_writable, unsafe_message
 from elftia_desktop.core.secrets import SecretVault
-from elftia_desktop.platform.file_access import broad_principals, exposure
+from elftia_desktop.platform.file_access import broad_principals, exposure, windows_sddl
 
 USER = "S-1-5-21-3623811015-3361044348-30300820-1013"
 PROFILE_FOLDER = f"D:AI(A;OICIID;FA;;;SY)(A;OICIID;FA;;;BA)(A;OICIID;FA;;;{USER})"
@@ -70,6 +71,20 @@ def test_windows_exposure_names_the_principals_and_the_icacls_fix(tmp_path: Path
         raise FileNotFoundError(str(path))
 
     assert exposure(folder, system="win32", read_sddl=missing) is None
+
+    def denied(path: Path) -> str:
+        raise PermissionError(5, "Access is denied", str(path))
+
+    assert exposure(folder, system="win32", read_sddl=denied) is None  # logged, not refused
+
+
+@pytest.mark.skipif(sys.platform != "win32", reason="the Windows ACL API")
+def test_the_real_acl_of_a_temporary_folder_is_read(tmp_path: Path) -> None:
+    sddl = windows_sddl(tmp_path)
+    assert sddl.startswith("D:") and "(A;" in sddl
+    assert broad_principals(sddl) == []  # %TEMP% is in the user's profile
+    with pytest.raises(FileNotFoundError):
+        windows_sddl(tmp_path / "missing")
 
 
 def test_the_error_reads_as_on_posix() -> None:
