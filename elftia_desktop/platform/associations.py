@@ -166,27 +166,41 @@ def _notify_windows_shell() -> None:  # pragma: no cover - Windows only
     ctypes.windll.shell32.SHChangeNotify(0x08000000, 0, None, None)  # type: ignore[attr-defined,unused-ignore]
 
 
+_RESERVED = set(" \t\n\"'\\><~|&;$*?#()`")
+"""Characters that make the Desktop Entry spec ask for a quoted argument."""
+
+
+def _exec_word(exe: str) -> str:
+    """``exe`` as the first word of an ``Exec=`` value: quoted and escaped as the Desktop Entry spec asks."""
+    if not _RESERVED & set(exe):
+        return exe
+    quoted = '"' + re.sub(r'(["`$\\])', r"\\\1", exe) + '"'
+    return quoted.replace("\\", "\\\\")  # the string type's own escape comes on top: a backslash is \\
+
+
 def desktop_entry(template: str, exe: str, icon: str) -> str:
     """The ``.desktop`` file of ``resources/`` pointing at the bundle's ``exe`` and ``icon`` (as ``install.sh``)."""
-    needs_quotes = any(c in exe for c in " \t\"'\\`$")
-    exec_word = '"' + exe.replace("\\", "\\\\").replace('"', '\\"') + '"' if needs_quotes else exe
     lines = []
     for line in template.splitlines():
         if line.startswith("Exec="):
-            line = f"Exec={exec_word} %u"
+            line = f"Exec={_exec_word(exe)} %u"
         elif line.startswith("TryExec="):
-            line = f"TryExec={exe}"
+            line = "TryExec=" + exe.replace("\\", "\\\\")
         elif line.startswith("Icon="):
-            line = f"Icon={icon}"
+            line = "Icon=" + icon.replace("\\", "\\\\")
         lines.append(line)
     return "\n".join(lines) + "\n"
 
 
 def _exec_program(entry: str) -> str | None:
-    """The program of a ``.desktop`` file's ``Exec=`` line, or None without one."""
+    """The program of a ``.desktop`` file's ``Exec=`` line (unquoted, unescaped), or None without one."""
     for line in entry.splitlines():
         if line.startswith("Exec="):
-            return _program_of(line[len("Exec=") :]).replace('\\"', '"').replace("\\\\", "\\")
+            value = line[len("Exec=") :].replace("\\\\", "\\").strip()
+            if not value.startswith('"'):
+                return value.split()[0] if value else None
+            quoted = re.match(r'"((?:[^"\\]|\\.)*)"', value)
+            return re.sub(r"\\(.)", r"\1", quoted.group(1)) if quoted else None
     return None
 
 

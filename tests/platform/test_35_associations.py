@@ -105,12 +105,22 @@ def test_desktop_entry_points_at_the_bundle() -> None:
     assert "MimeType=x-scheme-handler/elftia;application/x-mcpb;" in lines
     spaced = desktop_entry(TEMPLATE, "/home/ada/My Apps/elftia-desktop", "/i.png")
     assert 'Exec="/home/ada/My Apps/elftia-desktop" %u' in spaced.splitlines()
+    dollar = desktop_entry(TEMPLATE, "/home/ada/My $Apps/elftia-desktop", "/i.png")
+    assert 'Exec="/home/ada/My \\\\$Apps/elftia-desktop" %u' in dollar.splitlines()  # \$ in quotes, \ doubled
+
+
+@pytest.mark.parametrize("exe", ["/opt/e/elftia-desktop", "/home/ada/My Apps/e", "/home/ada/My $Apps/e", '/a "b"/e'])
+def test_an_entry_written_for_a_program_is_read_back_as_that_program(tmp_path: Path, exe: str) -> None:
+    applications = tmp_path / "applications"
+    register_linux(desktop_entry(TEMPLATE, exe, "/i.png"), applications, FakeXdg("x.desktop"), exists=_exists())
+    other = desktop_entry(TEMPLATE, "/elsewhere/elftia-desktop", "/i.png")  # another copy starts: ours is live
+    assert register_linux(other, applications, FakeXdg("x.desktop"), exists=_exists(exe)) == []
 
 
 @pytest.mark.skipif(shutil.which("desktop-file-validate") is None, reason="desktop-file-utils is not installed")
 def test_the_written_desktop_file_is_valid(tmp_path: Path) -> None:
     path = tmp_path / DESKTOP_FILE
-    path.write_text(desktop_entry(TEMPLATE, "/home/ada/My Apps/elftia-desktop", "/home/ada/icon.png"))
+    path.write_text(desktop_entry(TEMPLATE, "/home/ada/My $Apps/elftia-desktop", "/home/ada/icon.png"))
     done = subprocess.run(["desktop-file-validate", str(path)], capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 0 and done.stdout == "", done.stdout
 
