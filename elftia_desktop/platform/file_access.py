@@ -58,14 +58,15 @@ def exposure(
 
     ``read=True`` also counts reading (a secrets file). ``system`` is ``sys.platform``'s value;
     ``read_sddl`` reads a Windows DACL as SDDL (default :func:`windows_sddl`). An ACL that cannot be
-    read (access denied to it) is logged and not refused: Windows itself still enforces it.
+    read (no right to read it, a failing call) is logged and the path used: a check that cannot run
+    does not lock the user out of their own data.
     """
     if system == "win32":
         try:
             sddl = (read_sddl or windows_sddl)(path)
         except FileNotFoundError:
             return None
-        except OSError as exc:  # not ours to block the app on: said in the log, the file's own access decides
+        except OSError as exc:
             log.warning("The access list of %s could not be read: %s", path, exc)
             return None
         names = broad_principals(sddl, read=read)
