@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 
 APP_NAME = "Elftia Desktop"
 URL_SCHEME = "elftia"
-"""Must match ``elftia_desktop.core.install_link.SCHEME``."""
+"""The links ``core/install_link.py`` reads."""
 BUNDLE_EXTENSIONS = ("mcpb", "dxt")
 """MCP bundle files (``.dxt`` is the format's former name); the app takes their paths as arguments."""
 PROG_ID = "ElftiaDesktop.mcpb"
