@@ -67,6 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     install_probe(window, router)
     window.show()
     window.handle_arguments(arguments)
+    _register_links()
 
     # window close, Ctrl+Q (both ask when other apps use the pool), signals and logout (they cannot ask)
     QuitController(app, loop, _close).install(window, window.request_quit, window.allow_quit)
@@ -87,6 +88,31 @@ def _services() -> tuple[ServiceLoop[AppServices], McpRouter]:
     loop: ServiceLoop[AppServices] = ServiceLoop(lambda: build_services(pool))
     loop.start()
     return loop, McpRouter(loop, pool=pool)
+
+
+def _register_links() -> None:
+    """A frozen bundle registers ``elftia://`` and ``.mcpb`` for this user where not already done (worker thread).
+
+    A source checkout registers nothing: its interpreter is no program to hand links to.
+    """
+    if not getattr(sys, "frozen", False):
+        return
+    import logging
+    import threading
+
+    from elftia_desktop.core.resources import resource_path
+    from elftia_desktop.platform.associations import DESKTOP_FILE, register_this_app
+
+    def register() -> None:
+        """Read the menu entry's template and register (files, registry, xdg-mime: off the UI thread)."""
+        try:
+            template = resource_path(DESKTOP_FILE).read_text(encoding="utf-8")
+        except OSError as exc:
+            logging.getLogger(__name__).warning("No menu entry template to register links with: %s", exc)
+            return
+        register_this_app(sys.executable, template, str(resource_path("icons/elftia-desktop-256.png")))
+
+    threading.Thread(target=register, name="register-links", daemon=True).start()
 
 
 async def _close(services: AppServices) -> None:

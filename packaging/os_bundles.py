@@ -3,7 +3,8 @@
 Pure functions of the version and names (no PyInstaller, no OS calls), so the content is tested on
 any OS: the spec puts :func:`info_plist` into the ``.app``; ``build.py`` writes
 :func:`inno_setup_script` beside the Windows folder app and signs the ``.app`` with
-:func:`adhoc_sign_commands`.
+:func:`adhoc_sign_commands`. The scheme, the extensions and the registry values come from
+``elftia_desktop.platform.associations``, which the app's own first start writes too.
 
 * **macOS**: ``CFBundleURLTypes`` for the scheme; ``CFBundleDocumentTypes`` for ``.mcpb`` (and the
   older ``.dxt``) as an *Alternate* handler (Claude Desktop, whose format it is, stays the default
@@ -15,16 +16,19 @@ any OS: the spec puts :func:`info_plist` into the ``.app``; ``build.py`` writes
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from elftia_desktop.platform.associations import (
+    APP_NAME,
+    BUNDLE_EXTENSIONS,
+    PROG_ID,
+    URL_SCHEME,
+    RegistryValue,
+    registry_values,
+)
 
-APP_NAME = "Elftia Desktop"
+__all__ = ["APP_NAME", "BUNDLE_ID", "PROG_ID", "adhoc_sign_commands", "info_plist", "inno_setup_script"]
+
 BUNDLE_ID = "app.elftia.desktop"
-URL_SCHEME = "elftia"
-"""Must match ``elftia_desktop.core.install_link.SCHEME``."""
-BUNDLE_EXTENSIONS = ("mcpb", "dxt")
-"""MCP bundle files (``.dxt`` is the format's former name); the app takes their paths as arguments."""
 MCPB_TYPE = "app.elftia.mcpb"
-PROG_ID = "ElftiaDesktop.mcpb"
 DESKTOP_EXE = "elftia-desktop.exe"
 MIN_MACOS = "12.0"
 
@@ -63,39 +67,6 @@ def info_plist(version: str) -> dict[str, object]:
             }
         ],
     }
-
-
-@dataclass(frozen=True)
-class RegistryValue:
-    """One value the Windows installer writes under ``HKCU\\Software\\Classes`` (``name`` "" is the default value)."""
-
-    subkey: str
-    name: str
-    data: str
-    delete_key_on_uninstall: bool = False
-
-
-def _open_command(exe: str) -> str:
-    """``"<exe>" "%1"``: the link or file as the program's one argument."""
-    return f'"{exe}" "%1"'
-
-
-def registry_values(exe: str) -> list[RegistryValue]:
-    """The URL scheme and the ``.mcpb``/``.dxt`` association for the program at ``exe`` (a path or an Inno constant)."""
-    classes = "Software\\Classes"
-    scheme, prog = f"{classes}\\{URL_SCHEME}", f"{classes}\\{PROG_ID}"
-    values = [
-        RegistryValue(scheme, "", f"URL:{APP_NAME} install link", delete_key_on_uninstall=True),
-        RegistryValue(scheme, "URL Protocol", ""),
-        RegistryValue(f"{scheme}\\DefaultIcon", "", f'"{exe}",0'),
-        RegistryValue(f"{scheme}\\shell\\open\\command", "", _open_command(exe)),
-        RegistryValue(prog, "", "MCP Bundle", delete_key_on_uninstall=True),
-        RegistryValue(f"{prog}\\DefaultIcon", "", f'"{exe}",0'),
-        RegistryValue(f"{prog}\\shell\\open\\command", "", _open_command(exe)),
-    ]
-    for extension in BUNDLE_EXTENSIONS:  # offered in "Open with", never taking the default from another app
-        values.append(RegistryValue(f"{classes}\\.{extension}\\OpenWithProgids", PROG_ID, ""))
-    return values
 
 
 def _inno_quote(text: str) -> str:

@@ -19,7 +19,9 @@ run with exit code 1.
    process answers); an ``elftia://`` link is handed to the running window (one window, the add
    form filled in, untrusted): opened with ``xdg-open`` after ``install.sh`` registered the handler
    in a scratch ``HOME`` (then ``uninstall.sh`` must remove it all) where xdg-utils and a display
-   exist, else given to a second start; it quits; no process of the bundle is left.
+   exist, else given to a second start; it quits; no process of the bundle is left. Its first
+   start registered the link handler itself (Linux: the menu entry in a scratch XDG data folder;
+   Windows: ``HKCU\\Software\\Classes\\elftia``).
 """
 
 from __future__ import annotations
@@ -191,6 +193,7 @@ def check_window(bundle: Path, env: dict[str, str], scratch: Path) -> None:
             if not any("--run-builtin-server clock" in c for c in children):
                 raise SmokeFailure(f"the window did not start the clock as its own child: {children}")
         ok("the window called get_current_time on the built-in clock")
+        check_first_start_registration(bundle, scratch)
         check_link(bundle, window)
         _quit(window)
         left = bundle_processes(bundle)
@@ -201,6 +204,41 @@ def check_window(bundle: Path, env: dict[str, str], scratch: Path) -> None:
         if window.process.poll() is None:
             window.process.kill()
         window.log.close()
+
+
+def check_first_start_registration(bundle: Path, scratch: Path, timeout: float = 30) -> None:
+    """The window's first start registered ``elftia://`` for the bundle (Linux: in the scratch XDG home)."""
+    exe = executable(bundle, "elftia-desktop")
+    deadline = time.monotonic() + timeout
+    if sys.platform == "win32":
+        command = _registered_command()
+        while command is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+            command = _registered_command()
+        if command is None:
+            raise SmokeFailure("the first start registered no elftia:// scheme under HKCU")
+        ok(f"first start: HKCU elftia:// opens {command}" + ("" if str(exe) in command else " (another copy)"))
+        return
+    if not sys.platform.startswith("linux"):
+        return
+    entry = scratch / "xdg-data" / "applications" / "elftia-desktop.desktop"
+    written = lambda: entry.is_file() and f"TryExec={exe}" in entry.read_text().splitlines()  # noqa: E731
+    while not written() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    if not written():
+        raise SmokeFailure(f"the first start wrote no menu entry for the bundle at {entry}")
+    ok("first start: the menu entry (elftia:// handler) written for the bundle")
+
+
+def _registered_command() -> str | None:
+    """The command of ``HKCU\\Software\\Classes\\elftia`` (Windows), or None while there is none."""
+    import winreg
+
+    try:
+        with winreg.OpenKey(winreg.HKEY_CURRENT_USER, r"Software\Classes\elftia\shell\open\command") as key:
+            return str(winreg.QueryValueEx(key, "")[0])
+    except OSError:
+        return None
 
 
 def check_link(bundle: Path, window: Window) -> None:
@@ -344,7 +382,9 @@ def main(argv: list[str]) -> int:
             check_http(bundle, base | {"ELFTIA_DATA_DIR": str(scratch / "cli-data")})
             check_daemon_stop(bundle, base | {"ELFTIA_DATA_DIR": str(scratch / "cli-data")})
             check_keyring(bundle, base, scratch)
-            check_window(bundle, base | {"ELFTIA_DATA_DIR": str(scratch / "window-data")}, scratch)
+            window_env = {"ELFTIA_DATA_DIR": str(scratch / "window-data"), "XDG_DATA_HOME": str(scratch / "xdg-data")}
+            window_env["XDG_CONFIG_HOME"] = str(scratch / "xdg-config")  # the first start registers links there
+            check_window(bundle, base | window_env, scratch)
         except (SmokeFailure, subprocess.TimeoutExpired) as exc:
             log = scratch / "window.log"
             if log.exists() and log.stat().st_size:

@@ -24,8 +24,10 @@ from urllib.parse import parse_qs, quote, urlsplit
 from elftia_desktop.core.errors import ConfigError
 from elftia_desktop.core.models import McpServerInput
 from elftia_desktop.core.server_json import entry_to_input, server_entries
+from elftia_desktop.platform.associations import URL_SCHEME
 
-SCHEME = "elftia"
+SCHEME = URL_SCHEME
+"""``elftia``: the scheme the packages and the first start register (``platform/associations.py``)."""
 ACTION = "install-mcp"
 MAX_LINK_CHARS = 64_000
 """Longer links are refused before decoding (a server definition is a few hundred characters)."""

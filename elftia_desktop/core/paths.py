@@ -1,20 +1,21 @@
 """Where the app keeps its files: the user data folder, or ``ELFTIA_DATA_DIR`` when set.
 
-Folders the app creates are 0700 and its files 0600. A folder or file that every user may
-change (world-writable) is refused with :class:`UnsafePermissions` saying how to fix it: anyone
-could otherwise put a server of their choosing into the list the app starts.
+Folders the app creates are 0700 and its files 0600 (on Windows the profile folder's ACL keeps
+them the user's). A folder or file that every user may change (world-writable; on Windows,
+writable by Everyone, Users or Authenticated Users) is refused with :class:`UnsafePermissions`
+saying how to fix it: anyone could otherwise put a server of their choosing into the list the
+app starts.
 """
 
 from __future__ import annotations
 
 import os
-import stat
-import sys
 from pathlib import Path
 
 import platformdirs
 
 from elftia_desktop.core.errors import UnsafePermissions
+from elftia_desktop.platform.file_access import Exposure, exposure
 
 DATA_DIR_ENV = "ELFTIA_DATA_DIR"
 
@@ -34,19 +35,17 @@ def private_folder(path: Path, what: str) -> Path:
 
 
 def check_not_world_writable(path: Path, what: str) -> None:
-    """Refuse a file or folder that every user of the computer can change (POSIX)."""
-    if sys.platform == "win32":
-        return
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        return
-    if mode & stat.S_IWOTH:
-        fix = "700" if stat.S_ISDIR(mode) else "600"
+    """Refuse a file or folder that every user of the computer can change (the mode on POSIX, the ACL on Windows)."""
+    found = exposure(path)
+    if found is not None:
         raise UnsafePermissions(
-            f"The {what} {path} can be changed by every user of this computer (mode {stat.S_IMODE(mode):04o}), "
-            f"so Elftia will not use it. Fix it with: chmod {fix} '{path}'"
+            unsafe_message(f"The {what} {path} can be changed by every user of this computer", found)
         )
+
+
+def unsafe_message(problem: str, found: Exposure) -> str:
+    """The error for a path open to other users: ``problem``, why (mode or access list), and the fix."""
+    return f"{problem} ({found.detail}), so Elftia will not use it. Fix it with: {found.fix}"
 
 
 def config_dir() -> Path:

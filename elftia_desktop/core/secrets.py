@@ -29,8 +29,10 @@ from elftia_desktop.core.atomic_file import FileLock, atomic_write_text
 from elftia_desktop.core.errors import SecretStoreError
 from elftia_desktop.core.models import McpServerRecord
 from elftia_desktop.core.oauth_config import OAUTH_SECRETS, McpOAuthConfig
-from elftia_desktop.core.paths import config_dir
+from elftia_desktop.core.paths import config_dir, unsafe_message
 from elftia_desktop.core.secret_detect import secret_kind, url_secrets
+from elftia_desktop.platform.file_access import exposure
+from elftia_desktop.platform.keyring_store import keyring_store
 
 log = logging.getLogger(__name__)
 
@@ -88,13 +90,21 @@ def keyring_works(backend: KeyringBackend | None = None) -> bool:
 
 
 class _FileSecrets:
-    """The fallback: a JSON map in a file only the user can read (0600)."""
+    """The fallback: a JSON map in a file only the user can read (0600; on Windows its ACL is checked).
+
+    A file other users can read or change is refused (:class:`SecretStoreError` with the fix), never used.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._lock = FileLock(path.with_name(path.name + ".lock"))
 
     def _read(self) -> dict[str, str]:
+        found = exposure(self.path, read=True)
+        if found is not None:
+            raise SecretStoreError(
+                unsafe_message(f"The secrets file {self.path} can be read by other users of this computer", found)
+            )
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except FileNotFoundError:
@@ -144,8 +154,7 @@ class SecretVault:
         self._use_keyring = False
         self.warning = (
             f"Secrets are stored in {self._fallback.path} (readable only by you) because {why}. "
-            "Install or unlock a keyring (GNOME Keyring, KWallet, macOS Keychain, Windows Credential Manager) "
-            "to keep them there instead."
+            f"Install or unlock {keyring_store()} to keep them there instead."
         )
         log.info(self.warning)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -14,20 +13,10 @@ from PySide6.QtCore import QObject
 
 from elftia_desktop.bridge.plumbing import Done, Failed, Reply, Route
 from elftia_desktop.bridge.results import BackupResult, JsonDict, SecretsBackend, SettingsPaths, SettingsView
+from elftia_desktop.platform.keyring_store import keyring_help
 
 if TYPE_CHECKING:
     from elftia_desktop.bridge.services import AppServices
-
-KEYRING_HELP = {
-    "linux": (
-        "Install and unlock a Secret Service keyring, then restart Elftia:\n"
-        "  GNOME:  sudo apt-get install gnome-keyring   (it unlocks when you log in)\n"
-        "  KDE:    KWallet (kwalletmanager), enabled in System Settings\n"
-        "Secrets saved from then on go to the keyring; the file keeps only what is already in it."
-    ),
-    "darwin": "The macOS Keychain is used normally; check that the login keychain is unlocked (Keychain Access).",
-    "win32": "Windows Credential Manager is used normally; check that it is not disabled by a policy.",
-}
 
 
 class SettingsRoute(Route):
@@ -114,7 +103,7 @@ def _describe(s: AppServices) -> SettingsView:
             backend_name=getattr(backend, "name", type(backend).__name__),
             fallback_file=str(config_dir() / SECRETS_FILE_NAME),
             warning=vault.warning,
-            help=None if vault.uses_keyring else KEYRING_HELP.get(sys.platform, KEYRING_HELP["linux"]),
+            help=None if vault.uses_keyring else keyring_help(),
         ),
     )
 
