@@ -7,11 +7,17 @@ else of the package.
 
 Modules:
 
+- ``associations``: The ``elftia://`` URL scheme and the ``.mcpb`` file type: what is registered, and its
+  registration by the app.
 - ``commands``: Finding a command on a PATH, and reading the login shell's environment, per OS.
 - ``endpoint``: The pool host's local endpoint: a 0600 Unix socket on Linux and macOS, 127.0.0.1 with a token on
   Windows.
+- ``file_access``: Who besides the user may change (or read) a file or folder: the mode on POSIX, the ACL on
+  Windows.
 - ``groups``: Process groups and kill scopes that need no SDK: the options that start a child in its own group,
   and killing it.
+- ``keyring_store``: Which OS store the ``keyring`` package keeps secrets in, per OS, and what to do when it
+  does not work.
 - ``lock``: Exclusive locks on files, released by the OS when their holder dies.
 - ``own_command``: The command line of this installation's ``elftia-mcp``, whichever of its programs asks.
 - ``pipes``: Reading an inherited pipe (a stdio gateway's stdin) on the event loop, per OS.
