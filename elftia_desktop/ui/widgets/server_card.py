@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from elftia_desktop.core.sandbox import describe_sandbox, sandbox_unavailable
 from elftia_desktop.core.trust import needs_confirmation
 from elftia_desktop.ui.lint_words import findings_summary
 from elftia_desktop.ui.secret_words import KEPT
@@ -159,9 +160,11 @@ class ServerCard(QFrame):
         top.addWidget(self.title, 1)
         self.transport_chip = _chip()
         self.scope_chip = _chip()
+        self.sandbox_chip = _chip()
+        self.sandbox_chip.hide()
         self.update_chip = _chip()
         self.update_chip.hide()
-        for chip in (self.transport_chip, self.scope_chip, self.update_chip):
+        for chip in (self.transport_chip, self.scope_chip, self.sandbox_chip, self.update_chip):
             top.addWidget(chip)
         self.badge = StateBadge()
         top.addWidget(self.badge)
@@ -187,6 +190,7 @@ class ServerCard(QFrame):
         self.last_call.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         row.addWidget(self.sparkline)
         row.addWidget(self.last_call, 1)
+        keep_place(self.activity)  # the first call shows it without moving the cards below under the pointer
         self.activity.hide()
         return self.activity
 
@@ -198,6 +202,7 @@ class ServerCard(QFrame):
         self.transport_chip.setText(TRANSPORT_LABELS.get(record.type.value, record.type.value))
         self.scope_chip.setText("project" if record.scope.value == "local" else "user")
         self.scope_chip.setToolTip(record.project_path or "Available everywhere")
+        self._show_sandbox(record)
         self.review.setVisible(needs_confirmation(record))
         self.switch.blockSignals(True)
         self.switch.setChecked(record.is_active)
@@ -207,6 +212,18 @@ class ServerCard(QFrame):
         self._update_subtitle()
         self.set_state(*self._state)
         self.set_auth(None)
+
+    def _show_sandbox(self, record: McpServerRecord) -> None:
+        """The sandbox chip of a stdio server that has a profile switched on, its profile in the tooltip."""
+        sandbox = record.sandbox
+        shown = record.type.value == "stdio" and sandbox is not None and sandbox.enabled
+        self.sandbox_chip.setVisible(shown)
+        if not shown:
+            return
+        missing = sandbox_unavailable()
+        self.sandbox_chip.setText("sandboxed" if missing is None else "no sandbox here")
+        rows = describe_sandbox(sandbox, missing)
+        self.sandbox_chip.setToolTip("\n".join(f"{label}: {value}" for label, value in rows))
 
     def set_update(self, latest: str | None) -> None:
         """Show the "update available" badge for a registry server with a newer version (None: hide it)."""
@@ -301,15 +318,19 @@ class ServerCard(QFrame):
         self.reason.setVisible(bool(shown))
 
     def set_protocol(self, protocol: str) -> None:
-        """Show the protocol the connection agreed on next to its state ("": none, hidden)."""
-        self.protocol.setText(protocol)
+        """Show the protocol the connection agreed on next to its state ("": none, hidden).
+
+        ``protocol``: ``2026-07-28``, or ``handshake 2025-11-25`` for the initialize handshake era."""
+        version = protocol.removeprefix("handshake ")
+        handshake = protocol.startswith("handshake ")
+        self.protocol.setText(f"protocol {version}" + (" (handshake)" if handshake else "") if protocol else "")
         self.protocol.setVisible(bool(protocol))
-        if protocol.startswith("handshake "):
-            tip = f"Protocol {protocol.removeprefix('handshake ')}: the initialize handshake era"
+        if handshake:
+            era = "the initialize handshake era"
         else:
-            tip = f"Protocol {protocol}: no handshake (server/discover, each request carries its version)"
-        self.protocol.setToolTip(tip)
-        self.protocol.setAccessibleName(f"Protocol: {protocol}")
+            era = "no handshake (server/discover, each request carries its version)"
+        self.protocol.setToolTip(f"The MCP protocol version this connection agreed on: {version}, {era}")
+        self.protocol.setAccessibleName(f"Protocol: {version}")
 
     def set_tool_count(self, count: int | None) -> None:
         """Show how many tools the server offers (None: unknown)."""

@@ -1,0 +1,74 @@
+"""Issue 32: what the last walk of the real app found. The card keeps the place of its last-call line, names
+its protocol in words and shows its sandbox; nothing on the servers page or the Add form moves when a text
+comes or changes."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QVBoxLayout, QWidget
+from pytestqt.qtbot import QtBot
+
+from elftia_desktop.bridge.activity import CallRecord
+from elftia_desktop.core.models import McpServerRecord
+from elftia_desktop.platform.sandbox import sandbox_support
+from elftia_desktop.ui.widgets.server_card import ServerCard
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def _cards(qtbot: QtBot, *records: McpServerRecord) -> tuple[QWidget, list[ServerCard]]:
+    """The cards in a column, as the servers page stacks them, shown at a usual width."""
+    column = QWidget()
+    layout = QVBoxLayout(column)
+    cards = [ServerCard(record) for record in records]
+    for card in cards:
+        layout.addWidget(card)
+    layout.addStretch(1)
+    qtbot.addWidget(column)
+    column.resize(820, 700)
+    column.show()
+    qtbot.waitExposed(column)
+    return column, cards
+
+
+def _record(name: str, **fields: object) -> McpServerRecord:
+    return McpServerRecord.model_validate({"name": name, "type": "stdio", "config": {"command": "npx"}, **fields})
+
+
+def test_the_first_call_shows_its_line_without_moving_the_cards_below(qtbot: QtBot) -> None:
+    column, (first, second) = _cards(qtbot, _record("one"), _record("two"))
+    below, height = second.geometry().top(), first.height()
+    assert not first.activity.isVisible()
+    first.set_activity([CallRecord(first.record.id, "echo", "ok", 12.0, 1.0)])
+    qtbot.waitUntil(lambda: first.activity.isVisible())
+    column.layout().activate()
+    assert "last call: echo" in first.last_call.text()
+    assert (second.geometry().top(), first.height()) == (below, height), "the line's place was kept"
+
+
+def test_the_protocol_is_named_in_words(qtbot: QtBot) -> None:
+    _column, (card,) = _cards(qtbot, _record("one"))
+    card.set_protocol("2026-07-28")
+    assert card.protocol.text() == "protocol 2026-07-28"
+    assert "MCP protocol version" in card.protocol.toolTip() and "no handshake" in card.protocol.toolTip()
+    card.set_protocol("handshake 2025-11-25")
+    assert card.protocol.text() == "protocol 2025-11-25 (handshake)"
+    assert "initialize handshake" in card.protocol.toolTip()
+    card.set_protocol("")
+    assert not card.protocol.isVisible()
+
+
+def test_a_sandboxed_server_shows_a_chip_with_its_profile(qtbot: QtBot) -> None:
+    sandbox = {"net": "allow", "allowNet": ["pypi.org:443"], "allowWrite": ["/srv/notes"]}
+    boxed, open_, off = _record("boxed", sandbox=sandbox), _record("open"), _record("off", sandbox={"enabled": False})
+    _column, (card, plain, switched_off) = _cards(qtbot, boxed, open_, off)
+    assert card.sandbox_chip.isVisible()
+    assert not plain.sandbox_chip.isVisible() and not switched_off.sandbox_chip.isVisible()
+    tip = card.sandbox_chip.toolTip()
+    if sandbox_support() is None:
+        assert card.sandbox_chip.text() == "sandboxed"
+        assert "May write: /srv/notes" in tip and "Network: only pypi.org:443" in tip
+    else:
+        assert card.sandbox_chip.text() == "no sandbox here" and "all your rights" in tip
+    card.set_record(_record("boxed", sandbox=None))
+    assert not card.sandbox_chip.isVisible()
