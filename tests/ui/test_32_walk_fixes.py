@@ -4,14 +4,20 @@ comes or changes."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QPushButton, QVBoxLayout, QWidget
 from pytestqt.qtbot import QtBot
 
 from elftia_desktop.bridge.activity import CallRecord
+from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.models import McpServerRecord
 from elftia_desktop.platform.sandbox import sandbox_support
+from elftia_desktop.ui.pages.servers_page import McpServersPage
+from elftia_desktop.ui.theme import set_theme_mode
 from elftia_desktop.ui.widgets.server_card import ServerCard
+from tests.helpers.live_router import add_servers, server_input
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -72,3 +78,28 @@ def test_a_sandboxed_server_shows_a_chip_with_its_profile(qtbot: QtBot) -> None:
         assert card.sandbox_chip.text() == "no sandbox here" and "all your rights" in tip
     card.set_record(_record("boxed", sandbox=None))
     assert not card.sandbox_chip.isVisible()
+
+
+@pytest.fixture
+def light(qapp: QApplication) -> Iterator[QApplication]:
+    """The app's light theme (its style sheet sets the buttons' padding), the system's again afterwards."""
+    set_theme_mode(qapp, "light")
+    yield qapp
+    set_theme_mode(qapp, "system")
+
+
+@pytest.mark.usefixtures("light")
+def test_typing_in_the_filter_moves_nothing_in_the_header(qtbot: QtBot, router: McpRouter) -> None:
+    add_servers(*(server_input(name, trusted=False) for name in ("alpha", "beta", "gamma", "delta")))
+    page = McpServersPage(router)
+    qtbot.addWidget(page)
+    page.resize(704, 560)  # the page's part of a 900 px window
+    page.show()
+    qtbot.waitUntil(lambda: len(page.cards) == 4, timeout=30_000)
+    header = [page.filter, *(b for b in page.findChildren(QPushButton) if b.text() in ("Paste &JSON…", "&Add server"))]
+    places = [w.geometry() for w in header]
+    qtbot.keyClicks(page.filter, "alp")
+    QApplication.processEvents()  # the layout requests the new count posted
+    assert [w.geometry() for w in header] == places and len(places) == 3
+    assert page.summary.full_text == "1 of 4 shown · 0 connected"
+    assert page.summary.text() == page.summary.full_text, "the count fits beside the filter"
