@@ -4,6 +4,7 @@ comes or changes."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -14,10 +15,12 @@ from elftia_desktop.bridge.activity import CallRecord
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.models import McpServerRecord
 from elftia_desktop.platform.sandbox import sandbox_support
+from elftia_desktop.ui.dialogs.server_form import McpServerForm
 from elftia_desktop.ui.pages.servers_page import McpServersPage
 from elftia_desktop.ui.theme import set_theme_mode
 from elftia_desktop.ui.widgets.server_card import ServerCard
 from tests.helpers.live_router import add_servers, server_input
+from tests.ui.test_server_form import PRESETS
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -103,3 +106,39 @@ def test_typing_in_the_filter_moves_nothing_in_the_header(qtbot: QtBot, router: 
     assert [w.geometry() for w in header] == places and len(places) == 3
     assert page.summary.full_text == "1 of 4 shown · 0 connected"
     assert page.summary.text() == page.summary.full_text, "the count fits beside the filter"
+
+
+@pytest.mark.usefixtures("light")
+def test_the_form_loads_its_presets_and_the_command_keeps_its_size(qtbot: QtBot, router: McpRouter) -> None:
+    form = McpServerForm(router)  # opened before the window had the presets: the form asks for them
+    qtbot.addWidget(form)
+    form.resize(900, 600)
+    form.show()
+    qtbot.waitUntil(lambda: form.ui.gallery.list.count() > 1, timeout=30_000)
+    status = form.ui.dependency
+    sizes = {"": form.ui.command.size()}
+    for command, said in (("no-such-command-p32", "✗ not found"), (sys.executable, "✓ python")):
+        form.ui.command.setText(command)
+        qtbot.waitUntil(lambda said=said: status.label.full_text.startswith(said), timeout=30_000)  # type: ignore[misc]
+        QApplication.processEvents()
+        sizes[said] = form.ui.command.size()
+    status.install.show()  # a runtime that can be installed: the button comes in the place kept for it
+    QApplication.processEvents()
+    sizes["Install"] = form.ui.command.size()
+    assert len(set(sizes.values())) == 1, sizes
+    assert form.ui.command.width() > 250, "the command keeps most of the row"
+
+
+@pytest.mark.usefixtures("light")
+def test_choosing_a_preset_moves_no_field(qtbot: QtBot) -> None:
+    form = McpServerForm(presets=PRESETS)
+    qtbot.addWidget(form)
+    form.resize(900, 600)
+    form.show()
+    qtbot.waitExposed(form)
+    where = form.ui.name.mapTo(form, form.ui.name.rect().topLeft())
+    assert form.ui.preset_info.text().startswith("Pick a preset")
+    form.ui.gallery.choose("github")
+    QApplication.processEvents()
+    assert form.ui.preset_info.text().startswith("Issues and pull requests · Needs node")
+    assert form.ui.name.mapTo(form, form.ui.name.rect().topLeft()) == where
