@@ -18,6 +18,7 @@ from elftia_desktop.platform.sandbox import sandbox_support
 from elftia_desktop.ui.dialogs.server_form import McpServerForm
 from elftia_desktop.ui.pages.servers_page import McpServersPage
 from elftia_desktop.ui.theme import set_theme_mode
+from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 from elftia_desktop.ui.widgets.server_card import ServerCard
 from tests.helpers.live_router import add_servers, server_input
 from tests.ui.test_server_form import PRESETS
@@ -142,3 +143,23 @@ def test_choosing_a_preset_moves_no_field(qtbot: QtBot) -> None:
     QApplication.processEvents()
     assert form.ui.preset_info.text().startswith("Issues and pull requests · Needs node")
     assert form.ui.name.mapTo(form, form.ui.name.rect().topLeft()) == where
+
+
+@pytest.mark.usefixtures("light")
+@pytest.mark.parametrize("details", ["", "the whole log"])
+def test_a_one_line_notice_is_one_row_tall(qtbot: QtBot, details: str) -> None:
+    page = QWidget()
+    QVBoxLayout(page).setContentsMargins(24, 20, 24, 16)
+    notice = NoticeBar()
+    notice.float_over(page)
+    qtbot.addWidget(page)
+    page.resize(704, 560)
+    page.show()
+    notice.show_message("Echo works: 5 tools (echo, add, slow, fail, image).", "success", details)
+    QApplication.processEvents()
+    inner, frame = notice.layout().contentsMargins(), notice.contentsMargins()
+    controls = [w for w in notice.findChildren(QPushButton) if w.isVisible()]
+    row = max([notice.label.fontMetrics().lineSpacing(), *(w.height() for w in controls)])
+    room = row + inner.top() + inner.bottom() + frame.top() + frame.bottom()
+    assert notice.height() <= room, "no room for lines it does not have"
+    assert notice.label.height() >= notice.label.fontMetrics().lineSpacing(), "the line itself is not cut"
