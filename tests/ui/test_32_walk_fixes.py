@@ -5,6 +5,7 @@ comes or changes."""
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -13,9 +14,14 @@ from pytestqt.qtbot import QtBot
 
 from elftia_desktop.bridge.activity import CallRecord
 from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.bridge.routes import explore
+from elftia_desktop.bridge.signals import ApprovalQuestion
+from elftia_desktop.core.approvals import Answer
 from elftia_desktop.core.models import McpServerRecord
 from elftia_desktop.platform.sandbox import sandbox_support
 from elftia_desktop.ui.dialogs.server_form import McpServerForm
+from elftia_desktop.ui.dialogs.try_history import TryHistory
+from elftia_desktop.ui.dialogs.try_tool_dialog import TryToolDialog
 from elftia_desktop.ui.pages.servers_page import McpServersPage
 from elftia_desktop.ui.theme import set_theme_mode
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
@@ -163,3 +169,29 @@ def test_a_one_line_notice_is_one_row_tall(qtbot: QtBot, details: str) -> None:
     room = row + inner.top() + inner.bottom() + frame.top() + frame.bottom()
     assert notice.height() <= room, "no room for lines it does not have"
     assert notice.label.height() >= notice.label.fontMetrics().lineSpacing(), "the line itself is not cut"
+
+
+def test_a_tried_call_is_timed_from_the_approval_on(
+    qtbot: QtBot, router: McpRouter, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Try dialog's duration is the tool's: an hour the user spends on the question is not in it."""
+    (record,) = add_servers(server_input("notes", "approvals"))
+    hours = [0.0]
+    monkeypatch.setattr(explore, "perf_counter", lambda: time.perf_counter() + hours[0] * 3600)
+    tool = {"name": "delete_note", "inputSchema": {"type": "object", "properties": {"key": {"type": "string"}}}}
+    dialog = TryToolDialog(router, record.id, tool, record.name, history=TryHistory())
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.form.set_value({"key": "a"})
+
+    def answer_an_hour_later(question: ApprovalQuestion) -> None:
+        hours[0] += 1
+        router.answer_approval(question.ticket, Answer.ONCE)
+
+    router.signals.approvalRequested.connect(answer_an_hour_later)
+    dialog.call()
+    qtbot.waitUntil(lambda: dialog.history_list.count() == 1, timeout=30_000)
+    assert hours == [1.0], "the user was asked"
+    assert dialog.last_response is not None and dialog.last_response.content[0]["text"] == "deleted a"
+    (tried,) = dialog.history.calls(record.id, "delete_note")
+    assert tried.duration_ms is not None and tried.duration_ms < 3_600_000
