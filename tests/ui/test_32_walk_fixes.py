@@ -195,3 +195,28 @@ def test_a_tried_call_is_timed_from_the_approval_on(
     assert dialog.last_response is not None and dialog.last_response.content[0]["text"] == "deleted a"
     (tried,) = dialog.history.calls(record.id, "delete_note")
     assert tried.duration_ms is not None and tried.duration_ms < 3_600_000
+
+
+@pytest.mark.usefixtures("light")
+def test_a_disabled_button_looks_disabled(qtbot: QtBot, router: McpRouter) -> None:
+    """The Try dialog's Cancel call, off while no call runs: no button face, greyed text."""
+    tool = {"name": "echo", "inputSchema": {"type": "object"}}
+    dialog = TryToolDialog(router, "no-server", tool, history=TryHistory())
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    button = dialog.cancel_button
+
+    def face() -> tuple[str, str]:
+        """The colour inside the button's border, and the colour beside the button."""
+        place = button.rect().translated(button.mapTo(dialog, button.rect().topLeft()))
+        image = dialog.grab().toImage()
+        inside = image.pixelColor(place.left() + 4, place.top() + 4).name()
+        return inside, image.pixelColor(place.left() - 3, place.center().y()).name()
+
+    assert not button.isEnabled()
+    inside, beside = face()
+    assert inside == beside, "a disabled button has no face of its own"
+    button.setEnabled(True)
+    inside, beside = face()
+    assert inside != beside, "an enabled one has"
