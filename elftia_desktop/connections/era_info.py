@@ -17,6 +17,7 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSI
 from elftia_desktop.connections.errors import leaf_exception
 from elftia_desktop.core.errors import ServerStartFailed
 from elftia_desktop.core.models import McpServerRecord
+from elftia_desktop.core.text_rules import quoted
 
 MODES = ("auto", "legacy", *MODERN_PROTOCOL_VERSIONS)
 """What a server's ``protocol`` field may say."""
@@ -63,8 +64,8 @@ def mode_of(record: McpServerRecord) -> str:
     """The record's ``protocol`` field (default ``auto``); ``ValueError`` naming the field if we do not speak it."""
     mode = record.config.protocol or "auto"
     if mode not in MODES:
-        hint = " (a handshake-era version: use 'legacy')" if mode in HANDSHAKE_PROTOCOL_VERSIONS else ""
-        raise ValueError(f"{record.name}: the protocol field says {mode!r}, not one of {', '.join(MODES)}{hint}")
+        hint = ' (a handshake-era version: use "legacy")' if mode in HANDSHAKE_PROTOCOL_VERSIONS else ""
+        raise ValueError(f"{record.name}: the protocol field says {quoted(mode)}, not one of {', '.join(MODES)}{hint}")
     return mode
 
 

@@ -8,6 +8,7 @@ could otherwise put a server of their choosing into the list the app starts.
 from __future__ import annotations
 
 import os
+import shlex
 import stat
 import sys
 from pathlib import Path
@@ -45,7 +46,7 @@ def check_not_world_writable(path: Path, what: str) -> None:
         fix = "700" if stat.S_ISDIR(mode) else "600"
         raise UnsafePermissions(
             f"The {what} {path} can be changed by every user of this computer (mode {stat.S_IMODE(mode):04o}), "
-            f"so Elftia will not use it. Fix it with: chmod {fix} '{path}'"
+            f"so Elftia will not use it. Fix it with: chmod {fix} {shlex.quote(str(path))}"
         )
 
 

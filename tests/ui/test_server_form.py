@@ -71,13 +71,13 @@ def type_into(qtbot: QtBot, edit: QLineEdit, text: str) -> None:
 
 
 def test_error_field_maps_model_locations() -> None:
-    assert error_field((), "Value error, config.url: 'x' is not an absolute http(s) URL") == (
+    assert error_field((), 'Value error, config.url: "x" is not an absolute http(s) URL') == (
         "url",
-        "'x' is not an absolute http(s) URL",
+        '"x" is not an absolute http(s) URL',
     )
     assert error_field(("config", "env"), "Value error, environment variable name '1A' is not valid")[0] == "env"
     assert error_field(("config", "timeout", "call"), "Input should be greater than 0")[0] == "timeout"
-    assert error_field((), "name: a server named 'x' exists already") == ("name", "A server named 'x' exists already")
+    assert error_field((), 'name: a server named "x" exists already') == ("name", 'A server named "x" exists already')
     assert error_field((), "Something odd happened") == ("general", "Something odd happened")
 
 

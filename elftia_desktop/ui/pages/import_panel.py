@@ -222,7 +222,7 @@ class ImportPanel(QWidget):
             for value, label in POLICIES:
                 box.addItem(label, value)
             box.setCurrentIndex(1)
-            box.setToolTip(f"A server named {row['conflict']!r} exists already")
+            box.setToolTip(f'A server named "{row["conflict"]}" exists already')
             box.currentIndexChanged.connect(lambda _index: self._update_import_button())
             self.preview.setItemWidget(item, 4, box)
             self.policy_boxes[row["key"]] = box
