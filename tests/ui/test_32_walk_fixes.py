@@ -220,3 +220,16 @@ def test_a_disabled_button_looks_disabled(qtbot: QtBot, router: McpRouter) -> No
     button.setEnabled(True)
     inside, beside = face()
     assert inside != beside, "an enabled one has"
+
+
+@pytest.mark.usefixtures("light")
+def test_a_sandboxed_connected_card_fits_the_list_of_a_900_px_window(qtbot: QtBot) -> None:
+    """Name, transport, scope, sandbox and state on one line, the protocol beside the command: no sideways scrolling
+    (the list of a 900 px window is about 620 px wide)."""
+    boxed = _record("Filesystem", sandbox={"net": "none"}, isTrusted=True)
+    _column, (card,) = _cards(qtbot, boxed)
+    card.set_state("connected")
+    card.set_protocol("handshake 2025-11-25")
+    card.set_tool_count(14)
+    assert card.sandbox_chip.isVisible() and card.protocol.isVisible()
+    assert card.minimumSizeHint().width() <= 560, card.minimumSizeHint()

@@ -1,4 +1,4 @@
-"""One server on the servers page: name, transport, scope, live state and protocol, tools, switch, actions.
+"""One server on the servers page: name, transport, scope, sandbox, live state and protocol, tools, switch, actions.
 
 Its recent tool calls show as a sparkline and a last-call badge; clicking the badge asks for
 the server's Activity.
@@ -91,11 +91,18 @@ class ServerCard(QFrame):
         self.set_record(record)
 
     def _text_lines(self, outer: QVBoxLayout) -> None:
-        """The command or URL, a failure's reason (a line kept for it; all of it on hover), the sign-in line."""
+        """The command or URL and the protocol, a failure's reason (a line kept for it; all of it on hover), the
+        sign-in line."""
         self.subtitle = ElidedLabel(Qt.TextElideMode.ElideMiddle)
         self.subtitle.setObjectName("CardSubtitle")
         self.subtitle.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        outer.addWidget(self.subtitle)
+        self.protocol = QLabel()  # beside the command, which shortens for it: the card never widens
+        self.protocol.setObjectName("Muted")
+        self.protocol.hide()
+        line = QHBoxLayout()
+        line.addWidget(self.subtitle, 1)
+        line.addWidget(self.protocol)
+        outer.addLayout(line)
         self.reason = ElidedLabel(Qt.TextElideMode.ElideRight)
         self.reason.setObjectName("FieldError")
         keep_place(self.reason)  # a Test's failure moves no card below under the pointer
@@ -168,10 +175,6 @@ class ServerCard(QFrame):
             top.addWidget(chip)
         self.badge = StateBadge()
         top.addWidget(self.badge)
-        self.protocol = QLabel()
-        self.protocol.setObjectName("Muted")
-        self.protocol.hide()
-        top.addWidget(self.protocol)
         top.addSpacing(12)
         self.switch = ToggleSwitch()
         self.switch.toggled.connect(lambda on: self.activeToggled.emit(self.record.id, on))
@@ -318,7 +321,7 @@ class ServerCard(QFrame):
         self.reason.setVisible(bool(shown))
 
     def set_protocol(self, protocol: str) -> None:
-        """Show the protocol the connection agreed on next to its state ("": none, hidden).
+        """Show the protocol the connection agreed on after the command ("": none, hidden).
 
         ``protocol``: ``2026-07-28``, or ``handshake 2025-11-25`` for the initialize handshake era."""
         version = protocol.removeprefix("handshake ")
