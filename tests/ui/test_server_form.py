@@ -242,7 +242,7 @@ def test_preset_required_argument_and_http_preset(qtbot: QtBot, monkeypatch: pyt
     form.ui.gallery.choose("filesystem")
     assert form.ui.preset_values.isVisible()
     error = form.ui.error_labels["preset"]
-    assert error.isVisible() and error.text() == "Required: Filesystem needs “Folder the server may access” to run."
+    assert error.isVisible() and error.text() == 'Required: Filesystem needs "Folder the server may access" to run.'
     assert not form.ui.save.isEnabled()
     assert form.ui.args.items()[-1] == "{directory}", "the placeholder shows where the value goes"
     form.ui.preset_values.fields["directory"].set_text("~/data")  # type: ignore[union-attr]

@@ -26,7 +26,7 @@ from elftia_desktop.ui.error_presenter import show_error
 from elftia_desktop.ui.theme import STATE_COLORS
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 
-POLICIES = [("rename", "Rename (add as “name (2)”)"), ("skip", "Skip"), ("replace", "Replace the existing one")]
+POLICIES = [("rename", 'Rename (add as "name (2)")'), ("skip", "Skip"), ("replace", "Replace the existing one")]
 _ROLE = Qt.ItemDataRole.UserRole
 
 
