@@ -233,3 +233,13 @@ def test_a_sandboxed_connected_card_fits_the_list_of_a_900_px_window(qtbot: QtBo
     card.set_tool_count(14)
     assert card.sandbox_chip.isVisible() and card.protocol.isVisible()
     assert card.minimumSizeHint().width() <= 560, card.minimumSizeHint()
+
+
+def test_a_change_of_state_moves_nothing_beside_the_badge(qtbot: QtBot) -> None:
+    _column, (card,) = _cards(qtbot, _record("one", isTrusted=True))
+    places = set()
+    for state in ("disconnected", "connecting", "connected", "error", "auth_required"):
+        card.set_state(state, "why")
+        QApplication.processEvents()
+        places.add((card.badge.geometry().left(), card.scope_chip.geometry().left()))
+    assert len(places) == 1, places
