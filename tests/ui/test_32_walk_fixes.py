@@ -9,6 +9,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QPushButton, QVBoxLayout, QWidget
 from pytestqt.qtbot import QtBot
 
@@ -22,6 +23,7 @@ from elftia_desktop.platform.sandbox import sandbox_support
 from elftia_desktop.ui.dialogs.server_form import McpServerForm
 from elftia_desktop.ui.dialogs.try_history import TryHistory
 from elftia_desktop.ui.dialogs.try_tool_dialog import TryToolDialog
+from elftia_desktop.ui.pages.import_panel import ImportPanel
 from elftia_desktop.ui.pages.servers_page import McpServersPage
 from elftia_desktop.ui.theme import set_theme_mode
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
@@ -243,3 +245,15 @@ def test_a_change_of_state_moves_nothing_beside_the_badge(qtbot: QtBot) -> None:
         QApplication.processEvents()
         places.add((card.badge.geometry().left(), card.scope_chip.geometry().left()))
     assert len(places) == 1, places
+
+
+def test_no_config_found_is_said_in_the_list_not_over_the_import_button(qtbot: QtBot, router: McpRouter) -> None:
+    page = ImportPanel(router, NoticeBar())
+    qtbot.addWidget(page)
+    page.show()
+    page.show_sources([])
+    assert page.sources.topLevelItemCount() == 1
+    said = page.sources.topLevelItem(0)
+    assert said is not None and said.text(0) == "No MCP config of another app was found on this machine."
+    assert said.flags() == Qt.ItemFlag.NoItemFlags and page.checked_sources() == []
+    assert not page.notice.isVisible()

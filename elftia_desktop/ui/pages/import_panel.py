@@ -156,9 +156,12 @@ class ImportPanel(QWidget):
                 if own:  # written by "Use in other apps": it runs Elftia itself, so it is never offered
                     item.setToolTip(1, f"Not offered: {', '.join(own)} (Elftia's own gateway entry)")
             self.sources.addTopLevelItem(item)
+        if not configs:  # said in the list itself: a notice would float over the Import button
+            none = QTreeWidgetItem(["No MCP config of another app was found on this machine."])
+            none.setFlags(Qt.ItemFlag.NoItemFlags)
+            self.sources.addTopLevelItem(none)
+            none.setFirstColumnSpanned(True)
         self.sources.blockSignals(False)
-        if not configs:
-            self.notice.show_message("No MCP config of another app was found on this machine.", "info")
         self.refresh_preview()
 
     def checked_sources(self) -> list[dict[str, Any]]:
