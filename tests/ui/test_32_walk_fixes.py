@@ -136,6 +136,11 @@ def test_the_form_loads_its_presets_and_the_command_keeps_its_size(qtbot: QtBot,
     sizes["Install"] = form.ui.command.size()
     assert len(set(sizes.values())) == 1, sizes
     assert form.ui.command.width() > 250, "the command keeps most of the row"
+    for key, field in (("command", form.ui.command), ("cwd", form.ui.cwd)):
+        label = form.ui.form.labelForField(form.ui.rows[key])
+        assert label is not None
+        middle = label.mapTo(form, label.rect().center()).y()
+        assert abs(middle - field.mapTo(form, field.rect().center()).y()) <= 1, f"{key}: label beside its field"
 
 
 @pytest.mark.usefixtures("light")

@@ -239,7 +239,8 @@ class FormLayout:
         for label_text, key, widget in rows:
             label = QLabel(label_text, self.dialog)
             label.setBuddy(self.transport.focus_target() if key == "transport" else widget)
-            tall = self.transport.sizeHint().height() if key == "transport" else 0
+            # a one-line field taller than a line edit (segments, Browse…, Install) centres its label on it
+            tall = widget.sizeHint().height() if key in ("transport", "command", "cwd", "project") else 0
             label.setFixedHeight(max(self.name.sizeHint().height(), tall))
             label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             form.addRow(label, widget)
