@@ -18,6 +18,7 @@ from elftia_desktop.connections.errors import leaf_exception
 from elftia_desktop.core.errors import ServerStartFailed
 from elftia_desktop.core.extensions import declared, short_label
 from elftia_desktop.core.models import McpServerRecord
+from elftia_desktop.core.text_rules import quoted
 
 MODES = ("auto", "legacy", *MODERN_PROTOCOL_VERSIONS)
 """What a server's ``protocol`` field may say."""
@@ -77,8 +78,8 @@ def mode_of(record: McpServerRecord) -> str:
     """The record's ``protocol`` field (default ``auto``); ``ValueError`` naming the field if we do not speak it."""
     mode = record.config.protocol or "auto"
     if mode not in MODES:
-        hint = " (a handshake-era version: use 'legacy')" if mode in HANDSHAKE_PROTOCOL_VERSIONS else ""
-        raise ValueError(f"{record.name}: the protocol field says {mode!r}, not one of {', '.join(MODES)}{hint}")
+        hint = ' (a handshake-era version: use "legacy")' if mode in HANDSHAKE_PROTOCOL_VERSIONS else ""
+        raise ValueError(f"{record.name}: the protocol field says {quoted(mode)}, not one of {', '.join(MODES)}{hint}")
     return mode
 
 

@@ -17,6 +17,7 @@ from mcp.shared.dispatcher import ProgressFnT
 
 from elftia_desktop.connections.events import ServiceEvents
 from elftia_desktop.core.errors import ToolCallCancelled, ToolCallError
+from elftia_desktop.core.text_rules import quoted
 
 T = TypeVar("T")
 
@@ -54,7 +55,8 @@ class LiveCalls:
         if call_id in self._tasks:
             work.close()
             raise ToolCallError(
-                f"{label}: a call with id {call_id!r} is already running; use a new call id.", server_name=server_name
+                f"{label}: a call with id {quoted(call_id)} is already running; use a new call id.",
+                server_name=server_name,
             )
         task: asyncio.Task[T] = asyncio.get_running_loop().create_task(work)
         self._tasks[call_id] = task

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import shlex
 import time
 import warnings
 from collections.abc import Awaitable, Callable, Iterator
@@ -214,7 +215,7 @@ class SignInHandlers:
         name = self.record.name
         if not self.gate.interactive:
             raise ServerAuthRequired(
-                f"sign-in required (press Sign in, or run: elftia-mcp login {name!r})", server_name=name
+                f"sign-in required (press Sign in, or run: elftia-mcp login {shlex.quote(name)})", server_name=name
             )
         self.gate.attempts += 1
         if self.gate.attempts > MAX_SIGN_IN_ATTEMPTS:

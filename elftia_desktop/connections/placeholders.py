@@ -20,6 +20,7 @@ from elftia_desktop.core.errors import ServerStartFailed
 from elftia_desktop.core.models import McpServerRecord
 from elftia_desktop.core.secret_detect import secret_kind
 from elftia_desktop.core.secrets import looks_secret
+from elftia_desktop.core.text_rules import quoted
 
 PLACEHOLDER = re.compile(r"\$\{([^}]+)\}")
 
@@ -39,7 +40,7 @@ def expand(
             return match.group(0)
         if body.startswith("input:"):
             raise ServerStartFailed(
-                f"{where} asks for the input {body[6:]!r} ({match.group(0)}), which only VS Code "
+                f"{where} asks for the input {quoted(body[6:])} ({match.group(0)}), which only VS Code "
                 "can prompt for. Edit the server and put the value in its place.",
                 record.id,
                 server_name=record.name,

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import shlex
 import time
 import warnings
 from collections.abc import Awaitable, Callable
@@ -218,7 +219,7 @@ class ConnectionPool:
         if needs_confirmation(record):
             error = ServerNotTrusted(
                 f"{record.name} is not trusted yet, so it was not started. Check what it runs, then trust it "
-                f"(in the app, or: elftia-mcp trust {record.name!r}).",
+                f"(in the app, or: elftia-mcp trust {shlex.quote(record.name)}).",
                 record.id,
             )
             self.set_state(entry, ConnectionState.ERROR, error)

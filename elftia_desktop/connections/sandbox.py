@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
 import sys
 import tempfile
@@ -87,7 +88,7 @@ async def sandboxed(
     if why is not None:
         raise ServerStartFailed(
             f"its sandbox cannot run here: {why}. Install bubblewrap, or turn the sandbox off "
-            f"(elftia-mcp sandbox {record.name!r} --off)",
+            f"(elftia-mcp sandbox {shlex.quote(record.name)} --off)",
             record.id,
             server_name=record.name,
         )

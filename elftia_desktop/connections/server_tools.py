@@ -13,6 +13,7 @@ from elftia_desktop.connections.tool_cache import CachedTools, ToolCache
 from elftia_desktop.connections.tool_guard import ToolGuard
 from elftia_desktop.core.errors import ElftiaError, ToolCallError
 from elftia_desktop.core.models import McpServerRecord, MCPTool, McpToolListing
+from elftia_desktop.core.text_rules import quoted
 
 
 def _enabled(record: McpServerRecord, tools: list[MCPTool]) -> list[MCPTool]:
@@ -98,7 +99,7 @@ class ServerTools:
     async def check_callable(self, record: McpServerRecord, tool_name: str) -> types.Tool:
         """The tool's definition; refuses a disabled or unknown tool (refetches a stale list or one without it)."""
         if tool_name in record.disabled_tools:
-            raise ToolCallError(f"The tool {tool_name!r} of {record.name} is disabled.")
+            raise ToolCallError(f"The tool {quoted(tool_name)} of {record.name} is disabled.")
         cached = self.cache.fresh(record)
         if cached is None or tool_name not in cached.names:
             cached = await self.fetch(record)
@@ -106,5 +107,5 @@ class ServerTools:
                 if self.guard is not None:
                     self.guard.check_callable(record, tool_name)
                 known = ", ".join(sorted(cached.names)) or "none"
-                raise ToolCallError(f"{record.name} has no tool {tool_name!r} (its tools: {known}).")
+                raise ToolCallError(f"{record.name} has no tool {quoted(tool_name)} (its tools: {known}).")
         return cached.defs[tool_name]

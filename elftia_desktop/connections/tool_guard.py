@@ -11,6 +11,7 @@ starting the server again. :meth:`accept` pins the new definitions and lets them
 from __future__ import annotations
 
 import asyncio
+import shlex
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +20,7 @@ import mcp_types as types
 
 from elftia_desktop.core.errors import ToolCallError
 from elftia_desktop.core.models import McpServerRecord
+from elftia_desktop.core.text_rules import quoted
 from elftia_desktop.core.tool_pin_store import PinStore
 from elftia_desktop.core.tool_pins import (
     LintFinding,
@@ -195,8 +197,8 @@ class ToolGuard:
         """Refuse a call of a tool that is held back, saying how to review it."""
         if tool_name in self.held.get(record.id, frozenset()):
             raise ToolCallError(
-                f"The tool {tool_name!r} of {record.name} changed since you trusted it, so it is held back until "
-                f"you review it (in the app, or: elftia-mcp review {record.name!r})."
+                f"The tool {quoted(tool_name)} of {record.name} changed since you trusted it, so it is held back until "
+                f"you review it (in the app, or: elftia-mcp review {shlex.quote(record.name)})."
             )
 
     def review(self, server_id: str, names: Mapping[str, str]) -> ToolReview:

@@ -24,6 +24,7 @@ from elftia_desktop.connections.stdio_process import StdioProcess, open_stdio
 from elftia_desktop.core.errors import ServerStartFailed
 from elftia_desktop.core.login_env import login_env, passed_through, search_path
 from elftia_desktop.core.models import McpServerRecord, McpServerTransport
+from elftia_desktop.core.text_rules import quoted
 from elftia_desktop.platform.commands import find_command
 
 if TYPE_CHECKING:  # the HTTP transports are imported when one is opened: a stdio-only CLI run skips them
@@ -89,7 +90,7 @@ def command_not_found(command: str, path: str, record: McpServerRecord) -> Serve
     count = f"{len(folders)} folder{'s' if len(folders) != 1 else ''}"
     searched = f"not in any of the {count} on the PATH" if folders else "the PATH is empty"
     return ServerStartFailed(
-        f"command not found: {command!r} ({searched})",
+        f"command not found: {quoted(command)} ({searched})",
         record.id,
         server_name=record.name,
         details="Searched PATH, in order:\n" + "\n".join(folders) if folders else "",

@@ -21,7 +21,7 @@ from pydantic.alias_generators import to_camel
 from elftia_desktop.core.errors import AgentNotFound, ConfigError, DuplicateAgentName
 from elftia_desktop.core.json_store import JsonListStore, describe_validation_error
 from elftia_desktop.core.models import Agent, new_agent_id, now_ms
-from elftia_desktop.core.text_rules import name_key
+from elftia_desktop.core.text_rules import name_key, quoted
 
 AGENTS_VERSION = 1
 AGENTS_FILE_NAME = "agents.json"
@@ -38,13 +38,13 @@ def _find(agents: builtins.list[Agent], name_or_id: str) -> Agent:
         if name_key(agent.name) == name_key(wanted):
             return agent
     names = ", ".join(a.name for a in agents) or "none defined"
-    raise AgentNotFound(f"No agent named {name_or_id!r} (agents: {names})")
+    raise AgentNotFound(f"No agent named {quoted(name_or_id)} (agents: {names})")
 
 
 def _check_name_free(agents: builtins.list[Agent], name: str, own_id: str | None = None) -> None:
     clash = next((a for a in agents if name_key(a.name) == name_key(name) and a.id != own_id), None)
     if clash is not None:
-        raise DuplicateAgentName(f"name: an agent named {clash.name!r} exists already")
+        raise DuplicateAgentName(f"name: an agent named {quoted(clash.name)} exists already")
 
 
 def _uses(agent: Agent, server_id: str) -> bool:

@@ -19,6 +19,8 @@ import jsonschema
 from jsonschema.exceptions import SchemaError
 from jsonschema.exceptions import ValidationError as SchemaViolation
 
+from elftia_desktop.core.text_rules import quoted
+
 Path = tuple[str | int, ...]
 
 
@@ -75,7 +77,7 @@ def _issue(error: SchemaViolation) -> FieldIssue:
     if error.validator == "additionalProperties":
         return FieldIssue(path, error.message)
     if error.validator == "format":
-        return FieldIssue(path, f"Not a valid {error.validator_value}: {error.instance!r}.")
+        return FieldIssue(path, f"Not a valid {error.validator_value}: {quoted(error.instance)}.")
     if error.validator == "enum":
         options = ", ".join(repr(v) for v in error.validator_value)
         return FieldIssue(path, f"Must be one of {options}.")

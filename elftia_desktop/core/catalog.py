@@ -21,7 +21,7 @@ from elftia_desktop.core.models import Agent, McpServerInput, McpServerRecord, M
 from elftia_desktop.core.oauth_config import OAUTH_SECRETS
 from elftia_desktop.core.sandbox import default_sandbox
 from elftia_desktop.core.secrets import SECRET_REF_INSIDE, SecretVault
-from elftia_desktop.core.text_rules import name_key, visible
+from elftia_desktop.core.text_rules import name_key, quoted
 from elftia_desktop.core.trust import launch_changes, launch_of, mark_trusted
 from elftia_desktop.platform.sandbox import sandbox_support
 
@@ -234,8 +234,8 @@ def _clash(records: list[McpServerRecord], name: str) -> McpServerRecord | None:
 
 def _taken_message(name: str, existing: str) -> str:
     if name.lower() == existing.lower():
-        return f"name: a server named '{visible(existing)}' exists already"
-    return f"name: '{visible(name)}' looks the same as the existing server '{visible(existing)}'; choose another name"
+        return f"name: a server named {quoted(existing)} exists already"
+    return f"name: {quoted(name)} looks the same as the existing server {quoted(existing)}; choose another name"
 
 
 def _camel_keys(values: dict[str, Any]) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 from elftia_desktop.core.errors import ConfigError
 from elftia_desktop.core.models import McpServerInput
 from elftia_desktop.core.server_json import entry_to_input, server_entries
+from elftia_desktop.core.text_rules import quoted
 from elftia_desktop.platform.associations import URL_SCHEME
 
 SCHEME = URL_SCHEME
@@ -56,10 +57,10 @@ def parse_install_link(link: str) -> McpServerInput:
     parts = urlsplit(link.strip())
     if parts.scheme.lower() != SCHEME:
         shown = parts.scheme or "(none)"
-        raise InstallLinkError(f"Not an Elftia link: the scheme is {shown!r}, expected {EXAMPLE}")
+        raise InstallLinkError(f"Not an Elftia link: the scheme is {quoted(shown)}, expected {EXAMPLE}")
     action = (parts.netloc or parts.path.strip("/")).lower()
     if action != ACTION:
-        raise InstallLinkError(f"Unknown link action {action or '(none)'!r}: expected {EXAMPLE}")
+        raise InstallLinkError(f"Unknown link action {quoted(action or '(none)')}: expected {EXAMPLE}")
     query = _strict_query(parts.query)
     raw = _single(query, "config")
     if raw is None or not raw.strip():
@@ -69,7 +70,7 @@ def parse_install_link(link: str) -> McpServerInput:
     try:
         server = entry_to_input(name, entry)
     except ValueError as exc:
-        raise InstallLinkError(f"The link's server {name!r} is not valid: {exc}") from None
+        raise InstallLinkError(f"The link's server {quoted(name)} is not valid: {exc}") from None
     return server.model_copy(update={"is_trusted": False, "install_source": "protocol"})
 
 
@@ -121,7 +122,7 @@ def _single(query: dict[str, list[str]], key: str) -> str | None:
     if not values:
         return None
     if len(values) > 1:
-        raise InstallLinkError(f"The link has {len(values)} '{key}' parameters; it may have one")
+        raise InstallLinkError(f"The link has {len(values)} {quoted(key)} parameters; it may have one")
     return values[0]
 
 
@@ -140,7 +141,7 @@ def _pick_entry(data: Any, name: str) -> tuple[str, dict[str, Any]]:
         picked = [(n, e) for n, e in pairs if n == name]
         if not picked:
             names = ", ".join(n for n, _ in pairs) or "none"
-            raise InstallLinkError(f"The link names the server {name!r}, but its config has only: {names}")
+            raise InstallLinkError(f"The link names the server {quoted(name)}, but its config has only: {names}")
         pairs = picked
     if len(pairs) != 1:
         names = ", ".join(n for n, _ in pairs)
@@ -150,7 +151,7 @@ def _pick_entry(data: Any, name: str) -> tuple[str, dict[str, Any]]:
         )
     entry_name, entry = pairs[0]
     if not isinstance(entry, dict):
-        raise InstallLinkError(f"The link's server {entry_name!r} is not an object with 'command' or 'url'")
+        raise InstallLinkError(f'The link\'s server {quoted(entry_name)} is not an object with "command" or "url"')
     return entry_name, entry
 
 

@@ -25,6 +25,7 @@ from elftia_desktop.core.atomic_file import FileLock, atomic_write_text
 from elftia_desktop.core.errors import ConfigCorrupt, ConfigError, ConfigTooNew, JsonInputError
 from elftia_desktop.core.json_input import MAX_APP_CONFIG_CHARS, parse_json_text
 from elftia_desktop.core.paths import check_not_world_writable
+from elftia_desktop.core.text_rules import quoted
 
 M = TypeVar("M", bound=BaseModel)
 T = TypeVar("T")
@@ -138,7 +139,7 @@ class JsonListStore(Generic[M]):
         if isinstance(data, list):
             return data
         if not isinstance(data, dict):
-            raise ConfigCorrupt(f"{name}: expected an object with {key!r}, got {type(data).__name__}")
+            raise ConfigCorrupt(f"{name}: expected an object with {quoted(key)}, got {type(data).__name__}")
         version = data.get("version", 0)
         if not isinstance(version, int):
             raise ConfigCorrupt(f"{name}: 'version' must be a whole number")
@@ -149,7 +150,7 @@ class JsonListStore(Generic[M]):
             )
         entries = data.get(key, [])
         if not isinstance(entries, list):
-            raise ConfigCorrupt(f"{name}: {key!r} must be a list")
+            raise ConfigCorrupt(f"{name}: {quoted(key)} must be a list")
         return entries
 
     def _parse(self, text: str) -> _Snapshot[M]:
@@ -165,7 +166,7 @@ class JsonListStore(Generic[M]):
                 name = entry.get("name") if isinstance(entry, dict) else None
                 snapshot.invalid.append(entry)
                 self._notice(
-                    f"{self.entry_label} #{index + 1}{f' {name!r}' if name else ''} in {self.path.name} is not "
+                    f"{self.entry_label} #{index + 1}{f' {quoted(name)}' if name else ''} in {self.path.name} is not "
                     f"valid and was kept as it is, unused: {describe_validation_error(exc)}"
                 )
         return snapshot

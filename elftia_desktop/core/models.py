@@ -40,6 +40,7 @@ from elftia_desktop.core.text_rules import (
     check_name,
     check_no_control,
     check_url_text,
+    quoted,
 )
 
 ENV_KEY_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -142,7 +143,9 @@ class McpServerConfig(_OpenModel):
     def _protocol_is_a_mode(cls, protocol: str | None) -> str | None:
         if protocol is None or protocol in ("auto", "legacy") or PROTOCOL_VERSION_PATTERN.fullmatch(protocol):
             return protocol
-        raise ValueError(f"protocol must be 'auto', 'legacy' or a protocol version like '2026-07-28', not {protocol!r}")
+        raise ValueError(
+            f'protocol must be "auto", "legacy" or a protocol version like "2026-07-28", not {quoted(protocol)}'
+        )
 
     @field_validator("timeout", mode="before")
     @classmethod
@@ -179,7 +182,7 @@ class McpServerConfig(_OpenModel):
         for key in env:
             if not ENV_KEY_PATTERN.match(key):
                 raise ValueError(
-                    f"environment variable name {key!r} is not valid: use letters, digits and _, "
+                    f"environment variable name {quoted(key)} is not valid: use letters, digits and _, "
                     "not starting with a digit"
                 )
         return check_env_values(env)
@@ -189,7 +192,9 @@ class McpServerConfig(_OpenModel):
     def _header_names_are_tokens(cls, headers: dict[str, str]) -> dict[str, str]:
         for key in headers:
             if not HEADER_NAME_PATTERN.match(key):
-                raise ValueError(f"HTTP header name {key!r} is not valid: use letters, digits and !#$%&'*+-.^_`|~ only")
+                raise ValueError(
+                    f"HTTP header name {quoted(key)} is not valid: use letters, digits and !#$%&'*+-.^_`|~ only"
+                )
         return check_header_values(headers)
 
 
@@ -225,7 +230,7 @@ def _check_url(url: str | None, transport: McpServerTransport) -> None:
         raise ValueError(f"config.url: {label} server needs a URL")
     parsed = urlparse(url)
     if parsed.scheme not in ("http", "https") or not parsed.netloc:
-        raise ValueError(f"config.url: {url!r} is not an absolute http(s) URL (e.g. https://example.com/mcp)")
+        raise ValueError(f"config.url: {quoted(url)} is not an absolute http(s) URL (e.g. https://example.com/mcp)")
 
 
 class McpServerRecord(_OpenModel):

@@ -30,6 +30,7 @@ from elftia_desktop.core.models import (
 )
 from elftia_desktop.core.resources import read_resource_text
 from elftia_desktop.core.sandbox import preset_sandbox
+from elftia_desktop.core.text_rules import quoted
 from elftia_desktop.platform.sandbox import sandbox_support
 
 PRESETS_RESOURCE = "presets.json"
@@ -81,7 +82,7 @@ class PresetEnvVar(_Model):
     @model_validator(mode="after")
     def _name_is_env_name(self) -> PresetEnvVar:
         if not ENV_KEY_PATTERN.match(self.name):
-            raise ValueError(f"env name {self.name!r} is not a valid variable name")
+            raise ValueError(f"env name {quoted(self.name)} is not a valid variable name")
         return self
 
 
@@ -127,7 +128,7 @@ class McpPreset(_Model):
             raise ValueError(f"placeholder {{{name}}} names no argument")
         for argument in self.arguments:
             if argument.secret and argument.key in _placeholders(plain):
-                raise ValueError(f"secret argument {argument.key!r} may only be used in headers")
+                raise ValueError(f"secret argument {quoted(argument.key)} may only be used in headers")
         return self
 
     @property
@@ -183,7 +184,7 @@ def find_preset(presets: list[McpPreset], name: str) -> McpPreset:
     for preset in presets:
         if wanted in (preset.id, preset.name.lower()):
             return preset
-    raise ConfigError(f"no preset named {name!r}; presets: {', '.join(p.id for p in presets)}")
+    raise ConfigError(f"no preset named {quoted(name)}; presets: {', '.join(p.id for p in presets)}")
 
 
 def missing_values(
@@ -215,7 +216,9 @@ def preset_to_input(
     if missing_args or missing_env:
         labels = {a.key: a.label for a in preset.arguments}
         parts = [f"{k} ({labels[k]})" for k in missing_args] + [f"env {n}" for n in missing_env]
-        raise PresetValuesMissing(f"preset {preset.id!r} needs: {', '.join(parts)}", [*missing_args, *missing_env])
+        raise PresetValuesMissing(
+            f"preset {quoted(preset.id)} needs: {', '.join(parts)}", [*missing_args, *missing_env]
+        )
     filled = _filled_values(preset, values, python or sys.executable)
     config, secret_keys = _config(preset, filled, env_values)
     try:
@@ -232,7 +235,7 @@ def preset_to_input(
             sandbox=sandbox,
         )
     except ValidationError as exc:
-        raise ConfigError(f"preset {preset.id!r}: {describe_validation_error(exc)}") from exc
+        raise ConfigError(f"preset {quoted(preset.id)}: {describe_validation_error(exc)}") from exc
 
 
 def _config(preset: McpPreset, filled: dict[str, str], env_values: dict[str, str]) -> tuple[dict[str, Any], list[str]]:
@@ -257,10 +260,10 @@ def reject_unknown_values(preset: McpPreset, values: dict[str, str], env_values:
     unknown = sorted(set(values) - known)
     if unknown:
         expected = ", ".join(sorted(known)) or "none"
-        raise ConfigError(f"preset {preset.id!r} has no value {', '.join(unknown)} (its values: {expected})")
+        raise ConfigError(f"preset {quoted(preset.id)} has no value {', '.join(unknown)} (its values: {expected})")
     for key in env_values:
         if not ENV_KEY_PATTERN.match(key):
-            raise ConfigError(f"env {key!r}: not a valid variable name")
+            raise ConfigError(f"env {quoted(key)}: not a valid variable name")
 
 
 def _filled_values(preset: McpPreset, values: dict[str, str], python: str) -> dict[str, str]:

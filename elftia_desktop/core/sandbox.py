@@ -15,7 +15,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator
 
 from elftia_desktop.core.model_base import CamelModel
-from elftia_desktop.core.text_rules import check_no_control
+from elftia_desktop.core.text_rules import check_no_control, quoted
 from elftia_desktop.platform.sandbox import sandbox_support
 
 NetMode = Literal["none", "loopback", "any", "allow"]
@@ -47,7 +47,7 @@ class McpSandbox(CamelModel):
         for path in paths:
             check_no_control(path)
             if not (path.startswith(("/", "~")) or re.match(r"^[A-Za-z]:[\\/]", path)):
-                raise ValueError(f"sandbox path {path!r} must be absolute (start with / or ~)")
+                raise ValueError(f"sandbox path {quoted(path)} must be absolute (start with / or ~)")
         return list(dict.fromkeys(paths))
 
     @field_validator("allow_net")
@@ -55,7 +55,7 @@ class McpSandbox(CamelModel):
     def _hosts_are_hosts(cls, hosts: list[str]) -> list[str]:
         for host in hosts:
             if not HOST_PATTERN.match(host):
-                raise ValueError(f"sandbox host {host!r} is not a host or host:port (e.g. api.github.com:443)")
+                raise ValueError(f"sandbox host {quoted(host)} is not a host or host:port (e.g. api.github.com:443)")
         return list(dict.fromkeys(h.lower() for h in hosts))
 
     def fingerprint(self) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from elftia_desktop.core.config_store import describe_validation_error
 from elftia_desktop.core.errors import JsonInputError
 from elftia_desktop.core.json_input import MAX_JSON_CHARS, parse_json_text
 from elftia_desktop.core.models import TRANSPORT_NAMES, McpServerConfig, McpServerInput, McpServerTransport
+from elftia_desktop.core.text_rules import quoted
 
 _ENTRY_KEYS = {"command", "url", "serverUrl", "httpUrl"}
 _CONFIG_KEYS = {"command", "args", "env", "cwd", "url", "headers", "timeout"}
@@ -77,7 +78,7 @@ def server_entries(data: Any) -> list[tuple[str, Any]]:
             if isinstance(servers, list):
                 return server_entries(servers)
             if not isinstance(servers, dict):
-                raise JsonInputError(f"'{root_key}' must be an object of name: server entries")
+                raise JsonInputError(f"{quoted(root_key)} must be an object of name: server entries")
             return list(servers.items())
     if _ENTRY_KEYS & data.keys():
         name = data.get("name")
@@ -92,7 +93,7 @@ def server_entries(data: Any) -> list[tuple[str, Any]]:
 def parse_entry(name: str, entry: Any) -> ParsedServer:
     """One entry to an ``McpServerInput``, or the reason it cannot be one."""
     if not isinstance(entry, dict):
-        return ParsedServer(name, error="expected an object with 'command' or 'url'")
+        return ParsedServer(name, error='expected an object with "command" or "url"')
     try:
         return ParsedServer(name, server=entry_to_input(name, entry))
     except ValueError as exc:
@@ -139,5 +140,5 @@ def _transport_of(entry: dict[str, Any]) -> McpServerTransport:
     if raw is None:
         return McpServerTransport.STDIO if entry.get("command") else McpServerTransport.HTTP
     if not isinstance(raw, str) or raw.lower() not in TRANSPORT_NAMES:
-        raise ValueError(f"type: {raw!r} is not a transport (expected stdio, sse, http or streamableHttp)")
+        raise ValueError(f"type: {quoted(raw)} is not a transport (expected stdio, sse, http or streamableHttp)")
     return TRANSPORT_NAMES[raw.lower()]

@@ -116,6 +116,11 @@ def visible(text: str) -> str:
     return "".join(_escape_char(char) for char in text)
 
 
+def quoted(value: object) -> str:
+    """``value`` in the messages' one quoting style: plain double quotes, its hidden characters escaped."""
+    return f'"{visible(str(value))}"'
+
+
 class VisibleFormatter(logging.Formatter):
     """A log formatter whose lines show control, bidi and zero-width characters escaped.
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from elftia_desktop.core.login_env import command_search_path
 from elftia_desktop.core.models import DependencyCheckResult, McpServerRecord, McpServerTransport
+from elftia_desktop.core.text_rules import quoted
 from elftia_desktop.deps.command_map import runtime_command
 from elftia_desktop.deps.process import run_capture
 from elftia_desktop.deps.requirements import (
@@ -109,7 +110,7 @@ class DependencyChecker:
                 command=command,
                 installed=False,
                 meets_minimum=False,
-                instructions=f"'{command}' {where}. Check the spelling, or install the program that provides it.",
+                instructions=f"{quoted(command)} {where}. Check the spelling, or install the program that provides it.",
             )
         return DependencyCheckResult(
             command=command,

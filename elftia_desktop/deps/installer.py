@@ -31,6 +31,7 @@ from pathlib import Path
 from elftia_desktop.core.login_env import command_search_path
 from elftia_desktop.core.models import DependencyInstallResult
 from elftia_desktop.core.paths import managed_tools_dir
+from elftia_desktop.core.text_rules import quoted
 from elftia_desktop.deps.process import kill_tree, run_capture, start
 from elftia_desktop.deps.requirements import Runtime, command_name, instructions_for, parse_version, runtime_for
 from elftia_desktop.deps.system_package import APT_ENV, how_to_install, plan_here
@@ -167,7 +168,7 @@ class DependencyInstaller:
             await self._stream([manager, *plan.argv[1:]], report, " ".join(plan.argv[:2]), APT_ENV)
             program = find_command(runtime.probe_command, search)
             if program is None:
-                raise InstallFailed(f"the package was installed but '{runtime.probe_command}' is not on the PATH")
+                raise InstallFailed(f"the package was installed but {quoted(runtime.probe_command)} is not on the PATH")
             version = await self._version(Path(program), runtime)
         except InstallFailed as exc:
             report(f"failed: {exc}")
@@ -260,7 +261,7 @@ class DependencyInstaller:
                 target.write_text(f'@"{source}" %*\r\n', encoding="utf-8")
             exposed[command] = target
         if runtime.probe_command not in exposed:
-            raise InstallFailed(f"the package was installed but provides no '{runtime.probe_command}' command")
+            raise InstallFailed(f"the package was installed but provides no {quoted(runtime.probe_command)} command")
         return exposed
 
     def _remove(self, runtime: Runtime) -> list[str]:
@@ -301,7 +302,7 @@ def _unknown(command: str) -> str:
     from elftia_desktop.deps.requirements import RUNTIMES
 
     known = ", ".join(c for r in RUNTIMES if r.install or r.system_package for c in r.commands)
-    return f"'{command}' is not a runtime the app knows; it can install: {known}"
+    return f"{quoted(command)} is not a runtime the app knows; it can install: {known}"
 
 
 async def install(command: str, on_progress: ProgressCallback | None = None) -> DependencyInstallResult:

@@ -74,7 +74,7 @@ RUNTIMES: tuple[Runtime, ...] = (
         commands=("node", "npx"),
         aliases=("npm",),
         minimum=(18,),
-        reason="Servers published on npm start with 'npx -y <package>' (filesystem, memory, everything ...).",
+        reason='Servers published on npm start with "npx -y <package>" (filesystem, memory, everything ...).',
         homepage="https://nodejs.org/",
         instructions={
             "linux": (
@@ -102,7 +102,7 @@ RUNTIMES: tuple[Runtime, ...] = (
         name="uv",
         title="uv",
         commands=("uv", "uvx"),
-        reason="Servers published on PyPI start with 'uvx <package>' (fetch, time, git, sqlite ...).",
+        reason='Servers published on PyPI start with "uvx <package>" (fetch, time, git, sqlite ...).',
         homepage="https://docs.astral.sh/uv/",
         install=ManagedInstall(index="pypi", package="uv"),
         instructions={
@@ -120,7 +120,7 @@ RUNTIMES: tuple[Runtime, ...] = (
         commands=("python", "python3"),
         aliases=("py",),
         minimum=(3, 10),
-        reason="Servers written in Python start with 'python -m <module>'; the MCP SDK needs Python 3.10 or newer.",
+        reason='Servers written in Python start with "python -m <module>"; the MCP SDK needs Python 3.10 or newer.',
         homepage="https://www.python.org/downloads/",
         instructions={
             "linux": (
@@ -136,7 +136,7 @@ RUNTIMES: tuple[Runtime, ...] = (
         name="bun",
         title="Bun",
         commands=("bun", "bunx"),
-        reason="Some servers start with 'bunx <package>' or 'bun run'.",
+        reason='Some servers start with "bunx <package>" or "bun run".',
         homepage="https://bun.sh/",
         install=ManagedInstall(index="npm", package="bun", needs="npm"),
         instructions={
@@ -149,7 +149,7 @@ RUNTIMES: tuple[Runtime, ...] = (
         name="docker",
         title="Docker",
         commands=("docker",),
-        reason="Servers shipped as container images start with 'docker run -i --rm <image>'.",
+        reason='Servers shipped as container images start with "docker run -i --rm <image>".',
         homepage="https://docs.docker.com/get-docker/",
         instructions={
             "linux": (
@@ -165,7 +165,7 @@ RUNTIMES: tuple[Runtime, ...] = (
         name="deno",
         title="Deno",
         commands=("deno",),
-        reason="Some servers start with 'deno run <url or module>'.",
+        reason='Some servers start with "deno run <url or module>".',
         homepage="https://deno.com/",
         install=ManagedInstall(index="npm", package="deno", needs="npm"),
         instructions={
@@ -178,7 +178,7 @@ RUNTIMES: tuple[Runtime, ...] = (
         name="pipx",
         title="pipx",
         commands=("pipx",),
-        reason="Some servers start with 'pipx run <package>'.",
+        reason='Some servers start with "pipx run <package>".',
         homepage="https://pipx.pypa.io/",
         install=ManagedInstall(index="pypi", package="pipx"),
         instructions={

@@ -9,6 +9,7 @@ The decision (:func:`system_plan`) takes the OS, root and the package managers p
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -47,7 +48,7 @@ def system_plan(runtime: Runtime, os_name: OsName, is_root: bool, available: Cal
         return SystemPlan(None, runtime.instructions["linux"])
     if is_root and present[0][0] == "apt-get":
         argv = ("apt-get", "install", "-y", package)
-        return SystemPlan(argv, f"Press Install: the app runs '{' '.join(argv)}' (you are root).")
+        return SystemPlan(argv, f"Press Install: the app runs {shlex.join(argv)} (you are root).")
     prefix = "" if is_root else "sudo "
     commands = "\n".join(f"  {prefix}{typed}" for _, typed in present)
     return SystemPlan(None, f"Run this in a terminal (it needs admin rights), then press Check again:\n{commands}")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import shlex
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -23,6 +24,7 @@ from elftia_desktop.core.approvals import Answer, decided
 from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.errors import ElftiaError
 from elftia_desktop.core.models import McpServerRecord
+from elftia_desktop.core.text_rules import quoted
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +65,7 @@ class ApprovalRequest:
     def question(self) -> str:
         """The question as one text: server, tool, annotations and arguments."""
         return (
-            f"Allow the tool '{self.tool_name}' of the server '{self.server_name}' to run?\n"
+            f"Allow the tool {quoted(self.tool_name)} of the server {quoted(self.server_name)} to run?\n"
             f"{self.described()}\nArguments: {self.arguments_text()}"
         )
 
@@ -110,7 +112,7 @@ class ApprovalSource(Protocol):
 def how_to_approve(server_name: str, tool_name: str) -> str:
     """The two ways to auto-approve a tool, for a refusal text."""
     return (
-        f"approve it with `elftia-mcp tools {server_name} --approve {tool_name}` "
+        f"run elftia-mcp tools {shlex.quote(server_name)} --approve {shlex.quote(tool_name)}, "
         "or switch on its Auto-approve in the window's Discover dialog"
     )
 
@@ -151,10 +153,10 @@ async def check_approval(
         return None
     answer = await ask(request) if ask is not None else None
     if answer is None:
-        text = f"'{tool_name}' of {request.server_name} needs approval and nobody could be asked: "
+        text = f"{quoted(tool_name)} of {request.server_name} needs approval and nobody could be asked: "
         return Refusal(text + how_to_approve(request.server_name, tool_name) + ".", denied=False)
     if answer is Answer.DENY:
-        return Refusal(f"The user denied the call of '{tool_name}' of {request.server_name}.", denied=True)
+        return Refusal(f"The user denied the call of {quoted(tool_name)} of {request.server_name}.", denied=True)
     if answer is Answer.ALWAYS:
         await remember_always(source, server_id, tool_name)
     return None

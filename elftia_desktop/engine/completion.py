@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from elftia_desktop.core.models import Agent, McpMode, MCPTool
+from elftia_desktop.core.text_rules import quoted
 from elftia_desktop.engine.mcp_tool_adapter import CALL_TIMEOUT, ToolService, call_service_tool
 from elftia_desktop.engine.provider_calls import (
     Provider,
@@ -155,7 +156,7 @@ class CompletionService:
         ref = prepared.name_map.resolve(call.name)
         if ref is None:
             known = ", ".join(sorted(prepared.name_map)) or "none"
-            text = f"Error: there is no tool named {call.name!r} in this request (tools: {known})"
+            text = f"Error: there is no tool named {quoted(call.name)} in this request (tools: {known})"
             return tool_result_item(call, text, True)
         if call.argument_error is not None:
             return tool_result_item(call, f"Error: tool {call.name}: {call.argument_error}", True)

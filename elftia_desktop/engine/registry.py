@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from elftia_desktop.core.errors import ElftiaError
+from elftia_desktop.core.text_rules import quoted
 from elftia_desktop.engine.tool import ITool
 
 
@@ -50,8 +51,9 @@ class ToolRegistry:
             taken = self._tools.get(name) or batch.get(name)
             if taken is not None:
                 raise ToolNameConflict(
-                    f"tool name {name!r} is taken: a {_origin(taken)} is registered under it, "
-                    f"so the {_origin(tool)} ({tool.description[:60]!r}) cannot be; nothing from this batch was added"
+                    f"tool name {quoted(name)} is taken: a {_origin(taken)} is registered under it, "
+                    f"so the {_origin(tool)} ({quoted(tool.description[:60])}) cannot be; "
+                    "nothing from this batch was added"
                 )
             batch[name] = tool
         self._tools.update(batch)
@@ -63,7 +65,7 @@ class ToolRegistry:
         except KeyError:
             close = difflib.get_close_matches(name, list(self._tools), n=3)
             hint = f"; did you mean {', '.join(close)}?" if close else ""
-            raise ToolNotRegistered(f"no tool named {name!r} is registered{hint}") from None
+            raise ToolNotRegistered(f"no tool named {quoted(name)} is registered{hint}") from None
 
     def list(self) -> list[ITool]:
         """Every tool, in registration order."""

@@ -22,6 +22,7 @@ from typing import Any
 
 from elftia_desktop.core.errors import ElftiaError, JsonInputError
 from elftia_desktop.core.models import McpServerTransport
+from elftia_desktop.core.text_rules import quoted
 from elftia_desktop.gateway.command import gateway_command, gateway_env
 from elftia_desktop.gateway.http_install import HttpEntry, fix_port, http_entry
 from elftia_desktop.integrations.app_config_file import digest, user_config_path, write_with_backup
@@ -145,7 +146,7 @@ def _read(fmt: AppFormat, path: Path) -> tuple[str | None, dict[str, Any]]:
         raise JsonInputError(f"{path}: expected a JSON object at the top")
     servers = data.get(fmt.root_key, {})
     if not isinstance(servers, dict):
-        raise JsonInputError(f"{path}: '{fmt.root_key}' must be an object of name: server entries")
+        raise JsonInputError(f"{path}: {quoted(fmt.root_key)} must be an object of name: server entries")
     return text, data
 
 

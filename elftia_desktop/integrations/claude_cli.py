@@ -23,6 +23,7 @@ from elftia_desktop.core.catalog import ConflictPolicy, ServerCatalog
 from elftia_desktop.core.errors import ElftiaError
 from elftia_desktop.core.models import McpServerRecord
 from elftia_desktop.core.secrets import SecretVault
+from elftia_desktop.core.text_rules import quoted
 from elftia_desktop.integrations.claude_secrets import fill_secrets
 from elftia_desktop.integrations.detector import (
     ConfigFile,
@@ -190,7 +191,7 @@ class ClaudeCli:
         text = output.stdout.strip()
         if not text.startswith(f"{name}:"):
             said = (output.stderr or output.stdout).strip() or f"exit code {output.returncode}"
-            raise ClaudeCliError(f"claude has no MCP server named {name!r}: {said}")
+            raise ClaudeCliError(f"claude has no MCP server named {quoted(name)}: {said}")
         return parse_get_output(text)
 
     async def add(

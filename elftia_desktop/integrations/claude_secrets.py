@@ -17,6 +17,7 @@ from typing import Any
 
 from elftia_desktop.core.atomic_file import atomic_write_text
 from elftia_desktop.core.errors import ConfigError
+from elftia_desktop.core.text_rules import quoted
 from elftia_desktop.integrations.detector import read_config_text
 
 
@@ -27,7 +28,7 @@ def entry_in(data: dict[str, Any], scope: str, project: str, name: str) -> dict[
     )
     entry = (servers or {}).get(name) if isinstance(servers, dict) else None
     if not isinstance(entry, dict):
-        raise ConfigError(f"claude did not write the server {name!r} where expected; its secrets were not added")
+        raise ConfigError(f"claude did not write the server {quoted(name)} where expected; its secrets were not added")
     return entry
 
 

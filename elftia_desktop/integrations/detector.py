@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 from elftia_desktop.core.errors import JsonInputError
 from elftia_desktop.core.json_input import MAX_APP_CONFIG_CHARS, decode_json_bytes, read_bytes
 from elftia_desktop.core.server_json import load_json_text
+from elftia_desktop.core.text_rules import quoted
 from elftia_desktop.integrations.app_formats import APPS, AppFormat, app_format
 
 CLINE_EXTENSION = "saoudrizwan.claude-dev"
@@ -332,7 +333,9 @@ def server_sections(fmt: AppFormat, data: Any, location: ConfigLocation) -> list
 
 def _section(value: Any, key: str, where: str, scope: str, project: str | None) -> ServerSection:
     if not isinstance(value, dict):
-        raise JsonInputError(f"{where}: '{key}' must be an object of name: server entries, got {_type_name(value)}")
+        raise JsonInputError(
+            f"{where}: {quoted(key)} must be an object of name: server entries, got {_type_name(value)}"
+        )
     return ServerSection(key, value, scope, project)
 
 

@@ -23,6 +23,7 @@ from elftia_desktop.core.errors import JsonInputError
 from elftia_desktop.core.models import McpServerRecord, McpServerTransport
 from elftia_desktop.core.secret_detect import secret_kind
 from elftia_desktop.core.secrets import SECRET_REF_INSIDE, SecretVault, is_secret_ref
+from elftia_desktop.core.text_rules import quoted
 from elftia_desktop.integrations.app_formats import AppFormat, app_format
 from elftia_desktop.integrations.detector import parse_config_text, read_config_text
 
@@ -139,7 +140,8 @@ class _Writer:
             out["cwd"] = record.config.cwd
         else:
             self.result.warnings.append(
-                f"{record.name}: {self.fmt.label} has no working-folder setting; cwd {record.config.cwd!r} left out"
+                f"{record.name}: {self.fmt.label} has no working-folder setting; "
+                f"cwd {quoted(record.config.cwd)} left out"
             )
 
     def _rest(self, record: McpServerRecord, out: dict[str, Any]) -> None:
@@ -186,7 +188,7 @@ def merge_into(existing: Any, result: ExportResult, where: str) -> tuple[dict[st
     merged = dict(existing)
     servers = merged.get(fmt.root_key) or {}
     if not isinstance(servers, dict):
-        raise JsonInputError(f"{where}: '{fmt.root_key}' must be an object of name: server entries")
+        raise JsonInputError(f"{where}: {quoted(fmt.root_key)} must be an object of name: server entries")
     new = result.data[fmt.root_key]
     replaced = [name for name in new if name in servers]
     merged[fmt.root_key] = {**servers, **new}

@@ -23,6 +23,7 @@ from elftia_desktop.core.catalog import ConflictPolicy, ServerCatalog
 from elftia_desktop.core.errors import ElftiaError
 from elftia_desktop.core.models import McpServerInput, McpServerRecord, McpServerTransport
 from elftia_desktop.core.server_json import auto_approve_list, entry_to_input
+from elftia_desktop.core.text_rules import quoted
 from elftia_desktop.integrations.app_formats import (
     CLINE_LEGACY_TRANSPORT,
     AppFormat,
@@ -110,7 +111,7 @@ def _describe(value: Any) -> str:
     if isinstance(value, bool):
         return "true/false"
     if isinstance(value, str):
-        return f"the string {value!r}"[:60]
+        return f"the string {quoted(value)}"[:60]
     names = {dict: "an object", list: "a list", type(None): "null", int: "a number", float: "a number"}
     if isinstance(value, list):
         return "a list with a non-string item"
@@ -125,7 +126,7 @@ def _string_map(key: str, values: dict[str, Any], warnings: list[str]) -> dict[s
             out[name] = value
         elif isinstance(value, bool | int | float):
             text = str(value).lower() if isinstance(value, bool) else str(value)
-            warnings.append(f"{key}.{name}: the number/boolean {value!r} was taken as the string {text!r}")
+            warnings.append(f"{key}.{name}: the number/boolean {value!r} was taken as the string {quoted(text)}")
             out[name] = text
         else:
             raise ValueError(f"{key}.{name}: expected a string, got {_describe(value)}")
@@ -144,14 +145,14 @@ def _prepare(fmt: AppFormat, entry: dict[str, Any], warnings: list[str]) -> dict
     legacy = prepared.pop("transportType", None)
     if legacy is not None and "type" not in prepared:
         if legacy not in CLINE_LEGACY_TRANSPORT:
-            raise ValueError(f"transportType: {legacy!r} is not a transport (expected stdio, sse or http)")
+            raise ValueError(f"transportType: {quoted(legacy)} is not a transport (expected stdio, sse or http)")
         prepared["type"] = CLINE_LEGACY_TRANSPORT[legacy]
     url_key = next((k for k in (*fmt.url_keys, "url", "serverUrl", "httpUrl") if prepared.get(k)), None)
     if url_key is not None:
         prepared["url"] = url = prepared[url_key]
         if placeholders_in(url) and not url.startswith(("http://", "https://")):
             raise ValueError(
-                f"{url_key}: {url!r} starts with a placeholder; Elftia needs an absolute http(s) URL here, "
+                f"{url_key}: {quoted(url)} starts with a placeholder; Elftia needs an absolute http(s) URL here, "
                 "so write the real address before importing"
             )
         if not prepared.get("type") and not prepared.get("transport") and not prepared.get("command"):
@@ -167,7 +168,7 @@ def normalise_entry(fmt: AppFormat, name: str, entry: Any, section: ServerSectio
     where = f"{section.key_path}.{name}"
     out = SourceEntry(name, fmt.id, "", section.key_path, section.scope, section.project_path)
     if not isinstance(entry, dict):
-        out.error = f"{where}: expected an object with 'command' or 'url', got {_describe(entry)}"
+        out.error = f'{where}: expected an object with "command" or "url", got {_describe(entry)}'
         return out
     try:
         prepared = _prepare(fmt, entry, out.warnings)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import shlex
 import stat
 import sys
 from collections.abc import Callable
@@ -90,7 +91,7 @@ def _posix_exposure(path: Path, read: bool) -> Exposure | None:
     if not mode & (0o077 if read else stat.S_IWOTH):
         return None
     fix = "700" if stat.S_ISDIR(mode) else "600"
-    return Exposure(f"mode {stat.S_IMODE(mode):04o}", f"chmod {fix} '{path}'")
+    return Exposure(f"mode {stat.S_IMODE(mode):04o}", f"chmod {fix} {shlex.quote(str(path))}")
 
 
 def broad_principals(sddl: str, *, read: bool = False) -> list[str]:

@@ -111,6 +111,8 @@ def style_sheet(palette: QPalette | None = None) -> str:
     sidebar_bg = "#1f2023" if dark else "#eef0f4"
     page_bg = "#232428" if dark else "#f7f8fa"
     muted = muted_text_color(palette).name()
+    greyed = (palette or QApplication.palette()).color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.ButtonText)
+    disabled = greyed.name()
     selected = "#34373d" if dark else "#dde3f7"
     warning_bg, warning_border, warning_text = notice_colors("warning", palette)
     return f"""
@@ -134,7 +136,7 @@ def style_sheet(palette: QPalette | None = None) -> str:
         background: {card_bg}; min-height: 20px; }}
     QPushButton:hover {{ border-color: {ACCENT}; }}
     QPushButton:focus {{ border-color: {ACCENT}; }}
-    QPushButton:disabled {{ color: {muted}; }}
+    QPushButton:disabled {{ color: {disabled}; background: transparent; border-style: dashed; }}
     QPushButton#Primary {{ background: {ACCENT}; color: white; border: none; border-radius: 6px;
         padding: 6px 14px; font-weight: 600; }}
     QPushButton#Primary:hover {{ background: #3f59d6; }}

@@ -28,7 +28,7 @@ def test_extensions_and_icon_on_the_cards(qtbot: QtBot, router: McpRouter, tmp_p
     assert not cards[iconic.id].icon.isVisible()
     for record in (skilled, iconic):
         qtbot.mouseClick(cards[record.id].buttons["test"], Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: cards[skilled.id].protocol.text() == "2026-07-28 · apps, skills", timeout=WAIT)
+    qtbot.waitUntil(lambda: cards[skilled.id].protocol.text() == "protocol 2026-07-28 · apps, skills", timeout=WAIT)
     assert "Extensions the server declared: apps, skills" in cards[skilled.id].protocol.toolTip()
     qtbot.waitUntil(lambda: cards[iconic.id].icon.isVisible(), timeout=WAIT)
     pixmap = cards[iconic.id].icon.pixmap()

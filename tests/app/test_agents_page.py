@@ -214,7 +214,7 @@ def test_rename_duplicate_and_confirmed_delete(qtbot: QtBot, router: McpRouter) 
     when_modal(answer, attempts=2400)  # the name is refused on the service loop; then the dialog comes again
     qtbot.waitUntil(lambda: bool(asked_again), timeout=WAIT)
     assert asked_again[0][0] == "helper"  # the typed name is kept (issue 32)
-    assert "an agent named 'Helper' exists already" in asked_again[0][1]
+    assert 'an agent named "Helper" exists already' in asked_again[0][1]
 
 
 def test_a_corrupt_agents_file_is_recovered_and_the_user_told(qtbot: QtBot) -> None:
@@ -239,4 +239,4 @@ def test_channels_refuse_bad_parameters_and_name_the_field(qtbot: QtBot, router:
     qtbot.waitUntil(lambda: len(errors) == 3, timeout=WAIT)
     texts = sorted(e.message for e in errors)
     assert any("name" in t for t in texts) and any("mcpMode" in t for t in texts)
-    assert any("No agent named 'nobody' (agents: Assistant)" in t for t in texts)
+    assert any('No agent named "nobody" (agents: Assistant)' in t for t in texts)

@@ -33,8 +33,8 @@ def test_the_card_names_the_protocol_of_each_era(qtbot: QtBot, router: McpRouter
     assert not cards[modern.id].protocol.isVisible()  # not connected: nothing to name
     for record in (modern, legacy):
         qtbot.mouseClick(cards[record.id].buttons["test"], Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: cards[modern.id].protocol.text() == "2026-07-28", timeout=WAIT)
-    qtbot.waitUntil(lambda: cards[legacy.id].protocol.text() == "handshake 2025-11-25", timeout=WAIT)
+    qtbot.waitUntil(lambda: cards[modern.id].protocol.text() == "protocol 2026-07-28", timeout=WAIT)
+    qtbot.waitUntil(lambda: cards[legacy.id].protocol.text() == "protocol 2025-11-25 (handshake)", timeout=WAIT)
     assert cards[modern.id].protocol.isVisible() and cards[modern.id].badge.state == "connected"
     assert "no handshake" in cards[modern.id].protocol.toolTip()
     assert "initialize handshake" in cards[legacy.id].protocol.toolTip()

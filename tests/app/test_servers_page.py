@@ -38,10 +38,10 @@ def test_cards_show_each_server_and_filter(qtbot: QtBot, router: McpRouter) -> N
     add_servers(server_input("Alpha"), server_input("Beta", module="paginated"))
     page = open_page(qtbot, router, 2)
     assert [c.title.text() for c in page.cards.values()] == ["Alpha", "Beta"]
-    assert page.summary.text() == "2 servers · 0 connected"
+    assert page.summary.full_text == "2 servers · 0 connected"
     page.filter.setText("pagin")
     assert page.cards[stored("Alpha").id].isHidden() and not page.cards[stored("Beta").id].isHidden()
-    assert page.summary.text().endswith("1 shown")
+    assert page.summary.full_text == "1 of 2 shown · 0 connected"
 
 
 def test_empty_state_points_to_presets_and_import(qtbot: QtBot, router: McpRouter) -> None:
@@ -65,7 +65,7 @@ def test_test_button_connects_and_shows_tools(qtbot: QtBot, router: McpRouter) -
     qtbot.waitUntil(lambda: card.badge.state == "connected", timeout=WAIT)
     assert card.tool_count is not None and card.tool_count > 3
     assert f"{card.tool_count} tools" in card.subtitle.text()
-    assert page.summary.text() == "1 server · 1 connected"
+    assert page.summary.full_text == "1 server · 1 connected"
 
 
 def test_failed_start_shows_error_state_with_reason(qtbot: QtBot, router: McpRouter) -> None:

@@ -55,7 +55,7 @@ def test_look_alike_and_invisible_names_are_refused_with_the_reason(qtbot: QtBot
     )
     assert error.success is False
     assert error.error == (
-        "K\u0435ep: name: 'K\u0435ep' looks the same as the existing server 'Keep'; choose another name"
+        'K\u0435ep: name: "K\u0435ep" looks the same as the existing server "Keep"; choose another name'
     )
     refused = _result(
         qtbot,

@@ -53,7 +53,7 @@ def test_on_a_terminal_always_allow_is_asked_once_and_saved(notes: McpServerReco
         chunk = os.read(leader, 4096).decode()
         assert chunk, f"the terminal closed before the prompt: {seen!r}"
         seen += chunk
-    assert "Allow the tool 'post_note' of the server 'notes' to run?" in seen
+    assert 'Allow the tool "post_note" of the server "notes" to run?' in seen
     assert "reaches outside services" in seen and '"text": "hi"' in seen
     os.write(leader, b"a\n")
     out, _ = process.communicate(timeout=120)

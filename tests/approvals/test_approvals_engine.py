@@ -41,7 +41,7 @@ async def test_read_only_tools_run_and_others_are_refused_without_a_callback(
     assert await tools["delete_note"].needs_approval({"key": "a"})
     assert await tools["read_note"].execute({"key": "a"}) == "note a"
     refused = await tools["delete_note"].execute({"key": "a"})
-    assert refused.startswith("Error: 'delete_note' of notes needs approval and nobody could be asked")
+    assert refused.startswith('Error: "delete_note" of notes needs approval and nobody could be asked')
     assert "elftia-mcp tools notes --approve delete_note" in refused
     assert "delete_note a" not in str(await tools["ran"].execute({}))
 
@@ -57,7 +57,7 @@ async def test_the_callback_sees_the_question_and_its_answers_count(
     assert asked.hints() == "may change things, may delete or overwrite, stays within its own data"
     assert '"key": "a"' in asked.question()
     denied = await tools["delete_note"].execute({"key": "b"})
-    assert denied == "Error: The user denied the call of 'delete_note' of notes."
+    assert denied == 'Error: The user denied the call of "delete_note" of notes.'
     assert await tools["post_note"].execute({"text": "hi"}) == "posted hi"  # always: saved
     assert catalog.get(notes.id).auto_approved_tools == ["post_note"]
     assert await tools["post_note"].execute({"text": "again"}) == "posted again"
@@ -74,4 +74,4 @@ async def test_a_switch_made_elsewhere_counts_at_the_next_call(
     assert await tools["plain"].execute({}) == "plain ran"
     catalog.set_tool_flag(notes.id, "read_note", "autoApprove", False)
     assert await tools["read_note"].needs_approval({"key": "a"})
-    assert (await tools["read_note"].execute({"key": "a"})).startswith("Error: 'read_note' of notes needs approval")
+    assert (await tools["read_note"].execute({"key": "a"})).startswith('Error: "read_note" of notes needs approval')

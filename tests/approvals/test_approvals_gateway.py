@@ -55,7 +55,7 @@ async def test_an_app_that_declared_elicitation_is_asked(
         assert not result.is_error and text(result) == "deleted x"
         question = asked[0]
         assert isinstance(question, types.ElicitRequestFormParams)
-        assert "'delete_note' of the server 'notes'" in question.message
+        assert '"delete_note" of the server "notes"' in question.message
         assert "may delete or overwrite" in question.message and '"key": "x"' in question.message
         assert question.requested_schema["properties"]["answer"]["enum"][1] == "Always allow this tool"
         assert text(await client.call_tool("notes__delete_note", {"key": "y"})) == "deleted y"
@@ -70,7 +70,7 @@ async def test_a_declined_form_denies(service: McpService, notes: McpServerRecor
 
     async with connected(Gateway(service, Scope), elicitation_callback=decline) as client:
         result = await client.call_tool("notes__post_note", {"text": "hi"})
-        assert result.is_error and text(result) == "The user denied the call of 'post_note' of notes."
+        assert result.is_error and text(result) == 'The user denied the call of "post_note" of notes.'
         assert "post_note" not in text(await client.call_tool("notes__ran", {}))
 
 
@@ -81,8 +81,8 @@ async def test_without_elicitation_the_call_is_refused_with_how_to_approve(
         result = await client.call_tool("notes__plain", {})
         assert result.is_error
         assert text(result) == (
-            "'plain' of notes needs approval and nobody could be asked: approve it with "
-            "`elftia-mcp tools notes --approve plain` or switch on its Auto-approve in the window's Discover dialog."
+            '"plain" of notes needs approval and nobody could be asked: run elftia-mcp tools notes --approve plain, '
+            "or switch on its Auto-approve in the window's Discover dialog."
         )
         assert "plain" not in text(await client.call_tool("notes__ran", {}))
 
@@ -114,4 +114,4 @@ async def test_a_modern_client_is_asked_in_an_input_round(service: McpService, n
 
     async with Client(build_server(Gateway(service, Scope)), mode="auto", elicitation_callback=elicit) as client:
         assert text(await client.call_tool("notes__delete_note", {"key": "m"})) == "deleted m"
-    assert len(asked) == 1 and "'delete_note' of the server 'notes'" in asked[0].message
+    assert len(asked) == 1 and '"delete_note" of the server "notes"' in asked[0].message

@@ -103,7 +103,7 @@ def test_try_confirms_and_each_answer_counts(qtbot: QtBot, router: McpRouter, no
     qtbot.mouseClick(asked(qtbot).deny_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: dialog.history_list.count() == 2, timeout=WAIT)
     assert dialog.last_response is not None and dialog.last_response.is_error
-    assert dialog.last_response.content[0]["text"] == "The user denied the call of 'delete_note' of notes."
+    assert dialog.last_response.content[0]["text"] == 'The user denied the call of "delete_note" of notes.'
 
     qtbot.mouseClick(dialog.call_button, Qt.MouseButton.LeftButton)
     qtbot.mouseClick(asked(qtbot).always_button, Qt.MouseButton.LeftButton)
@@ -156,7 +156,7 @@ def test_the_window_hosting_the_pool_asks_for_an_app_that_cannot(
         app.send_call("notes__plain", {})
         qtbot.waitUntil(lambda: len(questions) == 2, timeout=WAIT)
         router.answer_approval(questions[1].ticket, Answer.DENY)
-        assert app.answer() == "ERROR The user denied the call of 'plain' of notes."
+        assert app.answer() == 'ERROR The user denied the call of "plain" of notes.'
     finally:
         if app is not None:
             app.close()

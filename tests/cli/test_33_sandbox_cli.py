@@ -74,8 +74,8 @@ def test_loosening_outside_the_form_asks_again_with_the_diff(capsys: pytest.Capt
 @pytest.mark.parametrize(
     ("flags", "message"),
     [
-        (["--allow-net", "bad host"], "sandbox host 'bad host' is not a host or host:port"),
-        (["--allow-read", "relative/path"], "sandbox path 'relative/path' must be absolute"),
+        (["--allow-net", "bad host"], 'sandbox host "bad host" is not a host or host:port'),
+        (["--allow-read", "relative/path"], 'sandbox path "relative/path" must be absolute'),
     ],
 )
 def test_bad_values_exit_2_naming_them(

@@ -43,11 +43,11 @@ def test_agents_add_list_update_remove(capsys: pytest.CaptureFixture[str]) -> No
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["agents", "add", "assistant"], "an agent named 'Assistant' exists already"),
+        (["agents", "add", "assistant"], 'an agent named "Assistant" exists already'),
         (["agents", "add", "X", "--server", "nope"], "No server named 'nope' (servers: alpha)"),
         (["agents", "add", "X", "--tool", "mcp__alpha__nope"], "alpha has no such tool (its tools: mcp__alpha__echo"),
         (["agents", "add", "X", "--tool", "mcp__zeta__echo"], "no server has this tool id (tool ids start with: mcp"),
-        (["agents", "update", "nobody", "--mode", "auto"], "No agent named 'nobody' (agents: Assistant)"),
+        (["agents", "update", "nobody", "--mode", "auto"], 'No agent named "nobody" (agents: Assistant)'),
         (["agents", "update", "assistant"], "nothing to change"),
         (["disable-tool", "alpha", "nope"], "alpha has no tool 'nope' (its tools: echo, add"),
         (["enable-tool", "alpha", "echo"], "'echo' is not disabled (disabled tools: none)"),
@@ -86,4 +86,4 @@ def test_tool_switches_and_tools_of_an_agent(capsys: pytest.CaptureFixture[str])
     record = ServerCatalog(ConfigStore(), SecretVault()).get(alpha.id)
     assert record.disabled_tools == [] and record.disabled_auto_approve_tools == []
     code, _, err = run(capsys, "tools", "--agent", "nobody", "--format", "openai")
-    assert code == 2 and "No agent named 'nobody' (agents: Assistant, Picky)" in err
+    assert code == 2 and 'No agent named "nobody" (agents: Assistant, Picky)' in err

@@ -37,7 +37,7 @@ def test_add_list_update_enable_remove(isolated_data_dir: Path) -> None:
 def test_bad_input_exits_2_naming_the_field() -> None:
     result = cli("add", "remote", "--type", "http", "--url", "localhost:3000")
     assert result.returncode == 2
-    assert "config.url: 'localhost:3000' is not an absolute http(s) URL" in result.stderr
+    assert 'config.url: "localhost:3000" is not an absolute http(s) URL' in result.stderr
     result = cli("add", "x", "--env", "NOEQUALS", "--command", "npx")
     assert result.returncode == 2 and "--env: expected NAME=VALUE, got 'NOEQUALS'" in result.stderr
     missing = cli("remove", "ghost")

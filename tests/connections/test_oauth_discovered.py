@@ -33,7 +33,7 @@ async def test_a_challenge_leads_to_auth_required_and_a_sign_in(service: McpServ
     with serve_http("oauth", transport) as url:  # type: ignore[arg-type]
         sid = await add_server(service, http_input("found", url, kind))
         assert service.connection_state(sid) is ConnectionState.AUTH_REQUIRED
-        assert "elftia-mcp login 'found'" in (service.connection_error(sid) or "")
+        assert "elftia-mcp login found)" in (service.connection_error(sid) or "")
         assert browser.urls == []
         with pytest.raises(ServerAuthRequired, match="elftia-mcp login"):
             await service.call_tool(sid, "whoami", {})

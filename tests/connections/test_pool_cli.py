@@ -71,7 +71,7 @@ def test_bad_input_and_untrusted(data: Path) -> None:
 
     refused = _cli(data, "call", "stranger", "echo", "--args", '{"text": "x"}')
     assert refused.returncode == 1
-    assert "not trusted" in refused.stderr and "elftia-mcp trust 'stranger'" in refused.stderr
+    assert "not trusted" in refused.stderr and "elftia-mcp trust stranger)" in refused.stderr
 
     timeout = _cli(data, "call", "basic", "slow", "--args", '{"seconds": 30}', "--timeout", "1")
     assert timeout.returncode == 1 and "timed out" in timeout.stderr

@@ -53,7 +53,7 @@ async def test_vscode_input_placeholder_says_to_fill_it_in(service: McpService) 
     server = stdio_input("prompted", "basic", config={"env": {"API_KEY": "${input:api-key}"}})
     result = await servers.add(service, server)
     assert result.server is not None
-    with pytest.raises(ServerStartFailed, match="asks for the input 'api-key'"):
+    with pytest.raises(ServerStartFailed, match='asks for the input "api-key"'):
         await service.init_client(result.server.id)
 
 

@@ -64,7 +64,7 @@ async def test_tool_ids_and_disabled_tools(service: McpService) -> None:
     assert by_name["echo"].input_schema["properties"]["text"]["type"] == "string"
     with pytest.raises(ToolCallError, match="disabled"):
         await service.call_tool(sid, "crash", {})
-    with pytest.raises(ToolCallError, match="no tool 'nope'"):
+    with pytest.raises(ToolCallError, match='no tool "nope"'):
         await service.call_tool(sid, "nope", {})
     assert service.connection_state(sid) is ConnectionState.CONNECTED
 

@@ -130,9 +130,9 @@ async def test_no_relist_within_ttl(service: McpService) -> None:
 async def test_a_bad_protocol_field_is_named(service: McpService) -> None:
     sid = await add_server(service, stdio_input("pinned", "basic", config={"protocol": "2025-06-18"}))
     tested = await service.test(sid)
-    assert not tested.success and "protocol field says '2025-06-18'" in (tested.error or "")
-    assert "use 'legacy'" in (tested.error or "")
-    with pytest.raises(ValueError, match="protocol must be 'auto', 'legacy' or a protocol version"):
+    assert not tested.success and 'protocol field says "2025-06-18"' in (tested.error or "")
+    assert 'use "legacy"' in (tested.error or "")
+    with pytest.raises(ValueError, match='protocol must be "auto", "legacy" or a protocol version'):
         stdio_input("pinned", "basic", config={"protocol": "newest"})
 
 

@@ -32,8 +32,8 @@ def test_a_changed_tool_is_held_back_until_accepted(isolated_data_dir: Path, tmp
     called = cli("call", "rug", "weather", "--args", '{"city": "x"}')
     assert called.returncode == 1
     assert (
-        "The tool 'weather' of rug changed since you trusted it, so it is held back until you review it "
-        "(in the app, or: elftia-mcp review 'rug')." in called.stderr
+        'The tool "weather" of rug changed since you trusted it, so it is held back until you review it '
+        "(in the app, or: elftia-mcp review rug)." in called.stderr
     )
 
     review = cli("review", "rug")

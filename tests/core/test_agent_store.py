@@ -31,9 +31,9 @@ def test_add_get_and_names_unique_case_insensitive(tmp_path: Path) -> None:
     coder = agents.add(Agent(name="  Coder ", mcp_mode=McpMode.MANUAL, selected_servers=["s1", "s1", "s2"]))
     assert coder.name == "Coder" and coder.selected_servers == ["s1", "s2"]
     assert agents.get("coder").id == coder.id == agents.get(coder.id).id
-    with pytest.raises(DuplicateAgentName, match="'Coder' exists already"):
+    with pytest.raises(DuplicateAgentName, match='"Coder" exists already'):
         agents.add(Agent(name="CODER"))
-    with pytest.raises(AgentNotFound, match=r"No agent named 'writer' \(agents: Coder\)"):
+    with pytest.raises(AgentNotFound, match=r'No agent named "writer" \(agents: Coder\)'):
         agents.get("writer")
     data = json.loads(agents.path.read_text())
     assert data["version"] == AGENTS_VERSION
@@ -107,7 +107,7 @@ def test_newer_version_refused_and_invalid_entry_kept(tmp_path: Path) -> None:
     path.write_text(json.dumps({"version": 1, "agents": [bad, {"name": "fine"}]}))
     agents = AgentStore(path)
     assert [a.name for a in agents.list()] == ["fine"]
-    assert "Agent #1 'odd'" in agents.notices[0] and "mcpMode" in agents.notices[0]
+    assert 'Agent #1 "odd"' in agents.notices[0] and "mcpMode" in agents.notices[0]
     agents.add(Agent(name="new"))
     assert bad in json.loads(path.read_text())["agents"]
 

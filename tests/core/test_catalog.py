@@ -23,7 +23,7 @@ def stdio(name: str, command: str = "npx", **extra: object) -> McpServerInput:
 
 def test_names_are_unique_case_insensitively(servers: ServerCatalog) -> None:
     servers.add(stdio("Files"))
-    with pytest.raises(DuplicateServerName, match="name: a server named 'Files' exists already"):
+    with pytest.raises(DuplicateServerName, match='name: a server named "Files" exists already'):
         servers.add(stdio("files"))
     assert [r.name for r in servers.all()] == ["Files"]
 

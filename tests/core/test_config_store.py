@@ -102,7 +102,7 @@ def test_invalid_entry_is_kept_and_reported(tmp_path: Path) -> None:
     path.write_text(json.dumps({"version": 1, "mcpServers": [good, bad]}))
     store = ConfigStore(path)
     assert [r.name for r in store.records()] == ["fine"]
-    assert "'broken'" in store.notices[0] and "config.command" in store.notices[0]
+    assert '"broken"' in store.notices[0] and "config.command" in store.notices[0]
     add(store, "new")
     saved = json.loads(path.read_text())["mcpServers"]
     assert bad in saved and [s["name"] for s in saved] == ["fine", "new", "broken"]

@@ -34,7 +34,7 @@ def test_world_writable_data_folder_is_refused_with_the_fix(isolated_data_dir: P
     assert result.returncode == 2
     assert result.stderr.strip() == (
         f"error: The data folder {isolated_data_dir} can be changed by every user of this computer (mode 0777), "
-        f"so Elftia will not use it. Fix it with: chmod 700 '{isolated_data_dir}'"
+        f"so Elftia will not use it. Fix it with: chmod 700 {isolated_data_dir}"
     )
 
 
@@ -45,6 +45,6 @@ def test_world_writable_config_is_refused_with_the_fix(isolated_data_dir: Path) 
     result = cli("list")
     assert result.returncode == 2
     assert f"The file {config} can be changed by every user of this computer (mode 0666)" in result.stderr
-    assert f"Fix it with: chmod 600 '{config}'" in result.stderr
+    assert f"Fix it with: chmod 600 {config}" in result.stderr
     config.chmod(0o600)
     assert "files" in cli("list").stdout

@@ -70,8 +70,8 @@ def test_make_install_link_round_trips() -> None:
 @pytest.mark.parametrize(
     ("link", "expected"),
     [
-        ("https://install-mcp?config=e30", "the scheme is 'https'"),
-        ("elftia://add-server?config=e30", "Unknown link action 'add-server'"),
+        ("https://install-mcp?config=e30", 'the scheme is "https"'),
+        ("elftia://add-server?config=e30", 'Unknown link action "add-server"'),
         ("elftia://install-mcp?name=x", "no 'config' parameter"),
         ("elftia://install-mcp?name=x&config=%%%", "neither JSON nor base64url"),
         ("elftia://install-mcp?name=x&config=" + b64url("x")[:-1] + "!", "neither JSON nor base64url"),
@@ -86,7 +86,7 @@ def test_make_install_link_round_trips() -> None:
             "has 2 servers (a, b)",
         ),
         ("elftia://install-mcp?name=c&config=" + b64url({"mcpServers": {"a": {"command": "a"}}}), "has only: a"),
-        ("elftia://install-mcp?name=a&name=b&config=e30", "2 'name' parameters"),
+        ("elftia://install-mcp?name=a&name=b&config=e30", '2 "name" parameters'),
         ("elftia://install-mcp?name=x&config=" + base64.urlsafe_b64encode(b"\xff\xfe{").decode(), "not UTF-8"),
     ],
 )

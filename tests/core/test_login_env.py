@@ -189,7 +189,7 @@ async def test_the_pool_and_the_dependencies_page_find_the_same_command(
         assert check.installed and check.path == argv[0] == str(folder / name)
         assert await checker.search_path() == pool_path
     assert not (await checker.check("elftia-nowhere")).installed
-    with pytest.raises(Exception, match="command not found: 'elftia-nowhere'"):
+    with pytest.raises(Exception, match='command not found: "elftia-nowhere"'):
         await stdio_argv(
             McpServerRecord(
                 name="nowhere", type=McpServerTransport.STDIO, config=McpServerConfig(command="elftia-nowhere")

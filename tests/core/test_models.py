@@ -105,13 +105,13 @@ def test_env_keys_must_be_variable_names() -> None:
     with pytest.raises(ValidationError) as exc:
         McpServerInput(name="a", config={"command": "npx", "env": {"1BAD-KEY": "v"}})
     text = error_text(exc)
-    assert "config.env" in text and "'1BAD-KEY'" in text
+    assert "config.env" in text and '"1BAD-KEY"' in text
 
 
 def test_header_names_must_be_tokens() -> None:
     with pytest.raises(ValidationError) as exc:
         McpServerInput(name="a", type="http", config={"url": "https://x.dev/mcp", "headers": {"Bad Header": "v"}})
-    assert "'Bad Header'" in error_text(exc)
+    assert '"Bad Header"' in error_text(exc)
 
 
 def test_local_scope_needs_a_project_folder() -> None:

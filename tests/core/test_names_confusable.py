@@ -26,14 +26,14 @@ def test_invisible_characters_are_refused(name: str, message: str) -> None:
 def test_full_width_and_look_alike_duplicates_are_refused_naming_the_existing_server() -> None:
     assert cli("add", "Keep", "--", "npx", "pkg").returncode == 0
     full_width = cli("add", "\uff2b\uff25\uff25\uff30", "--", "npx", "pkg")
-    assert full_width.returncode == 2 and "name: a server named 'Keep' exists already" in full_width.stderr
+    assert full_width.returncode == 2 and 'name: a server named "Keep" exists already' in full_width.stderr
     cyrillic = cli("add", "K\u0435ep", "--", "npx", "pkg")
     assert cyrillic.returncode == 2
-    assert "name: 'K\u0435ep' looks the same as the existing server 'Keep'; choose another name" in cyrillic.stderr
+    assert 'name: "K\u0435ep" looks the same as the existing server "Keep"; choose another name' in cyrillic.stderr
     assert [r["name"] for r in json.loads(cli("list", "--json").stdout)] == ["Keep"]
     assert cli("add", "notes", "--", "npx", "pkg").returncode == 0
     renamed = cli("update", "notes", "--name", "KEEP")
-    assert renamed.returncode == 2 and "a server named 'Keep' exists already" in renamed.stderr
+    assert renamed.returncode == 2 and 'a server named "Keep" exists already' in renamed.stderr
 
 
 def test_full_width_name_is_stored_normalised() -> None:

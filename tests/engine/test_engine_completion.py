@@ -85,7 +85,7 @@ async def test_openai_bad_arguments_and_unknown_names_are_error_results(service:
     assert bad_json["tool_call_id"] == "c1"
     assert bad_json["content"].startswith(f"Error: tool {echo}: arguments are not valid JSON (Unterminated string")
     assert "column 10" in bad_json["content"]
-    assert unknown["content"].startswith("Error: there is no tool named 'mcp__nowhere__x' in this request")
+    assert unknown["content"].startswith('Error: there is no tool named "mcp__nowhere__x" in this request')
 
 
 async def test_openai_strict_mode_removes_the_nulls_it_forced_before_the_call(service: McpService) -> None:

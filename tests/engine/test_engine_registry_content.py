@@ -87,14 +87,14 @@ def test_registry_register_get_list_unregister() -> None:
     assert registry.names() == ["a", "b"]
     assert registry.unregister("a") is a
     assert "a" not in registry and len(registry) == 1
-    with pytest.raises(ToolNotRegistered, match=r"no tool named 'a' is registered"):
+    with pytest.raises(ToolNotRegistered, match=r'no tool named "a" is registered'):
         registry.get("a")
 
 
 def test_collision_is_a_clear_error_and_a_batch_is_all_or_nothing() -> None:
     registry = ToolRegistry()
     registry.register(EchoTool("clock__now"))
-    with pytest.raises(ToolNameConflict, match=r"tool name 'clock__now' is taken: a EchoTool is registered"):
+    with pytest.raises(ToolNameConflict, match=r'tool name "clock__now" is taken: a EchoTool is registered'):
         registry.register(EchoTool("clock__now"))
     with pytest.raises(ToolNameConflict, match="nothing from this batch was added"):
         registry.register_all([EchoTool("x"), EchoTool("y"), EchoTool("x")])
@@ -115,4 +115,4 @@ async def test_execute_by_name_and_unknown_name_as_text() -> None:
     registry = ToolRegistry()
     registry.register(EchoTool("echo"))
     assert await registry.execute("echo", {"text": "hi"}) == "echo: hi"
-    assert (await registry.execute("nope", {})).startswith("Error: no tool named 'nope'")
+    assert (await registry.execute("nope", {})).startswith('Error: no tool named "nope"')

@@ -51,6 +51,6 @@ def test_an_unknown_agent_is_bad_input(isolated_data_dir: Path) -> None:
         stdin=subprocess.DEVNULL,
     )
     assert done.returncode == 2
-    assert "--agent: No agent named 'nobody'" in done.stderr
+    assert '--agent: No agent named "nobody"' in done.stderr
     assert "Writer" in done.stderr
     assert done.stdout == ""

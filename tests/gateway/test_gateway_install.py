@@ -149,7 +149,7 @@ def test_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["gateway", "install", "notepad"]) == 2
     assert "choose one of claude-desktop, claude-code, cursor, vscode, windsurf, lmstudio" in capsys.readouterr().err
     assert main(["gateway", "install", "cursor", "--agent", "ghost", "--file", str(tmp_path / "x.json")]) == 2
-    assert "--agent: No agent named 'ghost'" in capsys.readouterr().err
+    assert '--agent: No agent named "ghost"' in capsys.readouterr().err
     broken = tmp_path / "broken.json"
     broken.write_text('{"mcpServers": {"a": }', encoding="utf-8")
     assert main(["gateway", "install", "windsurf", "--file", str(broken)]) == 2

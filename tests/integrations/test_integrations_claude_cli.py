@@ -150,7 +150,7 @@ def test_pull_imports_claude_servers_untrusted(
 @pytest.mark.network
 def test_failures_carry_the_cli_message(claude_env: dict[str, str], tmp_path: Path) -> None:
     cli = _cli(claude_env, tmp_path / "proj")
-    with pytest.raises(ClaudeCliError, match="claude has no MCP server named 'nope'"):
+    with pytest.raises(ClaudeCliError, match='claude has no MCP server named "nope"'):
         asyncio.run(cli.get("nope"))
     with pytest.raises(ClaudeCliError, match=r"'claude mcp remove nope' failed \(exit code 1\): No MCP server named"):
         asyncio.run(cli.remove("nope"))

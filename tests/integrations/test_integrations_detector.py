@@ -140,7 +140,7 @@ def test_broken_json_reports_file_line_and_column(home: Path, machine: Machine) 
     ("text", "message"),
     [
         ("[1, 2]", "expected a JSON object at the top, got a list"),
-        ('{"mcpServers": [{"command": "x"}]}', "'mcpServers' must be an object of name: server entries, got a list"),
+        ('{"mcpServers": [{"command": "x"}]}', '"mcpServers" must be an object of name: server entries, got a list'),
     ],
 )
 def test_wrong_shapes_are_named(tmp_path: Path, text: str, message: str) -> None:

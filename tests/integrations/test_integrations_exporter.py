@@ -172,7 +172,7 @@ def test_cwd_and_disabled_are_named_when_a_format_cannot_hold_them(catalog: Serv
     )
     code = export_servers([record], "claude-code", catalog.vault)
     assert "cwd" not in code.data["mcpServers"]["local"]
-    assert "local: Claude Code has no working-folder setting; cwd '/srv/app' left out" in code.warnings
+    assert 'local: Claude Code has no working-folder setting; cwd "/srv/app" left out' in code.warnings
     assert "local: disabled here, but Claude Code has no off switch" in code.warnings
     assert export_servers([record], "vscode", catalog.vault).data["servers"]["local"]["cwd"] == "/srv/app"
 

@@ -72,7 +72,7 @@ def test_project_mcp_json_keeps_expansion_placeholders(catalog: ServerCatalog, t
     preview = _preview("claude-code", "project.mcp.json", catalog, "project", str(tmp_path))
     items = {i.entry.name: i.entry for i in preview.items}
     assert items["api-server"].error == (
-        "mcpServers.api-server: url: '${API_BASE_URL:-https://api.example.com}/mcp' starts with a placeholder; "
+        'mcpServers.api-server: url: "${API_BASE_URL:-https://api.example.com}/mcp" starts with a placeholder; '
         "Elftia needs an absolute http(s) URL here, so write the real address before importing"
     )
     assert items["issues"].placeholders == [
@@ -207,16 +207,16 @@ def test_jan_active_flag_and_unknown_keys_kept(catalog: ServerCatalog) -> None:
 @pytest.mark.parametrize(
     ("entry", "error"),
     [
-        ({"command": "npx", "args": "-y server"}, "args: expected a list of strings, got the string '-y server'"),
+        ({"command": "npx", "args": "-y server"}, 'args: expected a list of strings, got the string "-y server"'),
         ({"command": "npx", "env": ["A=1"]}, "env: expected an object of string values, got a list"),
         ({"command": ["npx"]}, "command: expected a string, got a list"),
-        ({"url": "https://x/mcp", "disabled": "yes"}, "disabled: expected true or false, got the string 'yes'"),
-        ({"command": "npx", "timeout": "60"}, "timeout: expected a number, got the string '60'"),
+        ({"url": "https://x/mcp", "disabled": "yes"}, 'disabled: expected true or false, got the string "yes"'),
+        ({"command": "npx", "timeout": "60"}, 'timeout: expected a number, got the string "60"'),
         ({"command": "npx", "env": {"A": {"b": 1}}}, "env.A: expected a string, got an object"),
-        ({"type": "websocket", "url": "wss://x"}, "type: 'websocket' is not a transport"),
-        ({"transportType": "ws", "url": "https://x"}, "transportType: 'ws' is not a transport"),
+        ({"type": "websocket", "url": "wss://x"}, 'type: "websocket" is not a transport'),
+        ({"transportType": "ws", "url": "https://x"}, 'transportType: "ws" is not a transport'),
         ({"args": ["x"]}, "config.url: a Streamable HTTP server needs a URL"),
-        ("npx server", "expected an object with 'command' or 'url', got the string 'npx server'"),
+        ("npx server", 'expected an object with "command" or "url", got the string "npx server"'),
     ],
 )
 def test_wrong_types_are_named_and_other_entries_still_import(
@@ -243,7 +243,7 @@ def test_numbers_in_env_are_converted_with_a_warning(tmp_path: Path, catalog: Se
     assert config is not None
     (item,) = preview_import([config], []).items
     assert item.entry.server is not None and item.entry.server.config.env == {"PORT": "5432", "DEBUG": "true"}
-    assert "env.PORT: the number/boolean 5432 was taken as the string '5432'" in item.entry.warnings
+    assert 'env.PORT: the number/boolean 5432 was taken as the string "5432"' in item.entry.warnings
 
 
 def _existing(catalog: ServerCatalog) -> McpServerRecord:

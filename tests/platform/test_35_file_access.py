@@ -7,6 +7,8 @@ passed in; ``sys.platform`` is never patched). POSIX modes are checked on real f
 from __future__ import annotations
 
 import os
+import re
+import shlex
 import sys
 from pathlib import Path
 
@@ -104,7 +106,7 @@ def test_posix_modes(tmp_path: Path) -> None:
     assert exposure(folder) is None
     folder.chmod(0o777)
     found = exposure(folder)
-    assert found is not None and (found.detail, found.fix) == ("mode 0777", f"chmod 700 '{folder}'")
+    assert found is not None and (found.detail, found.fix) == ("mode 0777", f"chmod 700 {shlex.quote(str(folder))}")
     with pytest.raises(UnsafePermissions, match="mode 0777"):
         check_not_world_writable(folder, "data folder")
     secrets = tmp_path / "secrets.json"
@@ -120,7 +122,7 @@ def test_a_secrets_file_others_can_read_is_refused_and_kept(tmp_path: Path) -> N
     secrets.write_text('{"s1:env:TOKEN": "value"}')
     secrets.chmod(0o644)
     vault = SecretVault(backend=NoKeyring(), fallback_path=secrets)
-    with pytest.raises(SecretStoreError, match=f"Fix it with: chmod 600 '{secrets}'"):
+    with pytest.raises(SecretStoreError, match=re.escape(f"Fix it with: chmod 600 {shlex.quote(str(secrets))}")):
         vault.load("s1", "env", "TOKEN")
     assert secrets.read_text() == '{"s1:env:TOKEN": "value"}'
     secrets.chmod(0o600)

@@ -115,7 +115,7 @@ def test_github_token_becomes_a_secret_header() -> None:
 def test_unknown_values_and_presets_are_named() -> None:
     with pytest.raises(ConfigError, match=r"has no value colour \(its values: directory\)"):
         preset_to_input(find_preset(PRESETS, "filesystem"), {"directory": "/x", "colour": "red"})
-    with pytest.raises(ConfigError, match=r"no preset named 'nope'; presets: builtin-clock"):
+    with pytest.raises(ConfigError, match=r'no preset named "nope"; presets: builtin-clock'):
         find_preset(PRESETS, "nope")
 
 
@@ -141,7 +141,7 @@ def _one(**fields: object) -> str:
         (_one(transport="http", command=None), "a http preset needs a url"),
         (
             _one(args=["{t}"], arguments=[{"key": "t", "label": "T", "secret": True}]),
-            "secret argument 't' may only be used in headers",
+            'secret argument "t" may only be used in headers',
         ),
         (_one(env=[{"name": "1BAD"}]), "not a valid variable name"),
         (_one(description="two\nlines"), "one line"),

@@ -261,7 +261,7 @@ def test_a_second_install_under_a_taken_name_loses_nothing(
     first = isolated_data_dir / "bundles" / "bundled-notes-1.4.0"
     before = _files(first)
     code, _, err = _run(capsys, "add-bundle", str(path), "--value", "api_key=k2")
-    assert code == 2 and "a server named 'Bundled Notes' exists already" in err
+    assert code == 2 and 'a server named "Bundled Notes" exists already' in err
     assert _files(first) == before
     assert sorted(p.name for p in (isolated_data_dir / "bundles").iterdir()) == ["bundled-notes-1.4.0"]
     code, _, err = _run(capsys, "add-bundle", str(path), "--value", "api_key=k3", "--name", "Notes two")

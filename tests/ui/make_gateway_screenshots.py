@@ -57,7 +57,7 @@ def shoot(app: QApplication, router: object, suffix: str) -> None:
     router.gateway.preview({"app": "claude-code", "agent": "Coder"}, receiver=router.signals, on_done=plans.append)  # type: ignore[attr-defined]
     settle(app, lambda: bool(plans))
     plan = plans[0]
-    summary = f"Write the entry “elftia-coder” in Claude Code's config {plan['path']}. The file is backed up first."
+    summary = f'Write the entry "elftia-coder" in Claude Code\'s config {plan["path"]}. The file is backed up first.'
     diff = DiffDialog("Install in Claude Code", summary, str(plan["diff"]), "Install")
     diff.show()
     save(app, diff, f"gateway-diff{suffix}")

@@ -66,7 +66,7 @@ def test_the_servers_page_follows_cli_add_disable_and_remove(qtbot: QtBot, route
     with qtbot.waitSignal(router.signals.serversChanged, timeout=WAIT):
         cli("add", "outside", "--trust", "--", sys.executable, "-m", "tests.servers.basic")
     qtbot.waitUntil(lambda: names(page) == ["outside"], timeout=WAIT)
-    assert page.summary.text().startswith("1 server ")
+    assert page.summary.full_text.startswith("1 server ")
     (record,) = page.records
     assert record.is_active
 
@@ -77,7 +77,7 @@ def test_the_servers_page_follows_cli_add_disable_and_remove(qtbot: QtBot, route
     with qtbot.waitSignal(router.signals.serversChanged, timeout=WAIT):
         cli("remove", "outside")
     qtbot.waitUntil(lambda: names(page) == [], timeout=WAIT)
-    assert page.summary.text().startswith("0 servers")
+    assert page.summary.full_text.startswith("0 servers")
 
 
 def test_a_connected_server_removed_outside_is_stopped(qtbot: QtBot, router: McpRouter) -> None:

@@ -36,7 +36,7 @@ def test_preview_reasons_command_check_and_even_rows(qtbot: QtBot, router: McpRo
     assert status["remote"] == "New"  # no command to check
 
     broken = 3
-    reason = "✗ type: 'carrier-pigeon' is not a transport (expected stdio, sse, http or streamableHttp)"
+    reason = '✗ type: "carrier-pigeon" is not a transport (expected stdio, sse, http or streamableHttp)'
     assert table.item(broken, 1).text() == reason and table.columnSpan(broken, 1) == 3
     assert table.visualItemRect(table.item(broken, 1)).width() >= table.fontMetrics().horizontalAdvance(reason)
 

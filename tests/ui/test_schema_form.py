@@ -113,7 +113,7 @@ def test_validation_messages_land_on_their_fields(qtbot: QtBot) -> None:
     issues = form.validate()
     where = {i.where: i.message for i in issues}
     assert set(where) == {"when", "site", "count", "point.x", "tags"}
-    assert form.field("when").error.text() == "Not a valid date-time: 'tomorrow'."
+    assert form.field("when").error.text() == 'Not a valid date-time: "tomorrow".'
     assert "42 is greater than the maximum of 10" in form.field("count").error.text()
     assert form.field("point", "x").error.text() == "Required: fill this in."
     assert form.field("tags").error.isVisible() and form.problem.text() == "5 problems: see the marked fields."

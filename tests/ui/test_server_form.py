@@ -71,13 +71,13 @@ def type_into(qtbot: QtBot, edit: QLineEdit, text: str) -> None:
 
 
 def test_error_field_maps_model_locations() -> None:
-    assert error_field((), "Value error, config.url: 'x' is not an absolute http(s) URL") == (
+    assert error_field((), 'Value error, config.url: "x" is not an absolute http(s) URL') == (
         "url",
-        "'x' is not an absolute http(s) URL",
+        '"x" is not an absolute http(s) URL',
     )
     assert error_field(("config", "env"), "Value error, environment variable name '1A' is not valid")[0] == "env"
     assert error_field(("config", "timeout", "call"), "Input should be greater than 0")[0] == "timeout"
-    assert error_field((), "name: a server named 'x' exists already") == ("name", "A server named 'x' exists already")
+    assert error_field((), 'name: a server named "x" exists already') == ("name", 'A server named "x" exists already')
     assert error_field((), "Something odd happened") == ("general", "Something odd happened")
 
 
@@ -242,7 +242,7 @@ def test_preset_required_argument_and_http_preset(qtbot: QtBot, monkeypatch: pyt
     form.ui.gallery.choose("filesystem")
     assert form.ui.preset_values.isVisible()
     error = form.ui.error_labels["preset"]
-    assert error.isVisible() and error.text() == "Required: Filesystem needs “Folder the server may access” to run."
+    assert error.isVisible() and error.text() == 'Required: Filesystem needs "Folder the server may access" to run.'
     assert not form.ui.save.isEnabled()
     assert form.ui.args.items()[-1] == "{directory}", "the placeholder shows where the value goes"
     form.ui.preset_values.fields["directory"].set_text("~/data")  # type: ignore[union-attr]

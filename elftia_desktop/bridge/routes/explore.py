@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
+from time import perf_counter
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 
 from elftia_desktop.bridge.plumbing import Done, Failed, Reply, Route
 from elftia_desktop.bridge.results import JsonDict, TimedCall
-from elftia_desktop.bridge.routes.tools import call_when_approved
+from elftia_desktop.bridge.routes.tools import call_signed_in, refusal_of
 
 if TYPE_CHECKING:
     from elftia_desktop.bridge.channels import TryToolInput
@@ -97,7 +97,11 @@ class ExploreRoute(Route):
 
 
 async def _timed_call(s: AppServices, call: TryToolInput, approve: Asker | None) -> TimedCall:
-    """The call once approved (the user is asked for a tool that is not auto-approved), timed."""
-    started = time.perf_counter()
-    response = await call_when_approved(s, call.server_id, call.tool_name, call.args, call.call_id, approve)
-    return TimedCall(response, (time.perf_counter() - started) * 1000)
+    """The call once approved (the user is asked for a tool that is not auto-approved), timed from the answer
+    on: the time the user spent on the question is not the tool's. A refusal took no time of the tool's."""
+    refusal = await refusal_of(s, call.server_id, call.tool_name, call.args, approve)
+    if refusal is not None:
+        return TimedCall(refusal, 0.0)
+    started = perf_counter()
+    response = await call_signed_in(s, call.server_id, call.tool_name, call.args, call.call_id)
+    return TimedCall(response, (perf_counter() - started) * 1000)

@@ -95,12 +95,27 @@ async def call_when_approved(
 ) -> MCPCallToolResponse:
     """A call from the window: the user is asked first for a tool that is not auto-approved; a refusal is an
     error result. An OAuth server may ask to sign in first (in place)."""
+    refusal = await refusal_of(s, server_id, tool_name, args, approve)
+    return refusal if refusal is not None else await call_signed_in(s, server_id, tool_name, args, call_id)
+
+
+async def refusal_of(
+    s: AppServices, server_id: str, tool_name: str, args: dict[str, Any], approve: Asker | None
+) -> MCPCallToolResponse | None:
+    """None when the call may run (auto-approved, or the user allowed it); else the refusal as an error result."""
     from elftia_desktop.core.models import MCPCallToolResponse
     from elftia_desktop.engine.approval import check_approval
 
     refusal = await check_approval(s.mcp, server_id, tool_name, args, approve)
-    if refusal is not None:
-        return MCPCallToolResponse(is_error=True, content=[{"type": "text", "text": refusal.text}])
+    if refusal is None:
+        return None
+    return MCPCallToolResponse(is_error=True, content=[{"type": "text", "text": refusal.text}])
+
+
+async def call_signed_in(
+    s: AppServices, server_id: str, tool_name: str, args: dict[str, Any], call_id: str | None
+) -> MCPCallToolResponse:
+    """The call itself (an OAuth server may ask to sign in first)."""
     response: MCPCallToolResponse = await s.mcp.signed_in(
         server_id, lambda: s.mcp.call_tool(server_id, tool_name, args, call_id)
     )

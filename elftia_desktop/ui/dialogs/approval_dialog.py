@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from html import escape
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QFontDatabase
@@ -31,7 +32,7 @@ class ApprovalDialog(QDialog):
         self.setMinimumWidth(480)
         layout = QVBoxLayout(self)
         layout.setSpacing(10)
-        title = QLabel(f"<b>Run “{tool_name}” of “{server_name}”?</b>")
+        title = QLabel(f'<b>Run "{escape(tool_name)}" of "{escape(server_name)}"?</b>')  # names come from servers
         title.setObjectName("EmptyTitle")
         title.setWordWrap(True)
         layout.addWidget(title)
@@ -45,7 +46,7 @@ class ApprovalDialog(QDialog):
         self.arguments.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.arguments.setMaximumHeight(160)
         layout.addWidget(self.arguments)
-        note = QLabel("“Always allow” lets this tool run without asking; switch it back in the server's Discover.")
+        note = QLabel('"Always allow" lets this tool run without asking; switch it back in the server\'s Discover.')
         note.setObjectName("Muted")
         note.setWordWrap(True)
         layout.addWidget(note)

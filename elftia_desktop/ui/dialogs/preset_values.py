@@ -88,7 +88,7 @@ class PresetValues(QWidget):
         name = str(self.preset.get("name") or "This preset")
         for argument in self.arguments:
             if argument.get("required", True) and not values[str(argument["key"])]:
-                return f"Required: {name} needs “{argument['label']}” to run."
+                return f'Required: {name} needs "{argument["label"]}" to run.'
         return ""
 
     def uses_secret(self, text: str) -> bool:

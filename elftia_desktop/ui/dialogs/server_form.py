@@ -77,7 +77,7 @@ class McpServerForm(QDialog):
             self._fill_from_link(link)
         elif presets is not None:
             self.ui.gallery.set_presets(presets)
-        elif router is not None and hasattr(router, "presets"):
+        elif router is not None:
             router.app.presets(receiver=self, on_done=self.ui.gallery.set_presets)
         self._initial = self.params()
         self._revalidate()

@@ -35,12 +35,14 @@ from elftia_desktop.ui.dialogs.server_form_parts import (
 from elftia_desktop.ui.dialogs.server_form_sandbox import SandboxSection
 from elftia_desktop.ui.theme import ACCENT, card_colors
 from elftia_desktop.ui.widgets.details_box import details_box
+from elftia_desktop.ui.widgets.fixed_space import reserve_lines
 from elftia_desktop.ui.widgets.key_value_editor import KeyValueEditor
 from elftia_desktop.ui.widgets.list_editor import ListEditor
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 
 STDIO_FIELDS = ("command", "args", "env", "cwd", "sandbox")
 HTTP_FIELDS = ("url", "auth", "headers")
+PICK_HINT = "Pick a preset on the left to fill in the form, or fill in every field yourself."
 
 
 def local_style(dialog: QWidget) -> str:
@@ -85,11 +87,14 @@ class FormLayout:
         self._make_buttons(dialog)
         self.gallery = PresetGallery([], dialog)
         self.gallery.setVisible(with_gallery)
-        self.preset_info = QLabel(dialog)
+        self.preset_info = QLabel(PICK_HINT, dialog)
         self.preset_info.setObjectName("Muted")
         self.preset_info.setWordWrap(True)
         self.preset_info.setOpenExternalLinks(True)
-        self.preset_info.hide()
+        self.preset_info.setContentsMargins(16, 10, 16, 0)
+        reserve_lines(self.preset_info, 2)  # a chosen preset's description moves no field under the pointer
+        self.preset_info.setFixedHeight(self.preset_info.maximumHeight() + 10)
+        self.preset_info.setVisible(with_gallery)
         self.link_notice = NoticeBar(dialog)
         self._arrange(dialog, with_gallery)
         dialog.setStyleSheet(local_style(dialog))
@@ -234,7 +239,8 @@ class FormLayout:
         for label_text, key, widget in rows:
             label = QLabel(label_text, self.dialog)
             label.setBuddy(self.transport.focus_target() if key == "transport" else widget)
-            tall = self.transport.sizeHint().height() if key == "transport" else 0
+            # a one-line field taller than a line edit (segments, Browse…, Install) centres its label on it
+            tall = widget.sizeHint().height() if key in ("transport", "command", "cwd", "project") else 0
             label.setFixedHeight(max(self.name.sizeHint().height(), tall))
             label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             form.addRow(label, widget)
@@ -272,7 +278,6 @@ class FormLayout:
             panel.setFixedWidth(290)
             root.addWidget(panel)
         root.addLayout(right, 1)
-        self.preset_info.setContentsMargins(16, 10, 16, 0)
         dialog.resize(960 if with_gallery else 700, 700)
 
     # -- state -----------------------------------------------------------------------------
@@ -321,7 +326,7 @@ class FormLayout:
         self.test_result.setToolTip(tooltip)
 
     def set_preset_info(self, preset: dict[str, Any]) -> None:
-        """Under the title: what the chosen preset needs and where it comes from."""
+        """Above the fields: what the chosen preset is, needs and where it comes from (``{}``: the hint)."""
         parts = []
         if preset.get("description"):
             parts.append(html.escape(str(preset["description"])))
@@ -330,9 +335,8 @@ class FormLayout:
         if preset.get("homepage"):
             url = html.escape(str(preset["homepage"]), quote=True)
             parts.append(f'<a href="{url}">Homepage</a>')
-        self.preset_info.setText(" · ".join(parts))
+        self.preset_info.setText(" · ".join(parts) or PICK_HINT)
         self.preset_info.setToolTip(str(preset.get("homepage") or ""))
-        self.preset_info.setVisible(bool(parts))
 
     def _show_details(self) -> None:
         icon = QMessageBox.Icon.Warning

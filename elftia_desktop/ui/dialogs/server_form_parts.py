@@ -5,7 +5,6 @@ and a folder picker. Each part is self-contained; ``server_form.py`` lays them o
 from __future__ import annotations
 
 import contextlib
-import html
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, QTimer, Signal
@@ -20,6 +19,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QSizePolicy,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -31,6 +31,8 @@ from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.models import DependencyCheckResult, DependencyInstallResult
 from elftia_desktop.ui.theme import STATE_COLORS, muted_text_color
+from elftia_desktop.ui.widgets.elided import ElidedLabel
+from elftia_desktop.ui.widgets.fixed_space import keep_place
 
 TRANSPORTS = (
     ("stdio", "stdio", "Start a local program and talk over its stdin/stdout"),
@@ -38,6 +40,8 @@ TRANSPORTS = (
     ("http", "Streamable HTTP", "Connect to a server URL with Streamable HTTP (current HTTP transport)"),
 )
 CHECK_DELAY_MS = 400
+WIDEST_STATUS = "✓ python 3.12.10"
+"""The longest usual status beside the command (without Install); a longer one is shortened with "…"."""
 PRESET_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
@@ -252,7 +256,7 @@ class DependencyStatus(QWidget):
         self._router = router
         self._command = ""
         self.result: DependencyCheckResult | None = None
-        self.label = QLabel(self)
+        self.label = ElidedLabel(Qt.TextElideMode.ElideRight, self)
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.install = QPushButton("&Install", self)
         self.install.setToolTip("Install the missing runtime into Elftia's own tools folder")
@@ -261,12 +265,25 @@ class DependencyStatus(QWidget):
         self._timer.setSingleShot(True)
         self._timer.setInterval(CHECK_DELAY_MS)
         self._timer.timeout.connect(self._run)
-        layout = QHBoxLayout(self)
+        layout = self._row = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.label)
+        layout.addWidget(self.label, 1)
         layout.addWidget(self.install)
         self.install.clicked.connect(self._install)
+        keep_place(self.install)
+        # one size whatever it says (checking, found, not found, Install): the command field never changes
+        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         self.setVisible(router is not None)
+
+    def sizeHint(self) -> QSize:
+        """Room for the widest usual status and the Install button (kept while it is hidden)."""
+        button = self.install.sizeHint()
+        room = self.fontMetrics().horizontalAdvance(WIDEST_STATUS) + 4 + max(self._row.spacing(), 0)
+        return QSize(room + button.width(), button.height())
+
+    def minimumSizeHint(self) -> QSize:
+        """As big as :meth:`sizeHint`: never squeezed, never grown."""
+        return self.sizeHint()
 
     def schedule(self, command: str) -> None:
         """Check ``command`` after a pause in typing."""
@@ -274,17 +291,17 @@ class DependencyStatus(QWidget):
         self.result = None
         self.install.hide()
         if self._router is None or not self._command:
-            self.label.setText("")
+            self._show("")
             self._timer.stop()
             return
-        self.label.setText(self._muted("…"))
+        self._show("…")
         self.label.setToolTip("Checking whether the command is installed")
         self._timer.start()
 
     def _run(self) -> None:
         assert self._router is not None
         command = self._command
-        self.label.setText(self._muted("Checking…"))
+        self._show("Checking…")
         self._router.deps.check(
             command,
             receiver=self,
@@ -299,26 +316,26 @@ class DependencyStatus(QWidget):
         name = result.runtime or result.command
         if result.installed and result.meets_minimum:
             text = f"✓ {name} {result.version or ''}".strip()
-            self.label.setText(self._colored(text, STATE_COLORS["connected"]))
+            self._show(text, STATE_COLORS["connected"])
         elif result.installed:
             text = f"⚠ {name} {result.version or ''} is too old".strip()
-            self.label.setText(self._colored(text, STATE_COLORS["connecting"]))
+            self._show(text, STATE_COLORS["connecting"])
         else:
-            self.label.setText(self._colored("✗ not found", STATE_COLORS["error"]))
+            self._show("✗ not found", STATE_COLORS["error"])
         tips = [result.path or "", result.reason or "", result.instructions or ""]
         self.label.setToolTip("\n".join(t for t in tips if t) or f"{command} is installed")
         self.install.setVisible(result.installable and not (result.installed and result.meets_minimum))
 
     def _failed(self, command: str, error: BridgeError) -> None:
         if command == self._command:
-            self.label.setText(self._colored("✗ check failed", STATE_COLORS["error"]))
+            self._show("✗ check failed", STATE_COLORS["error"])
             self.label.setToolTip(error.message)
 
     def _install(self) -> None:
         assert self._router is not None
         command = self._command
         self.install.setEnabled(False)
-        self.label.setText(self._muted("Installing…"))
+        self._show("Installing…")
         self._router.deps.install(
             command,
             receiver=self,
@@ -333,7 +350,7 @@ class DependencyStatus(QWidget):
             self._progress(line)
 
     def _progress(self, line: str) -> None:
-        self.label.setText(self._muted(f"Installing… {line[:60]}"))
+        self._show(f"Installing… {line[:60]}")
         self.label.setToolTip(line)
 
     def _installed(self, command: str, result: DependencyInstallResult) -> None:
@@ -343,13 +360,13 @@ class DependencyStatus(QWidget):
             self.schedule(command)
             self._timer.start(0)
             return
-        self.label.setText(self._colored("✗ install failed", STATE_COLORS["error"]))
+        self._show("✗ install failed", STATE_COLORS["error"])
         self.label.setToolTip("\n".join(t for t in (result.error or "", result.instructions or "") if t))
 
     def _install_failed(self, command: str, error: BridgeError) -> None:
         self._disconnect_log()
         self.install.setEnabled(True)
-        self.label.setText(self._colored("✗ install failed", STATE_COLORS["error"]))
+        self._show("✗ install failed", STATE_COLORS["error"])
         self.label.setToolTip(error.message)
 
     def _disconnect_log(self) -> None:
@@ -357,9 +374,7 @@ class DependencyStatus(QWidget):
             with contextlib.suppress(RuntimeError, TypeError):
                 self._router.signals.logLine.disconnect(self._log_line)
 
-    def _muted(self, text: str) -> str:
-        return self._colored(text, muted_text_color(self.palette()).name())
-
-    @staticmethod
-    def _colored(text: str, color: str) -> str:
-        return f'<span style="color:{color}">{html.escape(text)}</span>'
+    def _show(self, text: str, color: str = "") -> None:
+        """One line in ``color`` (none: muted), shortened to the status's width (the tooltip says more)."""
+        self.label.setStyleSheet(f"color: {color or muted_text_color(self.palette()).name()}")
+        self.label.set_full_text(text)

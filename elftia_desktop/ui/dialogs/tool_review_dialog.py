@@ -51,7 +51,7 @@ class ToolReviewDialog(QDialog):
         self.resize(780, 600)
         self.checks: dict[str, QCheckBox] = {}
         column = QVBoxLayout(self)
-        self.intro = QLabel(f"Loading what changed in “{escape(server_name)}”…")
+        self.intro = QLabel(f'Loading what changed in "{escape(server_name)}"…')
         self.intro.setWordWrap(True)
         column.addWidget(self.intro)
         self.items = QVBoxLayout()

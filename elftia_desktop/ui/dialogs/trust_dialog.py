@@ -38,9 +38,9 @@ class TrustDialog(QDialog):
         layout.addWidget(title)
         intro = QLabel(
             (
-                f"“{name}” is new here and you have not confirmed it yet. "
+                f'"{name}" is new here and you have not confirmed it yet. '
                 if not changes
-                else f"“{name}” was trusted before, but what it runs has changed since. "
+                else f'"{name}" was trusted before, but what it runs has changed since. '
             )
             + (
                 "It will start this program on your computer with your permissions:"

@@ -76,8 +76,8 @@ class ActivityPage(PageFrame):
         header.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
         self.body.addWidget(self.table, 1)
         self.empty = QLabel(
-            "No app uses Elftia's servers right now. Apps you set up with “Use in other apps” on the Agents "
-            "page, and 'elftia-mcp call' in a terminal, show here while they are attached."
+            'No app uses Elftia\'s servers right now. Apps you set up with "Use in other apps" on the Agents '
+            'page, and "elftia-mcp call" in a terminal, show here while they are attached.'
         )
         self.empty.setObjectName("Muted")
         self.empty.setWordWrap(True)

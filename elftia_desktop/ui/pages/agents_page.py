@@ -266,7 +266,7 @@ class AgentsPage(QWidget):
         agent = self.selected_agent()
         if agent is None:
             return
-        name, ok = QInputDialog.getText(self, "Rename agent", f"New name for “{agent.name}”:", text=agent.name)
+        name, ok = QInputDialog.getText(self, "Rename agent", f'New name for "{agent.name}":', text=agent.name)
         if ok and name.strip() and name.strip() != agent.name:
             self.router.agents.update(
                 agent.id,
@@ -295,7 +295,7 @@ class AgentsPage(QWidget):
         answer = QMessageBox.question(
             self,
             "Delete agent",
-            f"Delete the agent “{agent.name}”? Its server and tool choices are lost.",
+            f'Delete the agent "{agent.name}"? Its server and tool choices are lost.',
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
             QMessageBox.StandardButton.Cancel,
         )

@@ -26,7 +26,7 @@ from elftia_desktop.ui.error_presenter import show_error
 from elftia_desktop.ui.theme import STATE_COLORS
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 
-POLICIES = [("rename", "Rename (add as “name (2)”)"), ("skip", "Skip"), ("replace", "Replace the existing one")]
+POLICIES = [("rename", 'Rename (add as "name (2)")'), ("skip", "Skip"), ("replace", "Replace the existing one")]
 _ROLE = Qt.ItemDataRole.UserRole
 
 
@@ -156,9 +156,12 @@ class ImportPanel(QWidget):
                 if own:  # written by "Use in other apps": it runs Elftia itself, so it is never offered
                     item.setToolTip(1, f"Not offered: {', '.join(own)} (Elftia's own gateway entry)")
             self.sources.addTopLevelItem(item)
+        if not configs:  # said in the list itself: a notice would float over the Import button
+            none = QTreeWidgetItem(["No MCP config of another app was found on this machine."])
+            none.setFlags(Qt.ItemFlag.NoItemFlags)
+            self.sources.addTopLevelItem(none)
+            none.setFirstColumnSpanned(True)
         self.sources.blockSignals(False)
-        if not configs:
-            self.notice.show_message("No MCP config of another app was found on this machine.", "info")
         self.refresh_preview()
 
     def checked_sources(self) -> list[dict[str, Any]]:
@@ -222,7 +225,7 @@ class ImportPanel(QWidget):
             for value, label in POLICIES:
                 box.addItem(label, value)
             box.setCurrentIndex(1)
-            box.setToolTip(f"A server named {row['conflict']!r} exists already")
+            box.setToolTip(f'A server named "{row["conflict"]}" exists already')
             box.currentIndexChanged.connect(lambda _index: self._update_import_button())
             self.preview.setItemWidget(item, 4, box)
             self.policy_boxes[row["key"]] = box

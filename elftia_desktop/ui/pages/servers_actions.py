@@ -87,7 +87,7 @@ class ServerActions(QObject):
         answer = QMessageBox.question(
             self.page,
             "Remove server",
-            f"Remove “{record.name}”? Its settings and stored secrets are deleted, and agents that use it lose it.",
+            f'Remove "{record.name}"? Its settings and stored secrets are deleted, and agents that use it lose it.',
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
             QMessageBox.StandardButton.Cancel,
         )

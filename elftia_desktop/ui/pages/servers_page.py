@@ -29,6 +29,7 @@ from elftia_desktop.ui.error_presenter import show_error
 from elftia_desktop.ui.pages.page_frame import FirstShow
 from elftia_desktop.ui.pages.servers_actions import ServerActions
 from elftia_desktop.ui.pages.servers_auth import ServerAuthActions
+from elftia_desktop.ui.widgets.elided import ElidedLabel
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 from elftia_desktop.ui.widgets.sandbox_denials import DenialsBox, allow_denial
 from elftia_desktop.ui.widgets.server_card import ServerCard
@@ -100,14 +101,14 @@ class McpServersPage(QWidget):
         title = QLabel("MCP Servers")
         title.setObjectName("PageTitle")
         titles.addWidget(title)
-        self.summary = QLabel("Loading…")
+        self.summary = ElidedLabel(Qt.TextElideMode.ElideRight)  # a longer count moves nothing beside it
         self.summary.setObjectName("Muted")
+        self.summary.set_full_text("Loading…")
         titles.addWidget(self.summary)
-        header.addLayout(titles)
-        header.addStretch(1)
+        header.addLayout(titles, 1)
         self.filter = QLineEdit(placeholderText="Filter servers…")
         self.filter.setClearButtonEnabled(True)
-        self.filter.setMinimumWidth(220)
+        self.filter.setFixedWidth(200)  # typing (and "· 1 shown" in the summary) never moves it
         self.filter.setToolTip("Show only servers whose name, command or URL contains this text (Ctrl+F)")
         self.filter.textChanged.connect(self._apply_filter)
         header.addWidget(self.filter)
@@ -298,10 +299,10 @@ class McpServersPage(QWidget):
         total = len(self.records)
         connected = sum(1 for sid, (state, _) in self.states.items() if state == "connected" and sid in self.cards)
         shown = sum(1 for card in self.cards.values() if not card.isHidden())
-        text = f"{total} server{'s' if total != 1 else ''} · {connected} connected"
-        if shown != total:
-            text += f" · {shown} shown"
-        self.summary.setText(text)
+        count = f"{total} server{'s' if total != 1 else ''}" if shown == total else f"{shown} of {total} shown"
+        text = f"{count} · {connected} connected"
+        self.summary.set_full_text(text)
+        self.summary.setToolTip(text)
 
     def _show_startup_notices(self, notices: list[str]) -> None:
         if notices:

@@ -24,8 +24,8 @@ Modules:
   it.
 - ``sandbox_denials``: What a server's sandbox blocked, each with one click to allow it and trust the server
   with it.
-- ``server_card``: One server on the servers page: name, transport, scope, live state and protocol, tools,
-  switch, actions.
+- ``server_card``: One server on the servers page: name, transport, scope, sandbox, live state and protocol,
+  tools, switch, actions.
 - ``server_checklist``: ``ServerChecklist``: our servers with a check box each, for choosing what to export or
   push.
 - ``sparkline``: A tiny bar chart of a server's latest calls: height is the latency (log scale), colour the

@@ -220,7 +220,7 @@ class GatewayPanel(QWidget):
     def _confirm(self, plan: dict[str, Any], remove: bool) -> None:
         verb = "Uninstall" if remove else "Install"
         summary = (
-            f"{'Remove' if remove else 'Write'} the entry “{plan['name']}” {'from' if remove else 'in'} "
+            f'{"Remove" if remove else "Write"} the entry "{plan["name"]}" {"from" if remove else "in"} '
             f"{plan['label']}'s config {plan['path']}. The file is backed up first."
         )
         for warning in plan.get("warnings", []):

@@ -102,8 +102,9 @@ class NoticeBar(QFrame):
         right = margins.right() if margins is not None else self._margin
         bottom = margins.bottom() if margins is not None else self._margin
         width = max(host.width() - left - right, 200)
+        # the wrapped text's height at this width (the size hint wraps at a narrow guess: too tall)
         height = self.heightForWidth(width) if self.hasHeightForWidth() else self.sizeHint().height()
-        height = max(height, self.sizeHint().height())
+        height = max(height, self.minimumSizeHint().height())
         self.setGeometry(left, host.height() - height - bottom, width, height)
         self.raise_()
         if not self.isHidden():

@@ -1,4 +1,4 @@
-"""One server on the servers page: name, transport, scope, live state and protocol, tools, switch, actions.
+"""One server on the servers page: name, transport, scope, sandbox, live state and protocol, tools, switch, actions.
 
 Its recent tool calls show as a sparkline and a last-call badge; clicking the badge asks for
 the server's Activity.
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from elftia_desktop.core.sandbox import describe_sandbox, sandbox_unavailable
 from elftia_desktop.core.trust import needs_confirmation
 from elftia_desktop.ui.lint_words import findings_summary
 from elftia_desktop.ui.secret_words import KEPT
@@ -91,11 +92,18 @@ class ServerCard(QFrame):
         self.set_record(record)
 
     def _text_lines(self, outer: QVBoxLayout) -> None:
-        """The command or URL, a failure's reason (a line kept for it; all of it on hover), the sign-in line."""
+        """The command or URL and the protocol, a failure's reason (a line kept for it; all of it on hover), the
+        sign-in line."""
         self.subtitle = ElidedLabel(Qt.TextElideMode.ElideMiddle)
         self.subtitle.setObjectName("CardSubtitle")
         self.subtitle.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        outer.addWidget(self.subtitle)
+        self.protocol = QLabel()  # beside the command, which shortens for it: the card never widens
+        self.protocol.setObjectName("Muted")
+        self.protocol.hide()
+        line = QHBoxLayout()
+        line.addWidget(self.subtitle, 1)
+        line.addWidget(self.protocol)
+        outer.addLayout(line)
         self.reason = ElidedLabel(Qt.TextElideMode.ElideRight)
         self.reason.setObjectName("FieldError")
         keep_place(self.reason)  # a Test's failure moves no card below under the pointer
@@ -164,16 +172,14 @@ class ServerCard(QFrame):
         top.addWidget(self.title, 1)
         self.transport_chip = _chip()
         self.scope_chip = _chip()
+        self.sandbox_chip = _chip()
+        self.sandbox_chip.hide()
         self.update_chip = _chip()
         self.update_chip.hide()
-        for chip in (self.transport_chip, self.scope_chip, self.update_chip):
+        for chip in (self.transport_chip, self.scope_chip, self.sandbox_chip, self.update_chip):
             top.addWidget(chip)
         self.badge = StateBadge()
         top.addWidget(self.badge)
-        self.protocol = QLabel()
-        self.protocol.setObjectName("Muted")
-        self.protocol.hide()
-        top.addWidget(self.protocol)
         top.addSpacing(12)
         self.switch = ToggleSwitch()
         self.switch.toggled.connect(lambda on: self.activeToggled.emit(self.record.id, on))
@@ -192,6 +198,7 @@ class ServerCard(QFrame):
         self.last_call.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         row.addWidget(self.sparkline)
         row.addWidget(self.last_call, 1)
+        keep_place(self.activity)  # the first call shows it without moving the cards below under the pointer
         self.activity.hide()
         return self.activity
 
@@ -203,6 +210,7 @@ class ServerCard(QFrame):
         self.transport_chip.setText(TRANSPORT_LABELS.get(record.type.value, record.type.value))
         self.scope_chip.setText("project" if record.scope.value == "local" else "user")
         self.scope_chip.setToolTip(record.project_path or "Available everywhere")
+        self._show_sandbox(record)
         self.review.setVisible(needs_confirmation(record))
         self.switch.blockSignals(True)
         self.switch.setChecked(record.is_active)
@@ -212,6 +220,18 @@ class ServerCard(QFrame):
         self._update_subtitle()
         self.set_state(*self._state)
         self.set_auth(None)
+
+    def _show_sandbox(self, record: McpServerRecord) -> None:
+        """The sandbox chip of a stdio server that has a profile switched on, its profile in the tooltip."""
+        sandbox = record.sandbox
+        shown = record.type.value == "stdio" and sandbox is not None and sandbox.enabled
+        self.sandbox_chip.setVisible(shown)
+        if not shown:
+            return
+        missing = sandbox_unavailable()
+        self.sandbox_chip.setText("sandboxed" if missing is None else "no sandbox here")
+        rows = describe_sandbox(sandbox, missing)
+        self.sandbox_chip.setToolTip("\n".join(f"{label}: {value}" for label, value in rows))
 
     def set_update(self, latest: str | None) -> None:
         """Show the "update available" badge for a registry server with a newer version (None: hide it)."""
@@ -316,19 +336,26 @@ class ServerCard(QFrame):
         self.icon.setAccessibleName(f"Icon of {self.record.name}")
 
     def set_protocol(self, text: str) -> None:
-        """Show the protocol the connection agreed on next to its state, with the server's extensions
-        after a dot (``2026-07-28 · apps, skills``; "": none, hidden)."""
-        self.protocol.setText(text)
-        self.protocol.setVisible(bool(text))
+        """Show the protocol the connection agreed on after the command ("": none, hidden), and the
+        server's extensions after a dot.
+
+        ``text``: ``2026-07-28``, or ``handshake 2025-11-25`` for the initialize handshake era, then
+        ``" · apps, skills"`` when the server declared extensions."""
         protocol, _, extensions = text.partition(" · ")
-        if protocol.startswith("handshake "):
-            tip = f"Protocol {protocol.removeprefix('handshake ')}: the initialize handshake era"
-        else:
-            tip = f"Protocol {protocol}: no handshake (server/discover, each request carries its version)"
+        version = protocol.removeprefix("handshake ")
+        handshake = protocol.startswith("handshake ")
+        shown = f"protocol {version}" + (" (handshake)" if handshake else "")
+        shown += f" · {extensions}" if extensions else ""
+        self.protocol.setText(shown if protocol else "")
+        self.protocol.setVisible(bool(protocol))
+        era = "the initialize handshake era"
+        if not handshake:
+            era = "no handshake (server/discover, each request carries its version)"
+        tip = f"The MCP protocol version this connection agreed on: {version}, {era}"
         if extensions:
             tip += f"\nExtensions the server declared: {extensions}"
         self.protocol.setToolTip(tip)
-        self.protocol.setAccessibleName(f"Protocol: {text}")
+        self.protocol.setAccessibleName(f"Protocol: {version}" + (f", extensions: {extensions}" if extensions else ""))
 
     def set_tool_count(self, count: int | None) -> None:
         """Show how many tools the server offers (None: unknown)."""

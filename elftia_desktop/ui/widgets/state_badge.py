@@ -22,6 +22,11 @@ class StateBadge(QLabel):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.state = "disconnected"
+        widths = []
+        for state in STATE_LABELS:  # as wide as the widest state: a change moves nothing beside it
+            self.set_state(state)
+            widths.append(self.sizeHint().width())
+        self.setMinimumWidth(max(widths))
         self.set_state("disconnected")
 
     def set_state(self, state: str, error: str = "") -> None:
