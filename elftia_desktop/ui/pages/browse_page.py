@@ -54,6 +54,8 @@ class BrowsePage(PageFrame):
         self.router = router
         self.synced = False
         self.current: InstallForm | None = None
+        self._chosen: str | None = None
+        """The key of the entry chosen last: a plan that comes for an entry chosen before it is dropped."""
         self.views: list[EntryView] = []
         refresh = QPushButton("Refresh")
         refresh.setToolTip("Fetch what changed in the registries since the last refresh")
@@ -175,9 +177,12 @@ class BrowsePage(PageFrame):
         self.form.hide()
         self.install_button.hide()
         self.runtime_button.hide()
+        self._chosen = view.key
         self.router.registry.prepare(view.key, receiver=self, on_done=self._show_form, on_error=self.show_error)
 
     def _show_form(self, form: InstallForm) -> None:
+        if form.key != self._chosen:  # the plan of an entry chosen before, slower than the one chosen since
+            return
         self.current = form
         self.form.show_form(form)
         self._preview()
