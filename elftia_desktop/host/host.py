@@ -22,8 +22,10 @@ about every change (the window shows it).
 Two kinds of host: the ``daemon`` owns its pool: it stops each server unused for ``idle``
 seconds (``idle.py``; the others stay warm) and exits once it has had no client, no call and no
 running server for ``EMPTY_EXIT`` seconds (or on ``stop``, SIGTERM, SIGINT), stopping every server
-it started. The ``window`` hosts the desktop app's own pool: no idle stop, ``stop`` is refused
-(quitting the window ends it), and its servers are the window's to close.
+it started; a daemon that ``stay``s (``daemon run --stay``, started at login for apps that reach
+it over HTTP) still stops idle servers but never exits for being empty. The ``window`` hosts the
+desktop app's own pool: no idle stop, ``stop`` is refused (quitting the window ends it), and its
+servers are the window's to close.
 A ``handover`` (the window starting while a daemon runs) stops accepting, lets the calls in
 flight finish (at most ``DRAIN_LIMIT`` s), closes the clients' connections (their next call
 reconnects) and exits like a stop. An error while serving a client is logged with its cause.
@@ -88,11 +90,13 @@ class Host:
         *,
         idle: float | None = DEFAULT_IDLE,
         kind: str = "daemon",
+        stay: bool = False,
         changed: Callable[[], None] | None = None,
         fallback: ElicitFn | None = None,
         approve: Asker | None = None,
     ) -> None:
         """``idle``: None for no idle stop (the window); ``changed``: told when a client or a call comes or goes;
+        ``stay``: a daemon that does not exit when empty;
         ``fallback``: who answers a server's question during the host's own calls (the window); ``approve``:
         who approves a tool call of an app that cannot be asked itself (the window)."""
         self.approve = approve
@@ -103,6 +107,7 @@ class Host:
         """The HTTP gateway's bearer token, read again after a reset (``gateway/token.py``)."""
         self.idle = idle
         self.kind = kind
+        self.stay = stay
         self._changed = changed or (lambda: None)
         self.callers = ClientCalls(self._changed, fallback)
         self.callers.install(self.service)
@@ -219,7 +224,7 @@ class Host:
                 await self.server_idle.stop_idle(idle)
             except Exception:  # the next tick tries again; the cause is in the log
                 log.exception("stopping the idle servers failed")
-            if not self._empty():
+            if self.stay or not self._empty():
                 empty_since = None
                 continue
             empty_since = empty_since or time.monotonic()
@@ -396,6 +401,7 @@ class Host:
             "socket": endpoint.describe(self.address),
             "startedAt": self.started,
             "idleSeconds": self.idle,
+            "stays": self.stay,
             "clients": [c.to_json(names) for c in self._clients.values()],
             "servers": servers,
             "failedServers": failed,
