@@ -116,8 +116,8 @@ def _show_started(args: argparse.Namespace, status: dict[str, Any], started: boo
 def start_staying(idle: float | None = None) -> tuple[dict[str, Any], bool]:
     """Start ``daemon run --stay`` unless a host runs; its status, and whether this call started it.
 
-    A host already running is kept (it may exit when empty: ``status["stays"]`` says); ``NoHost``
-    when the started one did not come up within ``attach.START_TIMEOUT``.
+    A daemon already running is asked to stay (the window's host stays while the window runs);
+    ``NoHost`` when the started one did not come up within ``attach.START_TIMEOUT``.
     """
     import subprocess
 
@@ -128,6 +128,9 @@ def start_staying(idle: float | None = None) -> tuple[dict[str, Any], bool]:
 
     status = client.control("status")
     if status is not None:
+        if status.get("hostedBy") == "daemon" and not status.get("stays"):
+            client.control("stay")  # the daemon running now stays too
+            status = client.control("status") or status
         return status, False
     location = host_location()
     argv = cli_argv("daemon", "run", "--stay", *(["--idle", str(idle)] if idle is not None else []))

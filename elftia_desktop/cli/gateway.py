@@ -155,12 +155,9 @@ def _start_host(plan: InstallPlan) -> str:
     pid = status["pid"]
     if status.get("hostedBy") == "window":
         return f"the Elftia Desktop window hosts the pool now (pid {pid})"
-    if started or status.get("stays"):
+    if status.get("stays"):
         return f"the pool host {'started' if started else 'runs'} (pid {pid}) and stays until stopped"
-    return (
-        f"the pool host running now (pid {pid}) exits when unused; the one that stays starts at your next login "
-        "(or now: elftia-mcp daemon stop, then elftia-mcp daemon start --stay)"
-    )
+    return f"the pool host running now (pid {pid}) exits when unused; a host that stays starts at your next login"
 
 
 def cmd_install(args: argparse.Namespace) -> int:

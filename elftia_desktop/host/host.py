@@ -167,6 +167,11 @@ class Host:
         log.info("handing the pool over: no new clients, the calls in flight finish, then this host exits")
         self.stop(drain=True)
 
+    def _request_stay(self) -> None:
+        if self.kind == "daemon" and not self.stay:
+            log.info("staying when empty from now on (asked by daemon start --stay or gateway install)")
+            self.stay = True
+
     async def run(self) -> None:
         """Listen until stopped (or, a daemon, empty for long enough); then stop every server."""
         listener, self.address = await endpoint.listen(self.location.socket, self._on_client, wire.MAX_FRAME)
@@ -314,7 +319,7 @@ class Host:
         elif role == "command":
             await self._welcome(writer)
             self._attach(key, Client("command", pid))
-            stops = (self._request_stop, self._request_handover)
+            stops = (self._request_stop, self._request_handover, self._request_stay)
             await CommandLink(self.service, self.callers, reader, writer, self.status, *stops).run()
         elif role == "http":
             await self._serve_http(hello, reader, writer, key, pid)

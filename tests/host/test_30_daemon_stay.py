@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from elftia_desktop.host import attach
 from tests.host.host_helpers import cli
 
 pytestmark = pytest.mark.daemon
@@ -33,18 +34,30 @@ def _wait_exit(pid: int, limit: float = 120.0) -> bool:
     return True
 
 
-def test_a_staying_daemon_outlives_a_plain_one_with_the_same_tiny_empty_exit(tmp_path: Path) -> None:
-    staying, plain = tmp_path / "staying", tmp_path / "plain"
-    staying.mkdir()
-    plain.mkdir()
+def test_a_staying_daemon_outlives_a_plain_one_with_the_same_tiny_empty_exit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    staying, asked, plain = tmp_path / "staying", tmp_path / "asked", tmp_path / "plain"
+    for folder in (staying, asked, plain):
+        folder.mkdir()
     started = cli(staying, "daemon", "start", "--stay", "--idle", TINY_IDLE, "--json")
     assert started.returncode == 0, started.stderr
     stay = json.loads(started.stdout)
     assert stay["started"] and stay["stays"] is True
+
+    first = json.loads(cli(asked, "daemon", "start", "--idle", TINY_IDLE, "--json").stdout)
+    assert first["stays"] is False
+    monkeypatch.setenv("ELFTIA_DATA_DIR", str(asked))
+    sock, _reply = attach.connect("command", start=False)  # a client: it cannot exit before it is asked
+    with sock:
+        again = json.loads(cli(asked, "daemon", "start", "--stay", "--json").stdout)
+    assert not again["started"] and again["pid"] == first["pid"] and again["stays"] is True  # asked to stay
+
     other = json.loads(cli(plain, "daemon", "start", "--idle", TINY_IDLE, "--json").stdout)
     assert other["started"] and other["stays"] is False
     assert _wait_exit(other["pid"]), "the plain daemon did not exit when empty"
-    now = json.loads(cli(staying, "daemon", "status", "--json").stdout)
-    assert now["running"] and now["pid"] == stay["pid"] and now["stays"] is True  # empty for longer, still there
+    for folder, pid in ((staying, stay["pid"]), (asked, first["pid"])):
+        now = json.loads(cli(folder, "daemon", "status", "--json").stdout)
+        assert now["running"] and now["pid"] == pid and now["stays"] is True  # empty for longer, still there
     shown = cli(staying, "daemon", "start", "--stay").stdout
     assert "already running" in shown and "stays until stopped" in shown
