@@ -144,8 +144,11 @@ def turn_on_autostart() -> AutostartState:
     return autostart.enable(autostart.Machine.current())
 
 
-def uninstall_notes(entry: dict[str, Any]) -> list[str]:
-    """What removing ``entry`` leaves behind: start at login, when it is an HTTP entry and it is on."""
+def uninstall_notes(entry: dict[str, Any], others: list[str]) -> list[str]:
+    """What removing ``entry`` leaves behind: start at login, when it is an HTTP entry and it is on.
+
+    ``others``: the apps whose files still hold an HTTP entry of Elftia's.
+    """
     if not any(isinstance(entry.get(key), str) for key in ("url", "serverUrl")):
         return []
     try:
@@ -154,9 +157,11 @@ def uninstall_notes(entry: dict[str, Any]) -> list[str]:
         return []
     if not login.enabled:
         return []
+    if others:
+        return [f"start at login stays on ({login.where}): the config of {', '.join(others)} has Elftia's HTTP address"]
     return [
-        f"start at login stays on ({login.where}) for the other apps that use Elftia's HTTP address; "
-        "if none is left, turn it off: elftia-mcp daemon autostart --off"
+        f"start at login stays on ({login.where}) though no other app's file has Elftia's HTTP address now; "
+        "turn it off: elftia-mcp daemon autostart --off"
     ]
 
 

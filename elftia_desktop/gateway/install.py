@@ -23,7 +23,14 @@ from typing import Any
 from elftia_desktop.core.errors import ElftiaError, JsonInputError
 from elftia_desktop.core.models import McpServerTransport
 from elftia_desktop.gateway.command import gateway_command, gateway_env
-from elftia_desktop.gateway.http_install import HttpEntry, fix_port, http_entry, turn_on_autostart, uninstall_notes
+from elftia_desktop.gateway.http_install import (
+    TOKEN_BY,
+    HttpEntry,
+    fix_port,
+    http_entry,
+    turn_on_autostart,
+    uninstall_notes,
+)
 from elftia_desktop.integrations.app_config_file import digest, user_config_path, write_with_backup
 from elftia_desktop.integrations.app_formats import AppFormat, app_format
 from elftia_desktop.integrations.detector import (
@@ -211,8 +218,29 @@ def plan_uninstall(
     if not is_elftia_gateway(servers[name]):
         raise InstallError(f"{path}: the entry {name!r} is not Elftia's gateway; it was left alone")
     removed = servers.pop(name)
-    notes = uninstall_notes(removed)
+    others = _http_users(path) + ([fmt.label] if _holds_http(servers) else [])
+    notes = uninstall_notes(removed, others)
     return InstallPlan(fmt, path, name, None, before, _dump(data | {fmt.root_key: servers}), notes)
+
+
+def _holds_http(servers: dict[str, Any]) -> bool:
+    """Whether ``servers`` has an entry for the pool host's HTTP endpoint."""
+    return any(is_elftia_gateway(e) and isinstance(e.get("url") or e.get("serverUrl"), str) for e in servers.values())
+
+
+def _http_users(skip: Path) -> list[str]:
+    """The HTTP apps whose config file (other than ``skip``) holds an HTTP entry of Elftia's."""
+    users = []
+    for app_id in TOKEN_BY:
+        other = install_app(app_id)
+        path = config_path(other)
+        try:
+            servers = {} if path == skip else _read(other, path)[1].get(other.root_key) or {}
+        except (OSError, JsonInputError):
+            continue  # an unreadable file: nothing known to use the address
+        if _holds_http(servers):
+            users.append(other.label)
+    return users
 
 
 def _the_gateway_entry(path: Path, servers: dict[str, Any]) -> str:

@@ -135,8 +135,24 @@ def test_vscode_gets_the_hosts_url_and_asks_for_the_token(
     assert "the pool host is not started: ELFTIA_NO_DAEMON is set" in captured.out  # this test runs no host
     assert main(["gateway", "uninstall", "vscode", "--file", str(path)]) == 0  # recognised as the gateway's
     assert json.loads(path.read_text(encoding="utf-8"))["servers"] == {}
-    assert "if none is left, turn it off: elftia-mcp daemon autostart --off" in capsys.readouterr().err
+    assert "no other app's file has Elftia's HTTP address now; turn it off: elftia-mcp daemon autostart --off" in (
+        capsys.readouterr().err
+    )
     assert autostart_file(home).exists()  # not turned off silently
+
+
+@pytest.mark.skipif(sys.platform in ("darwin", "win32"), reason="the XDG autostart file")
+def test_uninstalling_one_http_entry_names_the_apps_that_still_have_one(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["gateway", "install", "cursor"]) == 0  # the app's own file in this home
+    assert main(["gateway", "install", "windsurf", "--file", str(tmp_path / "w.json")]) == 0
+    capsys.readouterr()
+    assert main(["gateway", "uninstall", "windsurf", "--file", str(tmp_path / "w.json")]) == 0
+    err = capsys.readouterr().err
+    assert "start at login stays on" in err and "the config of Cursor has Elftia's HTTP address" in err
+    assert main(["gateway", "uninstall", "cursor"]) == 0
+    assert "turn it off: elftia-mcp daemon autostart --off" in capsys.readouterr().err
 
 
 def test_no_autostart_leaves_start_at_login_off(home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
