@@ -43,6 +43,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--idle", type=float, metavar="SECONDS", help="stop servers unused this long (default 600)")
     p.add_argument("--stay", action="store_true", help="do not exit when no client and no server is left")
     p.add_argument("--data-dir", type=Path, metavar="FOLDER", help="host this data folder (default: ELFTIA_DATA_DIR)")
+    p.add_argument("--log-file", type=Path, metavar="FILE", help="append the log to this file (default: stderr)")
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     p.set_defaults(handler=cmd_run)
     p = dsub.add_parser("autostart", help="whether the pool host starts at login (--on, --off change it)")
@@ -64,7 +65,8 @@ def _idle(args: argparse.Namespace) -> float | None:
 
 def cmd_run(args: argparse.Namespace) -> int:
     """``daemon run``: host the pool here until stopped."""
-    logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(), format="%(asctime)s elftia host: %(message)s")
+    where: dict[str, Any] = {"filename": args.log_file} if args.log_file is not None else {"stream": sys.stderr}
+    logging.basicConfig(**where, level=args.log_level.upper(), format="%(asctime)s elftia host: %(message)s")
     if args.data_dir is not None:  # the Windows login entry (its Run key carries no environment)
         from elftia_desktop.core.paths import DATA_DIR_ENV
 
@@ -218,12 +220,14 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 def cmd_autostart(args: argparse.Namespace) -> int:
     """``daemon autostart [--on|--off]``: show, turn on or off the pool host's start at login."""
+    from elftia_desktop.core.paths import data_dir
+    from elftia_desktop.gateway.http_install import HOST_LOG
     from elftia_desktop.platform import autostart
 
     machine = autostart.Machine.current()
     try:
         if args.on:
-            autostart.enable(machine)
+            autostart.enable(machine, log=data_dir() / HOST_LOG)
         elif args.off:
             autostart.disable(machine)
         state = autostart.state(machine)

@@ -36,6 +36,8 @@ from elftia_desktop.integrations.app_formats import AppFormat
 from elftia_desktop.platform import autostart
 from elftia_desktop.platform.autostart import AutostartState
 
+HOST_LOG = "host.log"
+"""The pool host's log in the data folder, where the host started at login appends its lines."""
 TOKEN_ENV = "ELFTIA_GATEWAY_TOKEN"
 """The variable that holds the token for apps that expand environment variables."""
 TOKEN_INPUT = "elftia-gateway-token"
@@ -141,7 +143,7 @@ def http_entry(fmt: AppFormat, agent: str | None, hub: bool, token: str, login: 
 
 def turn_on_autostart() -> AutostartState:
     """Turn on start at login for this installation (``AutostartError``, ``OSError`` when it cannot)."""
-    return autostart.enable(autostart.Machine.current())
+    return autostart.enable(autostart.Machine.current(), log=data_dir() / HOST_LOG)
 
 
 def uninstall_notes(entry: dict[str, Any], others: list[str]) -> list[str]:

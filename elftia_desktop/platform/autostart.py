@@ -9,7 +9,9 @@ entry starts one that stays. Where it lives:
 * Windows: the value ``Elftia pool host`` of ``HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run``.
 
 The data folder override ``ELFTIA_DATA_DIR`` is carried when set (``env`` in the Exec line, the
-plist's ``EnvironmentVariables``, ``--data-dir`` on Windows, whose Run key has no environment).
+plist's ``EnvironmentVariables``, ``--data-dir`` on Windows, whose Run key has no environment), and
+the host's log goes to the file the caller names (``--log-file``); on Windows ``pythonw.exe`` runs
+it when there is one, so no console window opens at login.
 Every function takes the system, the home folder and the environment as values (:class:`Machine`);
 an entry of the same name that is not ours is never overwritten nor removed.
 """
@@ -126,11 +128,16 @@ class AutostartState:
     """Another program's entry has our name: it is left alone."""
 
 
-def command(machine: Machine, argv: list[str] | None = None) -> list[str]:
-    """The command the entry runs (``argv``: ``elftia-mcp daemon run --stay`` of this installation)."""
-    base = argv if argv is not None else cli_argv(*STAY_ARGS)
+def command(machine: Machine, argv: list[str] | None = None, log: Path | None = None) -> list[str]:
+    """The command the entry runs (``argv``: ``elftia-mcp daemon run --stay`` of this installation;
+    ``log``: the file its log is appended to, as nobody sees a login item's stderr)."""
+    base = list(argv if argv is not None else cli_argv(*STAY_ARGS))
+    windowless = Path(base[0]).with_name("pythonw.exe")
+    if machine.system == "win32" and Path(base[0]).name.lower() == "python.exe" and windowless.exists():
+        base[0] = str(windowless)  # no console window at login
     data = machine.env.get(DATA_DIR_ENV)
-    return [*base, "--data-dir", data] if data and machine.system == "win32" else base
+    extra = ["--data-dir", data] if data and machine.system == "win32" else []
+    return [*base, *extra, *(["--log-file", str(log)] if log is not None else [])]
 
 
 def location(machine: Machine) -> str:
@@ -226,12 +233,13 @@ def enabled(machine: Machine) -> bool:
     return state(machine).enabled
 
 
-def enable(machine: Machine, argv: list[str] | None = None) -> AutostartState:
-    """Write our entry (again, with this installation's command); ``AutostartError`` when another's is there."""
+def enable(machine: Machine, argv: list[str] | None = None, log: Path | None = None) -> AutostartState:
+    """Write our entry (again, with this installation's command, see :func:`command`); ``AutostartError``
+    when another's is there."""
     where = location(machine)
     if state(machine).foreign:
         raise AutostartError(f"{where} holds another program's entry; it was left alone")
-    args = command(machine, argv)
+    args = command(machine, argv, log)
     if machine.system == "win32":
         machine.run_key().set(RUN_VALUE, subprocess.list2cmdline(args))
         return state(machine)

@@ -144,6 +144,17 @@ def test_windows_run_value_is_one_quoted_command_line_with_the_data_folder(tmp_p
     assert not autostart.disable(machine) and key.values == {"Elftia pool host": r"C:\other\program.exe"}
 
 
+def test_windows_entry_runs_pythonw_and_appends_its_log_to_the_file_named(tmp_path: Path) -> None:
+    for name in ("python.exe", "pythonw.exe"):
+        (tmp_path / name).write_bytes(b"")
+    machine = Machine("win32", tmp_path, {}, registry=DictRunKey())
+    args = autostart.command(machine, [str(tmp_path / "python.exe"), "-m", "x"], log=tmp_path / "host.log")
+    assert args == [str(tmp_path / "pythonw.exe"), "-m", "x", "--log-file", str(tmp_path / "host.log")]
+    assert autostart.command(Machine("linux", tmp_path, {}), [str(tmp_path / "python.exe")]) == [
+        str(tmp_path / "python.exe")
+    ]
+
+
 def _cli(data_dir: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = gateway_env(data_dir) | {"HOME": str(home)}
     env.pop("XDG_CONFIG_HOME", None)
@@ -187,4 +198,6 @@ def test_linux_end_to_end_the_entry_starts_a_host_that_stays(tmp_path: Path, iso
     finally:
         client.control("stop")
         host.wait(60)
+    log = (isolated_data_dir / "host.log").read_text(encoding="utf-8")  # --log-file: nobody sees its stderr
+    assert f"pool host {host.pid} (daemon) listening" in log and f"pool host {host.pid} stopped" in log
     assert _cli(isolated_data_dir, home, "--off").returncode == 0 and not path.exists()
