@@ -121,12 +121,8 @@ def start_staying(idle: float | None = None) -> tuple[dict[str, Any], bool]:
     A daemon already running is asked to stay (the window's host stays while the window runs);
     ``NoHost`` when the started one did not come up within ``attach.START_TIMEOUT``.
     """
-    import subprocess
-
     from elftia_desktop.host import attach, client
     from elftia_desktop.host.location import host_location
-    from elftia_desktop.platform.own_command import cli_argv
-    from elftia_desktop.platform.runtime import detached
 
     status = client.control("status")
     if status is not None:
@@ -135,9 +131,7 @@ def start_staying(idle: float | None = None) -> tuple[dict[str, Any], bool]:
             status = client.control("status") or status
         return status, False
     location = host_location()
-    argv = cli_argv("daemon", "run", "--stay", *(["--idle", str(idle)] if idle is not None else []))
-    with open(location.log, "ab") as log:
-        child = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=log, close_fds=True, **detached())
+    child = attach.spawn_daemon(location, idle, stay=True)
     deadline = time.monotonic() + attach.START_TIMEOUT
     while time.monotonic() < deadline:
         status = client.control("status")
