@@ -200,6 +200,8 @@ def cmd_status(args: argparse.Namespace) -> int:
         return EXIT_OK
     who = "the Elftia Desktop window" if status.get("hostedBy") == "window" else "pool host"
     print(f"{who}: pid {status['pid']}, {status['socket']}, data folder {status['dataDir']}")
+    if status.get("stays"):
+        print("it stays when unused (daemon run --stay: start at login, or gateway install for HTTP apps)")
     clients = [c for c in status["clients"] if c["pid"] != os.getpid()]
     print(f"clients ({len(clients)}):")
     print_table(["app", "role", "pid", "agent", "servers", "calls"], [_client_row(c) for c in clients])

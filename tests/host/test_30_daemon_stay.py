@@ -61,3 +61,4 @@ def test_a_staying_daemon_outlives_a_plain_one_with_the_same_tiny_empty_exit(
         assert now["running"] and now["pid"] == pid and now["stays"] is True  # empty for longer, still there
     shown = cli(staying, "daemon", "start", "--stay").stdout
     assert "already running" in shown and "stays until stopped" in shown
+    assert "it stays when unused" in cli(staying, "daemon", "status").stdout
