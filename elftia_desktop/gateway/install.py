@@ -191,7 +191,10 @@ def plan_install(
     fmt, path, name, before, data, servers = _entries(app_id, agent, path, name)
     if name in servers and not is_elftia_gateway(servers[name]):
         raise InstallError(f"{path}: the entry {name!r} is not Elftia's gateway; choose another name with --name")
-    http = http_entry(fmt, agent, hub, token, login) if token is not None else None
+    try:
+        http = http_entry(fmt, agent, hub, token, login) if token is not None else None
+    except AutostartError as exc:
+        raise InstallError(f"start at login: {exc} (--no-autostart skips it)") from exc
     entry = http.entry if http is not None else gateway_entry(fmt, agent, hub)
     servers[name] = entry
     warnings = list(http.notes(fmt, path)) if http is not None else []

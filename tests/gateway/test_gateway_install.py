@@ -243,3 +243,17 @@ async def test_the_installed_http_entry_reaches_the_pool_host(
     token = gateway_token_of(isolated_data_dir)  # what the app puts in ELFTIA_GATEWAY_TOKEN
     async with http_session(entry["url"], token) as (session, _):
         assert text_of(await session.call_tool("alpha__echo", {"text": "via http"})) == "via http"
+
+
+@pytest.mark.skipif(sys.platform in ("darwin", "win32"), reason="the XDG autostart file")
+def test_an_unreadable_start_at_login_entry_stops_the_install_before_anything_is_written(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    autostart_file(home).mkdir(parents=True)  # a folder where the file goes: it cannot be read
+    path = tmp_path / "cursor.json"
+    assert main(["gateway", "install", "cursor", "--file", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "start at login:" in err and "cannot be read" in err and "--no-autostart skips it" in err
+    assert not path.exists()
+    assert main(["gateway", "install", "cursor", "--no-autostart", "--file", str(path)]) == 0
+    assert path.exists()
