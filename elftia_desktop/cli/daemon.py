@@ -230,11 +230,13 @@ def cmd_autostart(args: argparse.Namespace) -> int:
     except (autostart.AutostartError, OSError) as exc:
         return fail(args, f"start at login: {exc}", EXIT_FAILED)
     if args.json:
-        print_json({"enabled": state.enabled, "where": state.where, "foreign": state.foreign})
+        print_json({"enabled": state.enabled, "where": state.where, "foreign": state.foreign, "ours": state.ours})
         return EXIT_OK
     print(f"start at login: {'on' if state.enabled else 'off'} ({state.where})")
     if state.foreign:
         print("that entry belongs to another program; Elftia leaves it alone")
+    elif state.ours and not state.enabled:
+        print("the entry is there but switched off in the desktop's settings (--on turns it on again)")
     elif state.enabled:
         print("it runs 'elftia-mcp daemon run --stay' when you log in (turn it off: elftia-mcp daemon autostart --off)")
     return EXIT_OK

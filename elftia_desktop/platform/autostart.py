@@ -126,6 +126,9 @@ class AutostartState:
     """The file's path, or the registry value's location."""
     foreign: bool = False
     """Another program's entry has our name: it is left alone."""
+    ours: bool = False
+    """Our entry is there (switched off, it is not ``enabled``: ``Hidden``, ``X-GNOME-Autostart-enabled=false``,
+    the plist's ``Disabled``)."""
 
 
 def command(machine: Machine, argv: list[str] | None = None, log: Path | None = None) -> list[str]:
@@ -221,11 +224,20 @@ def _current(machine: Machine) -> str | None:
         raise AutostartError(f"{path}: cannot be read: {exc}") from exc
 
 
+def _switched_off(machine: Machine, text: str) -> bool:
+    """Whether the user switched our entry off in the desktop's settings (the entry stays)."""
+    if machine.system == "darwin":
+        return plistlib.loads(text.encode()).get("Disabled") is True  # ours: it parsed already
+    lines = {line.strip() for line in text.splitlines()}
+    return machine.system != "win32" and bool(lines & {"Hidden=true", "X-GNOME-Autostart-enabled=false"})
+
+
 def state(machine: Machine) -> AutostartState:
     """Whether start at login is on, and where its entry lives."""
     current = _current(machine)
     ours = current is not None and _ours_text(machine, current)
-    return AutostartState(ours, location(machine), foreign=current is not None and not ours)
+    on = ours and current is not None and not _switched_off(machine, current)
+    return AutostartState(on, location(machine), foreign=current is not None and not ours, ours=ours)
 
 
 def enabled(machine: Machine) -> bool:
@@ -254,7 +266,7 @@ def enable(machine: Machine, argv: list[str] | None = None, log: Path | None = N
 
 def disable(machine: Machine) -> bool:
     """Remove our entry; False when there was none of ours (another program's entry is left alone)."""
-    if not state(machine).enabled:
+    if not state(machine).ours:
         return False
     if machine.system == "win32":
         machine.run_key().delete(RUN_VALUE)

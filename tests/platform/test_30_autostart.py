@@ -87,6 +87,28 @@ def test_linux_entry_in_xdg_config_home_runs_the_staying_daemon_with_the_data_fo
     assert not autostart.disable(machine)  # nothing left to remove
 
 
+@pytest.mark.parametrize("switch", ["Hidden=true", "X-GNOME-Autostart-enabled=false"])
+def test_an_entry_switched_off_in_the_desktops_settings_is_off_and_on_again_turns_it_on(
+    tmp_path: Path, switch: str
+) -> None:
+    machine = Machine("linux", tmp_path, {})
+    path = Path(autostart.enable(machine, ARGV).where)
+    text = path.read_text(encoding="utf-8").replace("X-GNOME-Autostart-enabled=true\n", "")
+    path.write_text(text + switch + "\n", encoding="utf-8")  # as a session manager writes it
+    state = autostart.state(machine)
+    assert not state.enabled and state.ours and not state.foreign
+    assert autostart.enable(machine, ARGV).enabled and switch not in path.read_text(encoding="utf-8")
+    path.write_text(path.read_text(encoding="utf-8") + switch + "\n", encoding="utf-8")
+    assert autostart.disable(machine) and not path.exists()  # ours, though off: --off removes it
+
+
+def test_a_launch_agent_marked_disabled_is_off(tmp_path: Path) -> None:
+    machine = Machine("darwin", tmp_path, {})
+    path = Path(autostart.enable(machine, ARGV).where)
+    path.write_bytes(plistlib.dumps(plistlib.loads(path.read_bytes()) | {"Disabled": True}))
+    assert not autostart.enabled(machine) and autostart.state(machine).ours
+
+
 def test_linux_entry_defaults_to_dot_config_and_no_env_without_an_override(tmp_path: Path) -> None:
     machine = Machine("freebsd14", tmp_path, {})
     autostart.enable(machine, ARGV)
@@ -176,7 +198,7 @@ def test_linux_end_to_end_the_entry_starts_a_host_that_stays(tmp_path: Path, iso
     home.mkdir()
     off = json.loads(_cli(isolated_data_dir, home, "--json").stdout)
     path = home / ".config" / "autostart" / "elftia-pool-host.desktop"
-    assert off == {"enabled": False, "where": str(path), "foreign": False}
+    assert off == {"enabled": False, "where": str(path), "foreign": False, "ours": False}
     shown = _cli(isolated_data_dir, home, "--on")
     assert shown.returncode == 0 and f"start at login: on ({path})" in shown.stdout
     validator = shutil.which("desktop-file-validate")
