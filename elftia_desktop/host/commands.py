@@ -1,7 +1,7 @@
 """A ``command`` connection to the host: CLI requests and their answers.
 
 The requests: ``call``, ``test``, ``discover`` and ``logs`` of a server (on the host's pool: the
-server's one process, its tool cache, its log), and ``status``, ``stop``, ``handover`` of the host.
+server's one process, its tool cache, its log), and ``status``, ``stop``, ``handover``, ``stay`` of the host.
 
 Requests and answers are ``{"op": ...}`` frames. A ``call`` runs in its own task while the
 connection keeps reading: the server's questions go to the client as ``{"op": "elicit"}`` and come

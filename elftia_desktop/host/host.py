@@ -8,7 +8,7 @@ folder's claim (``location.py``), and open with a hello line (``wire.py``):
   the gateway of its scope (``--agent``, ``--hub``, ``--timeout``); every attached gateway of a
   scope shares one :class:`HostedGateway` (one catalog) and every scope shares the pool, so each
   server runs once. The SDK's server session carries every message.
-* ``command`` (the CLI): ``call``, ``test``, ``discover``, ``logs``, ``status``, ``stop`` and
+* ``command`` (the CLI): ``call``, ``test``, ``discover``, ``logs``, ``status``, ``stop``, ``stay`` and
   ``handover`` requests (``commands.py``).
 * ``http`` (``elftia-mcp serve --http`` run by hand): the host listens on the address it asks for
   and serves the scope's gateway over Streamable HTTP there (``http_link.py``).
