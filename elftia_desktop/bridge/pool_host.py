@@ -12,7 +12,8 @@ Quitting: :meth:`WindowPool.prepare_quit` (the window's quit dialog or its setti
 accepting; with ``keep`` the calls in flight finish first. :meth:`WindowPool.close` then closes the
 clients' connections (before the servers close), and :meth:`WindowPool.release`, after the
 servers are gone, gives the lock up and, when apps were attached and the choice was to keep
-them running, starts the background daemon (in a worker thread), which their next call reaches.
+them running, starts the background daemon (in a worker thread), which their next call reaches;
+when start at login is on it always starts one, that stays (``daemon run --stay``).
 """
 
 from __future__ import annotations
@@ -222,8 +223,20 @@ class WindowPool:
         location = self._lock.location
         self._lock.release()
         self._lock = None
-        if self._handing_over:
+        stay = await asyncio.to_thread(_starts_at_login)
+        if self._handing_over or stay:
             from elftia_desktop.host.attach import spawn_daemon
 
-            child = await asyncio.to_thread(spawn_daemon, location)
+            child = await asyncio.to_thread(spawn_daemon, location, stay=stay)
             log.info("handed the pool over to the background daemon %d (window %d quits)", child.pid, os.getpid())
+
+
+def _starts_at_login() -> bool:
+    """Whether start at login is on: the host that stays then takes over when the window quits (the
+    apps given the HTTP URL need one; the one started at login gave its pool to the window)."""
+    from elftia_desktop.platform import autostart
+
+    try:
+        return autostart.enabled(autostart.Machine.current())
+    except autostart.AutostartError:
+        return False

@@ -16,8 +16,8 @@ Modules:
 - ``context``: The CLI's way into the assembly point (``application.services``), with notices printed as
   warnings.
 - ``crash``: What the CLI does with an error nobody foresaw: one line for the person, the traceback in a log.
-- ``daemon``: ``elftia-mcp daemon start | stop | status [--json]``: the background pool host of this data
-  folder.
+- ``daemon``: ``elftia-mcp daemon start | stop | status | autostart [--json]``: the background pool host of this
+  data folder.
 - ``dependencies``: Runtime and preset commands: ``deps [COMMAND]``, ``install-dep COMMAND``, ``uninstall-dep
   COMMAND``, ``presets`` and ``add-preset NAME``.
 - ``entry_args``: The arguments of ``serve`` and ``call``, in a light module: the attached fast path parses them

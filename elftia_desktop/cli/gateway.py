@@ -55,6 +55,11 @@ def _register_gateway(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         action="store_true",
         help="run 'elftia-mcp serve' from the app (default for apps that accept HTTP servers: the pool host's URL)",
     )
+    p.add_argument(
+        "--no-autostart",
+        action="store_true",
+        help="for an HTTP entry: do not turn on start at login nor start the pool host now",
+    )
     p.add_argument("--dry-run", action="store_true", help="show the diff, write nothing")
     p.set_defaults(handler=cmd_install)
 
@@ -105,9 +110,10 @@ def _agent_name(agent: str | None) -> str | None:
     return open_agents().get(agent).name if agent else None
 
 
-def _show(args: argparse.Namespace, plan: InstallPlan, backup: Path | None, verb: str) -> None:
+def _show(args: argparse.Namespace, plan: InstallPlan, backup: Path | None, verb: str, host: str | None) -> None:
     if args.json:
-        print_json(plan.to_json_dict() | {"backup": str(backup) if backup else None, "written": not args.dry_run})
+        written = {"backup": str(backup) if backup else None, "written": not args.dry_run, "host": host}
+        print_json(plan.to_json_dict() | written)
         return
     print(plan.diff or f"{plan.path}: nothing to change", end="" if plan.diff else "\n")
     for warning in plan.warnings:
@@ -118,6 +124,8 @@ def _show(args: argparse.Namespace, plan: InstallPlan, backup: Path | None, verb
         print(f"{verb} {plan.name!r} {'in' if verb == 'Wrote' else 'from'} {plan.app.label}'s config {plan.path}")
         if backup is not None:
             print(f"Backup of the previous file: {backup}")
+    if host is not None:
+        print(host)
 
 
 def _run_plan(args: argparse.Namespace, make: Callable[[], InstallPlan], verb: str) -> int:
@@ -128,8 +136,28 @@ def _run_plan(args: argparse.Namespace, make: Callable[[], InstallPlan], verb: s
     except (InstallError, JsonInputError) as exc:
         return fail(args, str(exc), EXIT_BAD_INPUT)
     backup = None if args.dry_run else apply_plan(plan)
-    _show(args, plan, backup, verb)
+    host = _start_host(plan) if not args.dry_run and plan.http is not None and plan.http.login is not None else None
+    _show(args, plan, backup, verb, host)
     return EXIT_OK
+
+
+def _start_host(plan: InstallPlan) -> str:
+    """Start the pool host that stays, unless one runs (what an HTTP entry needs now); what happened."""
+    from elftia_desktop.cli.daemon import start_staying
+    from elftia_desktop.host import attach
+
+    if not attach.supported():
+        return "the pool host is not started: ELFTIA_NO_DAEMON is set"
+    try:
+        status, started = start_staying()
+    except attach.NoHost as exc:
+        return f"the pool host could not be started now: {exc}"
+    pid = status["pid"]
+    if status.get("hostedBy") == "window":
+        return f"the Elftia Desktop window hosts the pool now (pid {pid})"
+    if status.get("stays"):
+        return f"the pool host {'started' if started else 'runs'} (pid {pid}) and stays until stopped"
+    return f"the pool host running now (pid {pid}) exits when unused; a host that stays starts at your next login"
 
 
 def cmd_install(args: argparse.Namespace) -> int:
@@ -143,7 +171,8 @@ def cmd_install(args: argparse.Namespace) -> int:
         """The plan, with the token (made on first use) unless the entry is stdio."""
         agent = _agent_name(args.agent)
         token = None if args.stdio else gateway_token(open_cli_stores().catalog.vault)
-        return plan_install(args.app, agent, args.hub, path=args.file, name=args.name, token=token)
+        login = not args.no_autostart
+        return plan_install(args.app, agent, args.hub, path=args.file, name=args.name, token=token, login=login)
 
     return _run_plan(args, plan, "Wrote")
 

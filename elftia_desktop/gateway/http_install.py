@@ -14,6 +14,10 @@ How the token stays out of the app's file:
 * LM Studio has no placeholder: the token is written, and the plan says so.
 
 Claude Desktop's file holds stdio servers only: it keeps ``elftia-mcp serve``.
+
+The URL answers only while a pool host runs, so installing also turns on start at login
+(``platform/autostart.py``: ``elftia-mcp daemon run --stay``) unless ``--no-autostart``; the plan
+says so in plain words. Removing an HTTP entry leaves start at login on and says how to turn it off.
 """
 
 from __future__ import annotations
@@ -29,7 +33,11 @@ from elftia_desktop.core.paths import data_dir
 from elftia_desktop.core.settings_store import SettingsStore
 from elftia_desktop.gateway.http_address import DEFAULT_HOST, Address, read_endpoint, scope_path
 from elftia_desktop.integrations.app_formats import AppFormat
+from elftia_desktop.platform import autostart
+from elftia_desktop.platform.autostart import AutostartState
 
+HOST_LOG = "host.log"
+"""The pool host's log in the data folder, where the host started at login appends its lines."""
 TOKEN_ENV = "ELFTIA_GATEWAY_TOKEN"
 """The variable that holds the token for apps that expand environment variables."""
 TOKEN_INPUT = "elftia-gateway-token"
@@ -52,6 +60,13 @@ class HttpEntry:
     """The token, when it is written in plain text (the app has no placeholder)."""
     input: dict[str, Any] | None = None
     """VS Code's ``inputs`` item that asks for the token."""
+    login: AutostartState | None = None
+    """Start at login as it is now; None: leave it as it is (``--no-autostart``)."""
+
+    @property
+    def autostart(self) -> bool:
+        """Whether applying the plan turns start at login on (and the host that stays starts now)."""
+        return self.login is not None and not self.login.enabled and not self.login.foreign
 
     def notes(self, fmt: AppFormat, path: Path) -> Iterator[str]:
         """What the user must know: the port fixed, the token's way in, that the host must run."""
@@ -75,14 +90,31 @@ class HttpEntry:
                 f"{fmt.label} has no secret placeholder: the bearer token is written into {path} in plain text "
                 "(elftia-mcp gateway token --reset revokes it)"
             )
-        yield (
-            f"{fmt.label} reaches the gateway while Elftia's pool host runs (the window, or elftia-mcp daemon start); "
-            "--stdio writes an entry that starts it"
-        )
+        yield from self._host_notes(fmt)
+
+    def _host_notes(self, fmt: AppFormat) -> Iterator[str]:
+        """That the app reaches Elftia only while a host runs, and what installing does about it."""
+        needs = f"{fmt.label} reaches Elftia only while the pool host runs (the Elftia Desktop window, or the daemon)"
+        if self.login is None:
+            yield (
+                f"{needs}; start at login stays as it is (--no-autostart): turn it on with "
+                "elftia-mcp daemon autostart --on, or install with --stdio (the app then starts the host itself)"
+            )
+        elif self.login.foreign:
+            yield f"{needs}; start at login is not turned on: {self.login.where} holds another program's entry"
+        elif self.login.enabled:
+            yield f"{needs}; start at login is on already ({self.login.where}) and the host is started now if none runs"
+        else:
+            yield (
+                f"{needs}: installing turns on start at login ({self.login.where} runs elftia-mcp daemon run --stay) "
+                "and starts that host now; it stays until stopped. --no-autostart skips both; "
+                "elftia-mcp daemon autostart --off turns it off later"
+            )
 
 
-def http_entry(fmt: AppFormat, agent: str | None, hub: bool, token: str) -> HttpEntry | None:
-    """The HTTP entry of ``fmt`` for the scope (None: the app takes stdio servers only)."""
+def http_entry(fmt: AppFormat, agent: str | None, hub: bool, token: str, login: bool = True) -> HttpEntry | None:
+    """The HTTP entry of ``fmt`` for the scope (None: the app takes stdio servers only); ``login``: turn
+    on start at login when applied."""
     way = TOKEN_BY.get(fmt.id)
     if way is None or not fmt.remote_ok:
         return None
@@ -105,7 +137,34 @@ def http_entry(fmt: AppFormat, agent: str | None, hub: bool, token: str) -> Http
         running_port=running_port,
         token=token if way == "plain" else None,
         input=prompt if way == "input" else None,
+        login=autostart.state(autostart.Machine.current()) if login else None,
     )
+
+
+def turn_on_autostart() -> AutostartState:
+    """Turn on start at login for this installation (``AutostartError``, ``OSError`` when it cannot)."""
+    return autostart.enable(autostart.Machine.current(), log=data_dir() / HOST_LOG)
+
+
+def uninstall_notes(entry: dict[str, Any], others: list[str]) -> list[str]:
+    """What removing ``entry`` leaves behind: start at login, when it is an HTTP entry and it is on.
+
+    ``others``: the apps whose files still hold an HTTP entry of Elftia's.
+    """
+    if not any(isinstance(entry.get(key), str) for key in ("url", "serverUrl")):
+        return []
+    try:
+        login = autostart.state(autostart.Machine.current())
+    except autostart.AutostartError:
+        return []
+    if not login.enabled:
+        return []
+    if others:
+        return [f"start at login stays on ({login.where}): the config of {', '.join(others)} has Elftia's HTTP address"]
+    return [
+        f"start at login stays on ({login.where}) though no other app's file has Elftia's HTTP address now; "
+        "turn it off: elftia-mcp daemon autostart --off"
+    ]
 
 
 def fix_port(port: int) -> None:

@@ -24,7 +24,14 @@ from elftia_desktop.core.errors import ElftiaError, JsonInputError
 from elftia_desktop.core.models import McpServerTransport
 from elftia_desktop.core.text_rules import quoted
 from elftia_desktop.gateway.command import gateway_command, gateway_env
-from elftia_desktop.gateway.http_install import HttpEntry, fix_port, http_entry
+from elftia_desktop.gateway.http_install import (
+    TOKEN_BY,
+    HttpEntry,
+    fix_port,
+    http_entry,
+    turn_on_autostart,
+    uninstall_notes,
+)
 from elftia_desktop.integrations.app_config_file import digest, user_config_path, write_with_backup
 from elftia_desktop.integrations.app_formats import AppFormat, app_format
 from elftia_desktop.integrations.detector import (
@@ -33,6 +40,7 @@ from elftia_desktop.integrations.detector import (
     parse_config_text,
     read_config_text,
 )
+from elftia_desktop.platform.autostart import AutostartError
 
 INSTALL_APPS = ("claude-desktop", "claude-code", "cursor", "vscode", "windsurf", "lmstudio")
 DEFAULT_ENTRY_NAME = "elftia"
@@ -83,6 +91,7 @@ class InstallPlan:
             "diff": self.diff,
             "changed": self.changed,
             "warnings": self.warnings,
+            "autostart": self.http is not None and self.http.autostart,
         }
 
 
@@ -172,16 +181,21 @@ def plan_install(
     path: Path | None = None,
     name: str | None = None,
     token: str | None = None,
+    login: bool = True,
 ) -> InstallPlan:
     """What installing the gateway into ``app_id`` would change (nothing is written).
 
     ``token`` (the gateway's bearer token): an app that accepts HTTP servers gets the pool host's
     HTTP endpoint with it (``http_install.py``); without one, or for a stdio-only app, the stdio entry.
+    ``login``: applying an HTTP entry turns on start at login (false: ``--no-autostart``).
     """
     fmt, path, name, before, data, servers = _entries(app_id, agent, path, name)
     if name in servers and not is_elftia_gateway(servers[name]):
         raise InstallError(f"{path}: the entry {name!r} is not Elftia's gateway; choose another name with --name")
-    http = http_entry(fmt, agent, hub, token) if token is not None else None
+    try:
+        http = http_entry(fmt, agent, hub, token, login) if token is not None else None
+    except AutostartError as exc:
+        raise InstallError(f"start at login: {exc} (--no-autostart skips it)") from exc
     entry = http.entry if http is not None else gateway_entry(fmt, agent, hub)
     servers[name] = entry
     warnings = list(http.notes(fmt, path)) if http is not None else []
@@ -207,8 +221,30 @@ def plan_uninstall(
         raise InstallError(f"{path}: there is no entry {name!r} to remove")
     if not is_elftia_gateway(servers[name]):
         raise InstallError(f"{path}: the entry {name!r} is not Elftia's gateway; it was left alone")
-    del servers[name]
-    return InstallPlan(fmt, path, name, None, before, _dump(data | {fmt.root_key: servers}), [])
+    removed = servers.pop(name)
+    others = _http_users(path) + ([fmt.label] if _holds_http(servers) else [])
+    notes = uninstall_notes(removed, others)
+    return InstallPlan(fmt, path, name, None, before, _dump(data | {fmt.root_key: servers}), notes)
+
+
+def _holds_http(servers: dict[str, Any]) -> bool:
+    """Whether ``servers`` has an entry for the pool host's HTTP endpoint."""
+    return any(is_elftia_gateway(e) and isinstance(e.get("url") or e.get("serverUrl"), str) for e in servers.values())
+
+
+def _http_users(skip: Path) -> list[str]:
+    """The HTTP apps whose config file (other than ``skip``) holds an HTTP entry of Elftia's."""
+    users = []
+    for app_id in TOKEN_BY:
+        other = install_app(app_id)
+        path = config_path(other)
+        try:
+            servers = {} if path == skip else _read(other, path)[1].get(other.root_key) or {}
+        except (OSError, JsonInputError):
+            continue  # an unreadable file: nothing known to use the address
+        if _holds_http(servers):
+            users.append(other.label)
+    return users
 
 
 def _the_gateway_entry(path: Path, servers: dict[str, Any]) -> str:
@@ -230,10 +266,16 @@ def apply_plan(plan: InstallPlan) -> Path | None:
     """Back the file up, then write the change atomically (same permissions); returns the backup's path.
 
     Refused (``ConfigError``) when the file changed since the plan was made. An HTTP entry's port
-    is fixed in the settings first (``gatewayHttpPort``), so the URL written stays the host's.
+    is fixed in the settings first (``gatewayHttpPort``), so the URL written stays the host's, and
+    start at login is turned on when the plan says so (``InstallError`` when it cannot be: nothing is written).
     """
     if plan.http is not None and plan.http.fix_port:
         fix_port(plan.http.port)
+    if plan.http is not None and plan.http.autostart:
+        try:
+            turn_on_autostart()
+        except (AutostartError, OSError) as exc:
+            raise InstallError(f"start at login could not be turned on: {exc} (--no-autostart skips it)") from exc
     if not plan.changed:
         return None
     return write_with_backup(plan.path, plan.after, digest(plan.before))

@@ -48,19 +48,26 @@ def supported() -> bool:
     return not attach_disabled()
 
 
-def daemon_command() -> list[str]:
-    """The command line of ``elftia-mcp daemon run`` of this installation (the window's too, when frozen)."""
-    return cli_argv("daemon", "run")
+def daemon_command(stay: bool = False) -> list[str]:
+    """The command line of ``elftia-mcp daemon run [--stay]`` of this installation (the window's too, when frozen)."""
+    return cli_argv("daemon", "run", *(["--stay"] if stay else []))
 
 
-def spawn_daemon(location: HostLocation, idle: float | None = None) -> subprocess.Popen[bytes]:
-    """Start the daemon in its own session, detached from this command's terminal and pipes."""
+def spawn_daemon(location: HostLocation, idle: float | None = None, *, stay: bool = False) -> subprocess.Popen[bytes]:
+    """Start the daemon (``stay``: one that does not exit when empty) in its own session, detached from
+    this command's terminal and pipes."""
     env = dict(os.environ)
     if idle is not None:
         env[IDLE_ENV] = str(idle)
     with open(location.log, "ab") as log:
         return subprocess.Popen(
-            daemon_command(), stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env, close_fds=True, **detached()
+            daemon_command(stay),
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+            env=env,
+            close_fds=True,
+            **detached(),
         )
 
 

@@ -113,7 +113,7 @@ def _followed(sock: socket.socket, server: str) -> Iterator[dict[str, Any]]:
 
 
 def control(op: str) -> dict[str, Any] | None:
-    """``status`` or ``stop`` of a running host; None when none runs (nothing is started)."""
+    """``status``, ``stop`` or ``stay`` of a running host; None when none runs (nothing is started)."""
     try:
         sock, _reply = attach.connect("command", start=False)
     except attach.NoHost:

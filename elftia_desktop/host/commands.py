@@ -1,7 +1,7 @@
 """A ``command`` connection to the host: CLI requests and their answers.
 
 The requests: ``call``, ``test``, ``discover`` and ``logs`` of a server (on the host's pool: the
-server's one process, its tool cache, its log), and ``status``, ``stop``, ``handover`` of the host.
+server's one process, its tool cache, its log), and ``status``, ``stop``, ``handover``, ``stay`` of the host.
 
 Requests and answers are ``{"op": ...}`` frames. A ``call`` runs in its own task while the
 connection keeps reading: the server's questions go to the client as ``{"op": "elicit"}`` and come
@@ -50,8 +50,10 @@ class CommandLink:
         status: StatusFn,
         stop: Callable[[], None],
         handover: Callable[[], None] | None = None,
+        stay: Callable[[], None] | None = None,
     ) -> None:
-        """``stop`` and ``handover`` raise an ``ElftiaError`` when this host does not grant them."""
+        """``stop`` and ``handover`` raise an ``ElftiaError`` when this host does not grant them; ``stay``
+        makes a daemon stay when empty."""
         self._service = service
         self._callers = callers
         self._reader = reader
@@ -59,6 +61,7 @@ class CommandLink:
         self._status = status
         self._stop = stop
         self._handover = handover
+        self._stay = stay
         self._questions: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self._ids = itertools.count(1)
         self._tasks: set[asyncio.Task[None]] = set()
@@ -99,6 +102,7 @@ class CommandLink:
             "status": self._send_status,
             "stop": self._request_stop,
             "handover": self._request_handover,
+            "stay": self._request_stay,
         }.get(str(op))
         if work is None:
             self._spawn(self.send({"op": "error", "kind": "WireError", "message": f"unknown request {op!r}"}))
@@ -134,6 +138,11 @@ class CommandLink:
             return {"op": "error", "kind": "WireError", "message": "this host does not hand over"}
         self._handover()
         return {"op": "handingOver", "pid": os.getpid()}
+
+    async def _request_stay(self, request: dict[str, Any]) -> dict[str, Any]:
+        if self._stay is not None:
+            self._stay()
+        return {"op": "staying", "pid": os.getpid()}
 
     async def _call(self, request: dict[str, Any]) -> dict[str, Any]:
         """Check the arguments against the tool's input schema (nothing is sent when they do not fit), then call."""

@@ -5,7 +5,7 @@ second one finds it taken and exits at once (its starter then attaches to the fi
 desktop window starts it takes the pool over (``lease.py``): this daemon finishes its calls in
 flight, closes its clients' connections, stops its servers and exits. It opens
 the services with the saved settings, serves until stopped (``daemon stop``, SIGTERM, SIGINT) or
-idle with no client, and stops every server it started on the way out. Logs go to stderr (the
+idle with no client (never, with ``stay``), and stops every server it started on the way out. Logs go to stderr (the
 host's log file when started on demand).
 """
 
@@ -39,13 +39,13 @@ def host_lock(location: HostLocation) -> Iterator[None]:
         lock.release()
 
 
-async def _serve(location: HostLocation, idle: float) -> None:
+async def _serve(location: HostLocation, idle: float, stay: bool) -> None:
     async with open_services(builtin_servers=False) as services:
         for notice in services.notices:
             log.warning("%s", notice)
         for leftover in services.mcp.leftovers_killed:
             log.info("stopped a leftover server process %d of an earlier host: %s", leftover.pid, leftover.argv)
-        host = Host(services, location, idle=idle)
+        host = Host(services, location, idle=idle, stay=stay)
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGINT):
             try:
@@ -55,8 +55,8 @@ async def _serve(location: HostLocation, idle: float) -> None:
         await host.run()
 
 
-def run_daemon(idle: float | None = None) -> None:
-    """Host this data folder's pool until stopped; ``AlreadyRunning`` when another host has it."""
+def run_daemon(idle: float | None = None, *, stay: bool = False) -> None:
+    """Host this data folder's pool until stopped (``stay``: not when empty); ``AlreadyRunning`` when another has it."""
     location = host_location()
     with host_lock(location):
-        asyncio.run(_serve(location, idle if idle is not None else DEFAULT_IDLE))
+        asyncio.run(_serve(location, idle if idle is not None else DEFAULT_IDLE, stay))

@@ -8,7 +8,7 @@ folder's claim (``location.py``), and open with a hello line (``wire.py``):
   the gateway of its scope (``--agent``, ``--hub``, ``--timeout``); every attached gateway of a
   scope shares one :class:`HostedGateway` (one catalog) and every scope shares the pool, so each
   server runs once. The SDK's server session carries every message.
-* ``command`` (the CLI): ``call``, ``test``, ``discover``, ``logs``, ``status``, ``stop`` and
+* ``command`` (the CLI): ``call``, ``test``, ``discover``, ``logs``, ``status``, ``stop``, ``stay`` and
   ``handover`` requests (``commands.py``).
 * ``http`` (``elftia-mcp serve --http`` run by hand): the host listens on the address it asks for
   and serves the scope's gateway over Streamable HTTP there (``http_link.py``).
@@ -22,8 +22,10 @@ about every change (the window shows it).
 Two kinds of host: the ``daemon`` owns its pool: it stops each server unused for ``idle``
 seconds (``idle.py``; the others stay warm) and exits once it has had no client, no call and no
 running server for ``EMPTY_EXIT`` seconds (or on ``stop``, SIGTERM, SIGINT), stopping every server
-it started. The ``window`` hosts the desktop app's own pool: no idle stop, ``stop`` is refused
-(quitting the window ends it), and its servers are the window's to close.
+it started; a daemon that ``stay``s (``daemon run --stay``, started at login for apps that reach
+it over HTTP) still stops idle servers but never exits for being empty. The ``window`` hosts the
+desktop app's own pool: no idle stop, ``stop`` is refused (quitting the window ends it), and its
+servers are the window's to close.
 A ``handover`` (the window starting while a daemon runs) stops accepting, lets the calls in
 flight finish (at most ``DRAIN_LIMIT`` s), closes the clients' connections (their next call
 reconnects) and exits like a stop. An error while serving a client is logged with its cause.
@@ -88,11 +90,13 @@ class Host:
         *,
         idle: float | None = DEFAULT_IDLE,
         kind: str = "daemon",
+        stay: bool = False,
         changed: Callable[[], None] | None = None,
         fallback: ElicitFn | None = None,
         approve: Asker | None = None,
     ) -> None:
         """``idle``: None for no idle stop (the window); ``changed``: told when a client or a call comes or goes;
+        ``stay``: a daemon that does not exit when empty;
         ``fallback``: who answers a server's question during the host's own calls (the window); ``approve``:
         who approves a tool call of an app that cannot be asked itself (the window)."""
         self.approve = approve
@@ -103,6 +107,7 @@ class Host:
         """The HTTP gateway's bearer token, read again after a reset (``gateway/token.py``)."""
         self.idle = idle
         self.kind = kind
+        self.stay = stay
         self._changed = changed or (lambda: None)
         self.callers = ClientCalls(self._changed, fallback)
         self.callers.install(self.service)
@@ -162,6 +167,11 @@ class Host:
         log.info("handing the pool over: no new clients, the calls in flight finish, then this host exits")
         self.stop(drain=True)
 
+    def _request_stay(self) -> None:
+        if self.kind == "daemon" and not self.stay:
+            log.info("staying when empty from now on (asked by daemon start --stay or gateway install)")
+            self.stay = True
+
     async def run(self) -> None:
         """Listen until stopped (or, a daemon, empty for long enough); then stop every server."""
         listener, self.address = await endpoint.listen(self.location.socket, self._on_client, wire.MAX_FRAME)
@@ -219,7 +229,7 @@ class Host:
                 await self.server_idle.stop_idle(idle)
             except Exception:  # the next tick tries again; the cause is in the log
                 log.exception("stopping the idle servers failed")
-            if not self._empty():
+            if self.stay or not self._empty():
                 empty_since = None
                 continue
             empty_since = empty_since or time.monotonic()
@@ -309,7 +319,7 @@ class Host:
         elif role == "command":
             await self._welcome(writer)
             self._attach(key, Client("command", pid))
-            stops = (self._request_stop, self._request_handover)
+            stops = (self._request_stop, self._request_handover, self._request_stay)
             await CommandLink(self.service, self.callers, reader, writer, self.status, *stops).run()
         elif role == "http":
             await self._serve_http(hello, reader, writer, key, pid)
@@ -396,6 +406,7 @@ class Host:
             "socket": endpoint.describe(self.address),
             "startedAt": self.started,
             "idleSeconds": self.idle,
+            "stays": self.stay,
             "clients": [c.to_json(names) for c in self._clients.values()],
             "servers": servers,
             "failedServers": failed,

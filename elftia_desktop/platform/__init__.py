@@ -9,6 +9,7 @@ Modules:
 
 - ``associations``: The ``elftia://`` URL scheme and the ``.mcpb`` file type: what is registered, and its
   registration by the app.
+- ``autostart``: Start at login: the entry that runs ``elftia-mcp daemon run --stay`` when the user logs in.
 - ``commands``: Finding a command on a PATH, and reading the login shell's environment, per OS.
 - ``endpoint``: The pool host's local endpoint: a 0600 Unix socket on Linux and macOS, 127.0.0.1 with a token on
   Windows.

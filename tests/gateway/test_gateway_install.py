@@ -27,9 +27,9 @@ from tests.host.host_helpers import cli
 OTHER = {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"], "env": {"TOKEN": "theirs"}}
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A home folder of its own (the apps' config files are looked up in it)."""
+    """A home folder of its own (the apps' config files and the start at login entry go in it)."""
     folder = tmp_path / "home"
     folder.mkdir()
     monkeypatch.setenv("HOME", str(folder))
@@ -104,8 +104,14 @@ def test_vscode_format_agent_entry_and_dry_run(tmp_path: Path, capsys: pytest.Ca
     assert entry["args"][-3:] == ["serve", "--agent", "Research Bot"]
 
 
+def autostart_file(home: Path) -> Path:
+    """The XDG autostart file of the pool host (Linux and BSD; ``home`` clears XDG_CONFIG_HOME)."""
+    return home / ".config" / "autostart" / "elftia-pool-host.desktop"
+
+
+@pytest.mark.skipif(sys.platform in ("darwin", "win32"), reason="the XDG autostart file")
 def test_vscode_gets_the_hosts_url_and_asks_for_the_token(
-    isolated_data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    isolated_data_dir: Path, home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     AgentStore().add(Agent(name="Research Bot"))
     path = tmp_path / "mcp.json"
@@ -123,12 +129,44 @@ def test_vscode_gets_the_hosts_url_and_asks_for_the_token(
     assert [i["id"] for i in data["inputs"]] == ["theirs", "elftia-gateway-token"]
     assert data["inputs"][1]["password"] is True
     assert f"HTTP port is fixed at {port}" in captured.err and "asks for the token once" in captured.err
+    assert "reaches Elftia only while the pool host runs" in captured.err
+    assert f"installing turns on start at login ({autostart_file(home)}" in captured.err
+    assert "--stay" in autostart_file(home).read_text(encoding="utf-8")
+    assert "the pool host is not started: ELFTIA_NO_DAEMON is set" in captured.out  # this test runs no host
     assert main(["gateway", "uninstall", "vscode", "--file", str(path)]) == 0  # recognised as the gateway's
     assert json.loads(path.read_text(encoding="utf-8"))["servers"] == {}
+    assert "no other app's file has Elftia's HTTP address now; turn it off: elftia-mcp daemon autostart --off" in (
+        capsys.readouterr().err
+    )
+    assert autostart_file(home).exists()  # not turned off silently
+
+
+@pytest.mark.skipif(sys.platform in ("darwin", "win32"), reason="the XDG autostart file")
+def test_uninstalling_one_http_entry_names_the_apps_that_still_have_one(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["gateway", "install", "cursor"]) == 0  # the app's own file in this home
+    assert main(["gateway", "install", "windsurf", "--file", str(tmp_path / "w.json")]) == 0
+    capsys.readouterr()
+    assert main(["gateway", "uninstall", "windsurf", "--file", str(tmp_path / "w.json")]) == 0
+    err = capsys.readouterr().err
+    assert "start at login stays on" in err and "the config of Cursor has Elftia's HTTP address" in err
+    assert main(["gateway", "uninstall", "cursor"]) == 0
+    assert "turn it off: elftia-mcp daemon autostart --off" in capsys.readouterr().err
+
+
+def test_no_autostart_leaves_start_at_login_off(home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "cursor.json"
+    assert main(["gateway", "install", "cursor", "--no-autostart", "--file", str(path)]) == 0
+    captured = capsys.readouterr()
+    assert "start at login stays as it is (--no-autostart)" in captured.err
+    assert not autostart_file(home).exists() and "pool host" not in captured.out
+    assert main(["gateway", "uninstall", "cursor", "--file", str(path)]) == 0
+    assert "autostart --off" not in capsys.readouterr().err  # nothing to turn off
 
 
 def test_an_app_without_a_placeholder_gets_the_token_and_the_plan_says_so(
-    isolated_data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    isolated_data_dir: Path, home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "mcp.json"
     assert main(["gateway", "token", "--json"]) == 0
@@ -142,7 +180,9 @@ def test_an_app_without_a_placeholder_gets_the_token_and_the_plan_says_so(
     assert main(["gateway", "install", "cursor", "--file", str(tmp_path / "cursor.json")]) == 0
     cursor = json.loads((tmp_path / "cursor.json").read_text(encoding="utf-8"))["mcpServers"]["elftia"]
     assert cursor == {"url": entry["url"], "headers": {"Authorization": "Bearer ${env:ELFTIA_GATEWAY_TOKEN}"}}
-    assert "reads the token from the variable ELFTIA_GATEWAY_TOKEN" in capsys.readouterr().err
+    captured = capsys.readouterr()
+    assert "reads the token from the variable ELFTIA_GATEWAY_TOKEN" in captured.err
+    assert "start at login is on already" in captured.err  # turned on by the first install
 
 
 def test_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -190,14 +230,30 @@ def test_entry_and_token_commands(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.daemon
 @pytest.mark.timeout(120)
 async def test_the_installed_http_entry_reaches_the_pool_host(
-    tmp_path: Path, isolated_data_dir: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, home: Path, isolated_data_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     add_stdio(open_catalog(isolated_data_dir), "alpha", "basic")
     path = tmp_path / ".claude.json"
     assert main(["gateway", "install", "claude-code", "--file", str(path)]) == 0
     entry = json.loads(path.read_text(encoding="utf-8"))["mcpServers"]["elftia"]
     assert entry["type"] == "http" and entry["headers"] == {"Authorization": "Bearer ${ELFTIA_GATEWAY_TOKEN}"}
-    assert cli(isolated_data_dir, "daemon", "start").returncode == 0  # listens on the port fixed by install
+    assert "and stays until stopped" in capsys.readouterr().out  # installing started the host that stays
+    status = json.loads(cli(isolated_data_dir, "daemon", "status", "--json").stdout)
+    assert status["running"] and status["stays"] is True  # it listens on the port fixed by install
     token = gateway_token_of(isolated_data_dir)  # what the app puts in ELFTIA_GATEWAY_TOKEN
     async with http_session(entry["url"], token) as (session, _):
         assert text_of(await session.call_tool("alpha__echo", {"text": "via http"})) == "via http"
+
+
+@pytest.mark.skipif(sys.platform in ("darwin", "win32"), reason="the XDG autostart file")
+def test_an_unreadable_start_at_login_entry_stops_the_install_before_anything_is_written(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    autostart_file(home).mkdir(parents=True)  # a folder where the file goes: it cannot be read
+    path = tmp_path / "cursor.json"
+    assert main(["gateway", "install", "cursor", "--file", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "start at login:" in err and "cannot be read" in err and "--no-autostart skips it" in err
+    assert not path.exists()
+    assert main(["gateway", "install", "cursor", "--no-autostart", "--file", str(path)]) == 0
+    assert path.exists()
