@@ -50,6 +50,18 @@ def isolated_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyt
 
 
 @pytest.fixture(autouse=True)
+def no_login_shell(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No ``SHELL``: commands, gateways and hosts use the suite's environment, not the developer's login shell.
+
+    Reading ``$SHELL -ilc env`` runs the developer's profile (pyenv, nvm, conda: up to the 5 s
+    bound of ``core/login_env.py``) in every process that starts a stdio server, and again after
+    each in-process command. The tests of that reading (tests/core/test_login_env.py) set a
+    ``SHELL`` of their own.
+    """
+    monkeypatch.delenv("SHELL", raising=False)
+
+
+@pytest.fixture(autouse=True)
 def memory_keyring() -> Iterator[MemoryKeyring]:
     """The process-wide keyring is an in-memory one for the duration of each test."""
     previous = keyring.get_keyring()

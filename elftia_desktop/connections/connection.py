@@ -319,13 +319,18 @@ class ServerConnection:
             self._hooks.on_lost(self, translate(exc, self.failure_context("call")))
 
     async def close(self) -> None:
-        """Stop the owner task: graceful close of session and transport, bounded in time."""
+        """Stop the owner task: graceful close of session and transport, bounded in time.
+
+        An owner still connecting is cancelled at once: only a served session waits for the stop,
+        and the transport's close (stdin, then terminate, then kill) runs shielded either way.
+        """
         self._stop.set()
         owner = self._owner
         if owner is None or owner.done():
             return
         try:
-            await asyncio.wait_for(asyncio.shield(owner), CLOSE_TIMEOUT)
+            if self._ready is not None and self._ready.done():
+                await asyncio.wait_for(asyncio.shield(owner), CLOSE_TIMEOUT)
         except TimeoutError:
             pass
         except asyncio.CancelledError:

@@ -1,7 +1,8 @@
-"""``elftia-mcp login|logout`` and in-place sign-in of ``call`` (issue 16), as real processes.
+"""``elftia-mcp login|logout`` and in-place sign-in of ``call`` (issue 16): the sign-ins as real processes.
 
-The CLI prints the authorization URL on its own line; the test plays the browser: it fetches
-the URL from the OAuth test server and follows the redirect to the CLI's callback server.
+The commands around them (add, a call with the stored tokens, logout) run in process. The CLI
+prints the authorization URL on its own line; the test plays the browser: it fetches the URL from
+the OAuth test server and follows the redirect to the CLI's callback server.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import httpx2
 import pytest
 
 from tests.connections.oauth_helpers import revoke_all
+from tests.helpers.cli_runner import CliResult, run_cli
 from tests.servers.serve_http import serve_http
 
 pytestmark = pytest.mark.timeout(240)
@@ -32,15 +34,9 @@ def _env(data: Path) -> dict[str, str]:
     }
 
 
-def _cli(data: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "elftia_desktop.cli", *args],
-        capture_output=True,
-        text=True,
-        env=_env(data),
-        timeout=120,
-        input=stdin,
-    )
+def _cli(data: Path, *args: str, stdin: str | None = None) -> CliResult:
+    """``elftia-mcp ARGS`` in process on ``data``, with no display (no browser could open)."""
+    return run_cli(*args, stdin=stdin, data_dir=data, env={"DISPLAY": "", "WAYLAND_DISPLAY": ""})
 
 
 def _sign_in_through(process: subprocess.Popen[bytes], stream: str) -> list[str]:

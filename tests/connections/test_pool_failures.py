@@ -61,9 +61,9 @@ async def test_exit_code_and_stderr_are_reported(service: McpService) -> None:
 async def test_hang_in_initialize_times_out(service: McpService) -> None:
     good = await add_server(service, stdio_input("good", "basic"))
     bad = await add_server(
-        service, stdio_input("hangs", "hang_init", is_active=False, config={"timeout": {"connect": 3}})
+        service, stdio_input("hangs", "hang_init", is_active=False, config={"timeout": {"connect": 2}})
     )
-    with pytest.raises(ServerTimeout, match="timed out while starting and initializing after 3 s"):
+    with pytest.raises(ServerTimeout, match="timed out while starting and initializing after 2 s"):
         await service.init_client(bad)
     await _assert_nothing_lost(service, bad, good)
 

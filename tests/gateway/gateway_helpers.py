@@ -28,6 +28,7 @@ from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.config_store import ConfigStore
 from elftia_desktop.core.models import McpServerInput, McpServerRecord
 from elftia_desktop.core.secrets import SecretVault
+from tests.helpers.cli_runner import run_cli
 from tests.servers.serve_http import server_command
 
 REPO = Path(__file__).resolve().parents[2]
@@ -152,15 +153,9 @@ async def poll(check: Callable[[], bool], limit: float = 15.0) -> bool:
 
 
 def gateway_token_of(data_dir: Path) -> str:
-    """``elftia-mcp gateway token`` on ``data_dir`` (the token the HTTP gateway checks)."""
-    done = subprocess.run(
-        [sys.executable, "-m", "elftia_desktop.cli", "gateway", "token"],
-        env=gateway_env(data_dir),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
+    """``elftia-mcp gateway token`` on ``data_dir`` (the token the HTTP gateway checks), run in process."""
+    done = run_cli("gateway", "token", data_dir=data_dir)
+    assert done.returncode == 0, done.stderr
     return done.stdout.strip()
 
 

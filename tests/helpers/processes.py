@@ -6,7 +6,6 @@ import contextlib
 import json
 import os
 import signal
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -14,6 +13,7 @@ from pathlib import Path
 
 from elftia_desktop.connections.process_tracker import FILE_PREFIX
 from elftia_desktop.platform.proc_identity import group_members, read_stat, start_time
+from tests.helpers.cli_runner import run_cli
 
 REPO = Path(__file__).resolve().parents[2]
 STUBBORN_WRAPPER = REPO / "tests" / "servers" / "stubborn_wrapper.sh"
@@ -69,25 +69,8 @@ def cmdline(pid: int) -> list[str]:
 
 def add_stubborn_server(data_dir: Path, name: str = "stubborn") -> None:
     """Add (trusted) the sh-wrapped server that ignores SIGTERM and execs ``sleep`` after its stdin closes."""
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "elftia_desktop.cli",
-            "add",
-            name,
-            "--trust",
-            "--",
-            "sh",
-            str(STUBBORN_WRAPPER),
-            sys.executable,
-        ],
-        check=True,
-        capture_output=True,
-        cwd=REPO,
-        env=os.environ | {"ELFTIA_DATA_DIR": str(data_dir), "PYTHONPATH": str(REPO)},
-        timeout=60,
-    )
+    added = run_cli("add", name, "--trust", "--", "sh", STUBBORN_WRAPPER, sys.executable, data_dir=data_dir, cwd=REPO)
+    assert added.returncode == 0, added.stderr
 
 
 def kill_group_now(pgid: int) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 
 from elftia_desktop.host import client
 from tests.gateway.gateway_helpers import REPO, gateway_env, processes_with_env
+from tests.helpers.cli_runner import CliResult, run_cli
 
 
 def host_status() -> dict[str, Any] | None:
@@ -43,15 +44,23 @@ def _live(pid: int) -> bool:
 
 
 def cli(
-    data_dir: Path, *args: str, timeout: float = 120, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    """``elftia-mcp ARGS`` in a fresh process on ``data_dir`` (``env``: variables set or changed)."""
+    data_dir: Path, *args: str, env: dict[str, str] | None = None, process: bool = False
+) -> CliResult | subprocess.CompletedProcess[str]:
+    """``elftia-mcp ARGS`` on ``data_dir`` (``env``: variables set or changed), in this test's process.
+
+    The command attaches to the host (or starts it) exactly as from a shell: the host and the
+    servers are real processes either way; only the command's own Python start is saved.
+    ``process``: a fresh process instead, for what only one shows (a note said once per process,
+    a command that would stay running), given two minutes.
+    """
+    if not process:
+        return run_cli(*args, env=env, data_dir=data_dir)
     return subprocess.run(
         [sys.executable, "-m", "elftia_desktop.cli", *args],
         env=gateway_env(data_dir) | (env or {}),
         capture_output=True,
         text=True,
         cwd=REPO,
-        timeout=timeout,
+        timeout=120,
         check=False,
     )

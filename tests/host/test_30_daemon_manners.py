@@ -25,12 +25,12 @@ def data_dir(isolated_data_dir: Path) -> Path:
 
 
 def test_the_command_that_starts_the_daemon_says_so_once(data_dir: Path) -> None:
-    first = cli(data_dir, "call", "alpha", "echo", "--args", '{"text": "one"}')
+    first = cli(data_dir, "call", "alpha", "echo", "--args", '{"text": "one"}', process=True)
     assert first.returncode == 0, first.stderr
     notes = [line for line in first.stderr.splitlines() if "started the background pool host" in line]
     assert len(notes) == 1
     assert "exits 60 s after" in notes[0] and "elftia-mcp daemon stop" in notes[0]
-    second = cli(data_dir, "call", "alpha", "echo", "--args", '{"text": "two"}')
+    second = cli(data_dir, "call", "alpha", "echo", "--args", '{"text": "two"}', process=True)
     assert second.returncode == 0 and "started the background pool host" not in second.stderr  # it ran already
 
 

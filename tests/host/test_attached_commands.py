@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import signal
@@ -13,6 +14,7 @@ import anyio
 import pytest
 
 from tests.gateway.gateway_helpers import REPO, add_stdio, gateway_env, open_catalog, poll
+from tests.helpers.memory_servers import in_memory_servers
 from tests.host.host_helpers import cli, elftia_processes, host_status, server_pids
 
 pytestmark = [pytest.mark.timeout(300)]
@@ -42,7 +44,8 @@ def test_test_discover_and_logs_print_the_same_with_and_without_the_host(data_di
     for server in ("alpha", "gamma", "broken", "held", "nobody"):
         for command in ("logs", "test", "discover"):  # logs first: the host's log then holds one start, as in-process
             for extra in ([], ["--json"]) if server in ("alpha", "gamma") or command == "test" else ([],):
-                direct = cli(data_dir, command, server, "--no-daemon", *extra)
+                with in_memory_servers() if command != "logs" else contextlib.nullcontext():
+                    direct = cli(data_dir, command, server, "--no-daemon", *extra)
                 attached = cli(data_dir, command, server, *extra)
                 assert same_output(attached) == same_output(direct), (command, server, extra, attached.stderr)
                 assert "warning" not in attached.stderr  # it did reach the host
