@@ -41,9 +41,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(autouse=True)
 def isolated_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """``ELFTIA_DATA_DIR`` points at a fresh folder, so no test touches the user's files."""
+    """``ELFTIA_DATA_DIR`` points at a fresh folder, so no test touches the user's files; so does
+    ``XDG_CONFIG_HOME`` (start-at-login entries, other apps' configs under it)."""
     folder = tmp_path_factory.mktemp("elftia-data")
     monkeypatch.setenv("ELFTIA_DATA_DIR", str(folder))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("xdg-config")))
     # Subprocesses (the CLI) have no shared memory keyring: they use the 0600 fallback file.
     monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
     return folder
