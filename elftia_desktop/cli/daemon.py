@@ -88,10 +88,8 @@ def cmd_start(args: argparse.Namespace) -> int:
         return _show_started(args, *start_staying(args.idle))
     status = client.control("status")
     started = status is None
-    if started:
-        if args.idle is not None:
-            os.environ[attach.IDLE_ENV] = str(args.idle)
-        sock, _reply = attach.connect("command", announce=False)  # starts it and waits for it
+    if started:  # the idle time goes to the daemon alone: this process's environment stays as it was
+        sock, _reply = attach.connect("command", announce=False, idle=args.idle)  # starts it and waits for it
         with sock:
             status = client.request(sock, {"op": "status"})
     assert status is not None

@@ -113,7 +113,7 @@ def _open(location: HostLocation, hello: dict[str, Any]) -> tuple[Any, dict[str,
 
 
 def _wait_for(
-    location: HostLocation, hello: dict[str, Any], child: subprocess.Popen[bytes]
+    location: HostLocation, hello: dict[str, Any], child: subprocess.Popen[bytes], idle: float | None = None
 ) -> tuple[Any, dict[str, Any]]:
     """Wait for a host to listen; a daemon that lost the lock to a host that then went away
     (a window quitting) is started again."""
@@ -126,15 +126,18 @@ def _wait_for(
         if child.poll() not in (None, 0):
             raise NoHost(f"the daemon exited with code {child.returncode} (see {location.log})")
         if child.returncode == 0 and is_free(location.lock):
-            child = spawn_daemon(location)
+            child = spawn_daemon(location, idle)
         time.sleep(0.02)
     raise NoHost(f"the daemon did not listen within {START_TIMEOUT:.0f} s (see {location.log})")
 
 
-def connect(role: str, *, start: bool = True, announce: bool = True, **fields: Any) -> tuple[Any, dict[str, Any]]:
+def connect(
+    role: str, *, start: bool = True, announce: bool = True, idle: float | None = None, **fields: Any
+) -> tuple[Any, dict[str, Any]]:
     """A connected socket to this data folder's host and the host's hello reply.
 
     ``announce``: say on stderr when this call started the daemon (``daemon start`` says it its own way).
+    ``idle``: the idle time of a daemon this call starts (None: ``ELFTIA_HOST_IDLE`` or the default).
 
     ``NoHost`` when none runs (and ``start`` is false, or the daemon did not come up);
     ``wire.HostRefused`` when the host refused this hello (an unknown agent, another version).
@@ -153,21 +156,23 @@ def connect(role: str, *, start: bool = True, announce: bool = True, **fields: A
         raise
     except (OSError, wire.WireError) as exc:
         raise NoHost(f"the host could not be reached: {exc}") from exc
-    return _start_and_wait(location, hello, announce)
+    return _start_and_wait(location, hello, announce, idle)
 
 
-def _start_and_wait(location: HostLocation, hello: dict[str, Any], announce: bool) -> tuple[Any, dict[str, Any]]:
+def _start_and_wait(
+    location: HostLocation, hello: dict[str, Any], announce: bool, idle: float | None = None
+) -> tuple[Any, dict[str, Any]]:
     """Start the daemon and attach to whichever host comes up (``Unreachable`` at once when it could not listen)."""
     try:
         runtime_folder()  # where the daemon's endpoint would go: a shared folder fails it before it starts
     except UnsafeRuntimeFolder as exc:
         raise Unreachable(str(exc)) from exc
     try:
-        child = spawn_daemon(location)
+        child = spawn_daemon(location, idle)
     except (OSError, UnsafeRuntimeFolder) as exc:
         raise NoHost(f"the daemon could not be started: {exc}") from exc
     try:
-        connected = _wait_for(location, hello, child)
+        connected = _wait_for(location, hello, child, idle)
     except (OSError, wire.WireError) as exc:
         if isinstance(exc, wire.HostRefused):
             raise

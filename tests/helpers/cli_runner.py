@@ -93,8 +93,10 @@ def _streams(stdin: io.TextIOWrapper, stdout: io.TextIOWrapper, stderr: io.TextI
 
 @contextlib.contextmanager
 def _environment(changes: Mapping[str, str | None]) -> Iterator[None]:
-    """``os.environ`` with ``changes`` (None: unset) for the block; the login-environment cache forgotten after it."""
-    saved = {name: os.environ.get(name) for name in changes}
+    """``os.environ`` with ``changes`` (None: unset) for the block, then all of it as it was (what a command
+    sets in its own environment ends with it, as with a process of its own); the login-environment cache
+    forgotten after it."""
+    saved = dict(os.environ)
     for name, value in changes.items():
         if value is None:
             os.environ.pop(name, None)
@@ -103,11 +105,8 @@ def _environment(changes: Mapping[str, str | None]) -> Iterator[None]:
     try:
         yield
     finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+        os.environ.clear()
+        os.environ.update(saved)
         reset_cache()
 
 
