@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import socket
 import stat
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -49,6 +51,21 @@ def isolated_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyt
     # Subprocesses (the CLI) have no shared memory keyring: they use the 0600 fallback file.
     monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
     return folder
+
+
+@pytest.fixture(autouse=True)
+def ctrl_c_reaches_children() -> None:
+    """A command a test starts gets Ctrl+C as it would from a terminal: SIGINT neither ignored nor blocked.
+
+    A child inherits the ignored signals of its parent and the blocked ones of the thread that
+    starts it; a worker that had SIGINT blocked by something it ran before (or a runner started
+    without job control, which ignores it) would hand that on, and a test that interrupts a
+    ``logs --follow`` would wait for an exit that never comes.
+    """
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread():
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 @pytest.fixture(autouse=True)
