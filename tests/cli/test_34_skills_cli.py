@@ -3,26 +3,21 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
 from tests.connections.pool_helpers import stdio_input
 from tests.helpers.cli_runner import run_cli
-from tests.servers.serve_http import SERVERS_DIR
+from tests.helpers.skill_files import EMAIL, REFUNDS, copy_skill_files
 
 pytestmark = pytest.mark.usefixtures("memory_servers")
-REFUNDS = "skill://acme/billing/refunds/SKILL.md"
-EMAIL = "skill://acme/billing/refunds/examples/email.md"
 
 
 @pytest.fixture
 def skilled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The skills server saved and trusted as ``skilled``, serving a copy of its skills; the copy."""
-    folder = tmp_path / "skills"
-    shutil.copytree(SERVERS_DIR / "skill_files", folder)
-    monkeypatch.setenv("ELFTIA_TEST_SKILLS_DIR", str(folder))
+    folder = copy_skill_files(tmp_path, monkeypatch)
     config = stdio_input("skilled", "skills").config
     assert run_cli("add", "skilled", "--", config.command or "", *config.args).returncode == 0
     assert run_cli("trust", "skilled", "--yes").returncode == 0

@@ -6,7 +6,6 @@ until accepted, files read only when listed and only when their bytes match the 
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -14,21 +13,15 @@ import pytest
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.skills import SkillError
 from tests.connections.pool_helpers import add_server, stdio_input
-from tests.servers.serve_http import SERVERS_DIR
+from tests.helpers.skill_files import EMAIL, GIT, REFUNDS, copy_skill_files
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120), pytest.mark.usefixtures("memory_servers")]
-GIT = "skill://git-workflow/SKILL.md"
-REFUNDS = "skill://acme/billing/refunds/SKILL.md"
-EMAIL = "skill://acme/billing/refunds/examples/email.md"
 
 
 @pytest.fixture
 def skills_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A copy of the test server's skills the test may change."""
-    folder = tmp_path / "skills"
-    shutil.copytree(SERVERS_DIR / "skill_files", folder)
-    monkeypatch.setenv("ELFTIA_TEST_SKILLS_DIR", str(folder))
-    return folder
+    return copy_skill_files(tmp_path, monkeypatch)
 
 
 async def test_listed_pinned_and_read_with_digests_checked(service: McpService, skills_dir: Path) -> None:

@@ -8,7 +8,6 @@ The header names the server's extensions.
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -20,20 +19,15 @@ from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.ui.dialogs.discover_dialog import DiscoverDialog
 from elftia_desktop.ui.dialogs.discover_skills import HELD
 from tests.helpers.live_router import add_servers, server_input
-from tests.servers.serve_http import SERVERS_DIR
+from tests.helpers.skill_files import EMAIL, copy_skill_files
 
 WAIT = 30_000
 pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("memory_servers")]
-REFUNDS = "skill://acme/billing/refunds/SKILL.md"
-EMAIL = "skill://acme/billing/refunds/examples/email.md"
 
 
 @pytest.fixture
 def skills_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "skills"
-    shutil.copytree(SERVERS_DIR / "skill_files", folder)
-    monkeypatch.setenv("ELFTIA_TEST_SKILLS_DIR", str(folder))
-    return folder
+    return copy_skill_files(tmp_path, monkeypatch)
 
 
 def open_dialog(qtbot: QtBot, router: McpRouter, module: str) -> DiscoverDialog:
