@@ -49,8 +49,8 @@ def test_agents_add_list_update_remove(capsys: pytest.CaptureFixture[str]) -> No
         (["agents", "add", "X", "--tool", "mcp__zeta__echo"], "no server has this tool id (tool ids start with: mcp"),
         (["agents", "update", "nobody", "--mode", "auto"], 'No agent named "nobody" (agents: Assistant)'),
         (["agents", "update", "assistant"], "nothing to change"),
-        (["disable-tool", "alpha", "nope"], "alpha has no tool 'nope' (its tools: echo, add"),
-        (["enable-tool", "alpha", "echo"], "'echo' is not disabled (disabled tools: none)"),
+        (["disable-tool", "alpha", "nope"], 'alpha has no tool "nope" (its tools: echo, add'),
+        (["enable-tool", "alpha", "echo"], '"echo" is not disabled (disabled tools: none)'),
         (["disable-tool", "zeta", "echo"], "No server named 'zeta'"),
     ],
 )
