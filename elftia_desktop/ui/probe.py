@@ -94,14 +94,14 @@ class AppProbe(QObject):
             if not match:
                 self.write({"event": "called", "ok": False, "error": f"no server named {server!r}"})
                 return
-            self.router.tools.call(match[0].id, tool, args, receiver=self, on_done=done, on_error=failed)
+            self.router.tools.call(match[0].id, tool, args).then(self, done, failed)
 
         def done(result: Any) -> None:
             """Report the call's result."""
             data = result.to_json_dict() if hasattr(result, "to_json_dict") else result
             self.write({"event": "called", "ok": not data.get("isError", False), "result": data})
 
-        self.router.servers.records(receiver=self, on_done=listed, on_error=failed)
+        self.router.servers.records().then(self, listed, failed)
 
 
 def _open_forms() -> list[dict[str, Any]]:

@@ -142,7 +142,8 @@ def test_quitting_during_an_install_stops_it_and_cleans_up(qtbot: QtBot) -> None
     lines: list[str] = []
     results: list[Any] = []
     with live_router() as (router, _loop):
-        router.deps.install("pipx", receiver=router.signals, on_progress=lines.append, on_done=results.append)
+        install = router.deps.install("pipx").progress(router.signals, lambda report: lines.append(report.message))
+        install.then(router.signals, results.append)
         qtbot.waitUntil(lambda: any("installing pipx from PyPI" in line for line in lines), timeout=INSTALL_WAIT)
         assert (tools_dir() / "pipx").exists()
     # leaving the block runs the app's quit path: AppServices.close(), then the loop stops

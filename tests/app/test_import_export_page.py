@@ -74,7 +74,7 @@ def open_page(qtbot: QtBot, router: McpRouter) -> ImportExportPage:
 
 def records(qtbot: QtBot, router: McpRouter) -> list[McpServerRecord]:
     box: list[list[McpServerRecord]] = []
-    router.servers.records(receiver=router.signals, on_done=box.append)
+    router.servers.records().then(router.signals, box.append)
     qtbot.waitUntil(lambda: bool(box), timeout=WAIT)
     return box[0]
 

@@ -54,7 +54,7 @@ def shoot(app: QApplication, router: object, suffix: str) -> None:
     panel.apps.setCurrentIndex(panel.apps.findData("cursor"))
     save(app, dialog, f"gateway{suffix}")
     plans: list[dict[str, object]] = []
-    router.gateway.preview({"app": "claude-code", "agent": "Coder"}, receiver=router.signals, on_done=plans.append)  # type: ignore[attr-defined]
+    router.gateway.preview({"app": "claude-code", "agent": "Coder"}).then(router.signals, plans.append)  # type: ignore[attr-defined]
     settle(app, lambda: bool(plans))
     plan = plans[0]
     summary = f'Write the entry "elftia-coder" in Claude Code\'s config {plan["path"]}. The file is backed up first.'

@@ -27,11 +27,8 @@ pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("memory_servers"
 
 def discover(qtbot: QtBot, router: McpRouter, record: McpServerRecord) -> McpDiscoverResult:
     box: dict[str, Any] = {}
-    router.servers.discover(
-        record.id,
-        receiver=router.signals,
-        on_done=lambda r: box.setdefault("ok", r),
-        on_error=lambda e: box.setdefault("e", e),
+    router.servers.discover(record.id).then(
+        router.signals, lambda r: box.setdefault("ok", r), lambda e: box.setdefault("e", e)
     )
     qtbot.waitUntil(lambda: bool(box), timeout=WAIT)
     assert "ok" in box, box
@@ -225,7 +222,7 @@ def test_opens_from_an_mcp_tool_of_the_tool_listing(qtbot: QtBot, router: McpRou
     """What the tool picker holds is an ``MCPTool``; the dialog takes it as it is."""
     record, _tools = explore
     box: dict[str, Any] = {}
-    router.tools.of_server(record.id, receiver=router.signals, on_done=lambda r: box.setdefault("ok", r))
+    router.tools.of_server(record.id).then(router.signals, lambda r: box.setdefault("ok", r))
     qtbot.waitUntil(lambda: bool(box), timeout=WAIT)
     (tool,) = [t for t in box["ok"] if t.name == "refuse"]
     dialog = open_try_tool(router, record.id, tool, record.name)

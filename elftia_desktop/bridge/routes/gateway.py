@@ -10,9 +10,8 @@ import json
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from PySide6.QtCore import QObject
-
-from elftia_desktop.bridge.plumbing import Done, Failed, Reply, Route
+from elftia_desktop.bridge.pending import Pending
+from elftia_desktop.bridge.plumbing import Route
 from elftia_desktop.bridge.results import JsonDict
 
 if TYPE_CHECKING:
@@ -72,55 +71,31 @@ class GatewayRoute(Route):
     """``gateway:info``, ``gateway:preview``, ``gateway:install``, ``gateway:uninstall``, ``gateway:reset-token``."""
 
     def _gateway(
-        self,
-        reply: Reply[T],
-        target: GatewayTarget,
-        work: Callable[[AppServices, GatewayTargetInput], T],
-    ) -> int:
+        self, channel: str, target: GatewayTarget, work: Callable[[AppServices, GatewayTargetInput], T]
+    ) -> Pending[T]:
         from elftia_desktop.bridge.channels import GatewayTargetInput
 
         async def run(services: AppServices, data: GatewayTargetInput) -> T:
             """``work`` in a worker thread (it reads files and the keyring)."""
             return await asyncio.to_thread(work, services, data)
 
-        return self._core.call(reply, GatewayTargetInput, target, run)
+        return self._core.call(channel, GatewayTargetInput, target, run)
 
-    def info(
-        self,
-        target: GatewayTarget,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[JsonDict] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def info(self, target: GatewayTarget) -> Pending[JsonDict]:
         """``gateway:info`` ``{agent?, hub?}``: per app its entry JSON, config path and whether it is installed;
         the stdio and HTTP command lines and the HTTP token."""
-        return self._gateway(Reply("gateway:info", receiver, on_done, on_error), target, _info)
+        return self._gateway("gateway:info", target, _info)
 
-    def preview(
-        self,
-        target: GatewayTarget,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[JsonDict] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def preview(self, target: GatewayTarget) -> Pending[JsonDict]:
         """``gateway:preview`` ``{app, agent?, hub?, remove?}``: the change as a diff; nothing is written."""
 
         def work(services: AppServices, data: GatewayTargetInput) -> JsonDict:
             """``gateway:preview`` on the service loop."""
             return _plan(services, data).to_json_dict()
 
-        return self._gateway(Reply("gateway:preview", receiver, on_done, on_error), target, work)
+        return self._gateway("gateway:preview", target, work)
 
-    def apply(
-        self,
-        target: GatewayTarget,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[JsonDict] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def apply(self, target: GatewayTarget) -> Pending[JsonDict]:
         """``gateway:install`` / ``gateway:uninstall`` (``remove: true``): back up, then write the change."""
 
         def work(services: AppServices, data: GatewayTargetInput) -> JsonDict:
@@ -132,15 +107,9 @@ class GatewayRoute(Route):
             return plan.to_json_dict() | {"backup": str(backup) if backup else None}
 
         channel = "gateway:uninstall" if target.get("remove") else "gateway:install"
-        return self._gateway(Reply(channel, receiver, on_done, on_error), target, work)
+        return self._gateway(channel, target, work)
 
-    def reset_token(
-        self,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[str] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def reset_token(self) -> Pending[str]:
         """``gateway:reset-token``: a new HTTP token (clients with the old one get 401)."""
 
         async def run(services: AppServices) -> str:
@@ -149,7 +118,7 @@ class GatewayRoute(Route):
 
             return await asyncio.to_thread(reset_token, services.catalog.vault)
 
-        return self._core.submit(Reply("gateway:reset-token", receiver, on_done, on_error), run)
+        return self._core.submit("gateway:reset-token", run)
 
 
 def _plan(services: AppServices, target: GatewayTargetInput) -> InstallPlan:

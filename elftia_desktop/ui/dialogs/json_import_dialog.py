@@ -186,7 +186,7 @@ class JsonImportDialog(QDialog):
         if self._router is None:
             return
         self.open_button.setEnabled(False)
-        self._router.servers.read_json_file(path, receiver=self, on_done=self._file_loaded, on_error=self._file_failed)
+        self._router.servers.read_json_file(path).then(self, self._file_loaded, self._file_failed)
 
     def _file_loaded(self, text: str) -> None:
         self.open_button.setEnabled(True)
@@ -309,7 +309,7 @@ class JsonImportDialog(QDialog):
             self._found[command] = result.installed
             self._fill_preview()
 
-        self._router.deps.check(command, receiver=self, on_done=checked, on_error=lambda _e: None)
+        self._router.deps.check(command).then(self, checked, lambda _e: None)
 
     def _action_box(self, index: int, row: PreviewRow) -> QWidget:
         if row.error:
@@ -372,13 +372,8 @@ class JsonImportDialog(QDialog):
             return
         assert self._router is not None
         policy, rows = self._pending[0]
-        self._router.servers.add_json(
-            group_json(rows),
-            self.trust.isChecked(),
-            policy,
-            receiver=self,
-            on_done=lambda result: self._group_done(rows, result),
-            on_error=lambda error: self._group_failed(rows, error),
+        self._router.servers.add_json(group_json(rows), self.trust.isChecked(), policy).then(
+            self, lambda result: self._group_done(rows, result), lambda error: self._group_failed(rows, error)
         )
 
     def _group_done(self, rows: list[PreviewRow], result: McpActionResult) -> None:

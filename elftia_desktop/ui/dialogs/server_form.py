@@ -78,7 +78,7 @@ class McpServerForm(QDialog):
         elif presets is not None:
             self.ui.gallery.set_presets(presets)
         elif router is not None:
-            router.app.presets(receiver=self, on_done=self.ui.gallery.set_presets)
+            router.app.presets().then(self, self.ui.gallery.set_presets)
         self._initial = self.params()
         self._revalidate()
         self.ui.name.setFocus()
@@ -327,18 +327,11 @@ class McpServerForm(QDialog):
             return
         self._set_saving(True)
         if self.record is not None:
-            self._router.servers.update(
-                self.record.id,
-                self.updates(),
-                receiver=self,
-                on_done=self._saved,
-                on_error=self._save_failed,
-                connect=False,
+            self._router.servers.update(self.record.id, self.updates(), connect=False).then(
+                self, self._saved, self._save_failed
             )
         else:  # saved at once; the servers page connects it afterwards and shows that on its card
-            self._router.servers.add(
-                params, receiver=self, on_done=self._saved, on_error=self._save_failed, connect=False
-            )
+            self._router.servers.add(params, connect=False).then(self, self._saved, self._save_failed)
 
     def _set_saving(self, saving: bool) -> None:
         self._saving = saving
@@ -389,9 +382,7 @@ class McpServerForm(QDialog):
         self._update_test_button()
         self.ui.set_test_result(self._colored("Testing…", ""), "")
         server_id = self.record.id if self.record is not None else None
-        self._router.servers.test_config(
-            self.params(), server_id, receiver=self, on_done=self._tested, on_error=self._test_failed
-        )
+        self._router.servers.test_config(self.params(), server_id).then(self, self._tested, self._test_failed)
 
     def _tested(self, result: McpTestResult) -> None:
         self._testing = False

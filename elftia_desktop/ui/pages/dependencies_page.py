@@ -50,7 +50,7 @@ class DependenciesPage(PageFrame):
         self.checking = True
         self.recheck_button.setEnabled(False)
         self.summary.setText("Checking runtimes…" if not self.loaded else self.summary.text())
-        self.router.deps.rows(receiver=self, on_done=self._show_rows, on_error=self._check_failed)
+        self.router.deps.rows().then(self, self._show_rows, self._check_failed)
 
     def _checked(self) -> None:
         self.checking = False
@@ -115,7 +115,10 @@ class DependenciesPage(PageFrame):
             card.finish_install(f"Failed: {error.message}")
             self._show_error(error)
 
-        self.router.deps.install(command, receiver=self, on_progress=card.add_progress, on_done=done, on_error=failed)
+        install = self.router.deps.install(command).progress(
+            self, lambda report: card.add_progress(report.message or "")
+        )
+        install.then(self, done, failed)
 
     def _install_finished(self, card: RuntimeCard, result: DependencyInstallResult) -> None:
         title = card.row["title"]
@@ -139,7 +142,7 @@ class DependenciesPage(PageFrame):
             if not cancelled and card is not None:
                 card.finish_install("Nothing to cancel: the install had already ended.")
 
-        self.router.deps.cancel_install(command, receiver=self, on_done=done, on_error=self._show_error)
+        self.router.deps.cancel_install(command).then(self, done, self._show_error)
 
     @Slot(str)
     def _uninstall(self, command: str) -> None:
@@ -155,9 +158,7 @@ class DependenciesPage(PageFrame):
         )
         if answer != QMessageBox.StandardButton.Yes:
             return
-        self.router.deps.uninstall(
-            command, receiver=self, on_done=lambda r: self._uninstalled(title, r), on_error=self._show_error
-        )
+        self.router.deps.uninstall(command).then(self, lambda r: self._uninstalled(title, r), self._show_error)
 
     def _uninstalled(self, title: str, result: DependencyInstallResult) -> None:
         if result.success:

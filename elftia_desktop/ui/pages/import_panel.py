@@ -127,7 +127,7 @@ class ImportPanel(QWidget):
     def detect(self) -> None:
         """Look for other apps' config files."""
         self.rescan_button.setEnabled(False)
-        self.router.integrations.detect(receiver=self, on_done=self._show_configs, on_error=self._failed)
+        self.router.integrations.detect().then(self, self._show_configs, self._failed)
 
     def show_sources(self, configs: list[dict[str, Any]]) -> None:
         """Show these files (e.g. Claude Code's, for a pull) instead of a search result."""
@@ -185,8 +185,8 @@ class ImportPanel(QWidget):
         if not sources:
             self._show_preview({"rows": [], "fileErrors": []})
             return
-        self.router.integrations.preview_import(
-            sources, receiver=self, on_done=lambda p: self._show_preview(p, announce), on_error=self._failed
+        self.router.integrations.preview_import(sources).then(
+            self, lambda p: self._show_preview(p, announce), self._failed
         )
 
     def _show_preview(self, preview: dict[str, Any], announce: bool = True) -> None:
@@ -276,9 +276,7 @@ class ImportPanel(QWidget):
         if not picked:
             return
         self.import_button.setEnabled(False)
-        self.router.integrations.import_servers(
-            self.checked_sources(), picked, receiver=self, on_done=self._imported, on_error=self._failed
-        )
+        self.router.integrations.import_servers(self.checked_sources(), picked).then(self, self._imported, self._failed)
 
     def _imported(self, outcome: dict[str, Any]) -> None:
         results = outcome["results"]

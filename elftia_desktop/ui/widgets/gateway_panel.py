@@ -162,7 +162,7 @@ class GatewayPanel(QWidget):
 
     def reload(self) -> None:
         """Ask for the entries, the apps' files and the token."""
-        self.router.gateway.info(self._target(), receiver=self, on_done=self._set_info, on_error=self.show_error)
+        self.router.gateway.info(self._target()).then(self, self._set_info, self.show_error)
 
     def _set_info(self, info: dict[str, Any]) -> None:
         self.info = info
@@ -202,7 +202,7 @@ class GatewayPanel(QWidget):
             self.token.setText(token)
             self.notice.show_message("A new token was made: give it to the apps that connect over HTTP.", "info")
 
-        self.router.gateway.reset_token(receiver=self, on_done=done, on_error=self.show_error)
+        self.router.gateway.reset_token().then(self, done, self.show_error)
 
     # -- install / uninstall -------------------------------------------------------------------
 
@@ -210,11 +210,8 @@ class GatewayPanel(QWidget):
         app = self.current_app()
         if app is None:
             return
-        self.router.gateway.preview(
-            self._target(app=app["id"], remove=remove),
-            receiver=self,
-            on_done=lambda plan: self._confirm(plan, remove),
-            on_error=self.show_error,
+        self.router.gateway.preview(self._target(app=app["id"], remove=remove)).then(
+            self, lambda plan: self._confirm(plan, remove), self.show_error
         )
 
     def _confirm(self, plan: dict[str, Any], remove: bool) -> None:
@@ -228,11 +225,8 @@ class GatewayPanel(QWidget):
         dialog = DiffDialog(f"{verb} in {plan['label']}", summary, plan["diff"], verb, self)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
-        self.router.gateway.apply(
-            self._target(app=plan["app"], remove=remove),
-            receiver=self,
-            on_done=lambda result: self._applied(result, remove),
-            on_error=self.show_error,
+        self.router.gateway.apply(self._target(app=plan["app"], remove=remove)).then(
+            self, lambda result: self._applied(result, remove), self.show_error
         )
 
     def _applied(self, result: dict[str, Any], remove: bool) -> None:
