@@ -12,12 +12,14 @@ from typing import TYPE_CHECKING
 
 import httpx2
 
+from elftia_desktop.connections.oauth_dpop import DpopHooks
+
 if TYPE_CHECKING:
     from elftia_desktop.connections.oauth_provider import SignInGate
 
 
-class FlowHooks:
-    """Mixed into every SDK provider: a failure inside the flow is recorded on the gate."""
+class FlowHooks(DpopHooks):
+    """Mixed into every SDK provider: a failure inside the flow is recorded on the gate (and DPoP, below it)."""
 
     _gate: SignInGate
     _extra_scopes: str | None = None
@@ -25,7 +27,7 @@ class FlowHooks:
     """Configured by discovery alone: a 401 without a ``WWW-Authenticate`` challenge is not a sign-in."""
 
     async def _auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
-        flow = super()._auth_flow(request)  # type: ignore[misc]
+        flow = super()._auth_flow(request)
         try:
             outgoing = await flow.__anext__()
             while True:
