@@ -58,7 +58,9 @@ async def asks_for_nonce(response: httpx2.Response) -> bool:
 
 
 class DpopHooks:
-    """Mixed into every SDK provider of ours (under ``FlowHooks``): DPoP where the server supports it."""
+    """Mixed into our ``OAuthClientProvider``-based providers (authorization code, client credentials), under
+    ``FlowHooks``: DPoP where the server supports it. (The SDK's enterprise ``IdentityAssertionOAuthProvider``
+    has another flow and goes without.)"""
 
     context: Any
     _dpop_key: DpopKey | None = None

@@ -12,14 +12,12 @@ from typing import TYPE_CHECKING
 
 import httpx2
 
-from elftia_desktop.connections.oauth_dpop import DpopHooks
-
 if TYPE_CHECKING:
     from elftia_desktop.connections.oauth_provider import SignInGate
 
 
-class FlowHooks(DpopHooks):
-    """Mixed into every SDK provider: a failure inside the flow is recorded on the gate (and DPoP, below it)."""
+class FlowHooks:
+    """Mixed into every SDK provider: a failure inside the flow is recorded on the gate."""
 
     _gate: SignInGate
     _extra_scopes: str | None = None
@@ -27,7 +25,7 @@ class FlowHooks(DpopHooks):
     """Configured by discovery alone: a 401 without a ``WWW-Authenticate`` challenge is not a sign-in."""
 
     async def _auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
-        flow = super()._auth_flow(request)
+        flow = super()._auth_flow(request)  # type: ignore[misc]
         try:
             outgoing = await flow.__anext__()
             while True:
