@@ -140,7 +140,8 @@ class DpopHooks:
         if not self.context.storage.dpop_bound:
             return response
         content = json.dumps(body | {"token_type": "Bearer"}).encode()
-        headers = [(k, v) for k, v in response.headers.items() if k.lower() != "content-length"]
+        framing = ("content-length", "content-encoding", "transfer-encoding")  # the new body is plain bytes
+        headers = [(k, v) for k, v in response.headers.items() if k.lower() not in framing]
         return httpx2.Response(response.status_code, headers=headers, content=content, request=response.request)
 
     async def _auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
