@@ -11,6 +11,7 @@ Modules:
 - ``atomic_file``: Crash-safe file writes and an inter-process file lock (stdlib only).
 - ``catalog``: CRUD of server records on the config store, with secrets moved to the vault.
 - ``config_store``: The persistent server list: ``{data dir}/mcp-config.json``.
+- ``dpop``: DPoP (RFC 9449) proofs: one server's P-256 key pair and the ES256 JWTs it signs.
 - ``env_risks``: Environment variables that change what a program loads or runs, and placeholders filled from
   ours.
 - ``errors``: The app's exception tree. Every error a user may see is one of these::

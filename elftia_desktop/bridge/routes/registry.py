@@ -13,7 +13,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from elftia_desktop.application import registry as registry_actions
 from elftia_desktop.bridge.pending import Pending
@@ -50,6 +50,8 @@ class EntryView:
     installable: bool
     status_text: str = ""
     """The status with the registry's ``statusMessage`` (``deprecated: replaced by …``)."""
+    icons: list[dict[str, Any]] = field(default_factory=list)
+    """The entry's ``icons`` (drawn through ``router.icons``, like the cards' icons)."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,7 @@ def _view(entry: RegistryEntry) -> EntryView:
         transport=transport_label(server),
         installable=entry.installable,
         status_text=entry.status_text,
+        icons=[icon for icon in server.icons or () if isinstance(icon, dict)],
     )
 
 

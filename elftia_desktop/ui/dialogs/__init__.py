@@ -10,6 +10,8 @@ Modules:
   written.
 - ``discover_activity``: The Activity tab of the discover panel: a server's recent tool calls at a glance.
 - ``discover_dialog``: The discover panel of one server: its tools, prompts, resources and its recent activity.
+- ``discover_icons``: Discover's icons: the server's (``serverInfo.icons``) before its name, each tool's before
+  the tool's name.
 - ``discover_prompts``: The Prompts tab of the discover panel: pick a prompt, fill in its arguments, see the
   messages.
 - ``discover_resources``: The Resources tab of the discover panel: read a resource or fill in a template and
