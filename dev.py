@@ -155,7 +155,7 @@ def cmd_run(args: list[str]) -> int:
 
 def cmd_test(args: list[str]) -> int:
     ensure_system_packages(*TEST_PACKAGES)
-    ensure_venv("test")
+    ensure_venv("test", "apps")  # the MCP Apps view's tests need QtWebEngine
     env = os.environ | {"QT_QPA_PLATFORM": "offscreen"}
     checks = [
         ("ruff", [BIN / "ruff", "check", "."]),
@@ -180,7 +180,7 @@ def cmd_test(args: list[str]) -> int:
 
 def cmd_package(args: list[str]) -> int:
     ensure_system_packages("binutils", "xdg-utils")  # PyInstaller uses objdump; the smoke test xdg-open
-    ensure_venv("package")
+    ensure_venv("package", "apps")  # the bundle includes QtWebEngine for the MCP Apps view
     env = os.environ | {"QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")}
     return run(PYTHON, ROOT / "packaging" / "build.py", *args, env=env)
 
