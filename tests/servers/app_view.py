@@ -1,6 +1,7 @@
 """An MCP Apps server whose ``ui://`` view talks the ``ui/*`` dialect, for the Try dialog's App tab.
 
-``forecast`` is the model's tool (its ``_meta.ui.resourceUri`` names the view); ``refresh_view`` (read
+``forecast`` is the model's tool (its ``_meta.ui.resourceUri`` names the view; its visibility leaves out
+the app); ``refresh_view`` (read
 only) and ``save_note`` (not read only: the host asks before it runs) are app-only. Both app-only tools
 append a line to the file named by ``ELFTIA_APP_MARKER``, so a test sees that a call from the view
 reached the server. The view (``ui://forecast/view.html``) initializes, calls ``refresh_view`` on load,
@@ -28,6 +29,8 @@ ALLOWED = "https://api.allowed.test"
 BLOCKED = "https://blocked.test"
 LINK = "https://docs.example.org/forecast?city=Paris"
 CSP = {"connectDomains": [ALLOWED], "resourceDomains": []}
+MODEL_ONLY = {"ui": {"resourceUri": VIEW, "visibility": ["model"]}}
+"""``forecast``: the model's; a view may not call it."""
 APP_ONLY = {"ui": {"resourceUri": VIEW, "visibility": ["app"]}}
 HTML = (Path(__file__).with_name("app_view.html")).read_text(encoding="utf-8")
 
@@ -39,7 +42,7 @@ def _mark(line: str) -> None:
             file.write(line + "\n")
 
 
-@mcp.tool(meta={"ui": {"resourceUri": VIEW}}, annotations=ToolAnnotations(read_only_hint=True))
+@mcp.tool(meta=MODEL_ONLY, annotations=ToolAnnotations(read_only_hint=True))
 def forecast(city: str) -> dict[str, str]:
     """Tomorrow's forecast for a city (shown in the forecast view)."""
     return {"city": city, "sky": "sunny"}

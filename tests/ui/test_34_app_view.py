@@ -8,7 +8,6 @@ a link opens only after the user agreed, and the resource's CSP blocks a domain 
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -22,35 +21,16 @@ from pytestqt.qtbot import QtBot
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.bridge.signals import ApprovalQuestion
 from elftia_desktop.core.approvals import Answer
-from elftia_desktop.core.models import McpServerInput, McpServerRecord
 from elftia_desktop.ui.apps.pane import AppPane
 from elftia_desktop.ui.dialogs.try_history import TryHistory
 from elftia_desktop.ui.dialogs.try_tool_dialog import TryToolDialog
 from elftia_desktop.ui.theme import apply_theme
-from tests.helpers.live_router import ROOT, add_servers
 from tests.servers import app_view
+from tests.ui.apps_helpers import FORECAST, forecast_server
 
 pytest.importorskip("PySide6.QtWebEngineWidgets", reason="the view needs the apps extra (PySide6-Addons)")
 pytestmark = pytest.mark.timeout(180)
 WAIT = 60_000
-FORECAST = {
-    "name": "forecast",
-    "description": "Tomorrow's forecast for a city.",
-    "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
-    "_meta": {"ui": {"resourceUri": app_view.VIEW}},
-}
-
-
-def forecast_server(marker: Path) -> McpServerRecord:
-    """The ``app_view`` server, writing what its app-only tools did to ``marker``."""
-    config = {
-        "command": sys.executable,
-        "args": ["-m", "tests.servers.app_view"],
-        "cwd": str(ROOT),
-        "env": {"ELFTIA_APP_MARKER": str(marker)},
-    }
-    (record,) = add_servers(McpServerInput.model_validate({"name": "forecast", "config": config, "isTrusted": True}))
-    return record
 
 
 @pytest.fixture
@@ -68,9 +48,13 @@ def dialog(qtbot: QtBot, router: McpRouter, marker: Path) -> Iterator[TryToolDia
     assert dialog.app_pane is not None
     dialog.side.setCurrentWidget(dialog.app_pane)
     dialog.show()
-    qtbot.waitUntil(lambda: pane_of(dialog).dialect is not None and pane_of(dialog).dialect.initialized, timeout=WAIT)
+    qtbot.waitUntil(lambda: initialized(pane_of(dialog)), timeout=WAIT)
     yield dialog
     dialog.reject()
+
+
+def initialized(pane: AppPane) -> bool:
+    return pane.dialect is not None and pane.dialect.initialized
 
 
 def pane_of(dialog: TryToolDialog) -> AppPane:
@@ -170,7 +154,7 @@ class _Browser(QObject):
 
 def test_a_link_opens_only_after_consent(qtbot: QtBot, dialog: TryToolDialog) -> None:
     browser = _Browser()
-    QDesktopServices.setUrlHandler("https", browser, "open")
+    QDesktopServices.setUrlHandler("https", browser, "open")  # type: ignore[arg-type]  # PySide takes the str
     try:
         pane = pane_of(dialog)
         click(qtbot, dialog, "open")
@@ -208,6 +192,7 @@ def test_without_webengine_the_tab_says_what_to_install(
     qtbot.addWidget(pane)
     qtbot.waitUntil(lambda: "QtWebEngine" in pane.status.text(), timeout=WAIT)
     assert "pip install 'elftia-desktop[apps]'" in pane.status.text() and "bundle" in pane.status.text()
-    shown = pane.area.widget().toPlainText()  # type: ignore[attr-defined]
+    assert pane.declared is not None
+    shown = pane.declared.toPlainText()
     assert app_view.VIEW in shown and app_view.ALLOWED in shown and "connectDomains" in shown
     assert pane.frame is None and pane.dialect is None

@@ -54,6 +54,8 @@ class AppPane(QWidget):
         self.dialect: AppDialect | None = None
         self.link_question: QMessageBox | None = None
         """The latest "open this link?" question."""
+        self.declared: QPlainTextEdit | None = None
+        """Without QtWebEngine: what the resource declares."""
         self.status = QLabel(f"Reading {self.uri}…", self)
         self.status.setObjectName("Muted")
         self.status.setWordWrap(True)
@@ -112,9 +114,9 @@ class AppPane(QWidget):
             f"{APPS_EXTRA_HINT} (the Elftia Desktop app bundle includes it). What the view declares:"
         )
         shown = {"uri": content.get("uri"), "mimeType": content.get("mimeType"), "_meta": content.get("_meta", {})}
-        text = QPlainTextEdit(json.dumps(shown, indent=2) + f"\n\n({size} characters of HTML)", self)
-        text.setReadOnly(True)
-        self.area.setWidget(text)
+        self.declared = QPlainTextEdit(json.dumps(shown, indent=2) + f"\n\n({size} characters of HTML)", self)
+        self.declared.setReadOnly(True)
+        self.area.setWidget(self.declared)
 
     def _fit(self, height: int) -> None:
         if self.frame is not None:
