@@ -1,10 +1,15 @@
 """The MCP Apps view of the Try dialog: a tool's ``ui://`` resource rendered in QtWebEngine.
 
-``meta`` reads what the tool and the resource declare (the view's URI, its CSP, its HTML) and builds
-the policy and the host context; ``dialect`` is the host side of the ``ui/*`` postMessage JSON-RPC
-dialect (initialize, tool calls through the pool with approval, size changes, links with consent);
-``web`` is the QtWebEngine part (its own URL schemes and profile, a sandboxed frame, the message
-relay), imported only when PySide6-Addons is installed; ``pane`` is the widget the Try dialog shows.
+Modules:
+
+- ``context``: The host context an MCP App view is given in ``ui/initialize``: our theme as the spec's CSS
+  variables.
+- ``dialect``: The host side of the ``ui/*`` dialect: tool calls through the pool with approval, size
+  changes, links with consent.
+- ``meta``: What an MCP App declares, read safely: the view's ``ui://`` URI, its HTML and its CSP.
+- ``pane``: The Try dialog's App tab: the view rendered and wired to the dialect, or what is missing.
+- ``web``: The QtWebEngine part: its own origins, a sandboxed frame and the message relay (imported only
+  when PySide6-Addons is installed).
 """
 
 from __future__ import annotations

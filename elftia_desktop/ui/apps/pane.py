@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QUrl
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel, QMessageBox, QPlainTextEdit, QScrollArea, QVBoxLayout, QWidget
 
 from elftia_desktop.ui.apps import APPS_EXTRA_HINT, webengine_available
@@ -117,6 +118,12 @@ class AppPane(QWidget):
         self.declared = QPlainTextEdit(json.dumps(shown, indent=2) + f"\n\n({size} characters of HTML)", self)
         self.declared.setReadOnly(True)
         self.area.setWidget(self.declared)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """The frame's width is the view's container width (``containerDimensions`` at its next initialize)."""
+        super().resizeEvent(event)
+        if self.dialect is not None:
+            self.dialect.container = (self.area.viewport().width(), MAX_HEIGHT)
 
     def _fit(self, height: int) -> None:
         if self.frame is not None:
