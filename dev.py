@@ -2,11 +2,12 @@
 """Set up and run Elftia Desktop from a source checkout, with nothing but Python 3.11+.
 
     python3 dev.py run     create .venv if needed, install the app, launch it
-    python3 dev.py test    create .venv if needed, install the app and test tools, then run
+    python3 dev.py test    create .venv if needed, install the app, the test tools and the apps extra
+                           (QtWebEngine, for the MCP Apps view's tests), then run
                            ruff, mypy, import-linter and the pytest suite on a worker per core,
                            without the tests that install from the network; extra arguments go
                            to pytest (``-m network`` runs just those, ``-n 0`` one process)
-    python3 dev.py package build the double-clickable app with PyInstaller into dist/elftia-desktop/
+    python3 dev.py package build the double-clickable app (with QtWebEngine) with PyInstaller into dist/elftia-desktop/
                            and this OS's package (Linux: a tar.gz; macOS: the signed .app, zipped;
                            Windows: the Inno Setup script, and its installer when iscc is installed);
                            add --smoke to run the bundle's smoke test after the build
