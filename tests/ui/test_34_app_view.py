@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QObject, QUrl, Slot
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QMainWindow
 from pytestqt.qtbot import QtBot
 
 from elftia_desktop.bridge.router import McpRouter
@@ -24,6 +24,7 @@ from elftia_desktop.core.approvals import Answer
 from elftia_desktop.ui.apps.pane import AppPane
 from elftia_desktop.ui.dialogs.try_history import TryHistory
 from elftia_desktop.ui.dialogs.try_tool_dialog import TryToolDialog
+from elftia_desktop.ui.probe import AppProbe
 from elftia_desktop.ui.theme import apply_theme
 from tests.servers import app_view
 from tests.ui.apps_helpers import FORECAST, forecast_server
@@ -196,3 +197,15 @@ def test_without_webengine_the_tab_says_what_to_install(
     shown = pane.declared.toPlainText()
     assert app_view.VIEW in shown and app_view.ALLOWED in shown and "connectDomains" in shown
     assert pane.frame is None and pane.dialect is None
+
+
+def test_the_smoke_probe_runs_a_view(qtbot: QtBot, router: McpRouter, tmp_path: Path) -> None:
+    """``apps-view`` (the bundle's smoke test): a view's first message crosses the relay."""
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    probe_file = tmp_path / "probe.jsonl"
+    AppProbe(window, router, probe_file)
+    probe_file.with_name("probe.jsonl.cmd").write_text("apps-view\n")
+    qtbot.waitUntil(lambda: probe_file.exists() and "apps-view" in probe_file.read_text(), timeout=WAIT)
+    (event,) = [json.loads(line) for line in probe_file.read_text().splitlines()]
+    assert event["ok"] is True and json.loads(event["message"])["method"] == "ui/notifications/initialized"
