@@ -117,6 +117,21 @@ def test_the_view_renders_calls_its_server_and_gets_the_result(
     dialog.grab().save(str(tmp_path / "try-app-view.png"))
 
 
+def test_a_call_made_before_the_tab_shows_reaches_the_view(qtbot: QtBot, router: McpRouter, marker: Path) -> None:
+    record = forecast_server(marker)
+    dialog = TryToolDialog(router, record.id, FORECAST, record.name, history=TryHistory())
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.form.set_value({"city": "Lima"})
+    dialog.call()
+    qtbot.waitUntil(lambda: dialog.last_response is not None, timeout=WAIT)
+    assert pane_of(dialog).frame is None, "the view starts only when its tab shows"
+    dialog.side.setCurrentWidget(pane_of(dialog))
+    until_view(qtbot, dialog, text_of("input"), lambda text: text == '{"city":"Lima"}')
+    until_view(qtbot, dialog, text_of("result"), lambda text: "sunny" in text)
+    dialog.reject()
+
+
 def test_a_call_from_the_view_that_needs_approval_is_asked_first(
     qtbot: QtBot, router: McpRouter, dialog: TryToolDialog, marker: Path
 ) -> None:
@@ -191,6 +206,7 @@ def test_without_webengine_the_tab_says_what_to_install(
     record = forecast_server(marker)
     pane = AppPane(router, record.id, FORECAST)
     qtbot.addWidget(pane)
+    pane.show()
     qtbot.waitUntil(lambda: "QtWebEngine" in pane.status.text(), timeout=WAIT)
     assert "pip install 'elftia-desktop[apps]'" in pane.status.text() and "bundle" in pane.status.text()
     assert pane.declared is not None

@@ -1,8 +1,9 @@
 """The Try dialog's App tab: a tool's ``ui://`` view rendered and wired to the dialect, or what is missing.
 
-The resource is read through the pool (``mcp:read-resource``). With QtWebEngine installed the view runs
-in :class:`~elftia_desktop.ui.apps.web.AppFrame` under the policy built from its ``_meta.ui.csp``;
-without it the tab says what to install and shows what the resource declares.
+The resource is read through the pool (``mcp:read-resource``) when the tab is first shown. With
+QtWebEngine installed the view runs in :class:`~elftia_desktop.ui.apps.web.AppFrame` under the policy
+built from its ``_meta.ui.csp``; without it the tab says what to install and shows what the resource
+declares.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QUrl
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QLabel, QMessageBox, QPlainTextEdit, QScrollArea, QVBoxLayout, QWidget
 
 from elftia_desktop.ui.apps import APPS_EXTRA_HINT, webengine_available
@@ -68,7 +69,18 @@ class AppPane(QWidget):
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.status)
         layout.addWidget(self.area, 1)
-        router.explore.read_resource(server_id, self.uri, receiver=self, on_done=self._read, on_error=self._unread)
+        self._started = False
+        self._last_call: tuple[dict[str, Any], MCPCallToolResponse] | None = None
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """The first time the tab shows, the resource is read and the view starts (not before: it costs a
+        browser process)."""
+        super().showEvent(event)
+        if not self._started:
+            self._started = True
+            self._router.explore.read_resource(
+                self._server_id, self.uri, receiver=self, on_done=self._read, on_error=self._unread
+            )
 
     # -- the resource -------------------------------------------------------------------------
 
@@ -103,6 +115,8 @@ class AppPane(QWidget):
         self.dialect.post.connect(self.frame.send)
         self.frame.received.connect(self.dialect.receive)
         self.dialect.heightChanged.connect(self._fit)
+        if self._last_call is not None:  # a Try call ended before the tab was first shown
+            self.dialect.show_call(*self._last_call)
         self.area.setWidget(self.frame)
         connect = declared_origins(csp, "connectDomains")[0]
         network = ", ".join(connect) if connect else "none"
@@ -133,6 +147,7 @@ class AppPane(QWidget):
 
     def tool_finished(self, args: Mapping[str, Any], response: MCPCallToolResponse) -> None:
         """The Try dialog's call ended: the view gets its input and result."""
+        self._last_call = (dict(args), response)
         if self.dialect is not None:
             self.dialect.show_call(args, response)
 
