@@ -70,9 +70,10 @@ def until_view(qtbot: QtBot, dialog: TryToolDialog, expression: str, wanted: Cal
     def check() -> bool:
         frame = pane_of(dialog).frame
         children = frame.page().mainFrame().children() if frame is not None else []
-        if children:
-            children[0].runJavaScript(f"JSON.stringify({expression})", 0, lambda text: seen.append(json.loads(text)))
-        return bool(seen) and wanted(seen[-1])
+        if children:  # null until the document has what the expression reads
+            script = f"(() => {{ try {{ return JSON.stringify({expression}); }} catch (e) {{ return 'null'; }} }})()"
+            children[0].runJavaScript(script, 0, lambda text: seen.append(json.loads(text or "null")))
+        return bool(seen) and seen[-1] is not None and wanted(seen[-1])
 
     qtbot.waitUntil(check, timeout=WAIT)
     return seen[-1]
