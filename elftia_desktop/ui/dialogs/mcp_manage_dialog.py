@@ -296,7 +296,7 @@ class McpManageDialog(QDialog):
         def failed(error: BridgeError) -> None:
             self.skill_picker.set_problem(record.name, error.why)
 
-        self.router.skills.skills(record.id, receiver=self, on_done=done, on_error=failed)
+        self.router.skills.skills(record.id).then(self, done, failed)
 
     def _set_tools(self, generation: int, draft: Agent, listing: McpToolListing) -> None:
         if generation != self._tools_generation:

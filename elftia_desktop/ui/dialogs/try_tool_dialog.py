@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from elftia_desktop.ui.apps.pane import app_pane_for
 from elftia_desktop.ui.dialogs.try_history import SESSION_HISTORY, HistoryList, TriedCall, TryHistory
 from elftia_desktop.ui.widgets.fixed_space import keep_place, reserve_lines
 from elftia_desktop.ui.widgets.inline_code import set_description
@@ -166,6 +167,9 @@ class TryToolDialog(QDialog):
         column.addWidget(rerun, 0, Qt.AlignmentFlag.AlignRight)
         self.side.addTab(self.result_view, "&Result")
         self.side.addTab(history_page, "&History")
+        self.app_pane = app_pane_for(self._router, self.server_id, self.tool, self.side)
+        if self.app_pane is not None:  # the tool has an MCP App view (_meta.ui.resourceUri)
+            self.side.addTab(self.app_pane, "&App")
         return self.side
 
     # -- calling -----------------------------------------------------------------------------
@@ -258,6 +262,8 @@ class TryToolDialog(QDialog):
         self.result_view.show_response(response, timed.duration_ms)
         self.side.setCurrentIndex(0)
         self.status.setText("The tool reported an error." if response.is_error else "Done.")
+        if self.app_pane is not None:
+            self.app_pane.tool_finished(self._sent_args, response)
         self._remember("error" if response.is_error else "ok", timed.duration_ms)
 
     def _failed(self, pending: Pending[TimedCall], error: BridgeError) -> None:
@@ -270,6 +276,8 @@ class TryToolDialog(QDialog):
         self.result_view.show_failure(error.message, cancelled=cancelled)
         self.side.setCurrentIndex(0)
         self.status.setText("Cancelled." if cancelled else f"{error.kind}: {error.message}")
+        if self.app_pane is not None:
+            self.app_pane.tool_cancelled("Cancelled by the user" if cancelled else error.message)
         self._remember("cancelled" if cancelled else "failed", None)
 
     def _remember(self, outcome: str, duration_ms: float | None) -> None:
@@ -288,6 +296,8 @@ class TryToolDialog(QDialog):
         if self.pending is not None:
             self.cancel()
             self.pending = None
+        if self.app_pane is not None:
+            self.app_pane.close_view()
         super().done(result)
 
     def closeEvent(self, event: QCloseEvent) -> None:

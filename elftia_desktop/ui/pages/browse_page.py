@@ -190,7 +190,7 @@ class BrowsePage(PageFrame):
             def drawn(image: QImage, key: str = view.key) -> None:
                 self._set_icon(key, image)
 
-            self.router.icons.image(view.icons, receiver=self, on_done=drawn)  # a failed icon: the row stays blank
+            self.router.icons.image(view.icons).then(self, drawn)  # a failed icon: the row stays blank
         return self._blank
 
     def _set_icon(self, key: str, image: QImage) -> None:
