@@ -198,3 +198,75 @@ class GatewayChange:
     warnings: tuple[str, ...]
     backup: str | None = None
     """After an install or uninstall: the backup of the file, None when there was no file."""
+
+
+@dataclass(frozen=True)
+class FileError:
+    """Another app's config file that could not be read (the others still import)."""
+
+    path: str
+    error: str
+    line: int | None = None
+    column: int | None = None
+
+    @property
+    def where(self) -> str:
+        """``line 4, column 7`` when the error has a place, else ""."""
+        return f"line {self.line}, column {self.column or 1}" if self.line else ""
+
+
+@dataclass(frozen=True)
+class ImportRow:
+    """One server of ``mcp:preview-import``: what it runs, whether its name is taken, why it cannot be imported."""
+
+    key: str
+    """Names the row in ``mcp:import``'s choices."""
+    name: str
+    app: str
+    source: str
+    """The config file it comes from."""
+    transport: str | None
+    runs: str
+    """The command line or URL."""
+    conflict: str | None
+    """The existing server with the same name, if any."""
+    warnings: tuple[str, ...]
+    env: tuple[tuple[str, str], ...]
+    """(name, value as shown: a secret masked) pairs."""
+    headers: tuple[tuple[str, str], ...]
+    secrets: tuple[str, ...]
+    """Names of the values that go to the keyring."""
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class ImportPreview:
+    """``mcp:preview-import``: the rows of the chosen files and the files that could not be read."""
+
+    rows: tuple[ImportRow, ...] = ()
+    file_errors: tuple[FileError, ...] = ()
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """What happened to one chosen row of ``mcp:import``."""
+
+    name: str
+    status: str
+    """``added``, ``renamed``, ``replaced``, ``skipped`` or ``failed``."""
+    server_name: str | None
+    error: str | None = None
+
+    @property
+    def added(self) -> bool:
+        """Whether the server is now in the list (added, renamed or replacing one)."""
+        return self.status in ("added", "renamed", "replaced")
+
+
+@dataclass(frozen=True)
+class ImportOutcome:
+    """``mcp:import``: each chosen row's result, the files not read, and a keyring warning ("" when none)."""
+
+    results: tuple[ImportResult, ...]
+    file_errors: tuple[FileError, ...]
+    vault_warning: str | None
