@@ -153,7 +153,8 @@ class RouterCore(QObject):
             self.signals.finished.emit(request_id, pending.channel, payload)
         else:
             self.signals.failed.emit(request_id, pending.channel, payload)
-        if not ok and not pending.answered and not pending.cancelled:
+        ours = pending.cancelled and isinstance(payload, BridgeError) and payload.cancelled  # the app cancelled it
+        if not ok and not pending.answered and not ours:
             self.signals.unanswered.emit(request_id, pending.channel, payload)  # no page shows this failure
         pending.settle(ok, payload)
 

@@ -159,6 +159,8 @@ def test_cancel_a_slow_call_and_the_server_is_told(
     qtbot.waitUntil(marker.exists, timeout=WAIT)
     assert marker.read_text(encoding="utf-8").startswith("cancelled at ")
     assert dialog.status.text() == "Cancelled." and dialog.call_button.isEnabled()
+    # the dialog is told at once; the call's tool:called event follows once the loop has ended the task
+    qtbot.waitUntil(lambda: router.activity.last(explore[0].id) is not None, timeout=WAIT)
     assert router.activity.last(explore[0].id).outcome == "cancelled"  # type: ignore[union-attr]
 
 

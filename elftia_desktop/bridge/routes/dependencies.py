@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
 from elftia_desktop.application.dependencies import RuntimeInstalls
 from elftia_desktop.bridge.pending import Pending, Progress
 from elftia_desktop.bridge.plumbing import Report, Route, RouterCore
-from elftia_desktop.bridge.results import JsonDict
+from elftia_desktop.bridge.results import OwnInterpreter, RuntimeView
 
 if TYPE_CHECKING:
     from elftia_desktop.bridge.channels import DependencyInput
     from elftia_desktop.bridge.services import AppServices
     from elftia_desktop.core.models import DependencyCheckResult, DependencyInstallResult
+    from elftia_desktop.deps.overview import RuntimeRow
 
 
 class DependencyRoute(Route):
@@ -24,15 +26,15 @@ class DependencyRoute(Route):
         self._installs = RuntimeInstalls()
         """The running installs; only ever used inside work on the service loop."""
 
-    def rows(self) -> Pending[list[JsonDict]]:
+    def rows(self) -> Pending[list[RuntimeView]]:
         """``mcp:dependencies``: every runtime of the table, checked, with the servers that need it."""
 
-        async def work(s: AppServices) -> list[JsonDict]:
+        async def work(s: AppServices) -> list[RuntimeView]:
             """``mcp:dependencies`` on the service loop."""
             from elftia_desktop.deps.overview import runtime_rows
 
             rows = await runtime_rows(s.deps, s.installer, await s.mcp.list_servers())
-            return [row.to_json_dict() for row in rows]
+            return [runtime_view(row) for row in rows]
 
         return self._core.submit("mcp:dependencies", work)
 
@@ -70,7 +72,7 @@ class DependencyRoute(Route):
     def cancel_install(self, command: str) -> Pending[bool]:
         """``mcp:cancel-install``: stop the running install of ``command``; False when none runs.
 
-        The installer removes what it had started; the install's ``on_done`` then gets its result.
+        The installer removes what it had started; the install's ``then`` callback gets its result.
         """
         from elftia_desktop.bridge.channels import DependencyInput
 
@@ -90,3 +92,26 @@ class DependencyRoute(Route):
             {"command": command},
             lambda s, d: s.installer.uninstall(d.command),
         )
+
+
+def runtime_view(row: RuntimeRow) -> RuntimeView:
+    """A checked runtime as the Dependencies page shows it."""
+    runtime, check = row.runtime, row.check
+    own = OwnInterpreter(tuple(row.own_interpreter), sys.executable) if row.own_interpreter else None
+    return RuntimeView(
+        name=runtime.name,
+        title=runtime.title,
+        commands=runtime.commands,
+        status=row.status,
+        version=check.version,
+        path=check.path,
+        minimum=runtime.minimum_text,
+        reason=runtime.reason,
+        managed=row.managed,
+        can_install=row.can_install,
+        install_source=row.install_source,
+        needed_by=tuple(row.needed_by),
+        own_interpreter=own,
+        instructions=row.instructions,
+        problem=row.problem,
+    )

@@ -28,7 +28,8 @@ class ExploreRoute(Route):
         """``mcp:try-tool``: a call from the window, with its progress reports and cancellation."""
         from elftia_desktop.bridge.channels import CallToolInput
 
-        params = {"serverId": server_id, "toolName": tool_name, "args": dict(args), "callId": f"try-{uuid4().hex[:12]}"}
+        call_id = f"try-{uuid4().hex[:12]}"
+        params = {"server_id": server_id, "tool_name": tool_name, "args": dict(args), "call_id": call_id}
         approve = self._core.approve
         return self._core.call_reporting(
             "mcp:try-tool", CallToolInput, params, lambda s, c, report: _timed_call(s, c, approve, report)
@@ -39,7 +40,7 @@ class ExploreRoute(Route):
         from elftia_desktop.bridge.channels import GetPromptInput
 
         channel = "mcp:get-prompt"
-        params = {"serverId": server_id, "name": name, "arguments": dict(arguments)}
+        params = {"server_id": server_id, "name": name, "arguments": dict(arguments)}
         return self._core.call(
             channel, GetPromptInput, params, lambda s, p: s.mcp.prompt_json(p.server_id, p.name, p.arguments)
         )
@@ -48,7 +49,7 @@ class ExploreRoute(Route):
         """``mcp:read-resource``: the resource's ``{contents: [...]}`` as the server sent it."""
         from elftia_desktop.bridge.channels import ReadResourceInput
 
-        params = {"serverId": server_id, "uri": uri}
+        params = {"server_id": server_id, "uri": uri}
         return self._core.call(
             "mcp:read-resource", ReadResourceInput, params, lambda s, r: s.mcp.resource_json(r.server_id, r.uri)
         )

@@ -14,7 +14,16 @@ from typing import TYPE_CHECKING, Any
 
 from elftia_desktop.bridge.pending import Pending
 from elftia_desktop.bridge.plumbing import Route
-from elftia_desktop.bridge.results import ClaudeStatus, ExportFileResult, JsonDict
+from elftia_desktop.bridge.results import (
+    ClaudeStatus,
+    ExportFileResult,
+    FileError,
+    ImportOutcome,
+    ImportPreview,
+    ImportResult,
+    ImportRow,
+    JsonDict,
+)
 
 if TYPE_CHECKING:
     from elftia_desktop.bridge.channels import (
@@ -57,25 +66,26 @@ class IntegrationRoute(Route):
 
         return self._core.submit("mcp:detect-configs", work)
 
-    def preview_import(self, sources: Sequence[Source]) -> Pending[JsonDict]:
+    def preview_import(self, sources: Sequence[Source]) -> Pending[ImportPreview]:
         """``mcp:preview-import``: ``{rows, fileErrors}`` for the files (nothing is written)."""
         from elftia_desktop.bridge.channels import ImportPreviewInput
 
-        async def work(s: AppServices, data: ImportPreviewInput) -> JsonDict:
+        async def work(s: AppServices, data: ImportPreviewInput) -> ImportPreview:
             """``mcp:preview-import`` on the service loop."""
             from elftia_desktop.integrations.transfer import preview_rows, preview_sources
 
             refs = _refs(data.sources)
             preview = await asyncio.to_thread(lambda: preview_sources(refs, s.catalog.all()))
-            return {"rows": preview_rows(preview), "fileErrors": preview.file_errors}
+            rows = tuple(_import_row(row) for row in preview_rows(preview))
+            return ImportPreview(rows, _file_errors(preview.file_errors))
 
         return self._core.call("mcp:preview-import", ImportPreviewInput, {"sources": [dict(x) for x in sources]}, work)
 
-    def import_servers(self, sources: Sequence[Source], choices: Mapping[str, str]) -> Pending[JsonDict]:
+    def import_servers(self, sources: Sequence[Source], choices: Mapping[str, str]) -> Pending[ImportOutcome]:
         """``mcp:import``: import the chosen rows, untrusted, secrets to the keyring; ``{results, fileErrors}``."""
         from elftia_desktop.bridge.channels import ImportInput
 
-        async def work(s: AppServices, data: ImportInput) -> JsonDict:
+        async def work(s: AppServices, data: ImportInput) -> ImportOutcome:
             """``mcp:import`` on the service loop."""
             from elftia_desktop.integrations.transfer import import_rows
 
@@ -83,11 +93,8 @@ class IntegrationRoute(Route):
             outcomes, preview = await asyncio.to_thread(import_rows, s.catalog, refs, picked)
             if any(o.server_id for o in outcomes):
                 s.mcp.notify_servers_changed()
-            return {
-                "results": [o.to_json_dict() for o in outcomes],
-                "fileErrors": preview.file_errors,
-                "vaultWarning": s.catalog.vault.warning,
-            }
+            results = tuple(ImportResult(o.name, o.status, o.server_name, o.error) for o in outcomes)
+            return ImportOutcome(results, _file_errors(preview.file_errors), s.catalog.vault.warning)
 
         params = {"sources": [dict(x) for x in sources], "choices": dict(choices)}
         return self._core.call("mcp:import", ImportInput, params, work)
@@ -211,3 +218,24 @@ async def _claude_cli() -> ClaudeCli:
 
     path = await command_search_path()
     return await asyncio.to_thread(ClaudeCli, None, os.environ | {"PATH": path})
+
+
+def _file_errors(errors: list[dict[str, Any]]) -> tuple[FileError, ...]:
+    return tuple(FileError(str(e["path"]), str(e["error"]), e.get("line"), e.get("column")) for e in errors)
+
+
+def _import_row(row: dict[str, Any]) -> ImportRow:
+    return ImportRow(
+        key=row["key"],
+        name=row["name"],
+        app=row["app"],
+        source=row["source"],
+        transport=row.get("transport"),
+        runs=row["runs"],
+        conflict=row.get("conflict"),
+        warnings=tuple(row["warnings"]),
+        env=tuple(row["env"].items()),
+        headers=tuple(row["headers"].items()),
+        secrets=tuple(row["secrets"]),
+        error=row.get("error"),
+    )

@@ -36,7 +36,7 @@ class ToolRoute(Route):
         from elftia_desktop.bridge.channels import CallToolInput
 
         channel = "mcp:call-tool"
-        params = {"serverId": server_id, "toolName": tool_name, "args": dict(args or {}), "callId": call_id}
+        params = {"server_id": server_id, "tool_name": tool_name, "args": dict(args or {}), "call_id": call_id}
         approve = self._core.approve
         return self._core.call(
             channel,
@@ -51,7 +51,7 @@ class ToolRoute(Route):
         """``mcp:set-tool``: switch a tool on/off (``enabled``) or its auto-approval (``autoApprove``)."""
         from elftia_desktop.bridge.channels import ToolToggleInput
 
-        params = {"serverId": server_id, "toolName": tool_name, "flag": flag, "value": value}
+        params = {"server_id": server_id, "tool_name": tool_name, "flag": flag, "value": value}
         return self._core.call("mcp:set-tool", ToolToggleInput, params, _set_flag)
 
 

@@ -27,9 +27,9 @@ from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.models import McpActionResult, McpServerInput, McpServerRecord, McpTestResult
 from elftia_desktop.core.sandbox import default_sandbox, sandbox_unavailable
-from elftia_desktop.core.trust import needs_confirmation
 from elftia_desktop.ui.dialogs.server_form_fields import TRANSPORT_ALIASES, env_row, error_field
 from elftia_desktop.ui.dialogs.server_form_layout import FormLayout
+from elftia_desktop.ui.dialogs.server_form_params import form_params, form_updates
 from elftia_desktop.ui.theme import STATE_COLORS
 from elftia_desktop.ui.widgets.key_value_editor import RowSpec
 
@@ -129,78 +129,11 @@ class McpServerForm(QDialog):
 
     def params(self) -> dict[str, Any]:
         """The server in the ``McpServerInput`` JSON shape (for ``router.add``)."""
-        ui = self.ui
-        transport = ui.transport.value()
-        config: dict[str, Any]
-        values = ui.preset_values  # a preset's {key} placeholders, filled from the values it asked for
-        if transport == "stdio":
-            args = [values.fill(a) for a in ui.args.items() if values.kept(a)]
-            config = {"command": values.fill(ui.command.text().strip()), "args": args, "env": ui.env.mapping()}
-            if ui.cwd.text():
-                config["cwd"] = ui.cwd.text()
-            secret = ui.env.secret_keys()
-            sandbox = ui.sandbox.value(values.fill)
-        else:
-            sandbox = None
-            headers = ui.headers.mapping()
-            config = {
-                "url": values.fill(ui.url.text().strip()),
-                "headers": {k: values.fill(v) for k, v in headers.items()},
-            }
-            secret = ui.headers.secret_keys()
-            secret += [k for k, v in headers.items() if k not in secret and values.uses_secret(v)]
-            header, oauth = ui.auth.header(), ui.auth.oauth()
-            if header is not None:
-                config["headers"][header[0]] = header[1]
-                secret.append(header[0])
-            if oauth is not None:
-                config["oauth"] = oauth
-        timeout = self._timeouts()
-        if timeout:
-            config["timeout"] = timeout
-        params: dict[str, Any] = {"name": ui.name.text().strip(), "type": transport, "config": config}
-        if sandbox is not None:
-            params["sandbox"] = sandbox
-        params["scope"] = ui.scope.currentData()
-        if params["scope"] == "local":
-            params["projectPath"] = ui.project.text()
-        if self.link is not None:
-            params["isTrusted"], params["installSource"] = False, "protocol"  # confirmed before it runs
-        elif self.record is None:
-            params["isTrusted"] = True  # typed or picked here, seeing what it runs
-        if secret:
-            params["secretKeys"] = secret
-        return params
+        return form_params(self.ui, self.record, self.link)
 
     def updates(self) -> dict[str, Any]:
         """The changes for ``router.update``: every form field, fields of the other transport cleared."""
-        params = self.params()
-        cleared: dict[str, Any] = {
-            "command": None,
-            "args": [],
-            "env": {},
-            "cwd": None,
-            "url": None,
-            "headers": {},
-            "timeout": None,
-            "oauth": None,
-        }
-        updates = {k: v for k, v in params.items() if k not in ("config", "secretKeys", "isTrusted")}
-        updates["config"] = cleared | params["config"]
-        updates.setdefault("projectPath", None)
-        updates.setdefault("sandbox", None)
-        if self.record is not None and not needs_confirmation(self.record):
-            updates["isTrusted"] = True  # the user's own edit in the app keeps a trusted server trusted
-        return updates
-
-    def _timeouts(self) -> dict[str, float]:
-        kept = self.record.config.timeout.to_json_dict() if self.record and self.record.config.timeout else {}
-        kept.pop("connect", None)
-        kept.pop("call", None)
-        for key, spin in (("connect", self.ui.connect_timeout), ("call", self.ui.call_timeout)):
-            if spin.value() > 0:
-                kept[key] = float(spin.value())
-        return kept
+        return form_updates(self.params(), self.record)
 
     def is_dirty(self) -> bool:
         """True when the fields differ from what the form opened with."""

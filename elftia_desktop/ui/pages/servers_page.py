@@ -29,6 +29,7 @@ from elftia_desktop.ui.error_presenter import show_error
 from elftia_desktop.ui.pages.page_frame import FirstShow
 from elftia_desktop.ui.pages.servers_actions import ServerActions
 from elftia_desktop.ui.pages.servers_auth import ServerAuthActions
+from elftia_desktop.ui.pages.servers_empty import empty_state
 from elftia_desktop.ui.widgets.elided import ElidedLabel
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 from elftia_desktop.ui.widgets.sandbox_denials import DenialsBox, allow_denial
@@ -142,45 +143,11 @@ class McpServersPage(QWidget):
         self.card_scroll.setWidget(holder)
         layout.addWidget(self.card_scroll, 1)
 
-        self.empty = self._build_empty_state()
+        self.empty = empty_state(
+            self.addRequested.emit, lambda: self.navigate.emit("import"), self.pasteJsonRequested.emit
+        )
         layout.addWidget(self.empty, 1)
         self.empty.hide()
-
-    def _build_empty_state(self) -> QWidget:
-        box = QWidget()
-        column = QVBoxLayout(box)
-        column.addStretch(1)
-        title = QLabel("No MCP servers yet")
-        title.setObjectName("EmptyTitle")
-        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        column.addWidget(title)
-        text = QLabel(
-            "Servers give your assistant tools: files, the web, GitHub, databases and more.\n"
-            "Start from a preset, bring the servers you already set up in other apps, or paste JSON."
-        )
-        text.setObjectName("Muted")
-        text.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        column.addWidget(text)
-        row = QHBoxLayout()
-        row.addStretch(1)
-        for label, tip, slot in (
-            ("Browse presets", "Pick from built-in and official servers", self.addRequested.emit),
-            (
-                "Import from other apps",
-                "Find servers set up in Claude, Cursor, VS Code …",
-                lambda: self.navigate.emit("import"),
-            ),
-            ("Paste JSON", "Add servers from a JSON snippet", self.pasteJsonRequested.emit),
-        ):
-            button = QPushButton(label)
-            button.setToolTip(tip)
-            button.clicked.connect(slot)
-            row.addWidget(button)
-        row.addStretch(1)
-        column.addSpacing(8)
-        column.addLayout(row)
-        column.addStretch(2)
-        return box
 
     # -- data ----------------------------------------------------------------------------------
 
