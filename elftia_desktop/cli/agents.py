@@ -19,6 +19,7 @@ from elftia_desktop.core.agent_store import AgentStore
 from elftia_desktop.core.catalog import ServerCatalog, ToolFlag
 from elftia_desktop.core.errors import ConfigError, ElftiaError, ServerConnectionError
 from elftia_desktop.core.models import Agent, McpServerRecord, MCPTool
+from elftia_desktop.core.text_rules import quoted
 
 MODES = ["disabled", "auto", "manual"]
 
@@ -209,7 +210,7 @@ def cmd_switch(args: argparse.Namespace) -> int:
     if args.switch == "enable-tool":
         if args.tool not in record.disabled_tools:
             disabled = ", ".join(record.disabled_tools) or "none"
-            raise ConfigError(f"{record.name}: {args.tool!r} is not disabled (disabled tools: {disabled})")
+            raise ConfigError(f"{record.name}: {quoted(args.tool)} is not disabled (disabled tools: {disabled})")
     else:
         _check_tool(args, record, args.tool)
     flag: ToolFlag = "autoApprove" if args.switch == "auto-approve" else "enabled"
@@ -236,4 +237,4 @@ def _check_tool(args: argparse.Namespace, record: McpServerRecord, tool: str) ->
     except ElftiaError as exc:
         raise ConfigError(f"{record.name}: {exc}") from exc
     if tool not in names:
-        raise ConfigError(f"{record.name} has no tool {tool!r} (its tools: {', '.join(names) or 'none'})")
+        raise ConfigError(f"{record.name} has no tool {quoted(tool)} (its tools: {', '.join(names) or 'none'})")

@@ -10,6 +10,7 @@ A call with a ``call_id`` runs as a live call (:class:`LiveCalls`): its progress
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
@@ -69,7 +70,7 @@ class ToolCalls:
                 result = await (self.live.run(call_id, tool_name, call, server_name=record.name) if call_id else call)
             outcome = "error" if result.is_error else "ok"
             return result
-        except ToolCallCancelled:
+        except (ToolCallCancelled, asyncio.CancelledError):  # by cancel_call, or the caller's task cancelled
             outcome = "cancelled"
             raise
         finally:

@@ -32,6 +32,8 @@ Modules:
 - ``paths``: Where the app keeps its files: the user data folder, or ``ELFTIA_DATA_DIR`` when set.
 - ``presets``: Server presets (the original ``mcp-presets``): ready-made server definitions.
 - ``resources``: Finding files of the repo's ``resources/`` folder at run time.
+- ``results``: What servers and runtimes answer: test, discover, tool lists, tool calls, dependency checks and
+  installs.
 - ``sandbox``: A stdio server's sandbox profile (the record's ``"sandbox"``): what it may read, write and reach.
 - ``secret_detect``: Secrets recognised by their value: well-known token shapes, URL credentials, high-entropy
   strings.

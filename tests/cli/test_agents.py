@@ -62,8 +62,8 @@ def test_an_agents_skills_are_chosen_like_its_tools(capsys: pytest.CaptureFixtur
         (["agents", "update", "assistant"], "nothing to change"),
         (["agents", "add", "X", "--skill", "alpha", "git-workflow"], "expected the URI of a skill's SKILL.md"),
         (["agents", "add", "X", "--skill", "zeta", "skill://a/SKILL.md"], "No server named 'zeta'"),
-        (["disable-tool", "alpha", "nope"], "alpha has no tool 'nope' (its tools: echo, add"),
-        (["enable-tool", "alpha", "echo"], "'echo' is not disabled (disabled tools: none)"),
+        (["disable-tool", "alpha", "nope"], 'alpha has no tool "nope" (its tools: echo, add'),
+        (["enable-tool", "alpha", "echo"], '"echo" is not disabled (disabled tools: none)'),
         (["disable-tool", "zeta", "echo"], "No server named 'zeta'"),
     ],
 )

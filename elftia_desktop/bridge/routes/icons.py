@@ -6,11 +6,11 @@ import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject
 from PySide6.QtGui import QImage
 
 from elftia_desktop.bridge.icons import rasterize
-from elftia_desktop.bridge.plumbing import Done, Failed, Reply, Route
+from elftia_desktop.bridge.pending import Pending
+from elftia_desktop.bridge.plumbing import Route
 from elftia_desktop.core.icons import IconError
 
 if TYPE_CHECKING:
@@ -20,14 +20,7 @@ if TYPE_CHECKING:
 class IconRoute(Route):
     """``icons:image``: Browse's row icons, through the service's one icon fetcher and its cache."""
 
-    def image(
-        self,
-        icons: list[dict[str, Any]],
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[QImage] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def image(self, icons: list[dict[str, Any]]) -> Pending[QImage]:
         """``icons:image``: the icon to show of ``icons`` (https or data only, size-limited) as an image."""
         chosen = [dict(icon) for icon in icons]
 
@@ -38,4 +31,4 @@ class IconRoute(Route):
                 raise IconError("the icon could not be drawn")
             return image
 
-        return self._core.submit(Reply("icons:image", receiver, on_done, on_error), work)
+        return self._core.submit("icons:image", work)

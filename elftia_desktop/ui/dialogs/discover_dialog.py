@@ -247,7 +247,7 @@ class DiscoverDialog(QDialog):
         """Ask the server (through the router) what it offers."""
         self._set_busy(True)
         self._set_error("", "")
-        self._router.servers.discover(self.record.id, receiver=self, on_done=self._loaded, on_error=self._failed)
+        self._router.servers.discover(self.record.id).then(self, self._loaded, self._failed)
 
     def _set_busy(self, busy: bool) -> None:
         self.busy.setVisible(busy)
@@ -338,13 +338,11 @@ class DiscoverDialog(QDialog):
         card.status.hide()
         self.status.setText("Saving…")
         self._router.tools.set_flag(
-            self.record.id,
-            tool,
-            "enabled" if flag == "enabled" else "autoApprove",
-            value,
-            receiver=self,
-            on_done=lambda result: self._flag_saved(tool, flag, value, result),
-            on_error=lambda error: self._flag_failed(tool, flag, value, error.message),
+            self.record.id, tool, "enabled" if flag == "enabled" else "autoApprove", value
+        ).then(
+            self,
+            lambda result: self._flag_saved(tool, flag, value, result),
+            lambda error: self._flag_failed(tool, flag, value, error.message),
         )
 
     def _flag_saved(self, tool: str, flag: str, value: bool, result: McpActionResult) -> None:

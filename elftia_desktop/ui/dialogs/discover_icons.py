@@ -47,4 +47,4 @@ def request_icon(router: McpRouter, owner: QObject, label: QLabel, item: dict[st
     def drawn(image: QImage) -> None:
         show_icon(label, image, name)
 
-    router.icons.image([i for i in icons if isinstance(i, dict)], receiver=owner, on_done=drawn)
+    router.icons.image([i for i in icons if isinstance(i, dict)]).then(owner, drawn)

@@ -271,15 +271,11 @@ class McpManageDialog(QDialog):
         self.request_skills()
         self._tools_generation += 1
         generation, draft = self._tools_generation, self.draft()
-        self.router.agents.tools(
-            {"name": "all", "mcpMode": "auto"}, start=self.start_servers, receiver=self, on_done=self._set_counts
+        self.router.agents.tools({"name": "all", "mcpMode": "auto"}, start=self.start_servers).then(
+            self, self._set_counts
         )
-        self.router.agents.tools(
-            self._draft_json(),
-            start=self.start_servers,
-            receiver=self,
-            on_done=lambda listing: self._set_tools(generation, draft, listing),
-            on_error=self._failed,
+        self.router.agents.tools(self._draft_json(), start=self.start_servers).then(
+            self, lambda listing: self._set_tools(generation, draft, listing), self._failed
         )
 
     def request_skills(self) -> None:
@@ -300,7 +296,7 @@ class McpManageDialog(QDialog):
         def failed(error: BridgeError) -> None:
             self.skill_picker.set_problem(record.name, error.why)
 
-        self.router.skills.skills(record.id, receiver=self, on_done=done, on_error=failed)
+        self.router.skills.skills(record.id).then(self, done, failed)
 
     def _set_tools(self, generation: int, draft: Agent, listing: McpToolListing) -> None:
         if generation != self._tools_generation:
@@ -314,12 +310,8 @@ class McpManageDialog(QDialog):
         """Ask for the payload per provider of the ticked tools."""
         self._preview_generation += 1
         generation = self._preview_generation
-        self.router.agents.preview(
-            self._draft_json(),
-            start=self.start_servers,
-            receiver=self,
-            on_done=lambda payloads: self._set_preview(generation, payloads),
-            on_error=self._failed,
+        self.router.agents.preview(self._draft_json(), start=self.start_servers).then(
+            self, lambda payloads: self._set_preview(generation, payloads), self._failed
         )
 
     def _set_preview(self, generation: int, payloads: list[ProviderPayload]) -> None:
@@ -344,7 +336,7 @@ class McpManageDialog(QDialog):
             self.saved = agent
             self.accept()
 
-        self.router.agents.update(self.agent.id, updates, receiver=self, on_done=done, on_error=self._failed)
+        self.router.agents.update(self.agent.id, updates).then(self, done, self._failed)
 
     def _try_tool(self, tool: MCPTool) -> None:
         """Open the try-a-tool dialog for a tool of the picker (its server is started on demand)."""

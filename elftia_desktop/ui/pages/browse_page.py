@@ -156,7 +156,7 @@ class BrowsePage(PageFrame):
         """Refresh every registry in the background, then search again."""
         self.synced = True
         self.summary.setText("Refreshing the registries…")
-        self.router.registry.sync(receiver=self, on_done=self._synced, on_error=self.show_error)
+        self.router.registry.sync().then(self, self._synced, self.show_error)
 
     def _synced(self, problems: list[str]) -> None:
         if problems:
@@ -190,7 +190,7 @@ class BrowsePage(PageFrame):
             def drawn(image: QImage, key: str = view.key) -> None:
                 self._set_icon(key, image)
 
-            self.router.icons.image(view.icons, receiver=self, on_done=drawn)  # a failed icon: the row stays blank
+            self.router.icons.image(view.icons).then(self, drawn)  # a failed icon: the row stays blank
         return self._blank
 
     def _set_icon(self, key: str, image: QImage) -> None:
@@ -214,7 +214,7 @@ class BrowsePage(PageFrame):
         self.install_button.hide()
         self.runtime_button.hide()
         self._chosen = view.key
-        self.router.registry.prepare(view.key, receiver=self, on_done=self._show_form, on_error=self.show_error)
+        self.router.registry.prepare(view.key).then(self, self._show_form, self.show_error)
 
     def _show_form(self, form: InstallForm) -> None:
         if form.key != self._chosen:  # the plan of an entry chosen before, slower than the one chosen since
@@ -236,17 +236,13 @@ class BrowsePage(PageFrame):
             return
         self.runtime_button.setEnabled(False)
         self.runtime_button.setText(f"Installing {form.missing_runtime}…")
-        self.router.deps.install(
-            form.missing_runtime, receiver=self, on_done=self._runtime_installed, on_error=self.show_error
-        )
+        self.router.deps.install(form.missing_runtime).then(self, self._runtime_installed, self.show_error)
 
     def _runtime_installed(self, result: DependencyInstallResult) -> None:
         if not result.success:
             self.notice.show_message(escape(result.error or "The install failed", quote=False), "error")
         if self.current is not None:
-            self.router.registry.prepare(
-                self.current.key, receiver=self, on_done=self._show_form, on_error=self.show_error
-            )
+            self.router.registry.prepare(self.current.key).then(self, self._show_form, self.show_error)
 
     def _preview(self) -> None:
         if self.current is not None:
@@ -257,13 +253,8 @@ class BrowsePage(PageFrame):
         if self.current is None:
             return
         form = self.current
-        self.router.registry.install(
-            form.key,
-            self.form.name.text().strip(),
-            self.form.values(),
-            receiver=self,
-            on_done=self._added,
-            on_error=self.show_error,
+        self.router.registry.install(form.key, self.form.name.text().strip(), self.form.values()).then(
+            self, self._added, self.show_error
         )
 
     def _added(self, record: McpServerRecord) -> None:
@@ -292,7 +283,7 @@ class BrowsePage(PageFrame):
             dialog.added.connect(self._added)
             dialog.open()
 
-        self.router.registry.open_bundle(path, receiver=self, on_done=show, on_error=self.show_error)
+        self.router.registry.open_bundle(path).then(self, show, self.show_error)
 
     def show_error(self, error: BridgeError) -> None:
         """Show a failure in the notice bar."""
