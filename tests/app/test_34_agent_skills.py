@@ -58,6 +58,9 @@ def test_skills_are_ticked_saved_and_shown_again(qtbot: QtBot, router: McpRouter
     dialog.save()
     qtbot.waitUntil(lambda: dialog.saved is not None, timeout=WAIT)
     assert AgentStore().get("coder").selected_skills == {skilled.id: [GIT]}
+    qtbot.waitUntil(  # the page reads the agents again after the save
+        lambda: next(a for a in page.agents if a.name == "Coder").selected_skills == {skilled.id: [GIT]}, timeout=WAIT
+    )
 
     again = open_dialog(qtbot, page, "Coder")
     qtbot.waitUntil(lambda: len(skill_rows(again)) == 2, timeout=WAIT)
