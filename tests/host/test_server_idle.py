@@ -1,4 +1,8 @@
-"""The daemon's idle stop per server: the unused server stops, the used one stays warm, a call holds its server."""
+"""The daemon's idle stop per server: the unused server stops, the used one stays warm, a follower holds its server.
+
+The rules on a clock the test advances (a call in flight holds its server however long) are
+tests/host/test_idle_clock.py; here the real daemon stops its real servers after a real 2 s.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,6 @@ import json
 import signal
 import subprocess
 import sys
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -73,23 +76,6 @@ def test_only_the_unused_server_stops_and_starts_again_on_its_next_use(data_dir:
     # Nobody uses anything now: both servers stop, then the daemon exits (no client attached).
     assert anyio.run(poll, lambda: not process_alive(daemon["pid"]), 30.0)
     assert anyio.run(poll, lambda: not elftia_processes(data_dir))
-
-
-def test_a_call_in_flight_holds_its_server(data_dir: Path, tmp_path: Path) -> None:
-    marker = tmp_path / "wait"
-    answers: list[str] = []
-    caller = threading.Thread(target=lambda: answers.append(call("gamma", "wait", seconds=5, marker=str(marker))))
-    caller.start()
-    assert anyio.run(poll, Path(f"{marker}.started").exists)
-    held = 0
-    while caller.is_alive():  # 5 s of a call on a server idle-stopped after 2 s
-        gamma = servers().get("gamma")
-        assert gamma is not None and gamma["unusedSeconds"] < 2  # 0 while the call runs; never stopped
-        held += 1
-        anyio.run(poll, lambda: not caller.is_alive(), 0.2)
-    caller.join()
-    assert answers and held > 5
-    assert anyio.run(poll, lambda: "gamma" not in servers())
 
 
 def test_a_client_following_a_servers_log_holds_it(data_dir: Path) -> None:
