@@ -53,19 +53,31 @@ def isolated_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyt
     return folder
 
 
-@pytest.fixture(autouse=True)
-def ctrl_c_reaches_children() -> None:
-    """A command a test starts gets Ctrl+C as it would from a terminal: SIGINT neither ignored nor blocked.
+def ctrl_c_as_from_a_terminal() -> None:
+    """SIGINT neither ignored nor blocked in this process's main thread, so the commands it starts get Ctrl+C.
 
     A child inherits the ignored signals of its parent and the blocked ones of the thread that
-    starts it; a worker that had SIGINT blocked by something it ran before (or a runner started
-    without job control, which ignores it) would hand that on, and a test that interrupts a
-    ``logs --follow`` would wait for an exit that never comes.
+    starts it. A suite started without job control (a background job of a script, ``nohup``, some
+    CI runners) has SIGINT ignored, and so would every ``logs --follow`` it starts: Ctrl+C to it
+    would be dropped and the test would wait for an exit that never comes (the follower rightly
+    keeps the ignoring it was started with, as any command does).
     """
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     if hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread():
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def pytest_configure() -> None:
+    """Each process of the run (the controller and every xdist worker) starts with Ctrl+C as from a terminal,
+    before any fixture (a module's or the session's too) starts a child."""
+    ctrl_c_as_from_a_terminal()
+
+
+@pytest.fixture(autouse=True)
+def ctrl_c_reaches_children() -> None:
+    """Again before each test: something an earlier test ran may have ignored or blocked SIGINT since."""
+    ctrl_c_as_from_a_terminal()
 
 
 @pytest.fixture(autouse=True)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.models import ConnectionState
@@ -22,12 +21,18 @@ log = logging.getLogger(__name__)
 
 
 class ServerIdle:
-    """How long each server of the pool has gone unused, and the stop of those unused too long."""
+    """How long each server of the pool has gone unused, and the stop of those unused too long.
+
+    Times are read from the callers' clock (``Callers(clock)``, ``time.monotonic`` unless a test
+    passes one it advances; the pool's ``last_used`` is ``time.monotonic``, so such a clock starts there).
+    """
 
     def __init__(self, service: McpService, callers: Callers) -> None:
         self._service = service
         self._callers = callers
-        self._since = time.monotonic()
+        self._clock = callers.clock
+        """The callers' clock: the times of calls and of idleness are read from the same counter."""
+        self._since = self._clock()
         """When the host started: a server never used since counts from then (not from the machine's start)."""
 
     def idle_seconds(self, server_id: str) -> float:
@@ -38,7 +43,7 @@ class ServerIdle:
         last = max(
             self._since, self._callers.last_call.get(server_id, 0.0), entry.last_used if entry is not None else 0.0
         )
-        return max(0.0, time.monotonic() - last)
+        return max(0.0, self._clock() - last)
 
     async def stop_idle(self, limit: float) -> None:
         """Stop every running server unused for ``limit`` seconds or more."""

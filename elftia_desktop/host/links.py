@@ -54,12 +54,14 @@ class Asker(Protocol):
 class Callers:
     """Which client's calls run on which server, for routing the server's questions back."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        """``clock``: the seconds counter the times of calls are read from (tests pass one they advance)."""
+        self.clock = clock
         self._calls: dict[str, list[Asker]] = {}
         self.running = 0
         """Calls running now (the host is not idle while any runs)."""
         self.last_call: dict[str, float] = {}
-        """When a call on each server last started or ended (``time.monotonic``)."""
+        """When a call on each server last started or ended (``clock``)."""
         self._listeners: dict[str, int] = {}
 
     @contextlib.contextmanager
@@ -68,7 +70,7 @@ class Callers:
         calls = self._calls.setdefault(server_id, [])
         calls.append(asker)
         self.running += 1
-        self.last_call[server_id] = time.monotonic()
+        self.last_call[server_id] = self.clock()
         tokens = (_ASKER.set(asker), APP.set(asker))
         try:
             yield
@@ -76,7 +78,7 @@ class Callers:
             _ASKER.reset(tokens[0])
             APP.reset(tokens[1])
             self.running -= 1
-            self.last_call[server_id] = time.monotonic()
+            self.last_call[server_id] = self.clock()
             calls.remove(asker)
             if not calls:
                 self._calls.pop(server_id, None)

@@ -23,6 +23,8 @@ pytestmark = pytest.mark.timeout(600)  # eight CLI processes, each starting the 
 
 
 def test_a_reordered_list_is_served_and_a_new_item_is_held(isolated_data_dir: Path, tmp_path: Path) -> None:
+    """Slow by design (about 30 s loaded): the point is a new listing order per process, so every command
+    starts the set-order server as a real process of its own (its ``ORDER_STATE`` keeps it out of memory)."""
     state = tmp_path / "listings"
     assert cli("add", "cli", "--trust", f"--env=ORDER_STATE={state}", "--", *SERVER).returncode == 0
     for _ in range(2):  # each a new process, each listing in another order

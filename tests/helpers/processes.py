@@ -1,4 +1,5 @@
-"""Helpers for the tests that check no server process is left: live group members, runtime files, waiting."""
+"""Helpers for the tests that check no server process is left: live group members, runtime files, waiting;
+and Ctrl+C to a command that must end on it."""
 
 from __future__ import annotations
 
@@ -6,10 +7,13 @@ import contextlib
 import json
 import os
 import signal
+import subprocess
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from elftia_desktop.connections.process_tracker import FILE_PREFIX
 from elftia_desktop.platform.proc_identity import group_members, read_stat, start_time
@@ -77,3 +81,36 @@ def kill_group_now(pgid: int) -> None:
     """Never leave a process behind, whatever the test found."""
     with contextlib.suppress(OSError):
         os.killpg(pgid, signal.SIGKILL)
+
+
+def interrupt(child: subprocess.Popen[str], limit: float = 30.0) -> tuple[str, str]:
+    """Ctrl+C to ``child`` and its output once it exited; a child still running after ``limit`` s fails the test
+    with why: SIGINT ignored or blocked in it (inherited from whatever started the suite), or its stacks
+    (SIGABRT: dumped when it was started with ``PYTHONFAULTHANDLER=1``)."""
+    child.send_signal(signal.SIGINT)
+    try:
+        return child.communicate(timeout=limit)
+    except subprocess.TimeoutExpired:
+        why = sigint_disposition(child.pid)
+        child.send_signal(signal.SIGABRT)
+        try:
+            _out, err = child.communicate(timeout=limit)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            _out, err = child.communicate()
+    pytest.fail(f"{child.args} still ran {limit:.0f} s after Ctrl+C ({why}); its stderr:\n{err[-4000:]}")
+
+
+def sigint_disposition(pid: int) -> str:
+    """Whether SIGINT is ignored or blocked in process ``pid`` (Linux' /proc/PID/status), in words."""
+    try:
+        fields = dict(
+            line.split(":\t", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":\t" in line
+        )
+    except OSError:
+        return "its SIGINT state unknown"
+    bit = 1 << (signal.SIGINT - 1)
+    states = [
+        word for word, key in (("ignored", "SigIgn"), ("blocked", "SigBlk")) if int(fields.get(key, "0"), 16) & bit
+    ]
+    return f"SIGINT {' and '.join(states)} in it" if states else "SIGINT neither ignored nor blocked in it"

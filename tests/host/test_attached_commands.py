@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +14,7 @@ import pytest
 
 from tests.gateway.gateway_helpers import REPO, add_stdio, gateway_env, open_catalog, poll
 from tests.helpers.memory_servers import in_memory_servers
+from tests.helpers.processes import interrupt
 from tests.host.host_helpers import cli, elftia_processes, host_status, server_pids
 
 pytestmark = [pytest.mark.timeout(300)]
@@ -101,7 +101,7 @@ def follow(data_dir: Path, *args: str) -> tuple[int, list[str]]:
     """``logs alpha --follow ARGS`` until alpha's two start lines came, then Ctrl+C: exit code and lines."""
     follower = subprocess.Popen(
         [sys.executable, "-m", "elftia_desktop.cli", "logs", "alpha", "--follow", "--json", *args],
-        env=gateway_env(data_dir),
+        env=gateway_env(data_dir) | {"PYTHONFAULTHANDLER": "1"},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -109,8 +109,7 @@ def follow(data_dir: Path, *args: str) -> tuple[int, list[str]]:
     )
     assert follower.stdout is not None
     lines = [json.loads(follower.stdout.readline()) for _ in range(2)]
-    follower.send_signal(signal.SIGINT)
-    _out, err = follower.communicate(timeout=30)
+    _out, err = interrupt(follower)
     assert not err
     return follower.returncode, lines
 

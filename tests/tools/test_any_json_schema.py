@@ -143,6 +143,8 @@ def _sent_properties(conversion: Conversion) -> int:
 @example(schema={"type": "object", "properties": {"a": {"enum": {"x": 1}}}, "required": [1, "a"]})
 @example(schema={"type": "object", "properties": {"a": {"type": "string", "examples": {"x": 1}}}})
 def test_recursive_defs_never_lose_a_parameter_without_a_note(schema: Any) -> None:
+    """Slow by design (about 40 s with coverage on a loaded 2-core machine): 120 generated schemas, recursive
+    ones among them, each converted to every format (OpenAI's strict and not) and checked against each provider."""
     tool = {"name": "t", "description": "d", "inputSchema": schema}
     before = copy.deepcopy(tool)
     declared = _declared_properties(schema)
