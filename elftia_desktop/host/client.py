@@ -94,6 +94,16 @@ def call(
     return dict(reply["result"])
 
 
+def tasks() -> list[dict[str, Any]] | None:
+    """The tasks of the running host's pool (``task:status`` payloads); None when no host runs."""
+    try:
+        sock, _reply = attach.connect("command", start=False)
+    except attach.NoHost:
+        return None
+    with sock:
+        return list(request(sock, {"op": "tasks"})["tasks"])
+
+
 def probe(op: str, server: str, *, start: bool = True) -> dict[str, Any] | None:
     """``test``, ``discover`` or ``logs`` of ``server`` on the host's pool: the host's answer.
 

@@ -1,7 +1,8 @@
 """A ``command`` connection to the host: CLI requests and their answers.
 
 The requests: ``call``, ``test``, ``discover`` and ``logs`` of a server (on the host's pool: the
-server's one process, its tool cache, its log), and ``status``, ``stop``, ``handover``, ``stay`` of the host.
+server's one process, its tool cache, its log), ``tasks`` (the pool's tasks), and ``status``,
+``stop``, ``handover``, ``stay`` of the host.
 
 Requests and answers are ``{"op": ...}`` frames. A ``call`` runs in its own task while the
 connection keeps reading: the server's questions go to the client as ``{"op": "elicit"}`` and come
@@ -102,6 +103,7 @@ class CommandLink:
             "discover": self._discover,
             "logs": self._logs,
             "status": self._send_status,
+            "tasks": self._tasks_of_pool,
             "stop": self._request_stop,
             "handover": self._request_handover,
             "stay": self._request_stay,
@@ -130,6 +132,10 @@ class CommandLink:
 
     async def _send_status(self, request: dict[str, Any]) -> dict[str, Any]:
         return {"op": "status", **(await self._status())}
+
+    async def _tasks_of_pool(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The tasks the pool follows and followed (an earlier host's unfinished ones followed again)."""
+        return {"op": "tasks", "tasks": await self._service.list_tasks()}
 
     async def _request_stop(self, request: dict[str, Any]) -> dict[str, Any]:
         self._stop()
