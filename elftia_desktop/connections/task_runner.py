@@ -11,8 +11,10 @@ next host, when asked for its tasks) follows the unfinished ones again by their 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +25,15 @@ from elftia_desktop.connections.events import ServiceEvents
 from elftia_desktop.connections.pool import ConnectionPool
 from elftia_desktop.connections.records import ServerRecords
 from elftia_desktop.connections.task_book import TaskBook, TaskEntry
-from elftia_desktop.connections.task_calls import CANCEL_LIMIT, Sleep, TaskHandle, TaskState, cancel_task, follow
+from elftia_desktop.connections.task_calls import (
+    CANCEL_LIMIT,
+    Sleep,
+    TaskHandle,
+    TaskState,
+    cancel_task,
+    follow,
+    get_task,
+)
 from elftia_desktop.connections.tasks import await_cancelled, caller_cancelled
 from elftia_desktop.core.errors import ElftiaError, ToolCallCancelled, ToolCallError
 from elftia_desktop.core.models import McpServerRecord
@@ -92,6 +102,29 @@ class TaskCalls:
         await self._cancel(record, entry, poll)
         return True
 
+    def handed_over(self, record: McpServerRecord, tool_name: str, handle: TaskHandle) -> None:
+        """Keep a task its caller follows itself (an app behind the gateway): in the book, not polled here."""
+        self.book.update(self.book.add(record, tool_name, handle.task_id, None), handle.state())
+
+    async def get(self, record: McpServerRecord, task_id: str) -> TaskState:
+        """``tasks/get`` for a caller that follows the task itself; the book's entry is updated with it."""
+        state = await self._pool.use(record, "call", None, lambda session: get_task(session, task_id))
+        entry = self.book.get(record.id, task_id)
+        if entry is not None:
+            self.book.update(entry, state)
+        return state
+
+    async def cancel_upstream(self, record: McpServerRecord, task_id: str) -> None:
+        """``tasks/cancel`` for a caller that follows the task itself (or :meth:`cancel` when it is polled here)."""
+        if await self.cancel(record, task_id):
+            return
+        await self._pool.use(record, "call", None, lambda session: cancel_task(session, task_id))
+        entry = self.book.get(record.id, task_id)
+        if entry is not None and not entry.ended:
+            self.book.update(
+                entry, TaskState(task_id=task_id, status="cancelled", status_message="cancelled by its app")
+            )
+
     async def resume(self, records: ServerRecords) -> int:
         """Follow again every unfinished task of the book that no poll follows (saved by an earlier pool
         host); how many. A task whose server is gone from the config is recorded failed."""
@@ -157,3 +190,31 @@ def _drop_outcome(poll: asyncio.Task[Any]) -> None:
     """The outcome of a task followed without its caller: in the book already; a failure is not raised again."""
     if not poll.cancelled() and poll.exception() is not None:
         log.info("a resumed task ended: %s", poll.exception())
+
+
+_hand_over: contextvars.ContextVar[bool] = contextvars.ContextVar("hand_over_tasks", default=False)
+
+
+class TaskStarted(Exception):
+    """A call made within :func:`handing_over` became a task: the handle, for the caller to follow itself."""
+
+    def __init__(self, server_id: str, handle: TaskHandle) -> None:
+        super().__init__(f"the call became the task {handle.task_id}")
+        self.server_id = server_id
+        self.handle = handle
+
+
+@contextlib.contextmanager
+def handing_over(enabled: bool = True) -> Iterator[None]:
+    """Within the block (when ``enabled``), a call answered with a task raises :class:`TaskStarted` instead of
+    being followed here (the gateway hands the task to an app that follows it with ``tasks/get``)."""
+    token = _hand_over.set(enabled)
+    try:
+        yield
+    finally:
+        _hand_over.reset(token)
+
+
+def hands_over() -> bool:
+    """Whether the running call is within :func:`handing_over`."""
+    return _hand_over.get()

@@ -25,7 +25,7 @@ from elftia_desktop.connections.pool import ConnectionPool
 from elftia_desktop.connections.records import ServerRecords
 from elftia_desktop.connections.server_tools import ServerTools
 from elftia_desktop.connections.task_calls import TaskHandle
-from elftia_desktop.connections.task_runner import TaskCalls
+from elftia_desktop.connections.task_runner import TaskCalls, TaskStarted, hands_over
 from elftia_desktop.core.argument_check import omit_null_optionals
 from elftia_desktop.core.errors import ToolCallCancelled
 from elftia_desktop.core.models import McpServerRecord
@@ -78,6 +78,9 @@ class ToolCalls:
         except ToolCallCancelled:
             outcome = "cancelled"
             raise
+        except TaskStarted:
+            outcome = "task"
+            raise
         finally:
             self._events.emit("tool:called", called_event(server_id, tool_name, call_id, outcome, started, caller()))
 
@@ -101,6 +104,9 @@ class ToolCalls:
         )
         if not isinstance(first, TaskHandle):
             return cast(types.CallToolResult, first)
+        if hands_over():  # the caller (the gateway's app) follows the task itself
+            self.tasks.handed_over(record, tool_name, first)
+            raise TaskStarted(record.id, first)
         # A live call (with a call id) whose caller went away keeps its task; one cancelled on purpose stops it.
         detach = (lambda: not self.live.cancelling(call_id)) if call_id else (lambda: False)
         return await self.tasks.follow(record, tool_name, first, call_id, detach)

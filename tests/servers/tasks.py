@@ -112,6 +112,8 @@ class Job:
 
 JOBS: dict[str, Job] = {}
 TASK_TOOLS = {"count_steps", "wait_for_file", "broken_task"}
+READ_ONLY = types.ToolAnnotations(read_only_hint=True)
+"""Every tool here only reads (and is so called without a question)."""
 
 
 class TaskIdParams(types.RequestParams):
@@ -190,25 +192,25 @@ def _save() -> None:
 mcp = MCPServer("tasks", version="1.0.0", extensions=[Tasks()])
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def count_steps(steps: int = 3) -> str:
     """Count to ``steps`` (as a task: one step per poll; without the extension: at once)."""
     return f"counted {steps} steps"
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def wait_for_file(path: str) -> str:
     """Wait until ``path`` exists (only as a task)."""
     raise RuntimeError("only runs as a task")
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def broken_task() -> str:
     """A task that fails."""
     raise RuntimeError("only runs as a task")
 
 
-@mcp.tool()
+@mcp.tool(annotations=READ_ONLY)
 def tasks_seen() -> str:
     """Every task this server holds, ``{taskId: status}``, as JSON."""
     return json.dumps({job.task_id: job.status for job in _jobs().values()})
