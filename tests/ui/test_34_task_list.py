@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.ui.dialogs.try_tool_dialog import TryToolDialog
 from elftia_desktop.ui.widgets.task_list import TaskList
 from tests.helpers.live_router import add_servers, server_input
 
@@ -68,3 +69,29 @@ def test_a_task_shows_its_states_and_cancel_stops_it(qtbot: QtBot, router: McpRo
     qtbot.addWidget(again)
     qtbot.waitUntil(lambda: len(cells(again)) == 2, timeout=WAIT)
     assert [row[2] for row in cells(again)] == ["cancelled", "completed"]
+
+
+def test_the_try_dialog_shows_its_task_and_closing_it_leaves_the_task_running(
+    qtbot: QtBot, router: McpRouter, tmp_path: Path
+) -> None:
+    (record,) = add_servers(server_input("tasked", "tasks"))
+    flag = tmp_path / "flag"
+    schema = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
+    dialog = TryToolDialog(router, record.id, {"name": "wait_for_file", "inputSchema": schema}, "tasked")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.form.set_value({"path": str(flag)})
+    dialog.call()
+    qtbot.waitUntil(lambda: dialog.progress.format() == "task working: waiting for the file", timeout=WAIT)
+    assert dialog.task_watch.running and dialog.status.text() == (
+        "Task working: waiting for the file. Closing this window leaves it running (see Activity)."
+    )
+    if os.environ.get("ELFTIA_SHOT_DIR"):
+        dialog.grab().save(str(Path(os.environ["ELFTIA_SHOT_DIR"]) / "try_task.png"))
+    dialog.accept()  # closed: the task goes on in the pool
+    tasks = TaskList(router)
+    qtbot.addWidget(tasks)
+    qtbot.waitUntil(lambda: len(cells(tasks)) == 1, timeout=WAIT)
+    assert cells(tasks)[0][2] == "working"
+    flag.write_text("here", encoding="utf-8")
+    qtbot.waitUntil(lambda: cells(tasks)[0][2:4] == ["completed", "the file is there"], timeout=WAIT)

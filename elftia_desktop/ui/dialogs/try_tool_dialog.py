@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from elftia_desktop.ui.dialogs.try_history import SESSION_HISTORY, HistoryList, TriedCall, TryHistory
+from elftia_desktop.ui.dialogs.try_task import TaskWatch
 from elftia_desktop.ui.widgets.fixed_space import keep_place, reserve_lines
 from elftia_desktop.ui.widgets.inline_code import set_description
 from elftia_desktop.ui.widgets.result_view import ResultView
@@ -79,6 +80,7 @@ class TryToolDialog(QDialog):
         self.setWindowTitle(f"Try {self.tool_name}" + (f" — {server_name}" if server_name else ""))
         self._build(server_name)
         router.signals.toolProgress.connect(self._on_progress)
+        self.task_watch = TaskWatch(self, router)  # a call that became a task (try_task.py)
         self._listening = True
         self.resize(1000, 660)
         self._show_history()
@@ -106,7 +108,7 @@ class TryToolDialog(QDialog):
         splitter.setStretchFactor(1, 6)
         close = QPushButton("Close", self)
         close.setAutoDefault(False)
-        close.setToolTip("Close; a running call is cancelled")
+        close.setToolTip("Close; a running call is cancelled (a running task goes on)")
         close.clicked.connect(self.accept)
         bottom = QHBoxLayout()
         bottom.addStretch(1)
@@ -186,6 +188,7 @@ class TryToolDialog(QDialog):
             self.status.setText(f"Not sent: {len(issues)} argument problem{'s' if len(issues) != 1 else ''}.")
             return
         self.call_id = f"try-{uuid.uuid4().hex[:12]}"
+        self.task_watch.reset()
         self._sent_args = self.form.value()
         self._set_running(True)
         self.status.setText("Calling…")
@@ -297,18 +300,20 @@ class TryToolDialog(QDialog):
     # -- closing -----------------------------------------------------------------------------
 
     def done(self, result: int) -> None:
-        """Close; a running call is cancelled first and its late answer ignored."""
+        """Close; a running call is cancelled first (a running task goes on) and its late answer ignored."""
         if self.running:
-            self.cancel()
+            if not self.task_watch.running:
+                self.cancel()
             self.call_id = None
         if self._listening:
             self._listening = False
             self._router.signals.toolProgress.disconnect(self._on_progress)
+            self.task_watch.stop()
         super().done(result)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """The window's close button: like Close."""
-        if self.running:
+        if self.running and not self.task_watch.running:
             self.cancel()
         super().closeEvent(event)
 
