@@ -19,7 +19,7 @@ went away (a closed dialog, a restarted window) keeps being followed here.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import anyio
 import mcp_types as types
@@ -77,11 +77,13 @@ class _TaskIdParams(types.RequestParams):
 
 
 class _GetTask(types.Request[_TaskIdParams, Literal["tasks/get"]]):
+    name_param: ClassVar[str | None] = "taskId"  # over Streamable HTTP the id goes in Mcp-Name too (the spec's MUST)
     method: Literal["tasks/get"] = "tasks/get"
     params: _TaskIdParams
 
 
 class _CancelTask(types.Request[_TaskIdParams, Literal["tasks/cancel"]]):
+    name_param: ClassVar[str | None] = "taskId"
     method: Literal["tasks/cancel"] = "tasks/cancel"
     params: _TaskIdParams
 

@@ -21,7 +21,8 @@ from elftia_desktop.connections.service import McpService
 from elftia_desktop.connections.task_runner import TaskCalls
 from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.errors import ToolCallCancelled, ToolCallError
-from tests.connections.pool_helpers import add_server, stdio_input
+from tests.connections.pool_helpers import add_server, http_input, stdio_input
+from tests.servers.serve_http import serve_http
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120), pytest.mark.usefixtures("memory_servers")]
 
@@ -221,3 +222,14 @@ async def test_a_saved_task_of_a_server_that_forgot_it_is_recorded_failed(
         assert "No task gone" in (entry.status_message or "")
     finally:
         await again.cleanup()
+
+
+@pytest.mark.real_process
+async def test_a_task_over_streamable_http(service: McpService, sleeps: Sleeps) -> None:
+    """The same polling over Streamable HTTP (where ``tasks/get`` and ``tasks/cancel`` also carry ``Mcp-Name``)."""
+    with serve_http("tasks", "streamable-http") as url:
+        sid = await add_server(service, http_input("tasked", url, "http"))
+        seen = statuses(service)
+        result = await service.call_tool(sid, "count_steps", {"steps": 2})
+        assert result.content[0]["text"] == "counted 2 steps"
+        assert [e["status"] for e in seen] == ["working", "working", "completed"]
