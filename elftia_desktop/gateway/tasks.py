@@ -18,6 +18,7 @@ from typing import Any
 import mcp_types as types
 from mcp.server.context import CallNext, HandlerResult
 from mcp.shared.exceptions import MCPError
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.connections.task_runner import TaskStarted, handing_over
@@ -35,7 +36,10 @@ class TaskIdParams(types.RequestParams):
 
 
 def app_declared_tasks(ctx: Any) -> bool:
-    """Whether the request's client declared the tasks extension (so it may be answered with a task)."""
+    """Whether the request's client declared the tasks extension on a 2026-07-28 request (so it may be
+    answered with a task; ``resultType`` is that revision's)."""
+    if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+        return False
     caps = ctx.session.client_capabilities if ctx.session is not None else None
     return bool(caps is not None and caps.extensions and TASKS_EXTENSION in caps.extensions)
 
