@@ -2,11 +2,12 @@
 """Set up and run Elftia Desktop from a source checkout, with nothing but Python 3.11+.
 
     python3 dev.py run     create .venv if needed, install the app, launch it
-    python3 dev.py test    create .venv if needed, install the app and test tools, then run
+    python3 dev.py test    create .venv if needed, install the app, the test tools and the apps extra
+                           (QtWebEngine, for the MCP Apps view's tests), then run
                            ruff, mypy, import-linter and the pytest suite on a worker per core,
                            without the tests that install from the network; extra arguments go
                            to pytest (``-m network`` runs just those, ``-n 0`` one process)
-    python3 dev.py package build the double-clickable app with PyInstaller into dist/elftia-desktop/
+    python3 dev.py package build the double-clickable app (with QtWebEngine) with PyInstaller into dist/elftia-desktop/
                            and this OS's package (Linux: a tar.gz; macOS: the signed .app, zipped;
                            Windows: the Inno Setup script, and its installer when iscc is installed);
                            add --smoke to run the bundle's smoke test after the build
@@ -155,7 +156,7 @@ def cmd_run(args: list[str]) -> int:
 
 def cmd_test(args: list[str]) -> int:
     ensure_system_packages(*TEST_PACKAGES)
-    ensure_venv("test")
+    ensure_venv("test", "apps")  # the MCP Apps view's tests need QtWebEngine
     env = os.environ | {"QT_QPA_PLATFORM": "offscreen"}
     checks = [
         ("ruff", [BIN / "ruff", "check", "."]),
@@ -180,7 +181,7 @@ def cmd_test(args: list[str]) -> int:
 
 def cmd_package(args: list[str]) -> int:
     ensure_system_packages("binutils", "xdg-utils")  # PyInstaller uses objdump; the smoke test xdg-open
-    ensure_venv("package")
+    ensure_venv("package", "apps")  # the bundle includes QtWebEngine for the MCP Apps view
     env = os.environ | {"QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")}
     return run(PYTHON, ROOT / "packaging" / "build.py", *args, env=env)
 

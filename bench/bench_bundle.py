@@ -9,7 +9,7 @@ Run: ``.venv/bin/python bench/bench_bundle.py [--write] [BUNDLE]`` after ``pytho
   Frozen: ``dist/elftia-desktop/elftia-desktop``; baseline: the source checkout's
   ``python -m elftia_desktop.app`` in this venv, measured in the same run.
   Goals: frozen <= 1.0 s and <= 1.5x the source run.
-- Size: the bundle folder on disk (goal <= 250 MB) and the tar.gz next to it.
+- Size: the bundle folder on disk (goal <= 450 MB since it carries QtWebEngine, issue 34) and the tar.gz next to it.
 
 ``--write`` replaces the "## App bundle" section of bench/RESULTS.md.
 """
@@ -115,7 +115,7 @@ Load average when the run ended: {load} on {os.cpu_count()} CPUs (other engineer
 | measure | frozen bundle | source checkout (baseline) | ratio | goal |
 |---|---|---|---|---|
 | start to first paint (s) | {frozen_cell} | {source_cell} | {ratio:.2f} | {verdict} |
-| bundle folder on disk (MB) | {size:.0f} | | | <= 250: {"ok" if size <= 250 else "MISSED"} |
+| bundle folder on disk (MB) | {size:.0f} | | | <= 450: {"ok" if size <= 450 else "MISSED"} |
 | tar.gz | {packed} | | | |
 """
     print(body)

@@ -142,10 +142,8 @@ def responsiveness(servers: int = 10) -> dict[str, float]:
                         done()  # type: ignore[operator]
 
                 for record in records:
-                    router.test(
-                        record.id,
-                        on_done=lambda _r, i=record.id: finished(i),
-                        on_error=lambda _e, i=record.id: finished(i),
+                    router.servers.test(record.id).then(
+                        window, lambda _r, i=record.id: finished(i), lambda _e, i=record.id: finished(i)
                     )
 
             busy_gap = _max_gap(app, QTimer, QElapsedTimer, start)

@@ -8,21 +8,33 @@ Prints:
   functions; names not starting with ``_``) without a docstring, of all of them (issue 19's count);
 * functions longer than 60 lines (first line of the ``def`` to its last line);
 * mixin classes (a class whose name ends in ``Mixin``);
-* ``McpService`` construction sites (calls ``McpService(...)`` outside the class itself).
+* ``McpService`` construction sites (calls ``McpService(...)`` outside the class itself);
+* issue 36's: in ``ui/``, the occurrences of ``dict[str, Any]`` and ``JsonDict``, of the name ``Any``,
+  and string-key lookups (``x["key"]``, ``x.get("key")``); router boilerplate lines in
+  ``bridge/routes/`` (the callback parameters ``receiver`` / ``on_done`` / ``on_error`` and
+  ``Reply(...)`` plumbing); modules over 400 lines.
 
-``--list`` names each finding (file:line).
+``--tools`` also runs the ``duplicates`` tool on the package (pairs sharing six or more lines; "not
+installed" without it) and mypy with the project's settings (its error count). ``--list`` names
+each finding (file:line).
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import re
+import shutil
+import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 MAX_FUNCTION_LINES = 60
+MAX_MODULE_LINES = 400
+BOILERPLATE = re.compile(r"\b(receiver|on_done|on_error)\b|\bReply\(")
+"""A router plumbing line: a callback parameter passed on, or a ``Reply(...)``."""
 Definition = ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
 
 
@@ -35,6 +47,11 @@ class Metrics:
     long_functions: list[str] = field(default_factory=list)
     mixins: list[str] = field(default_factory=list)
     service_builds: list[str] = field(default_factory=list)
+    ui_dict_any: list[str] = field(default_factory=list)
+    ui_any: list[str] = field(default_factory=list)
+    ui_key_lookups: list[str] = field(default_factory=list)
+    router_boilerplate: list[str] = field(default_factory=list)
+    long_modules: list[str] = field(default_factory=list)
 
 
 def _definitions(tree: ast.AST) -> Iterator[Definition]:
@@ -59,12 +76,51 @@ def _service_builds(tree: ast.AST) -> Iterator[int]:
                 yield node.lineno
 
 
+def _key_lookups(tree: ast.AST) -> Iterator[int]:
+    """Lines of ``x["key"]`` and ``x.get("key" ...)`` (a string constant as the key)."""
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.slice, ast.Constant)
+            and isinstance(node.slice.value, str)
+        ):
+            if isinstance(node.ctx, ast.Load):
+                yield node.lineno
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "get"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            yield node.lineno
+
+
+def _measure_ui(metrics: Metrics, rel: Path, text: str, tree: ast.AST) -> None:
+    """Issue 36's counts in one module of ``ui/``."""
+    for number, line in enumerate(text.splitlines(), 1):
+        metrics.ui_dict_any.extend(f"{rel}:{number}" for _ in re.finditer(r"dict\[str, Any\]|\bJsonDict\b", line))
+    names = (n.lineno for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == "Any")
+    metrics.ui_any.extend(f"{rel}:{line}" for line in names)
+    metrics.ui_key_lookups.extend(f"{rel}:{line}" for line in _key_lookups(tree))
+
+
 def measure(package: Path) -> Metrics:
     """Count the findings in every ``.py`` file below ``package``."""
     metrics = Metrics()
     for path in sorted(package.rglob("*.py")):
         rel = path.relative_to(package.parent)
-        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        text = path.read_text(encoding="utf-8")
+        tree = ast.parse(text, str(path))
+        inner = path.relative_to(package).parts
+        if inner[0] == "ui":
+            _measure_ui(metrics, rel, text, tree)
+        if inner[:2] == ("bridge", "routes"):
+            lines = enumerate(text.splitlines(), 1)
+            metrics.router_boilerplate.extend(f"{rel}:{n}" for n, line in lines if BOILERPLATE.search(line))
+        if len(text.splitlines()) > MAX_MODULE_LINES:
+            metrics.long_modules.append(f"{rel} ({len(text.splitlines())} lines)")
         for node in _definitions(tree):
             where = f"{rel}:{node.lineno} {node.name}"
             if not node.name.startswith("_"):
@@ -81,11 +137,38 @@ def measure(package: Path) -> Metrics:
     return metrics
 
 
+def duplicate_pairs(package: Path) -> str:
+    """The ``duplicates`` tool's count of pairs in ``package`` (its first line's number), or why there is none."""
+    tool = shutil.which("duplicates")
+    if tool is None:
+        return "not installed"
+    run = subprocess.run(
+        [tool, "--repo", str(package), "--seconds", "300"], capture_output=True, text=True, check=False, timeout=600
+    )
+    first = run.stdout.splitlines()[0] if run.stdout else run.stderr.strip()
+    found = re.search(r"(\d+) pairs?", first)
+    return found.group(1) if found else ("0" if first.startswith("no duplicates") else first)
+
+
+def mypy_errors(package: Path) -> str:
+    """mypy's error count over ``package`` with the project's settings (``pyproject.toml`` beside it)."""
+    run = subprocess.run(
+        [sys.executable, "-m", "mypy", str(package)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=package.parent,
+        timeout=1200,
+    )
+    return str(sum(1 for line in run.stdout.splitlines() if ": error:" in line))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the figures (and with ``--list`` every finding)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("package", nargs="?", default=str(Path(__file__).resolve().parent.parent / "elftia_desktop"))
     parser.add_argument("--list", action="store_true", help="name every finding")
+    parser.add_argument("--tools", action="store_true", help="also run duplicates and mypy (slow)")
     args = parser.parse_args(argv)
     m = measure(Path(args.package))
     share = 100 * len(m.undocumented) / max(1, len(m.public))
@@ -94,7 +177,15 @@ def main(argv: list[str] | None = None) -> int:
         (f"functions over {MAX_FUNCTION_LINES} lines", str(len(m.long_functions))),
         ("mixin classes", str(len(m.mixins))),
         ("McpService construction sites", str(len(m.service_builds))),
+        ("ui/: dict[str, Any] and JsonDict", str(len(m.ui_dict_any))),
+        ("ui/: Any", str(len(m.ui_any))),
+        ("ui/: string-key lookups", str(len(m.ui_key_lookups))),
+        ("bridge/routes/: router boilerplate lines", str(len(m.router_boilerplate))),
+        (f"modules over {MAX_MODULE_LINES} lines", str(len(m.long_modules))),
     ]
+    if args.tools:
+        package = Path(args.package)
+        rows += [("duplicates pairs", duplicate_pairs(package)), ("mypy errors", mypy_errors(package))]
     for label, value in rows:
         print(f"{label}: {value}")
     if args.list:
@@ -103,6 +194,10 @@ def main(argv: list[str] | None = None) -> int:
             ("long functions", m.long_functions),
             ("mixins", m.mixins),
             ("McpService(...)", m.service_builds),
+            ("ui/ dict[str, Any] and JsonDict", m.ui_dict_any),
+            ("ui/ string-key lookups", m.ui_key_lookups),
+            ("router boilerplate", m.router_boilerplate),
+            ("long modules", m.long_modules),
         ):
             print(f"\n{title}:")
             print("\n".join(f"  {item}" for item in items) or "  (none)")

@@ -147,8 +147,10 @@ def tools_of(data: Path) -> list[dict[str, Any]]:
 
 
 def call(data: Path, tool: str, arguments: dict[str, Any]) -> int:
-    """``call NAME TOOL --args JSON --elicit accept-defaults``; its exit code."""
-    return cli(data, "call", NAME, tool, "--args", json.dumps(arguments), "--elicit", "accept-defaults").returncode
+    """``call NAME TOOL --yes --args JSON --elicit accept-defaults`` (unattended: no one to approve); its exit code."""
+    return cli(
+        data, "call", NAME, tool, "--yes", "--args", json.dumps(arguments), "--elicit", "accept-defaults"
+    ).returncode
 
 
 def run(scenario: str, data: Path) -> int:

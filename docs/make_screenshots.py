@@ -86,7 +86,7 @@ def shoot_theme(
     settle(app, 1.5)
     save(window, f"servers-{theme}")
     infos: list[LaunchInfo] = []
-    router.servers.launch_info(records[3].id, receiver=window, on_done=infos.append)
+    router.servers.launch_info(records[3].id).then(window, infos.append)
     settle(app, 10, lambda: bool(infos))
     dialog = TrustDialog(infos[0], window)
     dialog.show()

@@ -193,6 +193,10 @@ def check_window(bundle: Path, env: dict[str, str], scratch: Path) -> None:
             if not any("--run-builtin-server clock" in c for c in children):
                 raise SmokeFailure(f"the window did not start the clock as its own child: {children}")
         ok("the window called get_current_time on the built-in clock")
+        viewed = window.command("apps-view", "apps-view", timeout=90)
+        if not viewed.get("ok"):
+            raise SmokeFailure(f"the bundle's QtWebEngine did not run an MCP App view: {viewed}")
+        ok("QtWebEngine runs an MCP App view in the bundle (its message crossed the relay)")
         check_first_start_registration(bundle, scratch)
         check_link(bundle, window)
         _quit(window)

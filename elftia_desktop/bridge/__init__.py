@@ -1,5 +1,16 @@
 """Where Qt meets asyncio: the service loop thread and the McpRouter.
 
+Every route method returns a ``Pending[T]`` for its request::
+
+    router.servers.test(server_id).then(self, on_done, on_error)   # callbacks while ``self`` lives
+    pending = router.explore.try_tool(sid, name, args)
+    pending.progress(self, slot).then(self, done, failed)          # this request's progress only
+    pending.cancel()                                               # cancels the work on the service loop
+
+A receiver destroyed cancels its requests; ``finished`` / ``failed`` / ``busyChanged`` / ``unanswered``
+are emitted for every request as before. A route is a small declaration: ``self._core.submit(channel,
+work)``, ``self._core.call(channel, Model, params, work)`` or ``self._by_id(channel, server_id, work)``.
+
 Modules:
 
 - ``activity``: Recent tool calls per server, kept in memory from the ``toolCalled`` signal, and what sandboxes
@@ -11,6 +22,7 @@ Modules:
 - ``events``: Service events re-emitted as the router's Qt signals, and the service's questions to the user.
 - ``file_watch``: The window follows the config, agents and settings files when another process changes them.
 - ``icons``: Icons as images the UI can show: a kept icon file drawn at a fixed size, off the UI thread.
+- ``pending``: ``Pending[T]``: one request in flight, as the object a route method returns.
 - ``plumbing``: The router's shared plumbing: submit work to the service loop, deliver the outcome on the UI
   thread.
 - ``pool_host``: The window as the pool host: gateways and CLI commands share the window's servers while it

@@ -112,20 +112,6 @@ class SettingsSaveInput(AppSettings):
 # -- explore: try a tool, prompts, resources ---------------------------------------------------
 
 
-class TryToolInput(CallToolInput):
-    """``mcp:try-tool``: a call from the window, with a call id for its progress and Cancel."""
-
-    call_id: str = Field(min_length=1, max_length=200)
-    """Names the call in ``toolProgress`` signals and for ``mcp:cancel-call``."""
-
-
-class CancelCallInput(_Params):
-    """``mcp:cancel-call``."""
-
-    call_id: str = Field(min_length=1, max_length=200)
-    """The ``callId`` the call was started with."""
-
-
 class GetPromptInput(_Params):
     """``mcp:get-prompt``."""
 

@@ -24,7 +24,6 @@ from elftia_desktop.bridge.signals import (
     ElicitationRequest,
     RouterSignals,
     SignInStarted,
-    ToolProgress,
 )
 
 if TYPE_CHECKING:
@@ -47,19 +46,6 @@ def call_record(p: Mapping[str, Any]) -> CallRecord:
         at=float(p.get("at") or time.time()),
         call_id=p.get("callId"),
         caller=p.get("caller"),
-    )
-
-
-def tool_progress(p: Mapping[str, Any]) -> ToolProgress:
-    """A ``tool:progress`` event as a :class:`ToolProgress`."""
-    total = p.get("total")
-    return ToolProgress(
-        server_id=str(p["serverId"]),
-        tool_name=str(p["toolName"]),
-        call_id=str(p["callId"]),
-        progress=float(p.get("progress") or 0.0),
-        total=float(total) if total is not None else None,
-        message=p.get("message"),
     )
 
 
@@ -92,7 +78,6 @@ class EventRelay:
         events.on("servers:changed", lambda _p: s.serversChanged.emit())
         events.on("tools:changed", lambda p: s.toolsChanged.emit(p["serverId"]))
         events.on("tool:called", lambda p: s.toolCalled.emit(call_record(p)))
-        events.on("tool:progress", lambda p: s.toolProgress.emit(tool_progress(p)))
         events.on("task:status", lambda p: s.taskStatus.emit(dict(p)))
         events.on("log", lambda p: s.logLine.emit(p["serverId"], p["line"]))
         events.on("server:icon", self._icon)

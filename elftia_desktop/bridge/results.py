@@ -109,3 +109,164 @@ class ExportFileResult:
     path: str
     replaced: list[str]
     warnings: list[str]
+
+
+@dataclass(frozen=True)
+class OwnInterpreter:
+    """Servers that run on the app's own Python (built-in ones): they need nothing installed."""
+
+    servers: tuple[str, ...]
+    path: str
+    """The interpreter (or frozen executable) they run on."""
+
+
+@dataclass(frozen=True)
+class RuntimeView:
+    """One runtime of ``mcp:dependencies``, as the Dependencies page shows it."""
+
+    name: str
+    title: str
+    commands: tuple[str, ...]
+    status: str
+    """``ok``, ``missing``, ``too-old`` or ``broken`` (found but its version cannot be read)."""
+    version: str | None
+    path: str | None
+    minimum: str | None
+    """The oldest version that works (``3.10``), None when any does."""
+    reason: str
+    """Why a server may need it."""
+    managed: bool
+    """Installed by the app into its tools folder (so Uninstall applies)."""
+    can_install: bool
+    install_source: str | None
+    """``pypi``, ``npm`` or ``system`` (the OS package manager); None when the app cannot install it."""
+    needed_by: tuple[str, ...]
+    """Names of the configured servers whose launch line needs it."""
+    own_interpreter: OwnInterpreter | None
+    instructions: str
+    """How to install it by hand on this system."""
+    problem: str | None
+    """Why a found copy does not do (too old, does not run)."""
+
+    @property
+    def command(self) -> str:
+        """The main command (what Install and Uninstall name)."""
+        return self.commands[0]
+
+
+@dataclass(frozen=True)
+class GatewayApp:
+    """An app the gateway can be installed into, as ``gateway:info`` lists it."""
+
+    id: str
+    label: str
+    path: str
+    """The app's config file."""
+    installed: bool
+    entry: str
+    """The entry written into the app's config, as JSON text."""
+
+
+@dataclass(frozen=True)
+class GatewayInfo:
+    """``gateway:info``: the entry per app, the command lines and the HTTP token."""
+
+    name: str
+    """The entry's name in the apps' server lists."""
+    apps: tuple[GatewayApp, ...]
+    command: tuple[str, ...]
+    http_command: tuple[str, ...]
+    http_url: str
+    token: str
+
+    def app(self, app_id: str) -> GatewayApp | None:
+        """The app ``app_id``'s row, None when it is not listed."""
+        return next((a for a in self.apps if a.id == app_id), None)
+
+
+@dataclass(frozen=True)
+class GatewayChange:
+    """``gateway:preview`` / ``gateway:install`` / ``gateway:uninstall``: one change to one app's config."""
+
+    app: str
+    label: str
+    path: str
+    name: str
+    diff: str
+    """A unified diff of the change (a token in plain text shows as ``***``)."""
+    changed: bool
+    warnings: tuple[str, ...]
+    backup: str | None = None
+    """After an install or uninstall: the backup of the file, None when there was no file."""
+
+
+@dataclass(frozen=True)
+class FileError:
+    """Another app's config file that could not be read (the others still import)."""
+
+    path: str
+    error: str
+    line: int | None = None
+    column: int | None = None
+
+    @property
+    def where(self) -> str:
+        """``line 4, column 7`` when the error has a place, else ""."""
+        return f"line {self.line}, column {self.column or 1}" if self.line else ""
+
+
+@dataclass(frozen=True)
+class ImportRow:
+    """One server of ``mcp:preview-import``: what it runs, whether its name is taken, why it cannot be imported."""
+
+    key: str
+    """Names the row in ``mcp:import``'s choices."""
+    name: str
+    app: str
+    source: str
+    """The config file it comes from."""
+    transport: str | None
+    runs: str
+    """The command line or URL."""
+    conflict: str | None
+    """The existing server with the same name, if any."""
+    warnings: tuple[str, ...]
+    env: tuple[tuple[str, str], ...]
+    """(name, value as shown: a secret masked) pairs."""
+    headers: tuple[tuple[str, str], ...]
+    secrets: tuple[str, ...]
+    """Names of the values that go to the keyring."""
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class ImportPreview:
+    """``mcp:preview-import``: the rows of the chosen files and the files that could not be read."""
+
+    rows: tuple[ImportRow, ...] = ()
+    file_errors: tuple[FileError, ...] = ()
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """What happened to one chosen row of ``mcp:import``."""
+
+    name: str
+    status: str
+    """``added``, ``renamed``, ``replaced``, ``skipped`` or ``failed``."""
+    server_name: str | None
+    error: str | None = None
+
+    @property
+    def added(self) -> bool:
+        """Whether the server is now in the list (added, renamed or replacing one)."""
+        return self.status in ("added", "renamed", "replaced")
+
+
+@dataclass(frozen=True)
+class ImportOutcome:
+    """``mcp:import``: each chosen row's result, the files not read, and a keyring warning ("" when none)."""
+
+    results: tuple[ImportResult, ...]
+    file_errors: tuple[FileError, ...]
+    vault_warning: str | None

@@ -21,6 +21,7 @@ Where to find a channel:
 - ``router.registry`` (``routes/registry.py``): MCP registries (search, install, updates), ``.mcpb`` bundles
 - ``router.tool_review`` (``routes/tool_review.py``): tools held back since they changed (pinning), review, accept
 - ``router.skills`` (``routes/skills.py``): a server's skills (SEP-2640), accept a changed one, read a file
+- ``router.icons`` (``routes/icons.py``): the icon of a registry entry, fetched and drawn like the cards'
 - ``router.pool`` (``routes/pool.py``): the apps attached to the window's pool host, and quitting with them
 """
 
@@ -41,6 +42,7 @@ from elftia_desktop.bridge.routes.auth import AuthRoute
 from elftia_desktop.bridge.routes.dependencies import DependencyRoute
 from elftia_desktop.bridge.routes.explore import ExploreRoute
 from elftia_desktop.bridge.routes.gateway import GatewayRoute
+from elftia_desktop.bridge.routes.icons import IconRoute
 from elftia_desktop.bridge.routes.integrations import IntegrationRoute
 from elftia_desktop.bridge.routes.pool import PoolRoute
 from elftia_desktop.bridge.routes.registry import RegistryRoute
@@ -97,6 +99,7 @@ class McpRouter:
         self.registry = RegistryRoute(self.core)
         self.tool_review = ToolReviewRoute(self.core)
         self.skills = SkillRoute(self.core)
+        self.icons = IconRoute(self.core)
         self.tasks = TaskRoute(self.core)
 
     def answer_elicitation(

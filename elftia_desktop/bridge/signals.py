@@ -13,18 +13,6 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class ToolProgress:
-    """A progress notification of a running tool call (``notifications/progress``)."""
-
-    server_id: str
-    tool_name: str
-    call_id: str
-    progress: float
-    total: float | None
-    message: str | None
-
-
-@dataclass(frozen=True)
 class ElicitationRequest:
     """A server asks the user for input; answer it with ``McpRouter.answer_elicitation(ticket, ...)``."""
 
@@ -76,7 +64,6 @@ class RouterSignals(QObject):
         settingsChanged(): another process saved the settings; they are in force already.
         toolsChanged(str): a server's tool list changed (server id).
         toolCalled(object): a finished tool call, as a ``bridge.activity.CallRecord``.
-        toolProgress(object): a running call's progress, as a :class:`ToolProgress`.
         taskStatus(object): a task's new state (the ``task:status`` payload, a dict).
         logLine(str, str): source (a server id, or ``deps:<command>`` for an install), one log line.
         elicitationRequested(object): a server asks for input, as an :class:`ElicitationRequest`.
@@ -97,7 +84,6 @@ class RouterSignals(QObject):
     settingsChanged = Signal()
     toolsChanged = Signal(str)
     toolCalled = Signal(object)
-    toolProgress = Signal(object)
     taskStatus = Signal(object)
     logLine = Signal(str, str)
     elicitationRequested = Signal(object)

@@ -19,6 +19,7 @@ from elftia_desktop.core.agent_store import AgentStore
 from elftia_desktop.core.catalog import ServerCatalog, ToolFlag
 from elftia_desktop.core.errors import ConfigError, ElftiaError, ServerConnectionError
 from elftia_desktop.core.models import Agent, McpServerRecord, MCPTool
+from elftia_desktop.core.text_rules import quoted
 
 MODES = ["disabled", "auto", "manual"]
 
@@ -36,6 +37,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         if action == "update":
             p.add_argument("--rename", metavar="NEW", help="a new name")
             p.add_argument("--all-tools", action="store_true", help="drop the tool selection: every tool again")
+            p.add_argument("--all-skills", action="store_true", help="drop the skill selection: every skill again")
         p.add_argument("--mode", choices=MODES, help="disabled: no MCP; auto: every active server; manual: --server")
         p.add_argument("--server", action="append", metavar="S", help="a server for manual mode (repeat; replaces)")
         p.add_argument(
@@ -43,6 +45,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             action="append",
             metavar="TOOL_ID",
             help="limit its server to these tools (repeat; replaces; servers without --tool give every tool)",
+        )
+        p.add_argument(
+            "--skill",
+            action="append",
+            nargs=2,
+            metavar=("SERVER", "URI"),
+            help="limit SERVER to these skills, by the URI of their SKILL.md (repeat; replaces; "
+            "servers without --skill give every accepted skill)",
         )
         add_json_flag(p)
         p.set_defaults(handler=cmd_add if action == "add" else cmd_update)
@@ -118,7 +128,19 @@ def _selection(args: argparse.Namespace, catalog: ServerCatalog) -> dict[str, An
         fields["selectedServers"] = [catalog.find(name).id for name in args.server]
     if args.tool is not None:
         fields["selectedTools"] = resolve_tool_ids(catalog, args.tool, args)
+    if args.skill is not None:
+        fields["selectedSkills"] = skill_selection(catalog, args.skill)
     return fields
+
+
+def skill_selection(catalog: ServerCatalog, pairs: list[list[str]]) -> dict[str, list[str]]:
+    """``{server id: [skill URI]}`` of ``--skill SERVER URI`` pairs; a URI must name a ``SKILL.md``."""
+    selection: dict[str, list[str]] = {}
+    for server, uri in pairs:
+        if not uri.endswith("/SKILL.md") or "://" not in uri:
+            raise ConfigError(f"--skill {server} {uri}: expected the URI of a skill's SKILL.md (skill://…/SKILL.md)")
+        selection.setdefault(catalog.find(server).id, []).append(uri)
+    return selection
 
 
 def cmd_add(args: argparse.Namespace) -> int:
@@ -143,8 +165,12 @@ def cmd_update(args: argparse.Namespace) -> int:
         fields["name"] = args.rename
     if args.all_tools:
         fields["selectedTools"] = None
+    if args.all_skills:
+        fields["selectedSkills"] = None
     if not fields:
-        raise ConfigError("nothing to change: give --rename, --mode, --server, --tool or --all-tools")
+        raise ConfigError(
+            "nothing to change: give --rename, --mode, --server, --tool, --skill, --all-tools or --all-skills"
+        )
     agent = agents.update(current.id, fields)
     _print_agent(args, agent, "Updated", catalog)
     return EXIT_OK
@@ -184,7 +210,7 @@ def cmd_switch(args: argparse.Namespace) -> int:
     if args.switch == "enable-tool":
         if args.tool not in record.disabled_tools:
             disabled = ", ".join(record.disabled_tools) or "none"
-            raise ConfigError(f"{record.name}: {args.tool!r} is not disabled (disabled tools: {disabled})")
+            raise ConfigError(f"{record.name}: {quoted(args.tool)} is not disabled (disabled tools: {disabled})")
     else:
         _check_tool(args, record, args.tool)
     flag: ToolFlag = "autoApprove" if args.switch == "auto-approve" else "enabled"
@@ -211,4 +237,4 @@ def _check_tool(args: argparse.Namespace, record: McpServerRecord, tool: str) ->
     except ElftiaError as exc:
         raise ConfigError(f"{record.name}: {exc}") from exc
     if tool not in names:
-        raise ConfigError(f"{record.name} has no tool {tool!r} (its tools: {', '.join(names) or 'none'})")
+        raise ConfigError(f"{record.name} has no tool {quoted(tool)} (its tools: {', '.join(names) or 'none'})")

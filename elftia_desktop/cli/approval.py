@@ -13,7 +13,9 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from elftia_desktop.cli.output import suggest
 from elftia_desktop.core.approvals import ANSWER_FIELD, Answer, approval_schema
+from elftia_desktop.core.text_rules import quoted
 
 if TYPE_CHECKING:
     from elftia_desktop.engine.approval import ApprovalRequest
@@ -73,9 +75,9 @@ class TerminalApproval:
         """Why the call did not run for want of approval; None when it was not refused."""
         if self.unasked:
             return (
-                f"not a terminal: pass --yes to allow '{tool}' of {server}, or approve it with "
-                f"`elftia-mcp tools {server} --approve {tool}`"
+                f"not a terminal: pass --yes to allow {quoted(tool)} of {server}, or approve it with "
+                f"`{suggest('tools', server, '--approve', tool)}`"
             )
         if self.denied:
-            return f"the call of '{tool}' of {server} was denied"
+            return f"the call of {quoted(tool)} of {server} was denied"
         return None

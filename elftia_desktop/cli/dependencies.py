@@ -29,6 +29,7 @@ from elftia_desktop.core.presets import (
     preset_to_input,
     reject_unknown_values,
 )
+from elftia_desktop.core.text_rules import quoted
 from elftia_desktop.deps.checker import DependencyChecker
 from elftia_desktop.deps.installer import DependencyInstaller, is_managed
 from elftia_desktop.deps.requirements import runtime_for
@@ -180,7 +181,7 @@ def cmd_add_preset(args: argparse.Namespace) -> int:
     if missing_args or missing_env:
         if args.json or not sys.stdin.isatty():
             flags = [f"--value {k}=..." for k in missing_args] + [f"--env {n}=..." for n in missing_env]
-            return fail(args, f"preset {preset.id!r} needs: {' '.join(flags)}", EXIT_BAD_INPUT)
+            return fail(args, f"preset {quoted(preset.id)} needs: {' '.join(flags)}", EXIT_BAD_INPUT)
         _ask_missing(preset, values, env)
     server = preset_to_input(preset, values, env, name=args.server_name)
     server.is_trusted = server.is_trusted or args.trust

@@ -16,6 +16,7 @@ from elftia_desktop.cli.context import open_agents, open_cli_stores
 from elftia_desktop.cli.entry_args import add_serve_arguments
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_OK, add_json_flag, fail, print_json, warn
 from elftia_desktop.core.errors import AgentNotFound, JsonInputError
+from elftia_desktop.core.text_rules import quoted
 from elftia_desktop.gateway.install import (
     INSTALL_APPS,
     InstallError,
@@ -121,7 +122,7 @@ def _show(args: argparse.Namespace, plan: InstallPlan, backup: Path | None, verb
     if args.dry_run:
         print(f"(dry run: {plan.path} was not changed)")
     elif plan.changed:
-        print(f"{verb} {plan.name!r} {'in' if verb == 'Wrote' else 'from'} {plan.app.label}'s config {plan.path}")
+        print(f"{verb} {quoted(plan.name)} {'in' if verb == 'Wrote' else 'from'} {plan.app.label}'s config {plan.path}")
         if backup is not None:
             print(f"Backup of the previous file: {backup}")
     if host is not None:

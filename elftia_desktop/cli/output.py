@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from elftia_desktop.core.models import McpActionResult
 
-from elftia_desktop.core.text_rules import visible
+from elftia_desktop.core.text_rules import quoted, visible
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -89,7 +89,7 @@ def key_values(items: list[str], flag: str, shape: str = "NAME=VALUE") -> dict[s
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise JsonInputError(f"{flag}: expected {shape}, got {item!r}")
+            raise JsonInputError(f"{flag}: expected {shape}, got {quoted(item)}")
         out[key.strip()] = value
     return out
 
@@ -112,12 +112,20 @@ def warn(message: str) -> None:
     print(f"warning: {message}", file=sys.stderr)
 
 
-def warn_held(server: str, names: Sequence[str]) -> None:
-    """Warn that ``names`` of ``server`` are held back for review, with the command that reviews them."""
+def suggest(*words: str) -> str:
+    """An ``elftia-mcp`` command line to copy: each word shell-quoted only when the shell needs it.
+
+    Hidden characters are escaped first, so a server's name cannot drive the terminal.
+    """
     from shlex import quote
 
+    return " ".join(["elftia-mcp", *(quote(visible(word)) for word in words)])
+
+
+def warn_held(server: str, names: Sequence[str]) -> None:
+    """Warn that ``names`` of ``server`` are held back for review, with the command that reviews them."""
     count = f"{len(names)} tool{'s' if len(names) != 1 else ''}"
     warn(
         f"{server}: {count} held back, changed since you trusted it ({', '.join(names)}); "
-        f"review with: elftia-mcp review {quote(server)}"
+        f"review with: {suggest('review', server)}"
     )

@@ -15,9 +15,19 @@ from typing import Any
 
 from elftia_desktop.application import registry as registry_actions
 from elftia_desktop.cli.context import open_catalog
-from elftia_desktop.cli.output import EXIT_FAILED, EXIT_OK, acted, add_json_flag, print_json, print_table, refused, warn
+from elftia_desktop.cli.output import (
+    EXIT_FAILED,
+    EXIT_OK,
+    acted,
+    add_json_flag,
+    print_json,
+    print_table,
+    refused,
+    suggest,
+    warn,
+)
 from elftia_desktop.core.models import McpActionResult
-from elftia_desktop.core.text_rules import visible
+from elftia_desktop.core.text_rules import quoted, visible
 from elftia_desktop.deps.checker import DependencyChecker
 from elftia_desktop.registry.cache import FEATURED_SOURCE, featured_entries
 from elftia_desktop.registry.client import RegistryClient, registry_url_from_env
@@ -105,7 +115,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     elif entries:
         print_table(["NAME", "VERSION", "SOURCE", "RUNTIME", "STATUS", "DESCRIPTION"], [entry_row(e) for e in entries])
     else:
-        print(f"Nothing matches {args.query!r}.")
+        print(f"Nothing matches {quoted(args.query)}.")
     return EXIT_OK
 
 
@@ -215,7 +225,7 @@ def _report_added(args: argparse.Namespace, result: McpActionResult, after: str 
         print_json({"success": True, "server": record.to_json_dict(), "postInstallInstructions": after})
         return EXIT_OK
     print(f"Added {record.name} (untrusted): {target}")
-    print(f"Check what it runs and confirm it with: elftia-mcp trust {record.name!r}")
+    print(f"Check what it runs and confirm it with: {suggest('trust', record.name)}")
     if after and after.strip():
         print("The publisher's post-install instructions (not run by Elftia; read before following them):")
         for line in after.strip().splitlines():

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from elftia_desktop.cli.auth import sign_in_flag
 from elftia_desktop.cli.context import open_catalog, run_services
-from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_OK, add_json_flag, fail, print_json, warn
+from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_OK, add_json_flag, fail, print_json, suggest, warn
 from elftia_desktop.core.errors import ElftiaError
 from elftia_desktop.core.text_rules import visible
 from elftia_desktop.core.tool_pins import definition_diff
@@ -83,6 +83,6 @@ def _print_review(server: str, review: ToolReview) -> None:
         print(f"{'reordered':<12} {visible(name)}: its description lists the same items in another order "
               "(nothing new: served)")  # fmt: skip
     if review.items:
-        print(f"Held back from agents and the gateway until accepted: elftia-mcp review {visible(server)} --all")
+        print(f"Held back from agents and the gateway until accepted: {suggest('review', server, '--all')}")
     for finding in review.pinned_findings:
         print(f"lint {finding.rule} in pinned tool {visible(finding.tool)}: {visible(finding.detail)}")

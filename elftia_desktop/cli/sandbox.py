@@ -14,9 +14,10 @@ from pydantic import ValidationError
 
 from elftia_desktop.application import servers
 from elftia_desktop.cli.context import open_catalog
-from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_OK, acted, add_json_flag, fail, print_json, refused
+from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_OK, acted, add_json_flag, fail, print_json, refused, suggest
 from elftia_desktop.core.models import McpSandbox, McpServerRecord, McpServerTransport
 from elftia_desktop.core.sandbox import describe_sandbox
+from elftia_desktop.core.text_rules import quoted
 from elftia_desktop.core.trust import launch_changes
 from elftia_desktop.platform.sandbox import sandbox_support
 
@@ -67,7 +68,9 @@ def cmd_sandbox(args: argparse.Namespace) -> int:
     catalog = open_catalog()
     record = catalog.find(args.server)
     if record.type is not McpServerTransport.STDIO:
-        return fail(args, f"sandbox: {record.name!r} is a {record.type.value} server; only stdio servers run in one")
+        return fail(
+            args, f"sandbox: {quoted(record.name)} is a {record.type.value} server; only stdio servers run in one"
+        )
     try:
         profile = changed_profile(record.sandbox, args)
     except ValidationError as exc:
@@ -92,7 +95,7 @@ def _report(args: argparse.Namespace, before: McpServerRecord, after: McpServerR
         )
         return EXIT_OK
     if changed:
-        print(f"Saved the sandbox of {after.name!r}.")
+        print(f"Saved the sandbox of {quoted(after.name)}.")
     if args.show or not changed:
         for label, value in rows:
             print(f"  {label + ':':<12}{value}")
@@ -100,5 +103,5 @@ def _report(args: argparse.Namespace, before: McpServerRecord, after: McpServerR
         print("It may now do more than you trusted:")
         for field, old, new in launch_changes(after):
             print(f"  {field}: {old} -> {new}")
-        print(f"Trust it again to start it: elftia-mcp trust {after.name!r}")
+        print(f"Trust it again to start it: {suggest('trust', after.name)}")
     return EXIT_OK

@@ -23,6 +23,7 @@ from elftia_desktop.cli.output import (
     print_table,
     refused,
     shorten_for_terminal,
+    suggest,
     warn,
     warn_held,
 )
@@ -202,7 +203,7 @@ def add_and_report(args: argparse.Namespace, server: McpServerInput) -> int:
     else:
         print(f"Added {record.name} ({record.type.value}, id {record.id}).")
         if not record.is_trusted:
-            print(f"It will not start until you trust it: elftia-mcp trust {_arg(record.name)}")
+            print(f"It will not start until you trust it: {suggest('trust', record.name)}")
     return EXIT_OK
 
 
@@ -269,7 +270,7 @@ def cmd_update(args: argparse.Namespace) -> int:
     else:
         print(result.message)
         if record.is_trusted and not after.is_trusted:
-            print(f"What it runs changed; trust it again: elftia-mcp trust {_arg(after.name)}")
+            print(f"What it runs changed; trust it again: {suggest('trust', after.name)}")
     return EXIT_OK
 
 
@@ -340,7 +341,3 @@ def _shown(value: Any) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(f"'{v}'" for v in value) + "]"
     return f"'{value}'" if isinstance(value, str) else str(value)
-
-
-def _arg(name: str) -> str:
-    return f'"{name}"' if " " in name else name

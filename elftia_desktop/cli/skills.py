@@ -10,12 +10,11 @@ server's, shown as data: escape sequences in it never reach the terminal.
 from __future__ import annotations
 
 import argparse
-from shlex import quote
 from typing import TYPE_CHECKING, Any
 
 from elftia_desktop.cli.auth import sign_in_flag
 from elftia_desktop.cli.context import open_catalog, run_services
-from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, add_json_flag, fail, print_json
+from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, add_json_flag, fail, print_json, suggest
 from elftia_desktop.core.errors import ElftiaError
 from elftia_desktop.core.text_rules import visible
 
@@ -94,5 +93,5 @@ def _print_skills(server: str, skills: list[dict[str, Any]]) -> None:
         for finding in skill["findings"]:  # the tool lint, on the frontmatter's texts
             print(f"    lint {finding['rule']}: {visible(finding['detail'])}")
     if held:
-        uris = " ".join(quote(s["uri"]) for s in held)
-        print(f"Held back until accepted: elftia-mcp skills {quote(server)} --accept {uris}")
+        uris = [s["uri"] for s in held]
+        print(f"Held back until accepted: {suggest('skills', server, '--accept', *uris)}")

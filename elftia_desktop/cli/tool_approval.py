@@ -15,6 +15,7 @@ from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_OK, acted, fail, prin
 from elftia_desktop.core.approvals import auto_approved
 from elftia_desktop.core.errors import ElftiaError
 from elftia_desktop.core.models import MCPTool
+from elftia_desktop.core.text_rules import quoted
 
 if TYPE_CHECKING:
     from elftia_desktop.application.services import Services
@@ -37,7 +38,11 @@ def check_flags(args: argparse.Namespace) -> int | None:
     """Fold ``NAME`` into ``--server``; an exit code when the flags do not fit together."""
     if args.name is not None:
         if args.server is not None and args.server != args.name:
-            return fail(args, f"name the server once (NAME {args.name!r} and --server {args.server!r})", EXIT_BAD_INPUT)
+            return fail(
+                args,
+                f"name the server once (NAME {quoted(args.name)} and --server {quoted(args.server)})",
+                EXIT_BAD_INPUT,
+            )
         args.server = args.name
     both = sorted(set(args.approve) & set(args.ask))
     if both:
@@ -79,7 +84,7 @@ def switch(args: argparse.Namespace, tools: list[MCPTool]) -> int:
     unknown = [name for name in [*args.approve, *args.ask] if name not in known]
     if unknown:
         listed = ", ".join(known) or "none"
-        return fail(args, f"{record.name} has no tool {unknown[0]!r} (its tools: {listed})", EXIT_BAD_INPUT)
+        return fail(args, f"{record.name} has no tool {quoted(unknown[0])} (its tools: {listed})", EXIT_BAD_INPUT)
     changes = [(name, True) for name in args.approve] + [(name, False) for name in args.ask]
     server = record
     for name, value in changes:

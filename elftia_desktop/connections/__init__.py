@@ -20,6 +20,8 @@ Modules:
 - ``live_calls``: Tool calls in flight by call id: their progress goes out as events, and they can be cancelled.
 - ``logs``: Per-server log: stderr lines of stdio servers and the server's ``notifications/message``.
 - ``oauth_callback``: The loopback server that receives the browser's redirect at the end of a sign-in.
+- ``oauth_dpop``: DPoP (RFC 9449) on the SDK's OAuth providers: proofs at the token endpoint and the resource,
+  nonce retries.
 - ``oauth_enterprise``: Enterprise-managed authorization (SEP-990): the SDK's ``IdentityAssertionOAuthProvider``
   and its leg 1.
 - ``oauth_hooks``: The hook every SDK OAuth provider of ours carries: a failure inside the flow is recorded on

@@ -5,7 +5,8 @@ only); a ``data:`` icon is decoded, an ``https:`` one is downloaded (HTTPS all t
 included, at most :data:`MAX_ICON_BYTES`, within :data:`FETCH_TIMEOUT` seconds) in a task of its
 own, so a slow icon never holds up the connection. Acceptable bytes are written to the icons
 folder and the ``server:icon`` event names the file; an unacceptable icon is logged in the
-server's log and nothing is shown.
+server's log and nothing is shown. :meth:`IconFetcher.keep` is the same fetch and cache for any
+other ``icons`` list (a registry entry's in Browse).
 """
 
 from __future__ import annotations
@@ -63,18 +64,24 @@ class IconFetcher:
 
     async def fetch(self, server_id: str, icons: list[dict[str, Any]], note: Callable[[str], None]) -> Path | None:
         """Keep the server's icon and announce it; None (and a log line) when it is not acceptable."""
-        icon = pick_icon(icons)
-        if icon is None:
-            return None
-        src = str(icon["src"])
         try:
-            path = await self._cached(src, icon.get("mimeType"))
+            path = await self.keep(icons)
         except (IconError, httpx2.HTTPError, OSError) as exc:
             note(f"[icon] not shown: {exc}")
             return None
         self.paths[server_id] = path
         self._events.emit("server:icon", {"serverId": server_id, "path": str(path)})
         return path
+
+    async def keep(self, icons: list[dict[str, Any]]) -> Path:
+        """The kept file of the icon to show of ``icons`` (fetched and checked once).
+
+        Raises ``IconError`` (none usable, or not acceptable), ``httpx2.HTTPError`` or ``OSError``.
+        """
+        icon = pick_icon([i for i in icons if isinstance(i, Mapping)])
+        if icon is None:
+            raise IconError("no usable icon (only https: and data: addresses of image types are shown)")
+        return await self._cached(str(icon["src"]), icon.get("mimeType"))
 
     async def _cached(self, src: str, declared: object) -> Path:
         """The icon file for ``src``, fetched and checked unless kept already."""

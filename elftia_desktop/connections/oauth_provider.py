@@ -40,6 +40,7 @@ from pydantic import AnyUrl
 
 from elftia_desktop.connections.errors import leaf_exception
 from elftia_desktop.connections.oauth_callback import APP_TITLE, CallbackServer, free_port, redirect_uri
+from elftia_desktop.connections.oauth_dpop import DpopHooks
 from elftia_desktop.connections.oauth_enterprise import identity_assertion_provider
 from elftia_desktop.connections.oauth_hooks import FlowHooks
 from elftia_desktop.connections.oauth_storage import VaultTokenStorage
@@ -170,8 +171,10 @@ def describe_flow_failure(exc: BaseException, record: McpServerRecord) -> Elftia
     return ServerAuthRequired(f"sign-in failed: {type(exc).__name__}: {text}", record.id, server_name=name)
 
 
-class _AppHooks(FlowHooks):
-    """Mixed into the SDK's ``OAuthClientProvider`` family: honour the stored expiry, add configured scopes."""
+class _AppHooks(FlowHooks, DpopHooks):
+    """Mixed into the SDK's ``OAuthClientProvider`` family: honour the stored expiry, add configured scopes,
+    and DPoP where the authorization server offers it (``oauth_dpop``; under ``FlowHooks``, so its failures
+    are recorded on the gate too)."""
 
     context: Any
 

@@ -1,9 +1,11 @@
-"""The SDK's ``TokenStorage`` on the secrets vault: one server's OAuth tokens and registered client.
+"""The SDK's ``TokenStorage`` on the secrets vault: one server's OAuth tokens, registered client and DPoP key.
 
-Both are JSON in the keyring (``{serverId}:oauth:tokens`` and ``{serverId}:oauth:client``), or
-in the 0600 fallback file where no keyring works. Tokens are stored with the absolute time
-they expire, so a later run knows whether to refresh before it sends them. Vault calls touch
-the keyring and files, so they run in a worker thread.
+Tokens and client are JSON in the keyring (``{serverId}:oauth:tokens`` and ``{serverId}:oauth:client``),
+or in the 0600 fallback file where no keyring works; the DPoP key pair (RFC 9449) is PEM text beside
+them (``{serverId}:oauth:dpop_key``), made on first use. Tokens are stored with the absolute time
+they expire, so a later run knows whether to refresh before it sends them, and with their type when
+they are DPoP-bound (the SDK's token model knows only ``Bearer``). Vault calls touch the keyring and
+files, so they run in a worker thread.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 
 from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
 
+from elftia_desktop.core.dpop import DpopKey
 from elftia_desktop.core.secrets import SecretVault
 
 _SUBJECT_CLAIMS = ("email", "preferred_username", "name", "upn", "sub")
@@ -59,6 +62,8 @@ class VaultTokenStorage:
         self.server_id = server_id
         self.fixed_client = fixed_client
         """A pre-registered client from the config: returned instead of a stored registration."""
+        self.dpop_bound = False
+        """The current access token is DPoP-bound (``token_type: DPoP``): it is sent with a proof."""
 
     def _read(self, name: str) -> dict[str, Any] | None:
         text = self.vault.load(self.server_id, "oauth", name)
@@ -81,6 +86,7 @@ class VaultTokenStorage:
         issuer = data.pop("issuer", None)
         if issuer is not None and issuer != self._client_issuer():
             return None  # keyed by issuer: tokens of another authorization server are never sent (migration)
+        self.dpop_bound = str(data.pop("token_type", "")).lower() == "dpop"
         expires_at = data.pop("expires_at", None)
         if isinstance(expires_at, int | float):
             data["expires_in"] = int(expires_at - time.time())
@@ -96,6 +102,8 @@ class VaultTokenStorage:
     async def set_tokens(self, tokens: OAuthToken) -> None:
         """Store tokens, with the absolute time they expire."""
         data = tokens.model_dump(mode="json", exclude_none=True)
+        if self.dpop_bound:
+            data["token_type"] = "DPoP"
         if tokens.expires_in is not None:
             data["expires_at"] = time.time() + tokens.expires_in
 
@@ -129,6 +137,18 @@ class VaultTokenStorage:
         if self.fixed_client is not None and client_info.client_id == self.fixed_client.client_id:
             return
         await asyncio.to_thread(self._write, "client", client_info.model_dump(mode="json", exclude_none=True))
+
+    def dpop_key(self) -> DpopKey:
+        """This server's DPoP key pair: the stored one, else a new one, stored (sync)."""
+        pem = self.vault.load(self.server_id, "oauth", "dpop_key")
+        if pem:
+            try:
+                return DpopKey.from_pem(pem)
+            except ValueError:
+                pass  # unreadable: replaced below (tokens bound to it are refused and signed in again)
+        key = DpopKey.generate()
+        self.vault.store(self.server_id, "oauth", "dpop_key", key.to_pem())
+        return key
 
     def forget_client(self) -> None:
         """Drop the registered client, so the next sign-in registers again (sync)."""

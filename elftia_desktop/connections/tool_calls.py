@@ -12,6 +12,7 @@ A call the server answers with a task (the tasks extension) is followed to its r
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any, cast
 
@@ -75,7 +76,7 @@ class ToolCalls:
                 result = await (self.live.run(call_id, tool_name, call, server_name=record.name) if call_id else call)
             outcome = "error" if result.is_error else "ok"
             return result
-        except ToolCallCancelled:
+        except (ToolCallCancelled, asyncio.CancelledError):  # by cancel_call, or the caller's task cancelled
             outcome = "cancelled"
             raise
         except TaskStarted:

@@ -11,6 +11,7 @@ Modules:
 - ``atomic_file``: Crash-safe file writes and an inter-process file lock (stdlib only).
 - ``catalog``: CRUD of server records on the config store, with secrets moved to the vault.
 - ``config_store``: The persistent server list: ``{data dir}/mcp-config.json``.
+- ``dpop``: DPoP (RFC 9449) proofs: one server's P-256 key pair and the ES256 JWTs it signs.
 - ``env_risks``: Environment variables that change what a program loads or runs, and placeholders filled from
   ours.
 - ``errors``: The app's exception tree. Every error a user may see is one of these::
@@ -31,6 +32,8 @@ Modules:
 - ``paths``: Where the app keeps its files: the user data folder, or ``ELFTIA_DATA_DIR`` when set.
 - ``presets``: Server presets (the original ``mcp-presets``): ready-made server definitions.
 - ``resources``: Finding files of the repo's ``resources/`` folder at run time.
+- ``results``: What servers and runtimes answer: test, discover, tool lists, tool calls, dependency checks and
+  installs.
 - ``sandbox``: A stdio server's sandbox profile (the record's ``"sandbox"``): what it may read, write and reach.
 - ``secret_detect``: Secrets recognised by their value: well-known token shapes, URL credentials, high-entropy
   strings.

@@ -46,6 +46,10 @@ class Agent(OpenCamelModel):
     selected_tools: dict[str, list[str]] | None = None
     """Per server id, the names of the tools the agent may use. A server not listed gives every
     tool it has; None: every tool of every server. Tools the server disables never count."""
+    selected_skills: dict[str, list[str]] | None = None
+    """Per server id, the URIs (of their ``SKILL.md``) of the skills the agent may use; chosen like tools.
+    A server not listed gives every skill it has; None: every skill of every server. Only skills the
+    user accepted (pinned) ever count: one that changed since is held back for everyone."""
     created_at: int = Field(default_factory=now_ms)
     """When the agent was created (ms since the epoch)."""
     updated_at: int | None = None
@@ -63,7 +67,7 @@ class Agent(OpenCamelModel):
     def _servers_once(cls, servers: list[str]) -> list[str]:
         return list(dict.fromkeys(servers))
 
-    @field_validator("selected_tools")
+    @field_validator("selected_tools", "selected_skills")
     @classmethod
     def _tools_once(cls, tools: dict[str, list[str]] | None) -> dict[str, list[str]] | None:
         return None if tools is None else {server: list(dict.fromkeys(names)) for server, names in tools.items()}
@@ -73,6 +77,12 @@ class Agent(OpenCamelModel):
         if self.selected_tools is None or server_id not in self.selected_tools:
             return True
         return tool_name in self.selected_tools[server_id]
+
+    def allows_skill(self, server_id: str, skill_uri: str) -> bool:
+        """Whether the agent's own skill selection lets this skill through (the mode is not checked)."""
+        if self.selected_skills is None or server_id not in self.selected_skills:
+            return True
+        return skill_uri in self.selected_skills[server_id]
 
 
 class ProviderPayload(CamelModel):

@@ -48,7 +48,8 @@ def _check_name_free(agents: builtins.list[Agent], name: str, own_id: str | None
 
 
 def _uses(agent: Agent, server_id: str) -> bool:
-    return server_id in agent.selected_servers or server_id in (agent.selected_tools or {})
+    chosen = (agent.selected_tools or {}) | (agent.selected_skills or {})
+    return server_id in agent.selected_servers or server_id in chosen
 
 
 class AgentStore(JsonListStore[Agent]):
@@ -142,7 +143,7 @@ class AgentStore(JsonListStore[Agent]):
     # -- keeping agents consistent with the server list -------------------------------------
 
     def agents_using(self, server_id: str) -> builtins.list[Agent]:
-        """The agents that selected the server or chose some of its tools."""
+        """The agents that selected the server or chose some of its tools or skills."""
         return [agent for agent in self.list() if _uses(agent, server_id)]
 
     def forget_server(self, server_id: str) -> builtins.list[Agent]:
@@ -154,8 +155,9 @@ class AgentStore(JsonListStore[Agent]):
             for agent in agents:
                 if _uses(agent, server_id):
                     agent.selected_servers = [s for s in agent.selected_servers if s != server_id]
-                    if agent.selected_tools is not None:
-                        agent.selected_tools.pop(server_id, None)
+                    for selection in (agent.selected_tools, agent.selected_skills):
+                        if selection is not None:
+                            selection.pop(server_id, None)
                     agent.updated_at = now_ms()
                     changed.append(agent.model_copy(deep=True))
             return changed
@@ -172,8 +174,9 @@ class AgentStore(JsonListStore[Agent]):
                 if _uses(agent, old_id):
                     agent.selected_servers = [new_id if s == old_id else s for s in agent.selected_servers]
                     agent.selected_servers = list(dict.fromkeys(agent.selected_servers))
-                    if agent.selected_tools is not None and old_id in agent.selected_tools:
-                        agent.selected_tools[new_id] = agent.selected_tools.pop(old_id)
+                    for selection in (agent.selected_tools, agent.selected_skills):
+                        if selection is not None and old_id in selection:
+                            selection[new_id] = selection.pop(old_id)
                     agent.updated_at = now_ms()
                     changed.append(agent.model_copy(deep=True))
             return changed

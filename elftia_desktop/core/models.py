@@ -3,7 +3,8 @@
 Python attributes are snake_case; the JSON field names are the original camelCase ones
 (``isActive``, ``disabledTools`` ...), so files written by the Electron app load unchanged.
 Records keep unknown fields written by a newer version (``extra="allow"``). The agents' models
-(``core/agent_models.py``), the OAuth config (``core/oauth_config.py``) and the base classes
+(``core/agent_models.py``), the OAuth config (``core/oauth_config.py``), what servers and runtimes
+answer (``core/results.py``) and the base classes
 (``core/model_base.py``) live in their own modules and are re-exported here, the one module of
 ``core`` the UI imports.
 """
@@ -24,12 +25,18 @@ from elftia_desktop.core.agent_models import AgentToolSummary as AgentToolSummar
 from elftia_desktop.core.agent_models import McpMode as McpMode
 from elftia_desktop.core.agent_models import ProviderPayload as ProviderPayload
 from elftia_desktop.core.agent_models import new_agent_id as new_agent_id
-from elftia_desktop.core.errors import ElftiaError
 from elftia_desktop.core.model_base import CamelModel as _Model
 from elftia_desktop.core.model_base import OpenCamelModel as _OpenModel
 from elftia_desktop.core.model_base import now_ms as now_ms
 from elftia_desktop.core.oauth_config import McpOAuthConfig as McpOAuthConfig  # re-exported: ui imports core.models
 from elftia_desktop.core.oauth_config import OAuthGrantType as OAuthGrantType
+from elftia_desktop.core.results import DependencyCheckResult as DependencyCheckResult  # re-exported
+from elftia_desktop.core.results import DependencyInstallResult as DependencyInstallResult
+from elftia_desktop.core.results import MCPCallToolResponse as MCPCallToolResponse
+from elftia_desktop.core.results import McpDiscoverResult as McpDiscoverResult
+from elftia_desktop.core.results import McpTestResult as McpTestResult
+from elftia_desktop.core.results import MCPTool as MCPTool
+from elftia_desktop.core.results import McpToolListing as McpToolListing
 from elftia_desktop.core.sandbox import McpSandbox as McpSandbox  # re-exported: ui imports core.models
 from elftia_desktop.core.text_rules import (
     MAX_TIMEOUT_SECONDS,
@@ -356,97 +363,6 @@ class McpActionResult(_Model):
     file's: the CLI exits 2 for it, 1 for other failures."""
     connect_problem: str | None = None
     """Why a server that was saved did not connect afterwards (``message`` says it too)."""
-
-
-class McpTestResult(_Model):
-    """The outcome of ``test``: connect and list tools."""
-
-    success: bool
-    tools: list[str] = Field(default_factory=list)
-    duration_ms: float = 0.0
-    error: str | None = None
-    reason: str | None = None
-    """Why it failed, without the server's name (``error`` names it)."""
-    server_info: dict[str, Any] | None = None
-
-
-class McpDiscoverResult(_Model):
-    """Everything a server offers; a kind that failed is named in ``errors``."""
-
-    success: bool
-    tools: list[dict[str, Any]] = Field(default_factory=list)
-    prompts: list[dict[str, Any]] = Field(default_factory=list)
-    resources: list[dict[str, Any]] = Field(default_factory=list)
-    resource_templates: list[dict[str, Any]] = Field(default_factory=list)
-    errors: dict[str, str] = Field(default_factory=dict)
-    error: str | None = None
-    server_info: dict[str, Any] | None = None
-
-
-class MCPTool(_Model):
-    """One tool of one server, as the agents see it."""
-
-    id: str
-    """``mcp__{server}__{tool}``, non-alphanumerics as ``_``."""
-    server_id: str
-    server_name: str
-    name: str
-    description: str | None = None
-    input_schema: dict[str, Any] = Field(default_factory=lambda: {"type": "object", "properties": {}})
-    type: Literal["mcp"] = "mcp"
-
-
-class McpToolListing(_Model):
-    """Tools of several servers; a server that failed is named in ``errors`` with the reason."""
-
-    tools: list[MCPTool] = Field(default_factory=list)
-    errors: dict[str, str] = Field(default_factory=dict)
-    """Server id -> why its tools are missing (the message names the server)."""
-    reasons: dict[str, str] = Field(default_factory=dict)
-    """Server id -> the same without the server's name, for a view that names the server itself."""
-
-    def add_failure(self, server_id: str, error: ElftiaError | str) -> None:
-        """Record that a server's tools are missing, and why (a text: a sentence that needs no name taken off)."""
-        self.errors[server_id] = str(error)
-        self.reasons[server_id] = error if isinstance(error, str) else error.reason
-
-
-class MCPCallToolResponse(_Model):
-    """The result of a tool call: ``{isError, content}`` plus ``structuredContent`` when sent."""
-
-    is_error: bool
-    content: list[dict[str, Any]] = Field(default_factory=list)
-    structured_content: dict[str, Any] | None = None
-
-
-class DependencyCheckResult(_Model):
-    """Whether a runtime a server needs is on this machine."""
-
-    command: str
-    installed: bool
-    path: str | None = None
-    version: str | None = None
-    meets_minimum: bool = True
-    installable: bool = False
-    instructions: str | None = None
-    runtime: str | None = None
-    """The runtime the command belongs to (``node`` for ``npx``)."""
-    reason: str | None = None
-    """Why a user needs it."""
-
-
-class DependencyInstallResult(_Model):
-    """The outcome of installing a runtime."""
-
-    command: str
-    success: bool
-    path: str | None = None
-    version: str | None = None
-    log: list[str] = Field(default_factory=list)
-    error: str | None = None
-    instructions: str | None = None
-    cancelled: bool = False
-    """The install was cancelled (by the user, or the app quitting) and cleaned up."""
 
 
 class McpAuthStatus(_Model):

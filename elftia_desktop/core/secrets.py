@@ -44,8 +44,8 @@ SECRET_REF_INSIDE = re.compile(r"\$\{secret:([^}]+)\}")
 PLACEHOLDER_PATTERN = re.compile(r"\$\{[^}]+\}|^\$[A-Za-z_][A-Za-z0-9_]*$")
 
 SecretKind = Literal["env", "header", "url", "oauth"]
-OAUTH_SESSION_NAMES = ("tokens", "client")
-"""What a sign-in leaves in the vault: the tokens and the dynamically registered client."""
+OAUTH_SESSION_NAMES = ("tokens", "client", "dpop_key")
+"""What a sign-in leaves in the vault: the tokens, the dynamically registered client and the DPoP key."""
 
 
 def _oauth_settings(oauth: McpOAuthConfig | None) -> list[tuple[McpOAuthConfig, str]]:

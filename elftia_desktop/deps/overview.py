@@ -13,13 +13,12 @@ import os
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from elftia_desktop.core.models import DependencyCheckResult, McpServerRecord, McpServerTransport
 from elftia_desktop.deps.checker import DependencyChecker
 from elftia_desktop.deps.command_map import runtime_command
 from elftia_desktop.deps.installer import DependencyInstaller, is_managed
-from elftia_desktop.deps.requirements import RUNTIMES, Runtime, current_os, runtime_for
+from elftia_desktop.deps.requirements import RUNTIMES, Runtime, runtime_for
 from elftia_desktop.deps.system_package import how_to_install
 
 
@@ -47,30 +46,21 @@ class RuntimeRow:
             return "ok"
         return "too-old" if self.check.version else "broken"
 
-    def to_json_dict(self) -> dict[str, Any]:
-        """The row as plain JSON for the bridge."""
+    @property
+    def install_source(self) -> str | None:
+        """``system`` (the OS package manager), ``pypi`` or ``npm``; None when the app cannot install it."""
         runtime = self.runtime
-        return {
-            "name": runtime.name,
-            "title": runtime.title,
-            "commands": list(runtime.commands),
-            "status": self.status,
-            "version": self.check.version,
-            "path": self.check.path,
-            "minimum": runtime.minimum_text,
-            "reason": runtime.reason,
-            "homepage": runtime.homepage,
-            "managed": self.managed,
-            "canInstall": self.can_install,
-            "installSource": "system" if runtime.system_package else runtime.install.index if runtime.install else None,
-            "neededBy": self.needed_by,
-            "ownInterpreter": {"servers": self.own_interpreter, "path": sys.executable}
-            if self.own_interpreter
-            else None,
-            "instructions": how_to_install(runtime),
-            "problem": self.check.instructions if self.status in ("too-old", "broken") else None,
-            "os": current_os(),
-        }
+        return "system" if runtime.system_package else runtime.install.index if runtime.install else None
+
+    @property
+    def instructions(self) -> str:
+        """How to install it by hand on this system."""
+        return how_to_install(self.runtime)
+
+    @property
+    def problem(self) -> str | None:
+        """Why a found copy does not do (too old, or its version cannot be read)."""
+        return self.check.instructions if self.status in ("too-old", "broken") else None
 
 
 OWN_INTERPRETER = "own-python"

@@ -53,6 +53,10 @@ class Scope:
         """Whether the agent's own tool selection (when it has one) lets this tool through."""
         return self.agent is None or self.agent.allows_tool(record.id, tool_name)
 
+    def allows_skill(self, record: McpServerRecord, skill_uri: str) -> bool:
+        """Whether the agent's own skill selection (when it has one) lets this skill through."""
+        return self.agent is None or self.agent.allows_skill(record.id, skill_uri)
+
     def signature(self, records: list[McpServerRecord]) -> str:
         """A digest of everything in the config that changes what is served (to spot real changes)."""
         parts: list[Any] = [self.agent.to_json_dict() if self.agent is not None else None]

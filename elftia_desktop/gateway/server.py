@@ -2,7 +2,8 @@
 
 Every kind is served: tools (or the hub's meta-tools), prompts, resources, resource templates,
 completions and logging, and the three ``list_changed`` notifications are announced. Lists come
-in one page (the catalog already holds everything).
+in one page (the catalog already holds everything). Skills over MCP (``skills/list``, ``skills/get``
+and their files) are served too, the extension declared (:mod:`elftia_desktop.gateway.skills`).
 """
 
 from __future__ import annotations
@@ -19,12 +20,13 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from elftia_desktop import __version__
 from elftia_desktop.core.apps import APPS_EXTENSION
-from elftia_desktop.core.extensions import TASKS_EXTENSION
+from elftia_desktop.core.extensions import SKILLS_EXTENSION, TASKS_EXTENSION
 from elftia_desktop.gateway import hub
 from elftia_desktop.gateway.announce import HUB_INSTRUCTIONS, INSTRUCTIONS, SERVER_NAME
 from elftia_desktop.gateway.catalog import Listing
 from elftia_desktop.gateway.core import Context, Gateway
 from elftia_desktop.gateway.input_rounds import InputRounds
+from elftia_desktop.gateway.skills import GatewaySkills, GetSkillParams
 from elftia_desktop.gateway.tasks import ForwardedTasks, TaskHandOver, TaskIdParams
 
 ALL_LISTS_CHANGE = NotificationOptions(prompts_changed=True, resources_changed=True, tools_changed=True)
@@ -90,6 +92,7 @@ class Handlers:
         self.gateway = gateway
         self.hub_mode = hub_mode
         self.rounds = InputRounds()
+        self.skills = GatewaySkills(gateway)
         self.tasks = ForwardedTasks(gateway.service)
 
     async def list_tools(self, ctx: Context, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
@@ -141,9 +144,10 @@ class Handlers:
         return types.ListResourceTemplatesResult(resource_templates=(await self.gateway.catalog.templates()).items)
 
     async def read_resource(self, ctx: Context, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
-        """``resources/read``."""
+        """``resources/read`` (a served skill's file from its skill's server, checked against its digest)."""
         self.gateway.upstreams.track(ctx)
-        return await self.gateway.read_resource(str(params.uri))
+        skill_file = await self.skills.read_file(str(params.uri))
+        return skill_file or await self.gateway.read_resource(str(params.uri))
 
     async def complete(self, ctx: Context, params: types.CompleteRequestParams) -> types.CompleteResult:
         """``completion/complete``."""
@@ -181,6 +185,9 @@ def build_server(gateway: Gateway, *, hub_mode: bool = False) -> Server[Any]:
     # but the handshake protocol the apps speak today still has it.
     server.add_request_handler("logging/setLevel", types.SetLevelRequestParams, handlers.set_level)
     server.add_notification_handler("notifications/initialized", types.NotificationParams, handlers.initialized)
+    server.add_request_handler("skills/list", types.PaginatedRequestParams, handlers.skills.list_skills)
+    server.add_request_handler("skills/get", GetSkillParams, handlers.skills.get_skill)
+    server.extensions[SKILLS_EXTENSION] = {}
     server.add_request_handler("tasks/get", TaskIdParams, handlers.tasks.get)
     server.add_request_handler("tasks/cancel", TaskIdParams, handlers.tasks.cancel)
     server.extensions[TASKS_EXTENSION] = {}  # a server's task handles and tasks/* pass through

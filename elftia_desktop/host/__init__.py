@@ -34,6 +34,8 @@ Modules:
   request.
 - ``shim_signals``: Running the attached gateway on this process's stdio: SIGTERM and SIGINT, and the one-line
   note.
+- ``status``: What ``elftia-mcp daemon status`` shows of a host: itself, its clients, its servers and their
+  processes.
 - ``stdio_link``: ``elftia-mcp serve --no-daemon`` on stdio: the gateway served the way the host serves an
   attached one.
 - ``upstreams``: Where the attached gateway's messages go: the pool host's socket, or this gateway's own pool in

@@ -46,9 +46,7 @@ from mcp.server import Server
 
 from elftia_desktop.application.services import Services
 from elftia_desktop.connections.call_origin import ORIGIN
-from elftia_desktop.connections.process_tracker import ProcessTracker
 from elftia_desktop.core.errors import ElftiaError
-from elftia_desktop.core.models import ConnectionState
 from elftia_desktop.engine.approval import Asker
 from elftia_desktop.gateway.http import TokenSource
 from elftia_desktop.gateway.scope import ScopeSource
@@ -64,6 +62,7 @@ from elftia_desktop.host.http_link import serve_owner
 from elftia_desktop.host.idle import ServerIdle
 from elftia_desktop.host.links import FramedChannel, HostedGateway, read_frame, serve_gateway_link
 from elftia_desktop.host.location import HostLocation
+from elftia_desktop.host.status import RUNNING, describe
 from elftia_desktop.platform import endpoint
 
 log = logging.getLogger(__name__)
@@ -214,8 +213,7 @@ class Host:
 
     def _empty(self) -> bool:
         """No client, no call and no running server (a daemon like that has nothing to keep)."""
-        running = (ConnectionState.CONNECTED, ConnectionState.CONNECTING)
-        servers = any(self.service.connection_state(s) in running for s in self.service.pool.entries)
+        servers = any(self.service.connection_state(s) in RUNNING for s in self.service.pool.entries)
         return not self._clients and not self.callers.running and not servers
 
     async def _idle_loop(self) -> None:
@@ -380,37 +378,6 @@ class Host:
         agent_id = store.get(agent).id
         return ScopeSource(lambda: store.get(agent_id), store.path)
 
-    def _unused(self, server_id: str) -> float:
-        return round(self.server_idle.idle_seconds(server_id), 1)
-
     async def status(self) -> dict[str, Any]:
         """What ``elftia-mcp daemon status`` shows: this host, its clients, its servers and their processes."""
-        records = await self._records()
-        states = {r.id: self.service.connection_state(r.id) for r in records}
-        running = (ConnectionState.CONNECTED, ConnectionState.CONNECTING)
-        servers = [
-            {"id": r.id, "name": r.name, "state": states[r.id].value, "unusedSeconds": self._unused(r.id)}
-            for r in records
-            if states[r.id] in running
-        ]
-        failed = [
-            {"id": r.id, "name": r.name, "state": states[r.id].value}
-            for r in records
-            if states[r.id] in (ConnectionState.ERROR, ConnectionState.AUTH_REQUIRED)
-        ]
-        tracker = ProcessTracker.for_dir(self.service.runtime_dir)
-        names = {r.id: r.name for r in records}
-        return {
-            "pid": os.getpid(),
-            "hostedBy": self.kind,
-            "dataDir": str(self.location.data_dir),
-            "socket": endpoint.describe(self.address),
-            "startedAt": self.started,
-            "idleSeconds": self.idle,
-            "stays": self.stay,
-            "clients": [c.to_json(names) for c in self._clients.values()],
-            "servers": servers,
-            "failedServers": failed,
-            "processes": tracker.pids(),
-            "callsRunning": self.callers.running,
-        }
+        return await describe(self, await self._records())

@@ -112,6 +112,9 @@ class ScopeManagers:
 
     async def get(self, key: ScopeKey) -> StreamableHTTPSessionManager:
         """The running manager of ``key`` (``ElftiaError`` when the scope cannot be had)."""
+        manager = self._managers.get(key)
+        if manager is not None:  # every request but a scope's first: no lock to take
+            return manager
         async with self._lock:
             manager = self._managers.get(key)
             if manager is None:

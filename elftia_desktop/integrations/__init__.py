@@ -10,6 +10,8 @@ Modules:
 - ``detector``: Find other apps' MCP config files on this machine and read the servers in them.
 - ``exporter``: Write a selection of our servers in another app's format.
 - ``importer``: Turn other apps' server entries into ours: normalise, preview, then add with a conflict policy.
+- ``jsonc``: JSON with comments (VS Code's settings, Zed's) read as JSON: comments and trailing commas become
+  spaces, so every line and column stays where it was for the error messages.
 - ``transfer``: What the Import and export page does, as plain functions over the detector, importer and
   exporter.
 """

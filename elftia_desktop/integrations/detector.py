@@ -24,6 +24,7 @@ from elftia_desktop.core.json_input import MAX_APP_CONFIG_CHARS, decode_json_byt
 from elftia_desktop.core.server_json import load_json_text
 from elftia_desktop.core.text_rules import quoted
 from elftia_desktop.integrations.app_formats import APPS, AppFormat, app_format
+from elftia_desktop.integrations.jsonc import strip_jsonc
 
 CLINE_EXTENSION = "saoudrizwan.claude-dev"
 VSCODE_FLAVOURS = ("Code", "Code - Insiders", "VSCodium", "Cursor", "Windsurf")
@@ -242,60 +243,6 @@ def candidate_locations(app: str, machine: Environment, projects: Iterable[Path]
         for project in projects:
             out.append(ConfigLocation(fmt.id, Path(project) / relative, "project", str(project)))
     return out
-
-
-def strip_jsonc(text: str) -> str:
-    """JSON-with-comments to JSON: comments and trailing commas become spaces (lines and columns kept)."""
-    return _drop_trailing_commas(_blank_comments(text))
-
-
-def _string_end(text: str, start: int) -> int:
-    """The index after the string literal that opens at ``start``."""
-    i = start + 1
-    while i < len(text):
-        if text[i] == "\\":
-            i += 2
-        elif text[i] == '"':
-            return i + 1
-        else:
-            i += 1
-    return len(text)
-
-
-def _blank_comments(text: str) -> str:
-    out, i, n = list(text), 0, len(text)
-    while i < n:
-        if text[i] == '"':
-            i = _string_end(text, i)
-        elif text.startswith("//", i):
-            end = text.find("\n", i)
-            end = n if end < 0 else end
-            out[i:end] = " " * (end - i)
-            i = end
-        elif text.startswith("/*", i):
-            end = text.find("*/", i + 2)
-            end = n if end < 0 else end + 2
-            out[i:end] = [c if c == "\n" else " " for c in text[i:end]]
-            i = end
-        else:
-            i += 1
-    return "".join(out)
-
-
-def _drop_trailing_commas(text: str) -> str:
-    out, i, n = list(text), 0, len(text)
-    while i < n:
-        if text[i] == '"':
-            i = _string_end(text, i)
-            continue
-        if text[i] == ",":
-            j = i + 1
-            while j < n and text[j].isspace():
-                j += 1
-            if j < n and text[j] in "}]":
-                out[i] = " "
-        i += 1
-    return "".join(out)
 
 
 def parse_config_text(text: str, fmt: AppFormat, where: str) -> Any:

@@ -120,7 +120,8 @@ def app_config_path(fmt_id: str, machine: Environment | None = None) -> Path:
 
 def plan_app_write(result: ExportResult, path: Path) -> dict[str, Any]:
     """The file at ``path`` now and after merging ``result`` in, the unified diff, the names replaced."""
-    from elftia_desktop.integrations.detector import parse_config_text, strip_jsonc
+    from elftia_desktop.integrations.detector import parse_config_text
+    from elftia_desktop.integrations.jsonc import strip_jsonc
 
     before = read_existing(path)
     warnings = list(result.warnings)

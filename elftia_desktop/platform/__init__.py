@@ -22,6 +22,7 @@ Modules:
 - ``lock``: Exclusive locks on files, released by the OS when their holder dies.
 - ``own_command``: The command line of this installation's ``elftia-mcp``, whichever of its programs asks.
 - ``pipes``: Reading an inherited pipe (a stdio gateway's stdin) on the event loop, per OS.
+- ``privileges``: Whether this process runs with the superuser's rights (POSIX root; never on Windows).
 - ``proc_identity``: Who a process is, and signalling only the process that was meant: pid plus start time.
 - ``processes``: Child processes on every OS: how to start one in its own kill scope, and how to stop or kill
   that scope.

@@ -106,6 +106,8 @@ class ServerJson(_Model):
     remotes: list[Remote] = Field(default_factory=list)
     postInstallInstructions: str | None = None
     """Draft field: what the user should do after installing (shown as text, never run)."""
+    icons: list[Any] | None = None
+    """``{src, mimeType?, sizes?, theme?}`` objects (shown in Browse: https or data URIs only, ``core.icons``)."""
 
 
 class EntryStatus(StrEnum):

@@ -13,6 +13,7 @@ Modules:
 - ``single_instance``: One app per data folder: a second start hands its arguments to the running window over a
   local socket.
 - ``theme``: Colours and the application style sheet, derived from the system palette (light or dark).
+- ``apps/``: The MCP Apps view of the Try dialog: a tool's ``ui://`` resource rendered in QtWebEngine.
 - ``dialogs/``: Dialogs.
 - ``models/``: Qt item models for the views (model/view, so long lists stay fast).
 - ``pages/``: Pages shown in the main window's stack.

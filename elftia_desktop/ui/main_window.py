@@ -285,9 +285,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(
             "Letting the apps' calls finish; their servers go on in the background…" if keep else "Stopping…"
         )
-        self.router.pool.prepare_quit(
-            keep, receiver=self, on_done=lambda _none: self._quit_now(), on_error=lambda _error: self._quit_now()
-        )
+        self.router.pool.prepare_quit(keep).then(self, lambda _none: self._quit_now(), lambda _error: self._quit_now())
 
     def _quit_now(self) -> None:
         self.allow_quit()

@@ -8,6 +8,8 @@ read), one per line:
 - ``call SERVER TOOL [JSON]``: call a tool through the router, as the window would
   (answer ``called`` with ``ok``, ``text`` or ``error``);
 - ``forms``: the add forms that are open, with their parameters, and how many main windows show;
+- ``apps-view``: render a tiny MCP App view in QtWebEngine (answer ``apps-view`` with ``ok`` once the
+  view's first message arrives through the relay, or ``error`` without QtWebEngine);
 - ``quit``: close the windows and quit, the way the user does.
 
 Only someone who can set the app's environment can turn it on; it adds no network listener.
@@ -21,7 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMainWindow
 
 from elftia_desktop.bridge.errors import BridgeError
@@ -77,6 +79,8 @@ class AppProbe(QObject):
             self._call(server, tool, json.loads(args) if args else {})
         elif word == "forms":
             self.write({"event": "forms", "forms": _open_forms(), "mainWindows": _main_windows()})
+        elif word == "apps-view":
+            self._apps_view()
         elif word == "quit":
             QApplication.closeAllWindows()
             QApplication.quit()
@@ -94,14 +98,34 @@ class AppProbe(QObject):
             if not match:
                 self.write({"event": "called", "ok": False, "error": f"no server named {server!r}"})
                 return
-            self.router.tools.call(match[0].id, tool, args, receiver=self, on_done=done, on_error=failed)
+            self.router.tools.call(match[0].id, tool, args).then(self, done, failed)
 
         def done(result: Any) -> None:
             """Report the call's result."""
             data = result.to_json_dict() if hasattr(result, "to_json_dict") else result
             self.write({"event": "called", "ok": not data.get("isError", False), "result": data})
 
-        self.router.servers.records(receiver=self, on_done=listed, on_error=failed)
+        self.router.servers.records().then(self, listed, failed)
+
+    def _apps_view(self) -> None:
+        from elftia_desktop.ui.apps import webengine_available
+
+        if not webengine_available():
+            self.write({"event": "apps-view", "ok": False, "error": "QtWebEngine is not installed"})
+            return
+        from elftia_desktop.ui.apps.web import AppFrame
+
+        document = "<script>parent.postMessage({jsonrpc: '2.0', method: 'ui/notifications/initialized'}, '*')</script>"
+        frame = AppFrame(document, [])
+        frame.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def received(text: str) -> None:
+            """The view's message crossed the relay: the engine works."""
+            self.write({"event": "apps-view", "ok": True, "message": text})
+            frame.close()
+
+        frame.received.connect(received)
+        frame.show()
 
 
 def _open_forms() -> list[dict[str, Any]]:

@@ -31,7 +31,7 @@ class ServerFlows(QObject):
         page.editRequested.connect(self.edit_server)
         page.pasteJsonRequested.connect(self.paste_json)
         page.discoverRequested.connect(self.discover)
-        router.app.presets(receiver=self, on_done=self._set_presets)
+        router.app.presets().then(self, self._set_presets)
         self._connecting: dict[str, str] = {}
         """Server id -> the "Connecting…" notice shown for it (taken down when its state moves on)."""
         router.signals.connectionStateChanged.connect(self._state_moved_on)
@@ -79,12 +79,12 @@ class ServerFlows(QObject):
             """The server was saved; say why it did not connect."""
             show_error(self.page.notice, error, f"{record.name} was saved but did not connect")
 
-        self.router.servers.reconnect(record.id, receiver=self, on_error=failed)
+        self.router.servers.reconnect(record.id).then(self, on_error=failed)
 
     @Slot(str)
     def open_link(self, link: str) -> None:
         """Open the add form filled in from an install link; a malformed link is reported on the page."""
-        self.router.app.parse_link(link, receiver=self, on_done=self._open_link_form, on_error=self._link_failed)
+        self.router.app.parse_link(link).then(self, self._open_link_form, self._link_failed)
 
     def _open_link_form(self, params: dict[str, Any]) -> None:
         from elftia_desktop.core.models import McpServerInput

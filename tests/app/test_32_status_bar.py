@@ -23,9 +23,9 @@ def test_the_status_bar_shows_only_failures_no_page_shows(qtbot: QtBot, router: 
     bar = window.statusBar()
     shown: list[BridgeError] = []
     page = window.servers_page
-    router.tools.call("", "echo", receiver=page, on_error=shown.append)  # the asker shows it (its notice)
+    router.tools.call("", "echo").then(page, on_error=shown.append)  # the asker shows it (its notice)
     qtbot.waitUntil(lambda: len(shown) == 1, timeout=WAIT)
     assert bar.currentMessage() == "", "the page's own notice says it; the status bar does not repeat it"
     with qtbot.waitSignal(router.signals.unanswered, timeout=WAIT):
-        router.tools.call("", "echo", receiver=QObject(), on_done=lambda _r: None)  # nobody shows its failure
+        router.tools.call("", "echo").then(QObject(), lambda _r: None)  # nobody shows its failure
     assert bar.currentMessage() == shown[0].message and "server" in shown[0].message.lower()

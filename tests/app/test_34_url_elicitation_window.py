@@ -45,11 +45,11 @@ def test_the_url_dialog_is_shown_and_only_a_click_opens(
 
     when_modal(act)
     results: list[object] = []
-    router.tools.call(record.id, "link_account", {}, receiver=router.signals, on_done=results.append)
+    router.tools.call(record.id, "link_account", {}).then(router.signals, results.append)
     qtbot.waitUntil(lambda: bool(results), timeout=WAIT)
     assert shown == ["example.com"] and opened == ["https://example.com/link"]
     assert results[0].content[0]["text"] == "link: accept"  # type: ignore[attr-defined]
     lines: list[list[str]] = []
-    router.servers.log(record.id, receiver=router.signals, on_done=lines.append)
+    router.servers.log(record.id).then(router.signals, lines.append)
     qtbot.waitUntil(lambda: bool(lines), timeout=WAIT)
     assert "[elicitation] the user agreed to open example.com (https://example.com/link)" in lines[0]

@@ -224,7 +224,7 @@ def test_a_corrupt_agents_file_is_recovered_and_the_user_told(qtbot: QtBot) -> N
     store.path.write_text('{"version": 1, "agents": [ {"name": ')
     with live_router() as (router, _loop):
         notices: list[list[str]] = []
-        router.app.notices(receiver=router.signals, on_done=notices.append)
+        router.app.notices().then(router.signals, notices.append)
         qtbot.waitUntil(lambda: bool(notices), timeout=WAIT)
         assert any("agents.json is not valid JSON" in n and ".bak" in n for n in notices[0])
         page = open_page(qtbot, router, 2)
@@ -233,9 +233,9 @@ def test_a_corrupt_agents_file_is_recovered_and_the_user_told(qtbot: QtBot) -> N
 
 def test_channels_refuse_bad_parameters_and_name_the_field(qtbot: QtBot, router: McpRouter) -> None:
     errors: list[BridgeError] = []
-    router.agents.add({"name": "", "mcpMode": "auto"}, receiver=router.signals, on_error=errors.append)
-    router.agents.add({"name": "X", "mcpMode": "sometimes"}, receiver=router.signals, on_error=errors.append)
-    router.agents.update("nobody", {"name": "Y"}, receiver=router.signals, on_error=errors.append)
+    router.agents.add({"name": "", "mcpMode": "auto"}).then(router.signals, on_error=errors.append)
+    router.agents.add({"name": "X", "mcpMode": "sometimes"}).then(router.signals, on_error=errors.append)
+    router.agents.update("nobody", {"name": "Y"}).then(router.signals, on_error=errors.append)
     qtbot.waitUntil(lambda: len(errors) == 3, timeout=WAIT)
     texts = sorted(e.message for e in errors)
     assert any("name" in t for t in texts) and any("mcpMode" in t for t in texts)

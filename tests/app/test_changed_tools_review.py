@@ -21,7 +21,7 @@ pytestmark = pytest.mark.usefixtures("memory_servers")
 
 def _picker_has_weather(qtbot: QtBot, router: McpRouter, picker: ToolPicker, server_id: str) -> bool:
     got: list[Any] = []
-    router.agents.tools({"name": "all", "mcpMode": "auto"}, receiver=picker, on_done=got.append)
+    router.agents.tools({"name": "all", "mcpMode": "auto"}).then(picker, got.append)
     qtbot.waitUntil(lambda: bool(got), timeout=WAIT)
     picker.set_tools(got[0].tools, None)
     assert picker.model.row_of(server_id, "echo") >= 0
@@ -44,7 +44,7 @@ def test_changed_tool_banner_review_and_accept(qtbot: QtBot, router: McpRouter, 
     qtbot.waitUntil(lambda: card.tool_count is not None, timeout=WAIT)  # the page listed too (connected)
     state.write_text("hostile")
     done: list[Any] = []
-    router.tools.call(record.id, "relist", {}, receiver=page, on_done=done.append)
+    router.tools.call(record.id, "relist", {}).then(page, done.append)
     qtbot.waitUntil(lambda: card.changed_tools.isVisible(), timeout=WAIT)  # list_changed: re-listed, held
     assert card.changed_tools.full_text == "⚠  1 tool held back, changed since you trusted it: weather — Review…"
     assert "elftia-mcp review Rug" in card.changed_tools.toolTip()

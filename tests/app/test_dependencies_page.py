@@ -64,13 +64,13 @@ def test_every_runtime_is_listed_with_why_and_who_needs_it(qtbot: QtBot, router:
     uv = page.cards["uv"]
     assert "uvx <package>" in uv.reason.text() and "fetch" in uv.details.text()
     python = page.cards["python"]
-    assert python.row["status"] == "ok" and python.row["path"] and python.row["version"]
+    assert python.row.status == "ok" and python.row.path and python.row.version
     if shutil.which("uvx") is None:
-        assert uv.row["status"] == "missing" and uv.install_button.isVisibleTo(page), (uv.row, uv.installing)
+        assert uv.row.status == "missing" and uv.install_button.isVisibleTo(page), (uv.row, uv.installing)
         assert "uv, uvx" in page.summary.text() or "missing for your servers: uv" in page.summary.text()
     docker = page.cards["docker"]
     docker.how_button.setChecked(True)
-    if docker.row["status"] != "ok":
+    if docker.row.status != "ok":
         assert "docker" in docker.instructions.text().lower() and docker.instructions.isVisibleTo(page)
     settled(qtbot, page)
 
@@ -96,8 +96,8 @@ def test_real_uv_install_shows_progress_rechecks_and_uninstalls(qtbot: QtBot, ro
     log = card.log.toPlainText()
     assert "Successfully installed uv" in log and log.splitlines() == lines
     assert "is installed and ready" in page.notice.label.text(), page.notice.details
-    qtbot.waitUntil(lambda: card.row["status"] == "ok", timeout=WAIT)  # the re-check after the install
-    assert card.row["managed"] and str(tools_dir()) in card.row["path"]
+    qtbot.waitUntil(lambda: card.row.status == "ok", timeout=WAIT)  # the re-check after the install
+    assert card.row.managed and str(tools_dir()) in (card.row.path or "")
     assert "installed by the app" in card.details.text()
     assert card.uninstall_button.isVisibleTo(page) and not card.install_button.isVisibleTo(page)
 
@@ -107,7 +107,7 @@ def test_real_uv_install_shows_progress_rechecks_and_uninstalls(qtbot: QtBot, ro
 
     seen = when_modal(confirm)
     card.uninstall_button.click()
-    qtbot.waitUntil(lambda: card.row["status"] == "missing", timeout=WAIT)
+    qtbot.waitUntil(lambda: card.row.status == "missing", timeout=WAIT)
     assert seen and "was removed" in page.notice.label.text()
     assert not (tools_dir() / "uv").exists() and not (tools_dir() / "bin" / "uvx").exists()
     settled(qtbot, page)
@@ -130,7 +130,7 @@ def test_cancel_stops_a_real_install_and_leaves_nothing(qtbot: QtBot, router: Mc
     assert not (tools_dir() / "pipx").exists()
     qtbot.waitUntil(lambda: not processes_mentioning(str(tools_dir() / "pipx")), timeout=WAIT)
     qtbot.waitUntil(lambda: card.install_button.isVisibleTo(page), timeout=WAIT)
-    assert card.row["status"] == "missing"
+    assert card.row.status == "missing"
     settled(qtbot, page)
 
 
@@ -142,7 +142,8 @@ def test_quitting_during_an_install_stops_it_and_cleans_up(qtbot: QtBot) -> None
     lines: list[str] = []
     results: list[Any] = []
     with live_router() as (router, _loop):
-        router.deps.install("pipx", receiver=router.signals, on_progress=lines.append, on_done=results.append)
+        install = router.deps.install("pipx").progress(router.signals, lambda report: lines.append(report.message))
+        install.then(router.signals, results.append)
         qtbot.waitUntil(lambda: any("installing pipx from PyPI" in line for line in lines), timeout=INSTALL_WAIT)
         assert (tools_dir() / "pipx").exists()
     # leaving the block runs the app's quit path: AppServices.close(), then the loop stops

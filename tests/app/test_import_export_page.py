@@ -74,7 +74,7 @@ def open_page(qtbot: QtBot, router: McpRouter) -> ImportExportPage:
 
 def records(qtbot: QtBot, router: McpRouter) -> list[McpServerRecord]:
     box: list[list[McpServerRecord]] = []
-    router.servers.records(receiver=router.signals, on_done=box.append)
+    router.servers.records().then(router.signals, box.append)
     qtbot.waitUntil(lambda: bool(box), timeout=WAIT)
     return box[0]
 
@@ -121,7 +121,7 @@ def test_a_taken_name_is_renamed_skipped_or_replaced_per_row(qtbot: QtBot, route
     page = open_page(qtbot, router)
     panel = page.import_panel
     qtbot.waitUntil(lambda: len(panel.policy_boxes) == 2, timeout=WAIT)
-    keys = {row["name"]: row["key"] for row in panel.rows}
+    keys = {row.name: row.key for row in panel.rows}
     rename, skip = panel.policy_boxes[keys["github"]], panel.policy_boxes[keys["fetch"]]
     assert skip.currentData() == "skip"
     rename.setCurrentIndex(rename.findData("rename"))
@@ -169,8 +169,8 @@ def test_export_to_cursor_format_and_read_it_back(qtbot: QtBot, router: McpRoute
     )
     page.tabs.setCurrentWidget(page.import_panel)
     page.import_panel.show_sources([{"app": "cursor", "label": "Cursor", "path": str(target), "count": 2}])
-    qtbot.waitUntil(lambda: {r["name"] for r in page.import_panel.rows} == {"basic", "token-server"}, timeout=WAIT)
-    assert all(r["conflict"] for r in page.import_panel.rows)  # the same names exist here
+    qtbot.waitUntil(lambda: {r.name for r in page.import_panel.rows} == {"basic", "token-server"}, timeout=WAIT)
+    assert all(r.conflict for r in page.import_panel.rows)  # the same names exist here
 
 
 def test_write_into_cursor_config_shows_the_diff_and_backs_the_file_up(
@@ -251,8 +251,8 @@ def test_push_to_and_pull_from_the_real_claude_cli(
         qtbot.waitUntil(lambda: claude.theirs.topLevelItemCount() == 1, timeout=60_000)
 
         claude.pull_button.click()
-        qtbot.waitUntil(lambda: [r["name"] for r in page.import_panel.rows] == ["pushed-basic"], timeout=WAIT)
+        qtbot.waitUntil(lambda: [r.name for r in page.import_panel.rows] == ["pushed-basic"], timeout=WAIT)
         assert page.tabs.currentWidget() is page.import_panel
-        assert page.import_panel.rows[0]["conflict"] == "pushed-basic"
+        assert page.import_panel.rows[0].conflict == "pushed-basic"
     finally:
         login_env.reset_cache()

@@ -105,7 +105,7 @@ def test_link_opens_the_add_form_filled_in_and_saves_untrusted(qtbot: QtBot, rou
     record = saved.args[0].server
     assert (record.name, record.is_trusted, record.install_source) == ("memory", False, "protocol")
     states: list[dict[str, tuple[str, str]]] = []
-    router.servers.states(receiver=router.signals, on_done=states.append)
+    router.servers.states().then(router.signals, states.append)
     qtbot.waitUntil(lambda: bool(states), timeout=WAIT)
     assert states[0].get(record.id, ("disconnected", ""))[0] == "disconnected"  # saved, not started
 

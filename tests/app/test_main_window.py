@@ -63,13 +63,13 @@ def test_a_server_question_is_asked_and_answered(qtbot: QtBot, router: McpRouter
 
     seen = when_modal(answer)
     results: list[object] = []
-    router.tools.call(record.id, "ask_name", {}, receiver=router.signals, on_done=results.append)
+    router.tools.call(record.id, "ask_name", {}).then(router.signals, results.append)
     qtbot.waitUntil(lambda: bool(results), timeout=WAIT)
     assert seen and results[0].content[0]["text"] == "hello Ada (36)"  # type: ignore[attr-defined]
 
     seen = when_modal(lambda dialog: dialog.reject())
     results.clear()
-    router.tools.call(record.id, "ask_name", {}, receiver=router.signals, on_done=results.append)
+    router.tools.call(record.id, "ask_name", {}).then(router.signals, results.append)
     qtbot.waitUntil(lambda: bool(results), timeout=WAIT)
     assert results[0].content[0]["text"] == "no name: cancel"  # type: ignore[attr-defined]
 

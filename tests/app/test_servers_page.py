@@ -160,12 +160,7 @@ def test_edit_reconnects_the_server(qtbot: QtBot, router: McpRouter) -> None:
     pids: list[int] = []
 
     def remember_pid() -> None:
-        router.tools.call(
-            record.id,
-            "pid",
-            receiver=router.signals,
-            on_done=lambda r: pids.append(int(r.content[0]["text"])),
-        )
+        router.tools.call(record.id, "pid").then(router.signals, lambda r: pids.append(int(r.content[0]["text"])))
 
     remember_pid()
     qtbot.waitUntil(lambda: len(pids) == 1, timeout=WAIT)

@@ -87,7 +87,7 @@ def test_saved_settings_persist_and_the_services_use_them(
     assert is_dark(app_theme.palette())
 
     errors: list[BridgeError] = []
-    router.tools.call(record.id, "slow", {"seconds": 20}, receiver=router.signals, on_error=errors.append)
+    router.tools.call(record.id, "slow", {"seconds": 20}).then(router.signals, on_error=errors.append)
     qtbot.waitUntil(lambda: bool(errors), timeout=WAIT)  # 20 s would pass under the old 120 s default
     assert errors[0].kind == "ServerTimeout" and "timed out in the tool call" in errors[0].message
 
@@ -101,7 +101,7 @@ def test_connect_at_start_connects_trusted_servers_without_a_request(qtbot: QtBo
         states: dict[str, Any] = {}
 
         def poll() -> bool:
-            router.servers.states(receiver=router.signals, on_done=states.update)
+            router.servers.states().then(router.signals, states.update)
             return states.get(trusted.id, ("",))[0] == "connected"
 
         qtbot.waitUntil(poll, timeout=WAIT)
@@ -111,17 +111,17 @@ def test_connect_at_start_connects_trusted_servers_without_a_request(qtbot: QtBo
 def test_first_use_leaves_servers_alone_at_start(qtbot: QtBot, router: McpRouter) -> None:
     (record,) = add_servers(server_input("lazy"))
     states: dict[str, Any] = {}
-    router.servers.states(receiver=router.signals, on_done=states.update)
+    router.servers.states().then(router.signals, states.update)
     qtbot.waitUntil(lambda: bool(states), timeout=WAIT)
     settle(qtbot, router)
-    router.servers.states(receiver=router.signals, on_done=states.update)
+    router.servers.states().then(router.signals, states.update)
     qtbot.waitUntil(lambda: record.id in states, timeout=WAIT)
     assert states[record.id][0] == "disconnected"
 
 
 def test_a_bad_value_is_refused_with_its_field(qtbot: QtBot, router: McpRouter) -> None:
     errors: list[BridgeError] = []
-    router.settings.save({"callTimeout": 0, "theme": "purple"}, receiver=router.signals, on_error=errors.append)
+    router.settings.save({"callTimeout": 0, "theme": "purple"}).then(router.signals, on_error=errors.append)
     qtbot.waitUntil(lambda: bool(errors), timeout=WAIT)
     assert "callTimeout" in errors[0].message and "theme" in errors[0].message
     assert not (data_dir() / "settings.json").exists()

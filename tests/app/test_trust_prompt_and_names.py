@@ -32,7 +32,7 @@ def test_trust_dialog_flags_risky_keys_and_escapes_line_breaks(qtbot: QtBot, rou
     server.config.args = [*server.config.args, "x\r\nCommand: /bin/true"]
     server.config.env = {"LD_PRELOAD": "/tmp/evil.so", "MODE": "fast"}
     (record,) = add_servers(server)
-    info = _result(qtbot, lambda done: router.servers.launch_info(record.id, receiver=RECEIVER, on_done=done))
+    info = _result(qtbot, lambda done: router.servers.launch_info(record.id).then(RECEIVER, done))
     dialog = TrustDialog(info)
     qtbot.addWidget(dialog)
     texts = [label.text() for label in dialog.findChildren(QLabel)]
@@ -49,9 +49,7 @@ def test_look_alike_and_invisible_names_are_refused_with_the_reason(qtbot: QtBot
     add_servers(server_input("Keep"))
     error = _result(
         qtbot,
-        lambda failed: router.servers.add(
-            {"name": "K\u0435ep", "config": {"command": "npx"}}, receiver=RECEIVER, on_done=failed
-        ),
+        lambda failed: router.servers.add({"name": "K\u0435ep", "config": {"command": "npx"}}).then(RECEIVER, failed),
     )
     assert error.success is False
     assert error.error == (
@@ -59,8 +57,8 @@ def test_look_alike_and_invisible_names_are_refused_with_the_reason(qtbot: QtBot
     )
     refused = _result(
         qtbot,
-        lambda failed: router.servers.add(
-            {"name": "Keep\u202e", "config": {"command": "npx"}}, receiver=RECEIVER, on_error=failed
+        lambda failed: router.servers.add({"name": "Keep\u202e", "config": {"command": "npx"}}).then(
+            RECEIVER, on_error=failed
         ),
     )
     assert "invisible character U+202E (RIGHT-TO-LEFT OVERRIDE)" in str(refused.message)

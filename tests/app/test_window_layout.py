@@ -81,7 +81,7 @@ def test_no_card_or_page_is_clipped(qtbot: QtBot, router: McpRouter, tmp_path: P
     qtbot.waitUntil(lambda: len(window.servers_page.cards) == 3, timeout=WAIT)
     done: list[object] = []
     for record, tool, args in [(records[0], "echo", {"text": "hi"}), (records[1], "fail", {"reason": "no"})]:
-        router.tools.call(record.id, tool, args, receiver=router.signals, on_done=done.append)
+        router.tools.call(record.id, tool, args).then(router.signals, done.append)
     cards = window.servers_page.cards
     qtbot.waitUntil(lambda: cards[records[0].id].activity.isVisible(), timeout=WAIT)
     qtbot.waitUntil(lambda: cards[records[1].id].activity.isVisible(), timeout=WAIT)

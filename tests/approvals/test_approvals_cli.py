@@ -25,7 +25,7 @@ def test_off_a_terminal_a_call_that_needs_approval_is_refused(
     code = main(["call", "notes", "delete_note", "--args", '{"key": "a"}', "--no-daemon"])
     err = capsys.readouterr().err
     assert code == EXIT_NOT_APPROVED == 5
-    assert "not a terminal: pass --yes to allow 'delete_note' of notes" in err
+    assert 'not a terminal: pass --yes to allow "delete_note" of notes' in err
     assert "elftia-mcp tools notes --approve delete_note" in err
     assert main(["call", "notes", "read_note", "--args", '{"key": "r"}', "--no-daemon"]) == 0  # read-only
     assert main(["call", "notes", "delete_note", "--args", '{"key": "b"}', "--yes", "--no-daemon"]) == 0
@@ -85,7 +85,7 @@ def test_tools_approve_and_ask_set_what_tools_shows(
 def test_tools_approve_checks_its_input(notes: McpServerRecord, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tools", "notes", "--approve", "nope"]) == 2
     err = capsys.readouterr().err
-    assert "notes has no tool 'nope' (its tools: read_note, delete_note, post_note, plain, ran)" in err
+    assert 'notes has no tool "nope" (its tools: read_note, delete_note, post_note, plain, ran)' in err
     assert main(["tools", "--approve", "plain"]) == 2
     assert "name the server, e.g. elftia-mcp tools NAME --approve TOOL" in capsys.readouterr().err
     assert main(["tools", "notes", "--approve", "plain", "--ask", "plain"]) == 2
@@ -105,7 +105,7 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
 def test_through_the_pool_host_the_host_asks_the_command(notes: McpServerRecord, catalog: ServerCatalog) -> None:
     refused = cli("call", "notes", "delete_note", "--args", '{"key": "a"}')
     assert refused.returncode == EXIT_NOT_APPROVED, refused.stderr
-    assert "not a terminal: pass --yes to allow 'delete_note' of notes" in refused.stderr
+    assert 'not a terminal: pass --yes to allow "delete_note" of notes' in refused.stderr
     allowed = cli("call", "notes", "delete_note", "--args", '{"key": "b"}', "--yes")
     assert allowed.returncode == 0 and allowed.stdout.strip() == "deleted b", allowed.stderr
     ran = cli("call", "notes", "ran", "--json")

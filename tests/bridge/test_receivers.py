@@ -37,29 +37,36 @@ def gated_server(gates: Path) -> McpServerRecord:
     return record
 
 
-def read_finished(channel: str = "mcp:read-resource") -> Any:
-    return lambda _id, name, _result: name == channel
+def read_failed(channel: str = "mcp:read-resource") -> Any:
+    return lambda _id, name, _error: name == channel
 
 
-def test_a_destroyed_receiver_gets_no_callback(qtbot: QtBot, router: McpRouter, tmp_path: Path) -> None:
+def test_a_destroyed_receiver_cancels_its_request_and_gets_no_callback(
+    qtbot: QtBot, router: McpRouter, tmp_path: Path
+) -> None:
     record = gated_server(tmp_path)
     owner, keeper = QObject(), QObject()
     dropped: list[Any] = []
     kept: list[Any] = []
-    router.explore.read_resource(record.id, "gate://a", receiver=owner, on_done=dropped.append, on_error=dropped.append)
-    router.explore.read_resource(record.id, "gate://a", receiver=keeper, on_done=kept.append, on_error=kept.append)
-    shiboken6.delete(owner)
-    with qtbot.waitSignals([router.signals.finished] * 2, timeout=WAIT):
+    unanswered: list[Any] = []
+    router.signals.unanswered.connect(lambda *args: unanswered.append(args))
+    router.explore.read_resource(record.id, "gate://a").then(owner, dropped.append, dropped.append)
+    router.explore.read_resource(record.id, "gate://a").then(keeper, kept.append, kept.append)
+    with qtbot.waitSignal(router.signals.failed, timeout=WAIT, check_params_cb=read_failed()) as failed:
+        shiboken6.delete(owner)
+    assert failed.args is not None and failed.args[2].cancelled
+    with qtbot.waitSignal(router.signals.finished, timeout=WAIT):
         (tmp_path / "a").touch()
     qtbot.waitUntil(lambda: bool(kept), timeout=WAIT)
     assert kept[0]["contents"][0]["text"] == "gate a opened"
-    assert dropped == []
+    assert dropped == [] and unanswered == [], "a cancellation the app made is nobody's failure to show"
 
 
 def test_try_closed_during_a_link_read(
     qtbot: QtBot, router: McpRouter, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Regression: closing Try before a resource link's read returns raised "C++ object already deleted"."""
+    """Regression: closing Try before a resource link's read returns raised "C++ object already deleted"; now
+    the read is cancelled with the link window."""
     record = gated_server(tmp_path)
     shown: list[str] = []
     monkeypatch.setattr(ResultView, "show_contents", lambda _self, *_a: shown.append("contents"))
@@ -67,9 +74,8 @@ def test_try_closed_during_a_link_read(
     tool = {"name": "noop", "inputSchema": {"type": "object", "properties": {}}}
     dialog = open_try_tool(router, record.id, tool, record.name)
     window = dialog.read_link("gate://late")
-    with qtbot.waitSignal(window.destroyed, timeout=WAIT):
+    with qtbot.waitSignal(router.signals.failed, timeout=WAIT, check_params_cb=read_failed()) as failed:
         dialog.close()  # Try deletes itself on close, and the link window with it
-    with qtbot.waitSignal(router.signals.finished, timeout=WAIT, check_params_cb=read_finished()) as finished:
-        (tmp_path / "late").touch()
-    assert finished.args is not None and finished.args[2]["contents"][0]["text"] == "gate late opened"
-    assert shown == [], "finished is emitted right before the callbacks would run: none did"
+    assert failed.args is not None and failed.args[2].cancelled
+    assert not shiboken6.isValid(window)
+    assert shown == [], "the link window is gone: no callback ran"

@@ -1,4 +1,4 @@
-"""Router requests: typed parameters validated before anything runs, typed results, callbacks need a receiver."""
+"""Router requests: typed parameters validated before anything runs, typed results, one receiver per request."""
 
 from __future__ import annotations
 
@@ -28,36 +28,41 @@ def test_invalid_requests_are_refused_without_running(
     errors: list[BridgeError] = []
     failed: list[tuple[int, str]] = []
     router.signals.failed.connect(lambda request_id, channel, _e: failed.append((request_id, channel)))
-    ids = [
-        router.servers.add({"name": "x", "type": "carrier-pigeon"}, receiver=owner, on_error=errors.append),
-        router.tools.call("", "echo", receiver=owner, on_error=errors.append),
-        router.explore.read_resource("s", "", receiver=owner, on_error=errors.append),
-        router.tools.set_flag("s", "echo", "sometimes", True, receiver=owner, on_error=errors.append),  # type: ignore[arg-type]
-        router.agents.add({"name": "A", "mcpMode": "sometimes"}, receiver=owner, on_error=errors.append),
-        router.settings.save({"callTimeout": 0}, receiver=owner, on_error=errors.append),
+    requests = [
+        router.servers.add({"name": "x", "type": "carrier-pigeon"}).then(owner, on_error=errors.append),
+        router.tools.call("", "echo").then(owner, on_error=errors.append),
+        router.explore.read_resource("s", "").then(owner, on_error=errors.append),
+        router.tools.set_flag("s", "echo", "sometimes", True).then(owner, on_error=errors.append),  # type: ignore[arg-type]
+        router.agents.add({"name": "A", "mcpMode": "sometimes"}).then(owner, on_error=errors.append),
+        router.settings.save({"callTimeout": 0}).then(owner, on_error=errors.append),
     ]
-    qtbot.waitUntil(lambda: len(errors) == len(ids), timeout=WAIT)
+    qtbot.waitUntil(lambda: len(errors) == len(requests), timeout=WAIT)
     assert {e.category for e in errors} == {ErrorCategory.INVALID_INPUT}
     assert all(e.kind == "InvalidParameters" and e.message for e in errors)
     assert "type" in errors[0].message and "mcpMode" in errors[4].message
-    assert [i for i, _ in failed] == ids and failed[1][1] == "mcp:call-tool"
+    assert [i for i, _ in failed] == [r.request_id for r in requests] and failed[1][1] == "mcp:call-tool"
     assert not loop.built, "a refused request never reaches the service loop"
 
 
-def test_callbacks_need_a_receiver(router: McpRouter) -> None:
-    with pytest.raises(TypeError, match="receiver"):
-        router.servers.records(on_done=lambda _records: None)
+def test_one_receiver_per_request(qtbot: QtBot, router: McpRouter) -> None:
+    owner = QObject()
+    records: list[Any] = []
+    pending = router.servers.records().then(owner, records.append)
+    with pytest.raises(RuntimeError, match="mcp:list: then\\(\\) was already called"):
+        pending.then(owner, records.append)
+    qtbot.waitUntil(lambda: bool(records), timeout=WAIT)
+    assert records == [[]], "the first receiver's callback ran, once"
 
 
 def test_results_are_typed(qtbot: QtBot, router: McpRouter) -> None:
     owner = QObject()
     box: dict[str, Any] = {}
     spec = server_input("imported", trusted=False).model_dump(mode="json", by_alias=True, exclude_none=True)
-    router.servers.add(spec, receiver=owner, on_done=lambda r: box.setdefault("added", r))
+    router.servers.add(spec).then(owner, lambda r: box.setdefault("added", r))
     qtbot.waitUntil(lambda: "added" in box, timeout=WAIT)
     added = box["added"]
     assert isinstance(added, McpActionResult) and added.server is not None
-    router.servers.launch_info(added.server.id, receiver=owner, on_done=lambda i: box.setdefault("info", i))
+    router.servers.launch_info(added.server.id).then(owner, lambda i: box.setdefault("info", i))
     qtbot.waitUntil(lambda: "info" in box, timeout=WAIT)
     info = box["info"]
     assert isinstance(info, LaunchInfo) and info.needs_confirmation and info.name == "imported"
@@ -67,6 +72,6 @@ def test_results_are_typed(qtbot: QtBot, router: McpRouter) -> None:
 def test_a_typed_error_carries_its_category(qtbot: QtBot, router: McpRouter) -> None:
     owner = QObject()
     errors: list[BridgeError] = []
-    router.servers.test("no-such-server", receiver=owner, on_error=errors.append)
+    router.servers.test("no-such-server").then(owner, on_error=errors.append)
     qtbot.waitUntil(lambda: bool(errors), timeout=WAIT)
     assert errors[0].kind == "ServerNotFound" and errors[0].category is ErrorCategory.CONFIG

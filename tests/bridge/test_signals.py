@@ -23,7 +23,7 @@ def test_finished_and_busy_follow_each_request(qtbot: QtBot, router: McpRouter) 
     busy: list[bool] = []
     router.signals.busyChanged.connect(busy.append)
     with qtbot.waitSignal(router.signals.finished, timeout=WAIT) as finished:
-        request_id = router.servers.records()
+        request_id = router.servers.records().request_id
     assert finished.args is not None
     assert finished.args[:2] == [request_id, "mcp:list"] and finished.args[2] == []
     assert busy == [True, False]
@@ -37,7 +37,7 @@ def test_service_events_arrive_as_typed_signals(qtbot: QtBot, router: McpRouter)
     router.signals.toolCalled.connect(called.append)
     owner = QObject()
     results: list[Any] = []
-    router.tools.call(record.id, "echo", {"text": "hi"}, receiver=owner, on_done=results.append)
+    router.tools.call(record.id, "echo", {"text": "hi"}).then(owner, results.append)
     qtbot.waitUntil(lambda: bool(results) and bool(called), timeout=WAIT)
     assert results[0].content[0]["text"] == "hi"
     assert states[:2] == ["connecting", "connected"]
@@ -54,14 +54,14 @@ def test_events_are_wired_once(qtbot: QtBot, live: tuple[McpRouter, ServiceLoop[
     owner = QObject()
     done: list[Any] = []
     for _ in range(3):
-        router.servers.records(receiver=owner, on_done=done.append)
-    router.tools.call(record.id, "echo", {"text": "once"}, receiver=owner, on_done=done.append)
+        router.servers.records().then(owner, done.append)
+    router.tools.call(record.id, "echo", {"text": "once"}).then(owner, done.append)
     called: list[CallRecord] = []
     router.signals.toolCalled.connect(called.append)
     qtbot.waitUntil(lambda: len(done) == 4 and bool(called), timeout=WAIT)
     assert router.events.wired == 1
     assert len(called) == 1, "one service event, one signal"
     records: list[list[McpServerRecord]] = []
-    router.servers.records(receiver=owner, on_done=records.append)
+    router.servers.records().then(owner, records.append)
     qtbot.waitUntil(lambda: bool(records), timeout=WAIT)
     assert router.events.wired == 1

@@ -41,7 +41,7 @@ def test_flags_save_the_profile(capsys: pytest.CaptureFixture[str], trusted: Non
     code, out, _ = run(
         capsys, "sandbox", "files", "--on", "--allow-write", "/srv/docs", "--allow-read", "/srv/ref", "--net", "none"
     )
-    assert code == 0 and "Saved the sandbox of 'files'" in out
+    assert code == 0 and 'Saved the sandbox of "files"' in out
     record = saved(capsys)
     assert record["sandbox"] == {
         "enabled": True,
@@ -61,7 +61,7 @@ def test_loosening_outside_the_form_asks_again_with_the_diff(capsys: pytest.Capt
     assert run(capsys, "trust", "files", "--yes")[0] == 0
     code, out, _ = run(capsys, "sandbox", "files", "--net", "any")
     assert code == 0
-    assert "sandbox network: none -> any" in out and "elftia-mcp trust 'files'" in out
+    assert "sandbox network: none -> any" in out and "elftia-mcp trust files" in out
     assert saved(capsys)["isTrusted"] is False
     code, out, _ = run(capsys, "trust", "files", "--yes")
     assert "changed sandbox network: 'none' -> 'any'" in out and "Network:" in out

@@ -40,6 +40,17 @@ def test_agents_add_list_update_remove(capsys: pytest.CaptureFixture[str]) -> No
     assert code == 0 and [a.name for a in AgentStore().list()] == ["Assistant"]
 
 
+def test_an_agents_skills_are_chosen_like_its_tools(capsys: pytest.CaptureFixture[str]) -> None:
+    (alpha,) = add_servers(server_input("alpha"))
+    git = "skill://git-workflow/SKILL.md"
+    code, _, _ = run(capsys, "agents", "add", "Coder", "--server", "alpha", "--skill", "alpha", git)
+    assert code == 0 and AgentStore().get("coder").selected_skills == {alpha.id: [git]}
+    code, out, _ = run(capsys, "agents", "list", "--json")
+    assert json.loads(out)["agents"][1]["selectedSkills"] == {alpha.id: [git]}
+    code, _, _ = run(capsys, "agents", "update", "coder", "--all-skills")
+    assert code == 0 and AgentStore().get("coder").selected_skills is None
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
@@ -49,8 +60,10 @@ def test_agents_add_list_update_remove(capsys: pytest.CaptureFixture[str]) -> No
         (["agents", "add", "X", "--tool", "mcp__zeta__echo"], "no server has this tool id (tool ids start with: mcp"),
         (["agents", "update", "nobody", "--mode", "auto"], 'No agent named "nobody" (agents: Assistant)'),
         (["agents", "update", "assistant"], "nothing to change"),
-        (["disable-tool", "alpha", "nope"], "alpha has no tool 'nope' (its tools: echo, add"),
-        (["enable-tool", "alpha", "echo"], "'echo' is not disabled (disabled tools: none)"),
+        (["agents", "add", "X", "--skill", "alpha", "git-workflow"], "expected the URI of a skill's SKILL.md"),
+        (["agents", "add", "X", "--skill", "zeta", "skill://a/SKILL.md"], "No server named 'zeta'"),
+        (["disable-tool", "alpha", "nope"], 'alpha has no tool "nope" (its tools: echo, add'),
+        (["enable-tool", "alpha", "echo"], '"echo" is not disabled (disabled tools: none)'),
         (["disable-tool", "zeta", "echo"], "No server named 'zeta'"),
     ],
 )

@@ -39,7 +39,7 @@ def test_bad_input_exits_2_naming_the_field() -> None:
     assert result.returncode == 2
     assert 'config.url: "localhost:3000" is not an absolute http(s) URL' in result.stderr
     result = cli("add", "x", "--env", "NOEQUALS", "--command", "npx")
-    assert result.returncode == 2 and "--env: expected NAME=VALUE, got 'NOEQUALS'" in result.stderr
+    assert result.returncode == 2 and '--env: expected NAME=VALUE, got "NOEQUALS"' in result.stderr
     missing = cli("remove", "ghost")
     assert missing.returncode == 2 and "No server named 'ghost'" in missing.stderr
 

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from elftia_desktop.bridge.results import OwnInterpreter
+from elftia_desktop.bridge.routes.dependencies import runtime_view
 from elftia_desktop.core.models import McpServerRecord
 from elftia_desktop.deps.checker import DependencyChecker
 from elftia_desktop.deps.installer import DependencyInstaller
@@ -35,6 +37,6 @@ async def test_the_python_row_names_the_own_interpreter(tmp_path: Path) -> None:
     records = [stdio("Clock", sys.executable, "-m", "elftia_desktop.builtin_servers.clock")]
     installer = DependencyInstaller(tools_dir=tmp_path / "tools")
     rows = await runtime_rows(DependencyChecker(tools_dir=tmp_path / "tools"), installer, records)
-    (python,) = [row.to_json_dict() for row in rows if row.runtime.name == "python"]
-    assert python["neededBy"] == []
-    assert python["ownInterpreter"] == {"servers": ["Clock"], "path": sys.executable}
+    (python,) = [runtime_view(row) for row in rows if row.runtime.name == "python"]
+    assert python.needed_by == ()
+    assert python.own_interpreter == OwnInterpreter(("Clock",), sys.executable)

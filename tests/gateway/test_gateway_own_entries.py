@@ -65,7 +65,7 @@ def test_uninstall_without_agent_removes_the_entry_elftia_wrote(
     assert main(["gateway", "uninstall", "claude-desktop", "--file", str(path), "--name", "elftia-writing"]) == 0
     capsys.readouterr()
     assert main(["gateway", "uninstall", "claude-desktop", "--file", str(path)]) == 0
-    assert "Removed 'elftia-research'" in capsys.readouterr().out
+    assert 'Removed "elftia-research"' in capsys.readouterr().out
     assert json.loads(path.read_text(encoding="utf-8"))["mcpServers"] == {"memory": OTHER}
     assert main(["gateway", "uninstall", "claude-desktop", "--file", str(path)]) == 2
     assert "there is no entry of Elftia's gateway" in capsys.readouterr().err

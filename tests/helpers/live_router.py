@@ -58,7 +58,7 @@ def connect_servers(qtbot: Any, router: McpRouter, *records: McpServerRecord, ti
     """Connect ``records`` through the router (the window counts tools of connected servers only)."""
     done: list[object] = []
     for record in records:
-        router.servers.test(record.id, receiver=router.signals, on_done=done.append, on_error=done.append)
+        router.servers.test(record.id).then(router.signals, done.append, done.append)
     qtbot.waitUntil(lambda: len(done) == len(records), timeout=timeout)
 
 
@@ -69,5 +69,5 @@ def settle(qtbot: Any, router: McpRouter, timeout: int = 60_000) -> None:
     have been delivered: the barrier for a test that checks that something did NOT happen.
     """
     answered: list[Any] = []
-    router.servers.states(receiver=router.signals, on_done=answered.append)
+    router.servers.states().then(router.signals, answered.append)
     qtbot.waitUntil(lambda: bool(answered), timeout=timeout)

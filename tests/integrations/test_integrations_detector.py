@@ -13,8 +13,8 @@ from elftia_desktop.integrations.detector import (
     candidate_locations,
     detect,
     read_config,
-    strip_jsonc,
 )
+from elftia_desktop.integrations.jsonc import strip_jsonc
 
 Machine = Callable[..., Environment]
 Place = Callable[[str, Path], Path]

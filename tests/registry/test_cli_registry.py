@@ -82,7 +82,7 @@ def test_secret_input_goes_to_the_keyring_never_the_data_folder(
         capsys, "registry", "install", "io.github.example/weather-oci", "--value", "WEATHER_API_KEY=k-secret-4711"
     )
     assert code == 0, err
-    assert "Added weather-oci (untrusted)" in out and "elftia-mcp trust 'weather-oci'" in out
+    assert "Added weather-oci (untrusted)" in out and "elftia-mcp trust weather-oci" in out
     assert not any(b"k-secret-4711" in data for data in _files(isolated_data_dir).values())
     assert "k-secret-4711" in memory_keyring.values.values()
     [server] = _servers(isolated_data_dir)

@@ -12,6 +12,7 @@ Modes (``--mode``):
 ``--redirect-port P`` pre-registers ``--client-id``/``--client-secret`` (``--auth-method``) with the
 callback ``http://127.0.0.1:P/callback``; ``--cimd`` advertises client ID metadata documents (an
 ``https://`` client id is then accepted with any loopback redirect).
+``--dpop``: DPoP-bound tokens with nonces, demanded at ``/token`` and the MCP endpoint (``dpop_guard.py``).
 ``--token-lifetime N``: seconds an access token lives. ``--resource-path P``: the protected
 resource metadata names ``P`` instead of the MCP endpoint (a mismatch the client must refuse).
 Test hooks: ``POST /test/revoke`` revokes every token; ``GET /test/stats`` counts what happened.
@@ -361,6 +362,10 @@ def build(args: argparse.Namespace, port: int) -> Any:
     if args.mode == "code":
         metadata_url = f"{base}/.well-known/oauth-protected-resource{path}"
         app = require_scope_for_write(app, provider, metadata_url)
+    if args.dpop:
+        from dpop_guard import DpopGuard  # a sibling module (this file runs as a script)
+
+        app = DpopGuard(app, base, provider.stats)
     return advertise_cimd(app) if args.cimd else app
 
 
@@ -378,6 +383,7 @@ def main() -> None:
     parser.add_argument("--redirect-port", type=int, help="code mode: pre-register --client-id with this callback port")
     parser.add_argument("--auth-method", default="client_secret_basic", help="the pre-registered client's method")
     parser.add_argument("--cimd", action="store_true", help="advertise client ID metadata document support")
+    parser.add_argument("--dpop", action="store_true", help="code mode: demand DPoP proofs and nonces")
     args = parser.parse_args()
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

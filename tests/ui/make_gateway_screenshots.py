@@ -22,6 +22,7 @@ os.environ.pop("XDG_CONFIG_HOME", None)
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication
 
+from elftia_desktop.bridge.results import GatewayChange
 from elftia_desktop.core.agent_store import AgentStore
 from elftia_desktop.core.first_run import seed_default_agent
 from elftia_desktop.core.models import Agent
@@ -53,12 +54,12 @@ def shoot(app: QApplication, router: object, suffix: str) -> None:
     settle(app, lambda: panel.apps.count() == 6)
     panel.apps.setCurrentIndex(panel.apps.findData("cursor"))
     save(app, dialog, f"gateway{suffix}")
-    plans: list[dict[str, object]] = []
-    router.gateway.preview({"app": "claude-code", "agent": "Coder"}, receiver=router.signals, on_done=plans.append)  # type: ignore[attr-defined]
+    plans: list[GatewayChange] = []
+    router.gateway.preview({"app": "claude-code", "agent": "Coder"}).then(router.signals, plans.append)  # type: ignore[attr-defined]
     settle(app, lambda: bool(plans))
     plan = plans[0]
-    summary = f'Write the entry "elftia-coder" in Claude Code\'s config {plan["path"]}. The file is backed up first.'
-    diff = DiffDialog("Install in Claude Code", summary, str(plan["diff"]), "Install")
+    summary = f'Write the entry "elftia-coder" in Claude Code\'s config {plan.path}. The file is backed up first.'
+    diff = DiffDialog("Install in Claude Code", summary, plan.diff, "Install")
     diff.show()
     save(app, diff, f"gateway-diff{suffix}")
     diff.close()

@@ -125,9 +125,7 @@ def make_calls(app: QApplication, router: McpRouter, record: McpServerRecord) ->
     plan += [("refuse", {"reason": "closed on Sundays"}), ("count", {"steps": 3, "delay": 0.1}), ("sound", {})]
     for index, (tool, args) in enumerate(plan):
         done: Callable[[Any], None] = lambda _r: pending.append(1)  # noqa: E731
-        router.explore.try_tool(
-            record.id, tool, args, f"shot-{index}", receiver=router.signals, on_done=done, on_error=done
-        )
+        router.explore.try_tool(record.id, tool, args).then(router.signals, done, done)
         settle(app, lambda n=index: len(pending) > n)  # type: ignore[misc]
 
 

@@ -49,8 +49,8 @@ def make_activity(app: QApplication, router: McpRouter, records: list[McpServerR
     done: list[object] = []
     calls = [(records[0], "echo", {"text": "hi"}), (records[1], "fail", {"reason": "no"})]
     for record, tool, args in calls:
-        router.tools.call(record.id, tool, args, receiver=router.signals, on_done=done.append)
-    router.servers.test(records[3].id, receiver=router.signals, on_done=done.append, on_error=done.append)
+        router.tools.call(record.id, tool, args).then(router.signals, done.append)
+    router.servers.test(records[3].id).then(router.signals, done.append, done.append)
     settle(app, lambda: len(done) == 3)
 
 

@@ -141,7 +141,7 @@ def test_settings_saved_outside_keep_what_the_user_typed(qtbot: QtBot, router: M
     assert page.dirty() and page.save_button.isEnabled()
 
     loaded: list[dict[str, object]] = []
-    router.settings.load(receiver=page, on_done=lambda view: loaded.append(view.settings))
+    router.settings.load().then(page, lambda view: loaded.append(view.settings))
     qtbot.waitUntil(lambda: bool(loaded), timeout=WAIT)
     assert loaded[0]["logLines"] == 900  # in force in the services too
 

@@ -68,9 +68,7 @@ def test_import_counts_only_rows_it_will_import_and_nothing_imported_is_not_a_su
 
     box.setCurrentIndex(box.findData("skip"))
     with qtbot.waitSignal(panel.imported, timeout=WAIT) as imported:  # the button is off; what a click would send
-        router.integrations.import_servers(
-            panel.checked_sources(), panel.choices(), receiver=panel, on_done=panel._imported
-        )
+        router.integrations.import_servers(panel.checked_sources(), panel.choices()).then(panel, panel._imported)
     assert imported.args == [0]
     assert page.notice.kind == "info" and "Nothing was imported (1 skipped, 0 failed)" in page.notice.label.text()
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
+from elftia_desktop.bridge.routes.dependencies import runtime_view
 from elftia_desktop.core.models import DependencyCheckResult
 from elftia_desktop.deps import system_package
 from elftia_desktop.deps.overview import RuntimeRow
@@ -25,7 +26,7 @@ def card_for(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, uid: int, shot: Path
     monkeypatch.setattr(system_package, "user_id", lambda: uid)
     can = system_package.plan_here(runtime).argv is not None
     check = DependencyCheckResult(command="bwrap", installed=False, meets_minimum=False, installable=can)
-    card = RuntimeCard(RuntimeRow(runtime, check, managed=False, can_install=can).to_json_dict())
+    card = RuntimeCard(runtime_view(RuntimeRow(runtime, check, managed=False, can_install=can)))
     qtbot.addWidget(card)
     card.resize(900, 300)
     card.show()

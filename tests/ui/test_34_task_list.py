@@ -20,17 +20,11 @@ WAIT = 30_000
 pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("memory_servers")]
 
 
-def try_tool(router: McpRouter, server_id: str, tool: str, args: dict[str, Any], call_id: str) -> dict[str, Any]:
+def try_tool(router: McpRouter, server_id: str, tool: str, args: dict[str, Any]) -> dict[str, Any]:
     """Call through the Try dialog's route; the box gets ``ok`` or ``error``."""
     box: dict[str, Any] = {}
-    router.explore.try_tool(
-        server_id,
-        tool,
-        args,
-        call_id,
-        receiver=router.signals,
-        on_done=lambda r: box.setdefault("ok", r),
-        on_error=lambda e: box.setdefault("error", e),
+    router.explore.try_tool(server_id, tool, args).then(
+        router.signals, lambda r: box.setdefault("ok", r), lambda e: box.setdefault("error", e)
     )
     return box
 
@@ -48,9 +42,9 @@ def test_a_task_shows_its_states_and_cancel_stops_it(qtbot: QtBot, router: McpRo
     tasks.resize(760, 260)
     tasks.show()
     assert tasks.empty.isVisible() and not tasks.table.isVisible()
-    done = try_tool(router, record.id, "count_steps", {"steps": 2}, "try-1")
+    done = try_tool(router, record.id, "count_steps", {"steps": 2})
     qtbot.waitUntil(lambda: "ok" in done, timeout=WAIT)
-    waiting = try_tool(router, record.id, "wait_for_file", {"path": str(tmp_path / "never")}, "try-2")
+    waiting = try_tool(router, record.id, "wait_for_file", {"path": str(tmp_path / "never")})
     qtbot.waitUntil(lambda: len(cells(tasks)) == 2 and cells(tasks)[0][3] == "waiting for the file", timeout=WAIT)
     assert cells(tasks)[0][:3] == ["tasked", "wait_for_file", "working"]
     assert cells(tasks)[1][:4] == ["tasked", "count_steps", "completed", "counted 2 steps"]

@@ -23,14 +23,8 @@ pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("memory_servers"
 
 def try_tool(qtbot: QtBot, router: McpRouter, server_id: str, tool: str, args: dict[str, Any], n: int) -> Any:
     box: dict[str, Any] = {}
-    router.explore.try_tool(
-        server_id,
-        tool,
-        args,
-        f"activity-{n}",
-        receiver=router.signals,
-        on_done=lambda r: box.setdefault("ok", r),
-        on_error=lambda e: box.setdefault("error", e),
+    router.explore.try_tool(server_id, tool, args).then(
+        router.signals, lambda r: box.setdefault("ok", r), lambda e: box.setdefault("error", e)
     )
     qtbot.waitUntil(lambda: bool(box), timeout=WAIT)
     return box

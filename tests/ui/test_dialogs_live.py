@@ -34,9 +34,7 @@ def call(qtbot: QtBot, method: Any, *args: Any) -> Any:
     """Run one router channel and wait for its result."""
     box: dict[str, Any] = {}
     owner = QObject()
-    method(
-        *args, receiver=owner, on_done=lambda r: box.setdefault("ok", r), on_error=lambda e: box.setdefault("error", e)
-    )
+    method(*args).then(owner, lambda r: box.setdefault("ok", r), lambda e: box.setdefault("error", e))
     qtbot.waitUntil(lambda: bool(box), timeout=WAIT)
     assert "error" not in box, box.get("error")
     return box["ok"]

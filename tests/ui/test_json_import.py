@@ -7,13 +7,8 @@ import json
 from PySide6.QtWidgets import QComboBox
 from pytestqt.qtbot import QtBot
 
-from elftia_desktop.ui.dialogs.json_import_dialog import (
-    JsonImportDialog,
-    group_json,
-    preview_rows,
-    submission_groups,
-    utf16_offset,
-)
+from elftia_desktop.ui.dialogs.json_import_dialog import JsonImportDialog
+from elftia_desktop.ui.dialogs.json_preview import group_json, preview_rows, submission_groups, utf16_offset
 
 SERVERS = {
     "mcpServers": {

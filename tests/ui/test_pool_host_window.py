@@ -170,7 +170,7 @@ def test_quitting_with_an_app_attached_hands_the_pool_to_a_daemon(
         window_servers = server_pids("basic", os.getpid())
         assert len(window_servers) == 1
         done: list[Any] = []
-        router.pool.prepare_quit(True, receiver=router.signals, on_done=done.append, on_error=done.append)
+        router.pool.prepare_quit(True).then(router.signals, done.append, done.append)
         qtbot.waitUntil(lambda: bool(done), timeout=WAIT)
         loop.stop(cleanup=close, timeout=30)  # as the app's quit does
     qtbot.waitUntil(lambda: (s := host_status()) is not None and s["hostedBy"] == "daemon", timeout=WAIT)
@@ -248,14 +248,8 @@ def test_a_servers_question_during_the_windows_own_call_still_reaches_the_window
         lambda request: router.answer_elicitation(request.ticket, "accept", {"name": "Win", "age": 3})
     )
     box: dict[str, Any] = {}
-    router.explore.try_tool(
-        alpha_id,
-        "ask_name",
-        {},
-        "ask-1",
-        receiver=router.signals,
-        on_done=lambda r: box.setdefault("ok", r),
-        on_error=lambda e: box.setdefault("error", e),
+    router.explore.try_tool(alpha_id, "ask_name", {}).then(
+        router.signals, lambda r: box.setdefault("ok", r), lambda e: box.setdefault("error", e)
     )
     qtbot.waitUntil(lambda: bool(box), timeout=WAIT)
     assert "hello Win (3)" in json.dumps(box["ok"].response.to_json_dict())
@@ -284,7 +278,7 @@ def test_a_call_still_running_when_the_hand_over_closes_gets_an_error(
     claude.send_call("alpha__slow", {"seconds": 60})
     qtbot.waitUntil(lambda: any(c.calls_in_flight for c in router.pool.state.users), timeout=WAIT)
     done: list[Any] = []
-    router.pool.prepare_quit(True, receiver=router.signals, on_done=done.append, on_error=done.append)
+    router.pool.prepare_quit(True).then(router.signals, done.append, done.append)
     qtbot.waitUntil(lambda: bool(done), timeout=WAIT)
     answer = claude.answer()
     assert answer.startswith("ERROR") and "pool host stopped while this request ran" in answer

@@ -9,6 +9,8 @@ Modules:
   it.
 - ``explore``: Explore channels: try a tool (with progress and Cancel), get a prompt, read a resource.
 - ``gateway``: Gateway channels: the entry other apps run, installing and removing it, and the HTTP token.
+- ``icons``: Icons channel: the icon of any ``icons`` list (a registry entry's), fetched, kept and drawn like the
+  cards'.
 - ``integrations``: Integration channels: other apps' configs (detect, preview, import, export) and the
   ``claude`` CLI.
 - ``pool``: Pool host channels: who is attached to the window's pool, and what quitting does with them.

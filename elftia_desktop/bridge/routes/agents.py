@@ -6,9 +6,8 @@ import asyncio
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject
-
-from elftia_desktop.bridge.plumbing import Done, Failed, Reply, Route
+from elftia_desktop.bridge.pending import Pending
+from elftia_desktop.bridge.plumbing import Route
 
 if TYPE_CHECKING:
     from elftia_desktop.bridge.channels import AgentDraftInput, AgentInput
@@ -20,25 +19,11 @@ class AgentRoute(Route):
     """``agents:list``, ``agents:add``, ``agents:update``, ``agents:duplicate``, ``agents:remove``,
     ``agents:tools``, ``agents:preview``, ``agents:summaries``."""
 
-    def all(
-        self,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[list[Agent]] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def all(self) -> Pending[list[Agent]]:
         """``agents:list``: every agent, in file order."""
-        reply = Reply("agents:list", receiver, on_done, on_error)
-        return self._core.submit(reply, lambda s: asyncio.to_thread(s.agents.list))
+        return self._core.submit("agents:list", lambda s: asyncio.to_thread(s.agents.list))
 
-    def add(
-        self,
-        agent: Mapping[str, object],
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[Agent] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def add(self, agent: Mapping[str, object]) -> Pending[Agent]:
         """``agents:add``: ``agent`` in the ``AgentInput`` shape (``name``, ``mcpMode`` ...); the saved agent."""
         from elftia_desktop.bridge.channels import AgentInput
 
@@ -48,71 +33,38 @@ class AgentRoute(Route):
 
             return await asyncio.to_thread(s.agents.add, Agent.model_validate(data.model_dump()))
 
-        return self._core.call(Reply("agents:add", receiver, on_done, on_error), AgentInput, agent, work)
+        return self._core.call("agents:add", AgentInput, agent, work)
 
-    def update(
-        self,
-        agent_id: str,
-        updates: Mapping[str, object],
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[Agent] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def update(self, agent_id: str, updates: Mapping[str, object]) -> Pending[Agent]:
         """``agents:update``: merge ``updates`` (``name``, ``mcpMode``, ``selectedServers``, ``selectedTools``)."""
         from elftia_desktop.bridge.channels import AgentUpdateInput
 
-        reply = Reply("agents:update", receiver, on_done, on_error)
+        channel = "agents:update"
         params = {"id": agent_id, "updates": dict(updates)}
         return self._core.call(
-            reply, AgentUpdateInput, params, lambda s, u: asyncio.to_thread(s.agents.update, u.id, u.updates)
+            channel, AgentUpdateInput, params, lambda s, u: asyncio.to_thread(s.agents.update, u.id, u.updates)
         )
 
-    def duplicate(
-        self,
-        agent_id: str,
-        name: str | None = None,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[Agent] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def duplicate(self, agent_id: str, name: str | None = None) -> Pending[Agent]:
         """``agents:duplicate``: a copy under ``name`` (default ``<name> copy``)."""
         from elftia_desktop.bridge.channels import AgentDuplicateInput
 
-        reply = Reply("agents:duplicate", receiver, on_done, on_error)
         return self._core.call(
-            reply,
+            "agents:duplicate",
             AgentDuplicateInput,
             {"id": agent_id, "name": name},
             lambda s, d: asyncio.to_thread(s.agents.duplicate, d.id, d.name),
         )
 
-    def remove(
-        self,
-        agent_id: str,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[Agent] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def remove(self, agent_id: str) -> Pending[Agent]:
         """``agents:remove``: delete an agent; the removed agent."""
         from elftia_desktop.bridge.channels import AgentRefInput
 
-        reply = Reply("agents:remove", receiver, on_done, on_error)
         return self._core.call(
-            reply, AgentRefInput, {"id": agent_id}, lambda s, r: asyncio.to_thread(s.agents.remove, r.id)
+            "agents:remove", AgentRefInput, {"id": agent_id}, lambda s, r: asyncio.to_thread(s.agents.remove, r.id)
         )
 
-    def tools(
-        self,
-        agent: Mapping[str, object],
-        *,
-        start: bool = True,
-        receiver: QObject | None = None,
-        on_done: Done[McpToolListing] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def tools(self, agent: Mapping[str, object], *, start: bool = True) -> Pending[McpToolListing]:
         """``agents:tools``: the tools an agent (as edited, saved or not, in the ``Agent`` shape) could tick.
 
         The servers its mode gives it, without the agent's own tool selection; tools the server
@@ -128,19 +80,11 @@ class AgentRoute(Route):
 
             return await fetch_agent_server_tools(s.mcp if start else ConnectedTools(s.mcp), _draft(data))
 
-        reply = Reply("agents:tools", receiver, on_done, on_error)
-        return self._core.call(reply, AgentDraftInput, {"agent": dict(agent)}, work)
+        return self._core.call("agents:tools", AgentDraftInput, {"agent": dict(agent)}, work)
 
     def preview(
-        self,
-        agent: Mapping[str, object],
-        strict: bool = False,
-        *,
-        start: bool = True,
-        receiver: QObject | None = None,
-        on_done: Done[list[ProviderPayload]] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+        self, agent: Mapping[str, object], strict: bool = False, *, start: bool = True
+    ) -> Pending[list[ProviderPayload]]:
         """``agents:preview``: the exact payload per provider for the agent's tools.
 
         ``start=False``: only the tools of the servers connected now (none is started).
@@ -157,16 +101,9 @@ class AgentRoute(Route):
             listing = await (fetch_mcp_tools(s.mcp, draft) if start else connected_agent_tools(s.mcp, draft))
             return await asyncio.to_thread(preview_payloads, listing.tools, strict=data.strict)
 
-        reply = Reply("agents:preview", receiver, on_done, on_error)
-        return self._core.call(reply, AgentDraftInput, {"agent": dict(agent), "strict": strict}, work)
+        return self._core.call("agents:preview", AgentDraftInput, {"agent": dict(agent), "strict": strict}, work)
 
-    def summaries(
-        self,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[list[AgentToolSummary]] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def summaries(self) -> Pending[list[AgentToolSummary]]:
         """``agents:summaries``: per agent, its tool count and the tokens of its definitions."""
 
         async def work(s: AppServices) -> list[AgentToolSummary]:
@@ -180,7 +117,7 @@ class AgentRoute(Route):
                 summaries.append(await asyncio.to_thread(tool_summary, agent.id, listing.tools, listing.errors))
             return summaries
 
-        return self._core.submit(Reply("agents:summaries", receiver, on_done, on_error), work)
+        return self._core.submit("agents:summaries", work)
 
 
 def _draft(data: AgentDraftInput) -> Agent:

@@ -5,9 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject
-
-from elftia_desktop.bridge.plumbing import Done, Failed, Reply, Route
+from elftia_desktop.bridge.pending import Pending
+from elftia_desktop.bridge.plumbing import Route
 from elftia_desktop.bridge.results import JsonDict
 
 if TYPE_CHECKING:
@@ -18,13 +17,7 @@ if TYPE_CHECKING:
 class AppRoute(Route):
     """``mcp:presets``, ``app:notices``, ``app:parse-link``."""
 
-    def presets(
-        self,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[list[JsonDict]] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def presets(self) -> Pending[list[JsonDict]]:
         """``mcp:presets``: the built-in and official server presets as JSON dicts."""
 
         async def work(_s: AppServices) -> list[JsonDict]:
@@ -34,31 +27,18 @@ class AppRoute(Route):
             presets = await asyncio.to_thread(load_presets)
             return [p.model_dump(mode="json", by_alias=True, exclude_none=True) for p in presets]
 
-        return self._core.submit(Reply("mcp:presets", receiver, on_done, on_error), work)
+        return self._core.submit("mcp:presets", work)
 
-    def notices(
-        self,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[list[str]] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def notices(self) -> Pending[list[str]]:
         """``app:notices``: problems found at start (config recovered, secrets in a file)."""
 
         async def work(s: AppServices) -> list[str]:
             """``app:notices`` on the service loop."""
             return list(s.notices)
 
-        return self._core.submit(Reply("app:notices", receiver, on_done, on_error), work)
+        return self._core.submit("app:notices", work)
 
-    def parse_link(
-        self,
-        link: str,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[JsonDict] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def parse_link(self, link: str) -> Pending[JsonDict]:
         """``app:parse-link``: the link's server as an ``McpServerInput`` JSON dict, untrusted.
 
         Nothing is added or started: the UI opens the add form filled in with the result. A malformed
@@ -72,5 +52,4 @@ class AppRoute(Route):
 
             return parse_install_link(data.link).to_json_dict()
 
-        reply = Reply("app:parse-link", receiver, on_done, on_error)
-        return self._core.call(reply, InstallLinkInput, {"link": link}, work)
+        return self._core.call("app:parse-link", InstallLinkInput, {"link": link}, work)

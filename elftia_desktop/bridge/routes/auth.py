@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject
-
-from elftia_desktop.bridge.plumbing import Done, Failed, Reply, Route
+from elftia_desktop.bridge.pending import Pending
+from elftia_desktop.bridge.plumbing import Route
 
 if TYPE_CHECKING:
     from elftia_desktop.core.models import McpAuthStatus
@@ -19,38 +18,14 @@ if TYPE_CHECKING:
 class AuthRoute(Route):
     """``mcp:sign-in``, ``mcp:sign-out``, ``mcp:auth-status``."""
 
-    def sign_in(
-        self,
-        server_id: str,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[McpAuthStatus] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def sign_in(self, server_id: str) -> Pending[McpAuthStatus]:
         """``mcp:sign-in``: connect, signing in in the browser when needed."""
-        reply = Reply("mcp:sign-in", receiver, on_done, on_error)
-        return self._by_id(reply, server_id, lambda s, i: s.mcp.sign_in(i))
+        return self._by_id("mcp:sign-in", server_id, lambda s, i: s.mcp.sign_in(i))
 
-    def sign_out(
-        self,
-        server_id: str,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[McpAuthStatus] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def sign_out(self, server_id: str) -> Pending[McpAuthStatus]:
         """``mcp:sign-out``: disconnect and delete the server's tokens."""
-        reply = Reply("mcp:sign-out", receiver, on_done, on_error)
-        return self._by_id(reply, server_id, lambda s, i: s.mcp.sign_out(i))
+        return self._by_id("mcp:sign-out", server_id, lambda s, i: s.mcp.sign_out(i))
 
-    def status(
-        self,
-        server_id: str,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[McpAuthStatus] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def status(self, server_id: str) -> Pending[McpAuthStatus]:
         """``mcp:auth-status``: whether the server is signed in, until when, with which scopes, for whom."""
-        reply = Reply("mcp:auth-status", receiver, on_done, on_error)
-        return self._by_id(reply, server_id, lambda s, i: s.mcp.auth_status(i))
+        return self._by_id("mcp:auth-status", server_id, lambda s, i: s.mcp.auth_status(i))

@@ -8,12 +8,11 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from PySide6.QtCore import QObject
-
-from elftia_desktop.bridge.plumbing import Done, Failed, Reply, Route
-from elftia_desktop.bridge.results import JsonDict
+from elftia_desktop.bridge.pending import Pending
+from elftia_desktop.bridge.plumbing import Route
+from elftia_desktop.bridge.results import GatewayApp, GatewayChange, GatewayInfo
 
 if TYPE_CHECKING:
     from elftia_desktop.bridge.channels import GatewayTargetInput
@@ -29,7 +28,7 @@ def _agent_name(services: AppServices, agent: str | None) -> str | None:
     return services.agents.get(agent).name if agent else None
 
 
-def _info(services: AppServices, target: GatewayTargetInput) -> dict[str, Any]:
+def _info(services: AppServices, target: GatewayTargetInput) -> GatewayInfo:
     from elftia_desktop.gateway.command import gateway_command
     from elftia_desktop.gateway.install import (
         INSTALL_APPS,
@@ -48,99 +47,63 @@ def _info(services: AppServices, target: GatewayTargetInput) -> dict[str, Any]:
         fmt = install_app(app_id)
         path = config_path(fmt)
         entry = {fmt.root_key: {name: gateway_entry(fmt, agent, target.hub)}}
-        apps.append(
-            {
-                "id": fmt.id,
-                "label": fmt.label,
-                "path": str(path),
-                "installed": installed_entry(fmt, path, name),
-                "entry": json.dumps(entry, indent=2, ensure_ascii=False),
-            }
-        )
+        text = json.dumps(entry, indent=2, ensure_ascii=False)
+        apps.append(GatewayApp(fmt.id, fmt.label, str(path), installed_entry(fmt, path, name), text))
     command, args = gateway_command(agent, target.hub)
-    return {
-        "name": name,
-        "apps": apps,
-        "command": [command, *args],
-        "httpCommand": [command, *args, "--http", "8765"],
-        "httpUrl": "http://127.0.0.1:8765/mcp",
-        "token": gateway_token(services.catalog.vault),
-    }
+    line = (command, *args)
+    token = gateway_token(services.catalog.vault)
+    return GatewayInfo(name, tuple(apps), line, (*line, "--http", "8765"), "http://127.0.0.1:8765/mcp", token)
+
+
+def _change(plan: InstallPlan, backup: str | None = None) -> GatewayChange:
+    return GatewayChange(
+        plan.app.id, plan.app.label, str(plan.path), plan.name, plan.diff, plan.changed, tuple(plan.warnings), backup
+    )
 
 
 class GatewayRoute(Route):
     """``gateway:info``, ``gateway:preview``, ``gateway:install``, ``gateway:uninstall``, ``gateway:reset-token``."""
 
     def _gateway(
-        self,
-        reply: Reply[T],
-        target: GatewayTarget,
-        work: Callable[[AppServices, GatewayTargetInput], T],
-    ) -> int:
+        self, channel: str, target: GatewayTarget, work: Callable[[AppServices, GatewayTargetInput], T]
+    ) -> Pending[T]:
         from elftia_desktop.bridge.channels import GatewayTargetInput
 
         async def run(services: AppServices, data: GatewayTargetInput) -> T:
             """``work`` in a worker thread (it reads files and the keyring)."""
             return await asyncio.to_thread(work, services, data)
 
-        return self._core.call(reply, GatewayTargetInput, target, run)
+        return self._core.call(channel, GatewayTargetInput, target, run)
 
-    def info(
-        self,
-        target: GatewayTarget,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[JsonDict] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def info(self, target: GatewayTarget) -> Pending[GatewayInfo]:
         """``gateway:info`` ``{agent?, hub?}``: per app its entry JSON, config path and whether it is installed;
         the stdio and HTTP command lines and the HTTP token."""
-        return self._gateway(Reply("gateway:info", receiver, on_done, on_error), target, _info)
+        return self._gateway("gateway:info", target, _info)
 
-    def preview(
-        self,
-        target: GatewayTarget,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[JsonDict] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def preview(self, target: GatewayTarget) -> Pending[GatewayChange]:
         """``gateway:preview`` ``{app, agent?, hub?, remove?}``: the change as a diff; nothing is written."""
 
-        def work(services: AppServices, data: GatewayTargetInput) -> JsonDict:
+        def work(services: AppServices, data: GatewayTargetInput) -> GatewayChange:
             """``gateway:preview`` on the service loop."""
-            return _plan(services, data).to_json_dict()
+            return _change(_plan(services, data))
 
-        return self._gateway(Reply("gateway:preview", receiver, on_done, on_error), target, work)
+        return self._gateway("gateway:preview", target, work)
 
-    def apply(
-        self,
-        target: GatewayTarget,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[JsonDict] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def apply(self, target: GatewayTarget) -> Pending[GatewayChange]:
         """``gateway:install`` / ``gateway:uninstall`` (``remove: true``): back up, then write the change."""
 
-        def work(services: AppServices, data: GatewayTargetInput) -> JsonDict:
+        def work(services: AppServices, data: GatewayTargetInput) -> GatewayChange:
             """The work, on the service loop."""
             from elftia_desktop.gateway.install import apply_plan
 
             plan = _plan(services, data)
             backup = apply_plan(plan)
-            return plan.to_json_dict() | {"backup": str(backup) if backup else None}
+            return _change(plan, str(backup) if backup else None)
 
         channel = "gateway:uninstall" if target.get("remove") else "gateway:install"
-        return self._gateway(Reply(channel, receiver, on_done, on_error), target, work)
+        return self._gateway(channel, target, work)
 
-    def reset_token(
-        self,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[str] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def reset_token(self) -> Pending[str]:
         """``gateway:reset-token``: a new HTTP token (clients with the old one get 401)."""
 
         async def run(services: AppServices) -> str:
@@ -149,7 +112,7 @@ class GatewayRoute(Route):
 
             return await asyncio.to_thread(reset_token, services.catalog.vault)
 
-        return self._core.submit(Reply("gateway:reset-token", receiver, on_done, on_error), run)
+        return self._core.submit("gateway:reset-token", run)
 
 
 def _plan(services: AppServices, target: GatewayTargetInput) -> InstallPlan:

@@ -12,10 +12,18 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject
-
-from elftia_desktop.bridge.plumbing import Done, Failed, Reply, Route
-from elftia_desktop.bridge.results import ClaudeStatus, ExportFileResult, JsonDict
+from elftia_desktop.bridge.pending import Pending
+from elftia_desktop.bridge.plumbing import Route
+from elftia_desktop.bridge.results import (
+    ClaudeStatus,
+    ExportFileResult,
+    FileError,
+    ImportOutcome,
+    ImportPreview,
+    ImportResult,
+    ImportRow,
+    JsonDict,
+)
 
 if TYPE_CHECKING:
     from elftia_desktop.bridge.channels import (
@@ -45,13 +53,7 @@ class IntegrationRoute(Route):
     ``mcp:plan-export-into-app``, ``mcp:export-into-app``, ``mcp:claude-status``, ``mcp:claude-push``,
     ``mcp:claude-sources``."""
 
-    def detect(
-        self,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[list[JsonDict]] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def detect(self) -> Pending[list[JsonDict]]:
         """``mcp:detect-configs``: other apps' config files on this machine, with server counts or errors."""
 
         async def work(_s: AppServices) -> list[JsonDict]:
@@ -62,43 +64,28 @@ class IntegrationRoute(Route):
             found = await detect_async(Environment.current(), [Path.cwd()])
             return [describe_config(f) for f in found]
 
-        return self._core.submit(Reply("mcp:detect-configs", receiver, on_done, on_error), work)
+        return self._core.submit("mcp:detect-configs", work)
 
-    def preview_import(
-        self,
-        sources: Sequence[Source],
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[JsonDict] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def preview_import(self, sources: Sequence[Source]) -> Pending[ImportPreview]:
         """``mcp:preview-import``: ``{rows, fileErrors}`` for the files (nothing is written)."""
         from elftia_desktop.bridge.channels import ImportPreviewInput
 
-        async def work(s: AppServices, data: ImportPreviewInput) -> JsonDict:
+        async def work(s: AppServices, data: ImportPreviewInput) -> ImportPreview:
             """``mcp:preview-import`` on the service loop."""
             from elftia_desktop.integrations.transfer import preview_rows, preview_sources
 
             refs = _refs(data.sources)
             preview = await asyncio.to_thread(lambda: preview_sources(refs, s.catalog.all()))
-            return {"rows": preview_rows(preview), "fileErrors": preview.file_errors}
+            rows = tuple(_import_row(row) for row in preview_rows(preview))
+            return ImportPreview(rows, _file_errors(preview.file_errors))
 
-        reply = Reply("mcp:preview-import", receiver, on_done, on_error)
-        return self._core.call(reply, ImportPreviewInput, {"sources": [dict(x) for x in sources]}, work)
+        return self._core.call("mcp:preview-import", ImportPreviewInput, {"sources": [dict(x) for x in sources]}, work)
 
-    def import_servers(
-        self,
-        sources: Sequence[Source],
-        choices: Mapping[str, str],
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[JsonDict] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def import_servers(self, sources: Sequence[Source], choices: Mapping[str, str]) -> Pending[ImportOutcome]:
         """``mcp:import``: import the chosen rows, untrusted, secrets to the keyring; ``{results, fileErrors}``."""
         from elftia_desktop.bridge.channels import ImportInput
 
-        async def work(s: AppServices, data: ImportInput) -> JsonDict:
+        async def work(s: AppServices, data: ImportInput) -> ImportOutcome:
             """``mcp:import`` on the service loop."""
             from elftia_desktop.integrations.transfer import import_rows
 
@@ -106,25 +93,13 @@ class IntegrationRoute(Route):
             outcomes, preview = await asyncio.to_thread(import_rows, s.catalog, refs, picked)
             if any(o.server_id for o in outcomes):
                 s.mcp.notify_servers_changed()
-            return {
-                "results": [o.to_json_dict() for o in outcomes],
-                "fileErrors": preview.file_errors,
-                "vaultWarning": s.catalog.vault.warning,
-            }
+            results = tuple(ImportResult(o.name, o.status, o.server_name, o.error) for o in outcomes)
+            return ImportOutcome(results, _file_errors(preview.file_errors), s.catalog.vault.warning)
 
-        reply = Reply("mcp:import", receiver, on_done, on_error)
         params = {"sources": [dict(x) for x in sources], "choices": dict(choices)}
-        return self._core.call(reply, ImportInput, params, work)
+        return self._core.call("mcp:import", ImportInput, params, work)
 
-    def export(
-        self,
-        server_ids: Sequence[str],
-        fmt: str,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[JsonDict] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def export(self, server_ids: Sequence[str], fmt: str) -> Pending[JsonDict]:
         """``mcp:export``: ``{text, warnings, placeholders, skipped, appPath}`` (nothing is written)."""
         from elftia_desktop.bridge.channels import ExportInput
 
@@ -136,19 +111,9 @@ class IntegrationRoute(Route):
             result = export_text(await records(s.catalog, spec.server_ids), spec.format)
             return result.to_json_dict() | {"text": result.text, "appPath": str(app_config_path(spec.format))}
 
-        reply = Reply("mcp:export", receiver, on_done, on_error)
-        return self._core.call(reply, ExportInput, {"serverIds": list(server_ids), "format": fmt}, work)
+        return self._core.call("mcp:export", ExportInput, {"serverIds": list(server_ids), "format": fmt}, work)
 
-    def export_to_file(
-        self,
-        server_ids: Sequence[str],
-        fmt: str,
-        path: str,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[ExportFileResult] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def export_to_file(self, server_ids: Sequence[str], fmt: str, path: str) -> Pending[ExportFileResult]:
         """``mcp:export-file``: write or merge into ``path`` (other servers there are kept)."""
         from elftia_desktop.bridge.channels import ExportFileInput
 
@@ -162,19 +127,10 @@ class IntegrationRoute(Route):
             replaced = await asyncio.to_thread(write_export, result, Path(spec.path))
             return ExportFileResult(spec.path, list(replaced), list(result.warnings))
 
-        reply = Reply("mcp:export-file", receiver, on_done, on_error)
         params = {"serverIds": list(server_ids), "format": fmt, "path": path}
-        return self._core.call(reply, ExportFileInput, params, work)
+        return self._core.call("mcp:export-file", ExportFileInput, params, work)
 
-    def plan_export_into_app(
-        self,
-        server_ids: Sequence[str],
-        fmt: str,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[JsonDict] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def plan_export_into_app(self, server_ids: Sequence[str], fmt: str) -> Pending[JsonDict]:
         """``mcp:plan-export-into-app``: the app's file, the diff, the fingerprints; nothing is written."""
         from elftia_desktop.bridge.channels import ExportInput
 
@@ -184,20 +140,11 @@ class IntegrationRoute(Route):
 
             return await plan_export_into_app(s.catalog, spec.server_ids, spec.format)
 
-        reply = Reply("mcp:plan-export-into-app", receiver, on_done, on_error)
-        return self._core.call(reply, ExportInput, {"serverIds": list(server_ids), "format": fmt}, work)
+        return self._core.call(
+            "mcp:plan-export-into-app", ExportInput, {"serverIds": list(server_ids), "format": fmt}, work
+        )
 
-    def export_into_app(
-        self,
-        server_ids: Sequence[str],
-        fmt: str,
-        digest: str,
-        after_digest: str,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[JsonDict] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def export_into_app(self, server_ids: Sequence[str], fmt: str, digest: str, after_digest: str) -> Pending[JsonDict]:
         """``mcp:export-into-app``: back the app's file up, then write what the diff showed; ``{path, backup}``."""
         from elftia_desktop.bridge.channels import AppWriteInput
 
@@ -207,29 +154,14 @@ class IntegrationRoute(Route):
 
             return await export_into_app(s.catalog, spec.server_ids, spec.format, spec.digest, spec.after_digest)
 
-        reply = Reply("mcp:export-into-app", receiver, on_done, on_error)
         params = {"serverIds": list(server_ids), "format": fmt, "digest": digest, "afterDigest": after_digest}
-        return self._core.call(reply, AppWriteInput, params, work)
+        return self._core.call("mcp:export-into-app", AppWriteInput, params, work)
 
-    def claude_status(
-        self,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[ClaudeStatus] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def claude_status(self) -> Pending[ClaudeStatus]:
         """``mcp:claude-status``: the ``claude`` CLI (installed, path, version, install help) and its servers."""
-        return self._core.submit(Reply("mcp:claude-status", receiver, on_done, on_error), _claude_status)
+        return self._core.submit("mcp:claude-status", _claude_status)
 
-    def claude_push(
-        self,
-        server_id: str,
-        scope: str = "user",
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[JsonDict] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def claude_push(self, server_id: str, scope: str = "user") -> Pending[JsonDict]:
         """``mcp:claude-push``: ``claude mcp add-json`` one of our servers (secrets as ``${VAR}`` placeholders)."""
         from elftia_desktop.bridge.channels import ClaudePushInput
 
@@ -239,16 +171,9 @@ class IntegrationRoute(Route):
             result = await (await _claude_cli()).add(record, None, spec.scope, with_secrets=False)
             return {"name": record.name, "scope": spec.scope} | result.to_json_dict()
 
-        reply = Reply("mcp:claude-push", receiver, on_done, on_error)
-        return self._core.call(reply, ClaudePushInput, {"serverId": server_id, "scope": scope}, work)
+        return self._core.call("mcp:claude-push", ClaudePushInput, {"serverId": server_id, "scope": scope}, work)
 
-    def claude_sources(
-        self,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[list[JsonDict]] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def claude_sources(self) -> Pending[list[JsonDict]]:
         """``mcp:claude-sources``: Claude Code's config files, to preview and import ("pull")."""
 
         async def work(_s: AppServices) -> list[JsonDict]:
@@ -258,7 +183,7 @@ class IntegrationRoute(Route):
             cli = await _claude_cli()
             return [describe_config(f) for f in await asyncio.to_thread(cli.config_files)]
 
-        return self._core.submit(Reply("mcp:claude-sources", receiver, on_done, on_error), work)
+        return self._core.submit("mcp:claude-sources", work)
 
 
 async def _claude_status(_s: AppServices) -> ClaudeStatus:
@@ -293,3 +218,24 @@ async def _claude_cli() -> ClaudeCli:
 
     path = await command_search_path()
     return await asyncio.to_thread(ClaudeCli, None, os.environ | {"PATH": path})
+
+
+def _file_errors(errors: list[dict[str, Any]]) -> tuple[FileError, ...]:
+    return tuple(FileError(str(e["path"]), str(e["error"]), e.get("line"), e.get("column")) for e in errors)
+
+
+def _import_row(row: dict[str, Any]) -> ImportRow:
+    return ImportRow(
+        key=row["key"],
+        name=row["name"],
+        app=row["app"],
+        source=row["source"],
+        transport=row.get("transport"),
+        runs=row["runs"],
+        conflict=row.get("conflict"),
+        warnings=tuple(row["warnings"]),
+        env=tuple(row["env"].items()),
+        headers=tuple(row["headers"].items()),
+        secrets=tuple(row["secrets"]),
+        error=row.get("error"),
+    )

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 
-from elftia_desktop.bridge.plumbing import Done, Failed, Reply, Route, RouterCore
+from elftia_desktop.bridge.pending import Pending
+from elftia_desktop.bridge.plumbing import Route, RouterCore
 from elftia_desktop.bridge.pool_host import PoolState, QuitChoice, WindowPool
 
 if TYPE_CHECKING:
@@ -51,13 +52,7 @@ class PoolRoute(Route):
         if pool is not None:
             pool.on_state = self._relay.arrived.emit
 
-    def refresh(
-        self,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[PoolState] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def refresh(self) -> Pending[PoolState]:
         """``pool:state``: the current state (also emitted as ``poolChanged``)."""
 
         async def work(services: AppServices) -> PoolState:
@@ -66,7 +61,7 @@ class PoolRoute(Route):
             self._relay.arrived.emit(state)
             return state
 
-        return self._core.submit(Reply("pool:state", receiver, on_done, on_error), work)
+        return self._core.submit("pool:state", work)
 
     def set_quit_choice(self, choice: QuitChoice) -> None:
         """``pool:quit-choice``: what quitting does while apps are attached (``ask``, ``keep``, ``stop``)."""
@@ -76,14 +71,7 @@ class PoolRoute(Route):
         if pool is not None:
             self._core.loop.loop.call_soon_threadsafe(setattr, pool, "quit_choice", choice)
 
-    def prepare_quit(
-        self,
-        keep: bool,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[None] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def prepare_quit(self, keep: bool) -> Pending[None]:
         """``pool:prepare-quit``: stop accepting apps; ``keep``: their calls finish and a daemon takes the pool
         over when the window has quit; else their servers stop with the window."""
 
@@ -92,4 +80,4 @@ class PoolRoute(Route):
             if services.pool is not None:
                 await services.pool.prepare_quit(keep)
 
-        return self._core.submit(Reply("pool:prepare-quit", receiver, on_done, on_error), work)
+        return self._core.submit("pool:prepare-quit", work)

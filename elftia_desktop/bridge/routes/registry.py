@@ -13,12 +13,11 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-from PySide6.QtCore import QObject
+from typing import TYPE_CHECKING, Any
 
 from elftia_desktop.application import registry as registry_actions
-from elftia_desktop.bridge.plumbing import Done, Failed, Reply, Route, RouterCore
+from elftia_desktop.bridge.pending import Pending
+from elftia_desktop.bridge.plumbing import Route, RouterCore
 from elftia_desktop.core.errors import ConfigError, ElftiaError
 from elftia_desktop.registry.cache import RegistryCache, RegistryIndex, featured_entries
 from elftia_desktop.registry.client import REGISTRY_URL_ENV, RegistryClient
@@ -51,6 +50,8 @@ class EntryView:
     installable: bool
     status_text: str = ""
     """The status with the registry's ``statusMessage`` (``deprecated: replaced by …``)."""
+    icons: list[dict[str, Any]] = field(default_factory=list)
+    """The entry's ``icons`` (drawn through ``router.icons``, like the cards' icons)."""
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,7 @@ def _view(entry: RegistryEntry) -> EntryView:
         transport=transport_label(server),
         installable=entry.installable,
         status_text=entry.status_text,
+        icons=[icon for icon in server.icons or () if isinstance(icon, dict)],
     )
 
 
@@ -114,9 +116,7 @@ class RegistryRoute(Route):
         """Search the entries held in memory (call on the UI thread: no I/O)."""
         return [_view(e) for e in self._index.search(query, include_removed=include_removed)]
 
-    def sync(
-        self, *, receiver: QObject | None = None, on_done: Done[list[str]] | None = None, on_error: Failed | None = None
-    ) -> int:
+    def sync(self) -> Pending[list[str]]:
         """``registry:sync``: refresh every registry's cache; the result is the list of problems met."""
         index = self._index
 
@@ -133,16 +133,9 @@ class RegistryRoute(Route):
             index.replace(entries)
             return problems
 
-        return self._core.submit(Reply("registry:sync", receiver, on_done, on_error), work)
+        return self._core.submit("registry:sync", work)
 
-    def prepare(
-        self,
-        key: str,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[InstallForm] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def prepare(self, key: str) -> Pending[InstallForm]:
         """``registry:prepare``: choose the package for this machine; the result is an :class:`InstallForm`."""
         source, _, name = key.partition("\n")
         entry = self._index.find(name, source)
@@ -156,7 +149,7 @@ class RegistryRoute(Route):
             prepared_by_key[key] = prepared
             return _form(key, entry, prepared)
 
-        return self._core.submit(Reply("registry:prepare", receiver, on_done, on_error), work)
+        return self._core.submit("registry:prepare", work)
 
     def preview(self, key: str, values: Mapping[str, str]) -> str:
         """The command line or URL with the values typed so far (UI thread, no I/O); ``key`` may be a bundle's path."""
@@ -165,16 +158,7 @@ class RegistryRoute(Route):
             return bundle.preview(values)
         return prepared.preview(values) if prepared is not None else ""
 
-    def install(
-        self,
-        key: str,
-        name: str,
-        values: dict[str, str],
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[McpServerRecord] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def install(self, key: str, name: str, values: dict[str, str]) -> Pending[McpServerRecord]:
         """``registry:install``: add the server untrusted (secrets to the keyring); the result is its record."""
         prepared = self._prepared.get(key)
 
@@ -184,16 +168,9 @@ class RegistryRoute(Route):
                 raise ConfigError("Open the entry's details again before installing")
             return await _add(s, prepared.to_input(name, values), prepared.bundle)
 
-        return self._core.submit(Reply("registry:install", receiver, on_done, on_error), work)
+        return self._core.submit("registry:install", work)
 
-    def open_bundle(
-        self,
-        path: str,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[InstallForm] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def open_bundle(self, path: str) -> Pending[InstallForm]:
         """``bundle:open``: read and check a ``.mcpb`` file; the result is an :class:`InstallForm`."""
         bundles = self._bundles
 
@@ -205,18 +182,9 @@ class RegistryRoute(Route):
             form.notes.extend(f"This bundle {p}." for p in await bundle_runtime_problems(plan, s.deps))
             return form
 
-        return self._core.submit(Reply("bundle:open", receiver, on_done, on_error), work)
+        return self._core.submit("bundle:open", work)
 
-    def install_bundle(
-        self,
-        path: str,
-        name: str,
-        values: dict[str, str],
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[McpServerRecord] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def install_bundle(self, path: str, name: str, values: dict[str, str]) -> Pending[McpServerRecord]:
         """``bundle:install``: unpack into the data folder and add the server untrusted."""
         plan = self._bundles.get(path)
 
@@ -226,15 +194,9 @@ class RegistryRoute(Route):
                 raise ConfigError(f"{path}: open the bundle again before installing")
             return await _add(s, plan.to_input(name, values), plan)
 
-        return self._core.submit(Reply("bundle:install", receiver, on_done, on_error), work)
+        return self._core.submit("bundle:install", work)
 
-    def outdated(
-        self,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[dict[str, str]] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def outdated(self) -> Pending[dict[str, str]]:
         """``registry:outdated``: ``{serverId: latestVersion}`` of servers with a newer version."""
 
         async def work(s: AppServices) -> dict[str, str]:
@@ -242,16 +204,9 @@ class RegistryRoute(Route):
             found, _problems = await find_outdated(await s.mcp.list_servers(), {})
             return {o.record.id: o.latest for o in found}
 
-        return self._core.submit(Reply("registry:outdated", receiver, on_done, on_error), work)
+        return self._core.submit("registry:outdated", work)
 
-    def update(
-        self,
-        server_id: str,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[McpServerRecord] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def update(self, server_id: str) -> Pending[McpServerRecord]:
         """``registry:update``: re-pin to the latest version, keep the inputs; the server is untrusted again."""
 
         async def work(s: AppServices, valid_id: str) -> McpServerRecord:
@@ -264,7 +219,7 @@ class RegistryRoute(Route):
             prepared = await prepare(entry, s.deps)
             return _record_of(await registry_actions.repin(s.mcp, record, prepared.plan))
 
-        return self._by_id(Reply("registry:update", receiver, on_done, on_error), server_id, work)
+        return self._by_id("registry:update", server_id, work)
 
 
 async def _add(s: AppServices, server: McpServerInput, bundle: BundlePlan | None) -> McpServerRecord:

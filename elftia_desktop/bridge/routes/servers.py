@@ -6,10 +6,9 @@ import asyncio
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject
-
 from elftia_desktop.application import servers as actions
-from elftia_desktop.bridge.plumbing import Done, Failed, Reply, Route
+from elftia_desktop.bridge.pending import Pending
+from elftia_desktop.bridge.plumbing import Route
 from elftia_desktop.bridge.results import LaunchChange, LaunchInfo
 
 if TYPE_CHECKING:
@@ -23,186 +22,85 @@ ServerStates = dict[str, tuple[str, str]]
 class ServerRoute(Route):
     """``mcp:list``, ``mcp:add`` … ``mcp:states``: what the servers page needs."""
 
-    def records(
-        self,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[list[McpServerRecord]] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def records(self) -> Pending[list[McpServerRecord]]:
         """``mcp:list``: every server record."""
-        return self._core.submit(Reply("mcp:list", receiver, on_done, on_error), lambda s: s.mcp.list_servers())
+        return self._core.submit("mcp:list", lambda s: s.mcp.list_servers())
 
-    def add(
-        self,
-        server: Mapping[str, object],
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[McpActionResult] | None = None,
-        on_error: Failed | None = None,
-        connect: bool = True,
-    ) -> int:
+    def add(self, server: Mapping[str, object], *, connect: bool = True) -> Pending[McpActionResult]:
         """``mcp:add``: ``server`` in the ``McpServerInput`` JSON shape; ``connect=False`` saves without connecting."""
         from elftia_desktop.core.models import McpServerInput
 
-        reply = Reply("mcp:add", receiver, on_done, on_error)
-        return self._core.call(reply, McpServerInput, server, lambda s, data: actions.add(s.mcp, data, connect=connect))
+        return self._core.call(
+            "mcp:add", McpServerInput, server, lambda s, data: actions.add(s.mcp, data, connect=connect)
+        )
 
-    def add_json(
-        self,
-        json_text: str,
-        trust: bool = False,
-        on_conflict: str = "fail",
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[McpActionResult] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def add_json(self, json_text: str, trust: bool = False, on_conflict: str = "fail") -> Pending[McpActionResult]:
         """``mcp:addJson``: servers from pasted JSON; ``on_conflict`` is rename, skip, replace or fail."""
         from elftia_desktop.core.models import McpServerJsonInput
 
-        reply = Reply("mcp:addJson", receiver, on_done, on_error)
         params = {"json": json_text, "trust": trust, "onConflict": on_conflict}
-        return self._core.call(reply, McpServerJsonInput, params, lambda s, data: actions.add_json(s.mcp, data))
+        return self._core.call("mcp:addJson", McpServerJsonInput, params, lambda s, data: actions.add_json(s.mcp, data))
 
-    def remove(
-        self,
-        server_id: str,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[McpActionResult] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def remove(self, server_id: str) -> Pending[McpActionResult]:
         """``mcp:remove``."""
-        return self._by_id(
-            Reply("mcp:remove", receiver, on_done, on_error), server_id, lambda s, i: actions.remove(s.mcp, i)
-        )
+        return self._by_id("mcp:remove", server_id, lambda s, i: actions.remove(s.mcp, i))
 
     def update(
-        self,
-        server_id: str,
-        updates: Mapping[str, object],
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[McpActionResult] | None = None,
-        on_error: Failed | None = None,
-        connect: bool = True,
-    ) -> int:
+        self, server_id: str, updates: Mapping[str, object], *, connect: bool = True
+    ) -> Pending[McpActionResult]:
         """``mcp:update``: merge ``updates`` (record fields in JSON spelling) into the record.
 
         ``connect=False``: a server whose launch changed is stopped, not restarted (the caller connects it).
         """
         from elftia_desktop.core.models import McpServerUpdateInput
 
-        reply = Reply("mcp:update", receiver, on_done, on_error)
+        channel = "mcp:update"
         params = {"id": server_id, "updates": dict(updates)}
         return self._core.call(
-            reply, McpServerUpdateInput, params, lambda s, u: actions.update(s.mcp, u.id, u.updates, connect=connect)
+            channel, McpServerUpdateInput, params, lambda s, u: actions.update(s.mcp, u.id, u.updates, connect=connect)
         )
 
-    def test(
-        self,
-        server_id: str,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[McpTestResult] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def test(self, server_id: str) -> Pending[McpTestResult]:
         """``mcp:test``: connect and list tools (signing in in place when an OAuth server asks)."""
-        reply = Reply("mcp:test", receiver, on_done, on_error)
-        return self._by_id(reply, server_id, lambda s, i: s.mcp.signed_in(i, lambda: s.mcp.test(i)))
+        return self._by_id("mcp:test", server_id, lambda s, i: s.mcp.signed_in(i, lambda: s.mcp.test(i)))
 
-    def test_config(
-        self,
-        server: Mapping[str, object],
-        server_id: str | None = None,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[McpTestResult] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def test_config(self, server: Mapping[str, object], server_id: str | None = None) -> Pending[McpTestResult]:
         """``mcp:test-config``: try an unsaved server (``McpServerInput`` shape) without saving it.
 
         ``server_id``: the saved server being edited, so its stored secrets resolve.
         """
         from elftia_desktop.core.models import McpServerInput
 
-        reply = Reply("mcp:test-config", receiver, on_done, on_error)
         return self._core.call(
-            reply, McpServerInput, server, lambda s, data: s.mcp.test_config(data, server_id, sign_in=True)
+            "mcp:test-config", McpServerInput, server, lambda s, data: s.mcp.test_config(data, server_id, sign_in=True)
         )
 
-    def discover(
-        self,
-        server_id: str,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[McpDiscoverResult] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def discover(self, server_id: str) -> Pending[McpDiscoverResult]:
         """``mcp:discover``: tools, prompts, resources (signing in in place when an OAuth server asks)."""
-        reply = Reply("mcp:discover", receiver, on_done, on_error)
-        return self._by_id(reply, server_id, lambda s, i: s.mcp.signed_in(i, lambda: s.mcp.discover(i)))
+        return self._by_id("mcp:discover", server_id, lambda s, i: s.mcp.signed_in(i, lambda: s.mcp.discover(i)))
 
-    def trust(
-        self,
-        server_id: str,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[McpActionResult] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def trust(self, server_id: str) -> Pending[McpActionResult]:
         """``mcp:trust``: the user confirmed what the server runs."""
-        return self._by_id(
-            Reply("mcp:trust", receiver, on_done, on_error), server_id, lambda s, i: actions.trust(s.mcp, i)
-        )
+        return self._by_id("mcp:trust", server_id, lambda s, i: actions.trust(s.mcp, i))
 
-    def launch_info(
-        self,
-        server_id: str,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[LaunchInfo] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def launch_info(self, server_id: str) -> Pending[LaunchInfo]:
         """``mcp:launch-info``: what the server runs, for the trust dialog; secret values are never included."""
-        return self._by_id(Reply("mcp:launch-info", receiver, on_done, on_error), server_id, _launch_info)
+        return self._by_id("mcp:launch-info", server_id, _launch_info)
 
-    def reconnect(
-        self,
-        server_id: str,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[None] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def reconnect(self, server_id: str) -> Pending[None]:
         """``mcp:reconnect``."""
-        reply = Reply("mcp:reconnect", receiver, on_done, on_error)
-        return self._by_id(reply, server_id, lambda s, i: s.mcp.reconnect(i))
+        return self._by_id("mcp:reconnect", server_id, lambda s, i: s.mcp.reconnect(i))
 
-    def log(
-        self,
-        server_id: str,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[list[str]] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def log(self, server_id: str) -> Pending[list[str]]:
         """``mcp:logs``: the server's recent log lines."""
 
         async def work(s: AppServices, i: str) -> list[str]:
             """``mcp:logs`` on the service loop."""
             return s.mcp.server_log(i)
 
-        return self._by_id(Reply("mcp:logs", receiver, on_done, on_error), server_id, work)
+        return self._by_id("mcp:logs", server_id, work)
 
-    def states(
-        self,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[ServerStates] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def states(self) -> Pending[ServerStates]:
         """``mcp:states``: ``{serverId: (state, why it failed without the server's name)}`` for every server."""
 
         def reason(s: AppServices, server_id: str) -> str:
@@ -215,16 +113,9 @@ class ServerRoute(Route):
             records = await s.mcp.list_servers()
             return {r.id: (str(s.mcp.connection_state(r.id)), reason(s, r.id)) for r in records}
 
-        return self._core.submit(Reply("mcp:states", receiver, on_done, on_error), work)
+        return self._core.submit("mcp:states", work)
 
-    def read_json_file(
-        self,
-        path: str,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[str] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def read_json_file(self, path: str) -> Pending[str]:
         """``mcp:read-json-file``: a JSON file's text, decoded as UTF-8 and bounded in size.
 
         Fails with a ``JsonInputError`` naming the byte offset of undecodable bytes, or why the
@@ -240,7 +131,7 @@ class ServerRoute(Route):
             data = await asyncio.to_thread(read_bytes, Path(path), path)
             return decode_json_bytes(data, Path(path).name)
 
-        return self._core.submit(Reply("mcp:read-json-file", receiver, on_done, on_error), work)
+        return self._core.submit("mcp:read-json-file", work)
 
 
 async def _launch_info(s: AppServices, server_id: str) -> LaunchInfo:

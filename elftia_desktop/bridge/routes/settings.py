@@ -9,9 +9,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject
-
-from elftia_desktop.bridge.plumbing import Done, Failed, Reply, Route
+from elftia_desktop.bridge.pending import Pending
+from elftia_desktop.bridge.plumbing import Route
 from elftia_desktop.bridge.results import BackupResult, JsonDict, SecretsBackend, SettingsPaths, SettingsView
 from elftia_desktop.platform.keyring_store import keyring_help
 
@@ -22,29 +21,16 @@ if TYPE_CHECKING:
 class SettingsRoute(Route):
     """``app:settings``, ``app:save-settings``, ``app:export-backup``."""
 
-    def load(
-        self,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[SettingsView] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def load(self) -> Pending[SettingsView]:
         """``app:settings``: the values in force, the folders and the secrets backend."""
 
         async def work(s: AppServices) -> SettingsView:
             """``app:settings`` on the service loop."""
             return await asyncio.to_thread(_describe, s)
 
-        return self._core.submit(Reply("app:settings", receiver, on_done, on_error), work)
+        return self._core.submit("app:settings", work)
 
-    def save(
-        self,
-        values: Mapping[str, object],
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[JsonDict] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def save(self, values: Mapping[str, object]) -> Pending[JsonDict]:
         """``app:save-settings``: validate (a bad value names its field), save atomically, put in force."""
         from elftia_desktop.bridge.channels import SettingsSaveInput
 
@@ -58,16 +44,9 @@ class SettingsRoute(Route):
             s.apply_settings(settings)
             return settings.to_json_dict()
 
-        return self._core.call(Reply("app:save-settings", receiver, on_done, on_error), SettingsSaveInput, values, work)
+        return self._core.call("app:save-settings", SettingsSaveInput, values, work)
 
-    def export_backup(
-        self,
-        path: str,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[BackupResult] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def export_backup(self, path: str) -> Pending[BackupResult]:
         """``app:export-backup``: the whole config and settings in one file, secrets left as references."""
         from elftia_desktop.bridge.channels import BackupInput
 
@@ -75,9 +54,7 @@ class SettingsRoute(Route):
             """``app:export-backup`` on the service loop."""
             return await asyncio.to_thread(_write_backup, s, Path(data.path))
 
-        return self._core.call(
-            Reply("app:export-backup", receiver, on_done, on_error), BackupInput, {"path": path}, work
-        )
+        return self._core.call("app:export-backup", BackupInput, {"path": path}, work)
 
 
 def _describe(s: AppServices) -> SettingsView:

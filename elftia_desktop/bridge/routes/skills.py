@@ -5,9 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject
-
-from elftia_desktop.bridge.plumbing import Done, Failed, Reply, Route
+from elftia_desktop.bridge.pending import Pending
+from elftia_desktop.bridge.plumbing import Route
 from elftia_desktop.bridge.results import JsonDict
 
 if TYPE_CHECKING:
@@ -17,50 +16,26 @@ if TYPE_CHECKING:
 class SkillRoute(Route):
     """``mcp:skills``, ``mcp:accept-skill``, ``mcp:read-skill``: Discover's Skills tab."""
 
-    def skills(
-        self,
-        server_id: str,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[list[JsonDict]] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def skills(self, server_id: str) -> Pending[list[JsonDict]]:
         """``mcp:skills``: every skill as JSON with ``name``, ``status`` and ``held`` (the first listing pins all)."""
 
         async def work(s: AppServices, sid: str) -> list[JsonDict]:
             return [skill.as_json() for skill in await s.mcp.skills.list(sid)]
 
-        return self._by_id(Reply("mcp:skills", receiver, on_done, on_error), server_id, work)
+        return self._by_id("mcp:skills", server_id, work)
 
-    def accept(
-        self,
-        server_id: str,
-        uri: str,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[list[str]] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def accept(self, server_id: str, uri: str) -> Pending[list[str]]:
         """``mcp:accept-skill``: pin a held-back skill as its last listing said it; the URIs accepted."""
 
         async def work(s: AppServices, sid: str) -> list[str]:
             return await asyncio.to_thread(s.mcp.skills.pins.accept, sid, [uri])
 
-        return self._by_id(Reply("mcp:accept-skill", receiver, on_done, on_error), server_id, work)
+        return self._by_id("mcp:accept-skill", server_id, work)
 
-    def read(
-        self,
-        server_id: str,
-        skill_uri: str,
-        file_uri: str | None = None,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[str] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def read(self, server_id: str, skill_uri: str, file_uri: str | None = None) -> Pending[str]:
         """``mcp:read-skill``: a file of an accepted skill (default its SKILL.md), checked against its digests."""
 
         async def work(s: AppServices, sid: str) -> str:
             return await s.mcp.skills.read(sid, skill_uri, file_uri)
 
-        return self._by_id(Reply("mcp:read-skill", receiver, on_done, on_error), server_id, work)
+        return self._by_id("mcp:read-skill", server_id, work)

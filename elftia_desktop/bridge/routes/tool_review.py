@@ -6,9 +6,8 @@ import asyncio
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject
-
-from elftia_desktop.bridge.plumbing import Done, Failed, Reply, Route
+from elftia_desktop.bridge.pending import Pending
+from elftia_desktop.bridge.plumbing import Route
 
 if TYPE_CHECKING:
     from elftia_desktop.bridge.services import AppServices
@@ -22,13 +21,7 @@ what it found in those."""
 class ToolReviewRoute(Route):
     """``mcp:held-tools``, ``mcp:tool-review`` and ``mcp:accept-tools``."""
 
-    def held(
-        self,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[HeldTools] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def held(self) -> Pending[HeldTools]:
         """``mcp:held-tools``: what the cards' "Changed tools" banners show."""
 
         async def work(s: AppServices) -> HeldTools:
@@ -37,16 +30,9 @@ class ToolReviewRoute(Route):
 
             return await asyncio.to_thread(held_tools, s.mcp.tool_guard.store)
 
-        return self._core.submit(Reply("mcp:held-tools", receiver, on_done, on_error), work)
+        return self._core.submit("mcp:held-tools", work)
 
-    def review(
-        self,
-        server_id: str,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[dict[str, Any]] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def review(self, server_id: str) -> Pending[dict[str, Any]]:
         """``mcp:tool-review``: ``{serverId, pinned, held, items: [{name, status, before, after, diff,
         findings}], pinnedFindings}`` (see ``ToolReview.to_json_dict``)."""
 
@@ -56,17 +42,9 @@ class ToolReviewRoute(Route):
             review = await asyncio.to_thread(s.mcp.tool_guard.review, i, names)
             return review.to_json_dict()
 
-        return self._by_id(Reply("mcp:tool-review", receiver, on_done, on_error), server_id, work)
+        return self._by_id("mcp:tool-review", server_id, work)
 
-    def accept(
-        self,
-        server_id: str,
-        names: Sequence[str] | None = None,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[list[str]] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def accept(self, server_id: str, names: Sequence[str] | None = None) -> Pending[list[str]]:
         """``mcp:accept-tools``: pin ``names`` (None: every held tool) as they are now; the names accepted."""
         chosen = None if names is None else [str(n) for n in names]
 
@@ -77,4 +55,4 @@ class ToolReviewRoute(Route):
             guard.release([i])  # on the service loop: drops the tool cache and tells the pages
             return accepted
 
-        return self._by_id(Reply("mcp:accept-tools", receiver, on_done, on_error), server_id, work)
+        return self._by_id("mcp:accept-tools", server_id, work)

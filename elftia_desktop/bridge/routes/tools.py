@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
-from PySide6.QtCore import QObject
-
 from elftia_desktop.application.tools import set_tool_flag
-from elftia_desktop.bridge.plumbing import Done, Failed, Reply, Route
+from elftia_desktop.bridge.pending import Pending
+from elftia_desktop.bridge.plumbing import Route
 
 if TYPE_CHECKING:
+    from mcp.shared.dispatcher import ProgressFnT
+
     from elftia_desktop.bridge.channels import ToolToggleInput
     from elftia_desktop.bridge.services import AppServices
     from elftia_desktop.core.models import McpActionResult, MCPCallToolResponse, MCPTool, McpToolListing
@@ -20,70 +21,38 @@ if TYPE_CHECKING:
 class ToolRoute(Route):
     """``mcp:list-server-tools``, ``mcp:list-all-tools``, ``mcp:call-tool``, ``mcp:set-tool``."""
 
-    def of_server(
-        self,
-        server_id: str,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[list[MCPTool]] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def of_server(self, server_id: str) -> Pending[list[MCPTool]]:
         """``mcp:list-server-tools``: one server's tools."""
-        reply = Reply("mcp:list-server-tools", receiver, on_done, on_error)
-        return self._by_id(reply, server_id, lambda s, i: s.mcp.list_server_tools(i))
+        return self._by_id("mcp:list-server-tools", server_id, lambda s, i: s.mcp.list_server_tools(i))
 
-    def all_active(
-        self,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[McpToolListing] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+    def all_active(self) -> Pending[McpToolListing]:
         """``mcp:list-all-tools``: the tools of every active server; failing servers are in ``errors``."""
-        reply = Reply("mcp:list-all-tools", receiver, on_done, on_error)
-        return self._core.submit(reply, lambda s: s.mcp.list_all_active_server_tools())
+        return self._core.submit("mcp:list-all-tools", lambda s: s.mcp.list_all_active_server_tools())
 
     def call(
-        self,
-        server_id: str,
-        tool_name: str,
-        args: Mapping[str, object] | None = None,
-        call_id: str | None = None,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[MCPCallToolResponse] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+        self, server_id: str, tool_name: str, args: Mapping[str, object] | None = None, call_id: str | None = None
+    ) -> Pending[MCPCallToolResponse]:
         """``mcp:call-tool``: call a tool once approved; an OAuth server may ask to sign in first."""
         from elftia_desktop.bridge.channels import CallToolInput
 
-        reply = Reply("mcp:call-tool", receiver, on_done, on_error)
-        params = {"serverId": server_id, "toolName": tool_name, "args": dict(args or {}), "callId": call_id}
+        channel = "mcp:call-tool"
+        params = {"server_id": server_id, "tool_name": tool_name, "args": dict(args or {}), "call_id": call_id}
         approve = self._core.approve
         return self._core.call(
-            reply,
+            channel,
             CallToolInput,
             params,
             lambda s, c: call_when_approved(s, c.server_id, c.tool_name, c.args, c.call_id, approve),
         )
 
     def set_flag(
-        self,
-        server_id: str,
-        tool_name: str,
-        flag: Literal["enabled", "autoApprove"],
-        value: bool,
-        *,
-        receiver: QObject | None = None,
-        on_done: Done[McpActionResult] | None = None,
-        on_error: Failed | None = None,
-    ) -> int:
+        self, server_id: str, tool_name: str, flag: Literal["enabled", "autoApprove"], value: bool
+    ) -> Pending[McpActionResult]:
         """``mcp:set-tool``: switch a tool on/off (``enabled``) or its auto-approval (``autoApprove``)."""
         from elftia_desktop.bridge.channels import ToolToggleInput
 
-        reply = Reply("mcp:set-tool", receiver, on_done, on_error)
-        params = {"serverId": server_id, "toolName": tool_name, "flag": flag, "value": value}
-        return self._core.call(reply, ToolToggleInput, params, _set_flag)
+        params = {"server_id": server_id, "tool_name": tool_name, "flag": flag, "value": value}
+        return self._core.call("mcp:set-tool", ToolToggleInput, params, _set_flag)
 
 
 async def _set_flag(s: AppServices, toggle: ToolToggleInput) -> McpActionResult:
@@ -113,10 +82,15 @@ async def refusal_of(
 
 
 async def call_signed_in(
-    s: AppServices, server_id: str, tool_name: str, args: dict[str, Any], call_id: str | None
+    s: AppServices,
+    server_id: str,
+    tool_name: str,
+    args: dict[str, Any],
+    call_id: str | None,
+    progress: ProgressFnT | None = None,
 ) -> MCPCallToolResponse:
-    """The call itself (an OAuth server may ask to sign in first)."""
+    """The call itself (an OAuth server may ask to sign in first); ``progress`` gets its progress notifications."""
     response: MCPCallToolResponse = await s.mcp.signed_in(
-        server_id, lambda: s.mcp.call_tool(server_id, tool_name, args, call_id)
+        server_id, lambda: s.mcp.call_tool(server_id, tool_name, args, call_id, progress_callback=progress)
     )
     return response

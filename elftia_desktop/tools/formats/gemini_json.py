@@ -23,7 +23,7 @@ import math
 from typing import Any
 
 from elftia_desktop.tools.describe import describe
-from elftia_desktop.tools.formats.jsonschema import is_number
+from elftia_desktop.tools.formats.jsonschema_keywords import is_number
 from elftia_desktop.tools.notes import NoteLog, join_path
 from elftia_desktop.tools.refs import MAX_DEPTH
 from elftia_desktop.tools.schema import merge_all_of, schema_types

@@ -19,7 +19,7 @@ from typing import Any
 
 from elftia_desktop.tools.arguments import MapRecorder, Where
 from elftia_desktop.tools.describe import add_description, describe, encoded_text, with_extra_carrier
-from elftia_desktop.tools.formats.jsonschema import is_number, valid_pattern
+from elftia_desktop.tools.formats.jsonschema_keywords import is_number, valid_pattern
 from elftia_desktop.tools.names import GEMINI_PARAMETER_NAME, parameter_names
 from elftia_desktop.tools.notes import NoteLog, join_path
 from elftia_desktop.tools.refs import MAX_DEPTH

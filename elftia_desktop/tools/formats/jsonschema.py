@@ -13,49 +13,36 @@ the wrong type dropped (and noted). Unknown keywords are kept: JSON Schema ignor
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from elftia_desktop.tools.convert import inline_refs, without_defs
+from elftia_desktop.tools.formats.jsonschema_keywords import (
+    BOOLEAN_OK,
+    CHECKS,
+    CONTAINERS,
+    COUNTS,
+    KNOWN,
+    LEGACY_KEYS,
+    NUMBERS,
+    OPAQUE,
+    PLAIN,
+    SCAN_DEPTH,
+    SCHEMA_KEYS,
+    SCHEMA_MAPS,
+    SCHEMA_TYPES,
+    STRINGS,
+    STRUCTURE,
+    SUBSCHEMAS,
+    TYPE_NAMES,
+    is_number,
+    kept_data,
+    name_list,
+    short,
+)
 from elftia_desktop.tools.notes import NoteLog, join_path
 from elftia_desktop.tools.refs import MAX_DEPTH
-from elftia_desktop.tools.schema import JSON_TYPES, root_object, string_list
-
-_SCHEMA_KEYS = frozenset(
-    {"not", "if", "then", "else", "items", "additionalProperties", "contains", "propertyNames",
-     "unevaluatedItems", "unevaluatedProperties", "contentSchema"}
-)  # fmt: skip
-_SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
-_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "dependentSchemas", "$defs", "definitions"})
-_COUNTS = frozenset(
-    {"maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties", "maxContains", "minContains"}
-)
-_NUMBERS = frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"})
-_STRINGS = frozenset({"format", "title", "description", "$comment", "contentEncoding", "contentMediaType"})
-_BOOLS = frozenset({"uniqueItems", "readOnly", "writeOnly", "deprecated"})
-_NUMBER_TYPES = (int, float)  # tuples, not ``int | float``: an inline union is built on every call
-_SCHEMA_TYPES = (dict, bool)
-_TYPE_NAMES = frozenset(JSON_TYPES)
-_LEGACY_KEYS = frozenset({"items", "exclusiveMinimum", "exclusiveMaximum", "dependencies"})
-_DROP = frozenset({"$schema", "$id", "id", "$anchor", "$dynamicAnchor", "$dynamicRef", "$recursiveRef",
-                   "$recursiveAnchor", "$vocabulary"})  # fmt: skip
-
-
-def is_number(value: Any) -> bool:
-    """A JSON number (not a bool)."""
-    return isinstance(value, _NUMBER_TYPES) and not isinstance(value, bool) and value == value
-
-
-def valid_pattern(value: Any) -> bool:
-    """Whether ``value`` is a regular expression Python (and so jsonschema) can compile."""
-    if not isinstance(value, str):
-        return False
-    try:
-        re.compile(value)
-    except (re.error, RecursionError, OverflowError):
-        return False
-    return True
+from elftia_desktop.tools.schema import root_object, string_list
 
 
 class JsonSchemaCleaner:
@@ -84,16 +71,16 @@ class JsonSchemaCleaner:
             return self._shared(node, path, depth)
         out: dict[str, Any] = {}
         for key, value in node.items():  # the common cases first, without a call per keyword
-            if type(value) is str and (key in _STRINGS or (key == "type" and value in _TYPE_NAMES)):
+            if type(value) is str and (key in STRINGS or (key == "type" and value in TYPE_NAMES)):
                 out[key] = value
-            elif key not in _KNOWN or ((value is True or value is False) and key in _BOOLEAN_OK):
+            elif key not in KNOWN or ((value is True or value is False) and key in BOOLEAN_OK):
                 out[key] = value  # unknown keywords are kept: JSON Schema ignores them
             elif key == "properties" and type(value) is dict:
                 where = f"{path}.properties" if path else "properties"
                 out[key] = {k: self.clean(v, f"{where}.{k}", depth + 1) for k, v in value.items()}
             else:
                 self._keyword(out, key, value, path, depth)
-        if not _LEGACY_KEYS.isdisjoint(node):
+        if not LEGACY_KEYS.isdisjoint(node):
             self._legacy(out, node, path, depth)
         if self.array_items and "items" not in out and "prefixItems" not in out:
             kind = out.get("type")
@@ -120,37 +107,37 @@ class JsonSchemaCleaner:
         """Whether sharing :meth:`clean` returns ``node`` itself and notes nothing, and no ``$ref`` occurs in it.
 
         :meth:`_plain` and the walk into subschemas in one loop. Conservative: False for what the scan
-        does not follow (a container under a keyword of its own, nesting deeper than :data:`_SCAN_DEPTH`),
+        does not follow (a container under a keyword of its own, nesting deeper than :data:`SCAN_DEPTH`),
         which then takes the full path.
         """
-        if depth > _SCAN_DEPTH or "$ref" in node:
+        if depth > SCAN_DEPTH or "$ref" in node:
             return False
         for key, value in node.items():
             kind = type(value)
             if kind is str:
-                if key in _STRINGS or (key == "type" and value in _TYPE_NAMES):
+                if key in STRINGS or (key == "type" and value in TYPE_NAMES):
                     continue
             elif kind is dict:
-                sub = _SUBSCHEMAS.get(key)
+                sub = SUBSCHEMAS.get(key)
                 if sub == "schema" or sub == "map":
                     if self._unchanged_all(value.values() if sub == "map" else (value,), depth + 1):
                         continue
                     return False
-                if key in _OPAQUE and _kept_data(key, value):
+                if key in OPAQUE and kept_data(key, value):
                     continue
                 return False
             elif kind is bool:
-                if key in _BOOLEAN_OK:
+                if key in BOOLEAN_OK:
                     continue
             elif kind is list:
-                if key in _OPAQUE and _kept_data(key, value):
+                if key in OPAQUE and kept_data(key, value):
                     continue
-                if _SUBSCHEMAS.get(key) == "list" and value and self._unchanged_all(value, depth + 1):
+                if SUBSCHEMAS.get(key) == "list" and value and self._unchanged_all(value, depth + 1):
                     continue
                 return False
-            elif kind is int and value >= 0 and (key in _COUNTS or key in _NUMBERS):
+            elif kind is int and value >= 0 and (key in COUNTS or key in NUMBERS):
                 continue
-            if isinstance(value, _CONTAINERS) or (key in _KNOWN and not _PLAIN[key](value)):
+            if isinstance(value, CONTAINERS) or (key in KNOWN and not PLAIN[key](value)):
                 return False
         if self.array_items and node.get("type") == "array":
             return "items" in node or "prefixItems" in node
@@ -167,20 +154,20 @@ class JsonSchemaCleaner:
         for key, value in node.items():  # the common cases inline, then the rule of the keyword
             kind = type(value)
             if kind is str:
-                if key in _STRINGS or (key == "type" and value in _TYPE_NAMES):
+                if key in STRINGS or (key == "type" and value in TYPE_NAMES):
                     continue
             elif kind is dict:
-                if key in _SCHEMA_KEYS or key in _SCHEMA_MAPS:
+                if key in SCHEMA_KEYS or key in SCHEMA_MAPS:
                     continue
             elif kind is bool:
-                if key in _BOOLEAN_OK:
+                if key in BOOLEAN_OK:
                     continue
             elif kind is list:
-                if key == "enum" or (key == "required" and _name_list(value)):
+                if key == "enum" or (key == "required" and name_list(value)):
                     continue
-            elif kind is int and value >= 0 and (key in _COUNTS or key in _NUMBERS):
+            elif kind is int and value >= 0 and (key in COUNTS or key in NUMBERS):
                 continue
-            if key in _KNOWN and not _PLAIN[key](value):
+            if key in KNOWN and not PLAIN[key](value):
                 return False
         if self.array_items and node.get("type") == "array":
             return "items" in node or "prefixItems" in node
@@ -190,7 +177,7 @@ class JsonSchemaCleaner:
         """``node`` (a :meth:`_plain` one) with its subschemas cleaned: itself when none of them changes."""
         out: dict[str, Any] | None = None
         for key, value in node.items():
-            kind = _SUBSCHEMAS.get(key)
+            kind = SUBSCHEMAS.get(key)
             if kind is None or value is True or value is False:
                 continue
             where = f"{path}.{key}" if path else key
@@ -227,19 +214,19 @@ class JsonSchemaCleaner:
         return value if out is None else out
 
     def _keyword(self, out: dict[str, Any], key: str, value: Any, path: str, depth: int) -> None:
-        check = _CHECKS.get(key)
+        check = CHECKS.get(key)
         ok: bool | None
         if check is not None:
             ok, value = check(value)
-        elif key in _STRUCTURE:
-            ok = self._structural(out, _STRUCTURE[key], key, value, path, depth)
+        elif key in STRUCTURE:
+            ok = self._structural(out, STRUCTURE[key], key, value, path, depth)
         else:
             ok = True  # unknown keywords are kept: JSON Schema ignores them
         if ok:
             out[key] = value
         elif ok is False:
             where = join_path(path, key)
-            self.log.add(where, "dropped", f"the value {_short(value)} is not valid for {key!r} in JSON Schema")
+            self.log.add(where, "dropped", f"the value {short(value)} is not valid for {key!r} in JSON Schema")
 
     def _structural(self, out: dict[str, Any], kind: str, key: str, value: Any, path: str, depth: int) -> bool | None:
         """Whether ``value`` is valid for ``key``; None when it is handled here (subschemas are cleaned
@@ -254,7 +241,7 @@ class JsonSchemaCleaner:
             return None  # rewritten by _legacy (draft-07 tuples, dependencies)
         where = join_path(path, key)
         if kind == "schema":
-            if not isinstance(value, _SCHEMA_TYPES):
+            if not isinstance(value, SCHEMA_TYPES):
                 return False
             out[key] = self.clean(value, where, depth + 1)
         elif kind == "list":
@@ -290,129 +277,3 @@ class JsonSchemaCleaner:
                 out["dependentRequired"] = required
             if schemas:
                 out["dependentSchemas"] = schemas
-
-
-def _count_value(value: Any) -> tuple[bool, Any]:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0, value
-
-
-def _multiple_of(value: Any) -> tuple[bool, Any]:
-    return is_number(value) and value > 0, value
-
-
-def _string_value(value: Any) -> tuple[bool, Any]:
-    return isinstance(value, str), value
-
-
-def _bool_value(value: Any) -> tuple[bool, Any]:
-    return isinstance(value, bool), value
-
-
-def _pattern_value(value: Any) -> tuple[bool, Any]:
-    return valid_pattern(value), value
-
-
-def _required_value(value: Any) -> tuple[bool, Any]:
-    return isinstance(value, list), string_list(value)
-
-
-def _list_value(value: Any) -> tuple[bool, Any]:
-    return isinstance(value, list), value
-
-
-def _dependent_required(value: Any) -> tuple[bool, Any]:
-    if not isinstance(value, dict):
-        return False, value
-    return True, {k: string_list(v) for k, v in value.items()}
-
-
-def _check_type(value: Any) -> tuple[bool, Any]:
-    if isinstance(value, str):
-        return value in JSON_TYPES, value
-    if isinstance(value, list):
-        known = list(dict.fromkeys(t for t in value if isinstance(t, str) and t in JSON_TYPES))
-        if not known:
-            return False, value
-        return True, known[0] if len(known) == 1 else known
-    return False, value
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-_CHECKS: dict[str, Callable[[Any], tuple[bool, Any]]] = {
-    **dict.fromkeys(_COUNTS, _count_value),
-    **dict.fromkeys(_STRINGS, _string_value),
-    **dict.fromkeys(_BOOLS, _bool_value),
-    "multipleOf": _multiple_of,
-    "pattern": _pattern_value,
-    "type": _check_type,
-    "required": _required_value,
-    "examples": _list_value,
-    "enum": _list_value,
-    "dependentRequired": _dependent_required,
-    "$ref": _string_value,
-}
-"""Keywords whose value is checked (and kept, or dropped with a note)."""
-_STRUCTURE: dict[str, str] = {
-    **dict.fromkeys(_DROP, "drop"),
-    **dict.fromkeys(("additionalItems", "dependencies"), "legacy"),
-    **dict.fromkeys(_NUMBERS, "number"),
-    **dict.fromkeys(_SCHEMA_KEYS, "schema"),
-    **dict.fromkeys(_SCHEMA_LISTS, "list"),
-    **dict.fromkeys(_SCHEMA_MAPS, "map"),
-}
-"""Keywords that hold subschemas, or that are rewritten or dropped; all others are kept as they are."""
-_KNOWN = frozenset(_CHECKS) | frozenset(_STRUCTURE)
-_BOOLEAN_OK = _SCHEMA_KEYS | _BOOLS
-"""Keywords whose value may be a boolean as it is (a boolean subschema, a flag)."""
-
-
-def _name_list(value: Any) -> bool:
-    """A list of distinct strings (a ``required`` that cleaning keeps as it is)."""
-    if not isinstance(value, list) or not set(map(type, value)) <= _STR_TYPE:  # (a str subclass: not plain)
-        return False
-    return len(set(value)) == len(value)
-
-
-_STR_TYPE = frozenset({str})
-
-
-def _kept_data(key: str, value: Any) -> bool:
-    """Whether the cleaner keeps the container ``value`` of the data keyword ``key`` as it is (an ``enum`` or
-    ``examples`` that is not a list, a ``required`` that is not a list of names, is not)."""
-    return key not in _PLAIN or _PLAIN[key](value)
-
-
-def _never(value: Any) -> bool:
-    return False
-
-
-def _kept_by(check: Callable[[Any], tuple[bool, Any]]) -> Callable[[Any], bool]:
-    """Whether ``check`` keeps a value as it is (the checks that rewrite one have rules of their own below)."""
-    return lambda value: check(value)[0]
-
-
-_PLAIN: dict[str, Callable[[Any], bool]] = {
-    **{key: _kept_by(check) for key, check in _CHECKS.items()},
-    "type": lambda value: isinstance(value, str) and value in _TYPE_NAMES,
-    "required": _name_list,
-    "dependentRequired": _never,
-    **dict.fromkeys(_DROP, _never),
-    "additionalItems": _never,
-    "dependencies": _never,
-    **dict.fromkeys(_NUMBERS, lambda value: not isinstance(value, bool) and is_number(value)),
-    **dict.fromkeys(_SCHEMA_KEYS, lambda value: isinstance(value, _SCHEMA_TYPES)),
-    **dict.fromkeys(_SCHEMA_LISTS, lambda value: isinstance(value, list) and len(value) > 0),
-    **dict.fromkeys(_SCHEMA_MAPS, lambda value: isinstance(value, dict)),
-}
-"""Per keyword: whether the cleaner keeps a value as it is, without a note (its subschemas aside)."""
-_SUBSCHEMAS = {key: kind for key, kind in _STRUCTURE.items() if kind in ("schema", "list", "map")}
-_CONTAINERS = (dict, list)
-_OPAQUE = frozenset({"default", "enum", "const", "examples", "example", "required"})
-"""Keywords whose container value :meth:`JsonSchemaCleaner.unchanged` need not look into: data (where the
-reference scan does not look either) and a ``required`` that :meth:`JsonSchemaCleaner._plain` found to hold names."""
-_SCAN_DEPTH = 24
-"""Deeper subschemas take the full path: the reference scan and the cleaner have depth rules of their own."""

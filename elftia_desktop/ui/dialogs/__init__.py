@@ -10,6 +10,8 @@ Modules:
   written.
 - ``discover_activity``: The Activity tab of the discover panel: a server's recent tool calls at a glance.
 - ``discover_dialog``: The discover panel of one server: its tools, prompts, resources and its recent activity.
+- ``discover_icons``: Discover's icons: the server's (``serverInfo.icons``) before its name, each tool's before
+  the tool's name.
 - ``discover_prompts``: The Prompts tab of the discover panel: pick a prompt, fill in its arguments, see the
   messages.
 - ``discover_resources``: The Resources tab of the discover panel: read a resource or fill in a template and
@@ -19,6 +21,8 @@ Modules:
   schema.
 - ``explore_pane``: What the Prompts and Resources tabs share: the list beside a detail pane with one action.
 - ``gateway_dialog``: ``GatewayDialog``: the "Use in other apps" panel of one agent in a window of its own.
+- ``json_error_marks``: Where a JSON syntax error is in the paste-JSON editor: its document position, and the
+  marks that show it (the whole line tinted, the spot itself in the error colour).
 - ``json_import_dialog``: The paste-JSON dialog (``mcp:addJson``): live preview, conflicts resolved per server,
   results.
 - ``json_import_results``: The last page of the paste-JSON dialog: what happened to each server.
@@ -38,6 +42,8 @@ Modules:
   a row.
 - ``server_form_layout``: The widgets and layout of ``McpServerForm``: fields, inline error labels, the button
   bar.
+- ``server_form_params``: The add/edit form's fields as the router's parameters: ``McpServerInput`` JSON for
+  ``mcp:add``, and the changes for ``mcp:update`` (the other transport's fields cleared).
 - ``server_form_parts``: Parts of the server form: the preset gallery, the transport switch, the dependency
   status and a folder picker. Each part is self-contained; ``server_form.py`` lays them out.
 - ``server_form_sandbox``: The server form's Sandbox section (stdio): on or off, the paths it may read and

@@ -58,13 +58,8 @@ class BundleDialog(QDialog):
         """Unpack and add the server with the values given; errors stay in the dialog."""
         self.install_button.setEnabled(False)
         self.router.registry.install_bundle(
-            self.bundle_form.key,
-            self.form.name.text().strip(),
-            self.form.values(),
-            receiver=self,
-            on_done=self._done,
-            on_error=self._failed,
-        )
+            self.bundle_form.key, self.form.name.text().strip(), self.form.values()
+        ).then(self, self._done, self._failed)
 
     def _done(self, record: McpServerRecord) -> None:
         self.added.emit(record)

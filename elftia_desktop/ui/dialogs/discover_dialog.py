@@ -1,5 +1,7 @@
 """The discover panel of one server: its tools, prompts, resources and its recent activity.
 
+The server's icon and each tool's are shown before their names (``discover_icons.py``).
+
 Each tool shows its description, its input schema (pretty JSON, folded until asked), a Try
 button (the try-a-tool dialog) and two switches: Enabled (``disabledTools``) and Auto-approve
 (``disabledAutoApproveTools`` / ``autoApprovedTools``, a never-switched tool showing its default from
@@ -41,6 +43,7 @@ from elftia_desktop.core.apps import APP_ONLY, tool_is_app_only
 from elftia_desktop.core.extensions import SKILLS_EXTENSION, short_label
 from elftia_desktop.core.models import McpActionResult, McpDiscoverResult, McpServerRecord
 from elftia_desktop.ui.dialogs.discover_activity import ActivityPanel
+from elftia_desktop.ui.dialogs.discover_icons import icon_label, request_icon
 from elftia_desktop.ui.dialogs.discover_prompts import PromptsPanel
 from elftia_desktop.ui.dialogs.discover_resources import ResourcesPanel
 from elftia_desktop.ui.dialogs.discover_skills import SkillsPanel
@@ -107,7 +110,9 @@ class ToolCard(QFrame):
             switches.addWidget(caption)
             switches.addWidget(switch)
             switches.addSpacing(10)
+        self.icon = icon_label(self)
         head = QHBoxLayout()
+        head.addWidget(self.icon)
         head.addWidget(title)
         self.app_only: QLabel | None = None
         if tool_is_app_only(tool):
@@ -157,7 +162,9 @@ class DiscoverDialog(QDialog):
         self.refresh_button.setToolTip("Ask the server again for its tools, prompts and resources")
         self.refresh_button.setAutoDefault(False)
         self.refresh_button.clicked.connect(self.refresh)
+        self.server_icon = icon_label(self)
         head = QHBoxLayout()
+        head.addWidget(self.server_icon)
         head.addWidget(title)
         head.addWidget(self.info, 1, Qt.AlignmentFlag.AlignBottom)
         head.addWidget(self.refresh_button)
@@ -240,7 +247,7 @@ class DiscoverDialog(QDialog):
         """Ask the server (through the router) what it offers."""
         self._set_busy(True)
         self._set_error("", "")
-        self._router.servers.discover(self.record.id, receiver=self, on_done=self._loaded, on_error=self._failed)
+        self._router.servers.discover(self.record.id).then(self, self._loaded, self._failed)
 
     def _set_busy(self, busy: bool) -> None:
         self.busy.setVisible(busy)
@@ -267,6 +274,7 @@ class DiscoverDialog(QDialog):
         extensions = short_label(info.get("extensions") or [])
         named = " ".join(str(info.get(k, "")) for k in ("name", "version")).strip()
         self.info.setText(f"{named} · extensions: {extensions}" if extensions else named)
+        request_icon(self._router, self, self.server_icon, info)
         self._fill_tools(result)
         self.prompts.set_prompts(result.prompts, result.errors.get("prompts", ""))
         problems = [result.errors.get(k, "") for k in ("resources", "resourceTemplates")]
@@ -295,6 +303,7 @@ class DiscoverDialog(QDialog):
             card.enabled.toggled.connect(lambda on, n=name: self.set_flag(n, "enabled", on))
             card.auto.toggled.connect(lambda on, n=name: self.set_flag(n, "autoApprove", on))
             card.try_button.clicked.connect(lambda _=False, t=tool: self.try_tool(t))
+            request_icon(self._router, card, card.icon, tool)
             self.tool_box.insertWidget(self.tool_box.count() - 1, card)
             self.cards[name] = card
         self._filter_tools(self.filter.text())
@@ -329,13 +338,11 @@ class DiscoverDialog(QDialog):
         card.status.hide()
         self.status.setText("Saving…")
         self._router.tools.set_flag(
-            self.record.id,
-            tool,
-            "enabled" if flag == "enabled" else "autoApprove",
-            value,
-            receiver=self,
-            on_done=lambda result: self._flag_saved(tool, flag, value, result),
-            on_error=lambda error: self._flag_failed(tool, flag, value, error.message),
+            self.record.id, tool, "enabled" if flag == "enabled" else "autoApprove", value
+        ).then(
+            self,
+            lambda result: self._flag_saved(tool, flag, value, result),
+            lambda error: self._flag_failed(tool, flag, value, error.message),
         )
 
     def _flag_saved(self, tool: str, flag: str, value: bool, result: McpActionResult) -> None:

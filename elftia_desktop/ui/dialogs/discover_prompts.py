@@ -99,14 +99,7 @@ class PromptsPanel(QWidget):
         name = str(self.prompts[row].get("name", ""))
         arguments = {k: str(v) for k, v in self.form.value().items()}
         self.detail.begin("Asking…")
-        self._router.explore.get_prompt(
-            self.server_id,
-            name,
-            arguments,
-            receiver=self,
-            on_done=self._shown,
-            on_error=self._failed,
-        )
+        self._router.explore.get_prompt(self.server_id, name, arguments).then(self, self._shown, self._failed)
 
     def _shown(self, result: dict[str, Any]) -> None:
         self.result_view.show_messages(result, self.detail.finish())

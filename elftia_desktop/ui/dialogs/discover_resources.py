@@ -129,9 +129,7 @@ class ResourcesPanel(QWidget):
         if not uri:
             return
         self.detail.begin("Reading…")
-        self._router.explore.read_resource(
-            self.server_id, uri, receiver=self, on_done=self._shown, on_error=self._failed
-        )
+        self._router.explore.read_resource(self.server_id, uri).then(self, self._shown, self._failed)
 
     def _shown(self, result: dict[str, Any]) -> None:
         self.result_view.show_contents(result, self.detail.finish())

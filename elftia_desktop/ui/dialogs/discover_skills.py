@@ -78,7 +78,7 @@ class SkillsPanel(QWidget):
             show_list_error(self.error, "")
             self.description.setText("This server does not declare the skills extension (Skills over MCP).")
             return
-        self._router.skills.skills(self.server_id, receiver=self, on_done=self.set_skills, on_error=self._list_failed)
+        self._router.skills.skills(self.server_id).then(self, self.set_skills, self._list_failed)
 
     def set_skills(self, skills: list[dict[str, Any]]) -> None:
         """Show the listed skills, each with its files."""
@@ -137,25 +137,19 @@ class SkillsPanel(QWidget):
         skill, uri = self.chosen
         self.detail.begin("Reading and checking the digest…")
         file_uri = None if uri == skill["uri"] else uri
-        self._router.skills.read(
-            self.server_id, skill["uri"], file_uri, receiver=self, on_done=self._shown, on_error=self._failed
-        )
+        self._router.skills.read(self.server_id, skill["uri"], file_uri).then(self, self._shown, self._failed)
 
     def accept(self) -> None:
         """Accept the chosen held-back skill, then list again."""
         if self.chosen is None:
             return
         self.accept_button.setEnabled(False)
-        self._router.skills.accept(
-            self.server_id, self.chosen[0]["uri"], receiver=self, on_done=self._accepted, on_error=self._failed
-        )
+        self._router.skills.accept(self.server_id, self.chosen[0]["uri"]).then(self, self._accepted, self._failed)
 
     def _accepted(self, _uris: list[str]) -> None:
         self.accept_button.setEnabled(True)
         uri = self.chosen[1] if self.chosen is not None else ""
-        self._router.skills.skills(
-            self.server_id, receiver=self, on_done=lambda s: self._relisted(s, uri), on_error=self._list_failed
-        )
+        self._router.skills.skills(self.server_id).then(self, lambda s: self._relisted(s, uri), self._list_failed)
 
     def _relisted(self, skills: list[dict[str, Any]], uri: str) -> None:
         self.set_skills(skills)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QKeySequence, QShortcut, QTextCursor, QTextFormat
+from PySide6.QtGui import QColor, QFontDatabase, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -35,6 +35,7 @@ from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.errors import JsonInputError
 from elftia_desktop.core.models import DependencyCheckResult, McpActionResult
 from elftia_desktop.core.text_rules import display_name
+from elftia_desktop.ui.dialogs.json_error_marks import error_marks, error_position
 from elftia_desktop.ui.dialogs.json_import_results import ImportResultsPage
 from elftia_desktop.ui.dialogs.json_preview import (
     ACTIONS_NEW,
@@ -45,7 +46,6 @@ from elftia_desktop.ui.dialogs.json_preview import (
     preview_rows,
     status_text,
     submission_groups,
-    utf16_offset,
 )
 from elftia_desktop.ui.dialogs.json_preview_table import preview_table
 from elftia_desktop.ui.theme import STATE_COLORS, is_dark
@@ -186,7 +186,7 @@ class JsonImportDialog(QDialog):
         if self._router is None:
             return
         self.open_button.setEnabled(False)
-        self._router.servers.read_json_file(path, receiver=self, on_done=self._file_loaded, on_error=self._file_failed)
+        self._router.servers.read_json_file(path).then(self, self._file_loaded, self._file_failed)
 
     def _file_loaded(self, text: str) -> None:
         self.open_button.setEnabled(True)
@@ -237,36 +237,12 @@ class JsonImportDialog(QDialog):
             link = f'<a href="goto">Go to line {error.line}, column {error.column}</a>'
             self.error_label.setText(f"{html.escape(str(error))} — {link}")
             self.error_label.show()
-            selections = self._error_selections(error.line, error.column or 1)
+            selections = error_marks(self.editor, error.line, error.column or 1, is_dark(self.palette()))
         self.editor.setExtraSelections(selections)
 
     def error_position(self, line: int, column: int) -> int:
         """The document position of a 1-based JSON line/column, clamped to the text."""
-        document = self.editor.document()
-        block = document.findBlockByNumber(min(max(line, 1), document.blockCount()) - 1)
-        offset = min(utf16_offset(block.text(), column), block.length() - 1)
-        return block.position() + max(offset, 0)
-
-    def _error_selections(self, line: int, column: int) -> list[QTextEdit.ExtraSelection]:
-        dark = is_dark(self.palette())
-        whole = QTextEdit.ExtraSelection()
-        whole.format.setBackground(QColor("#4a2020" if dark else "#fde8e8"))
-        whole.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
-        whole.cursor = QTextCursor(self.editor.document())
-        whole.cursor.setPosition(self.error_position(line, column))
-        spot = QTextEdit.ExtraSelection()
-        spot.format.setBackground(QColor(STATE_COLORS["error"]))
-        spot.format.setForeground(QColor("white"))
-        spot.format.setFontWeight(QFont.Weight.Bold)
-        spot.cursor = QTextCursor(self.editor.document())
-        position = self.error_position(line, column)
-        spot.cursor.setPosition(position)
-        at_end = position >= self.editor.document().characterCount() - 1
-        spot.cursor.movePosition(
-            QTextCursor.MoveOperation.Left if at_end else QTextCursor.MoveOperation.Right,
-            QTextCursor.MoveMode.KeepAnchor,
-        )
-        return [whole, spot]
+        return error_position(self.editor, line, column)
 
     def go_to_error(self) -> None:
         """Put the cursor on the syntax error and focus the editor."""
@@ -309,7 +285,7 @@ class JsonImportDialog(QDialog):
             self._found[command] = result.installed
             self._fill_preview()
 
-        self._router.deps.check(command, receiver=self, on_done=checked, on_error=lambda _e: None)
+        self._router.deps.check(command).then(self, checked, lambda _e: None)
 
     def _action_box(self, index: int, row: PreviewRow) -> QWidget:
         if row.error:
@@ -372,13 +348,8 @@ class JsonImportDialog(QDialog):
             return
         assert self._router is not None
         policy, rows = self._pending[0]
-        self._router.servers.add_json(
-            group_json(rows),
-            self.trust.isChecked(),
-            policy,
-            receiver=self,
-            on_done=lambda result: self._group_done(rows, result),
-            on_error=lambda error: self._group_failed(rows, error),
+        self._router.servers.add_json(group_json(rows), self.trust.isChecked(), policy).then(
+            self, lambda result: self._group_done(rows, result), lambda error: self._group_failed(rows, error)
         )
 
     def _group_done(self, rows: list[PreviewRow], result: McpActionResult) -> None:

@@ -62,7 +62,7 @@ class LogsDialog(QDialog):
         layout.addLayout(row)
 
         router.signals.logLine.connect(self._on_line)
-        router.servers.log(server_id, receiver=self, on_done=self._on_history)
+        router.servers.log(server_id).then(self, self._on_history)
         self._refresh()
 
     def _on_history(self, lines: list[str]) -> None:

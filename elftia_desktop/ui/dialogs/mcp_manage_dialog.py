@@ -3,9 +3,9 @@
 The mode as three choices with a line each on what it means; in manual mode a checklist of the
 servers with their live state in the Servers page's words, transport and tool count (servers that
 are off, need trust or fail are shown as such, a selected server that no longer exists as a gap to
-untick); and the tool picker with the payload preview. Opening it starts no server: the tools of
-the servers connected now are listed, and "Start servers" lists the others'. Every edit is a draft
-until Save.
+untick); and the tool picker with the payload preview, beside the skill picker (Skills over MCP,
+``ui/widgets/skill_picker.py``). Opening it starts no server: the tools and skills of the servers
+connected now are listed, and "Start servers" lists the others'. Every edit is a draft until Save.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QRadioButton,
     QSplitter,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -34,6 +35,7 @@ from elftia_desktop.core.trust import needs_confirmation
 from elftia_desktop.ui.error_presenter import show_error
 from elftia_desktop.ui.theme import STATE_COLORS
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
+from elftia_desktop.ui.widgets.skill_picker import SkillPicker
 from elftia_desktop.ui.widgets.state_badge import STATE_LABELS
 from elftia_desktop.ui.widgets.tool_picker import ToolPicker, legible_checkboxes
 
@@ -84,7 +86,11 @@ class McpManageDialog(QDialog):
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self._build_left())
         self.picker = ToolPicker()
-        split.addWidget(self.picker)
+        self.skill_picker = SkillPicker()
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.picker, "Tools")
+        self.tabs.addTab(self.skill_picker, "Skills")
+        split.addWidget(self.tabs)
         split.setStretchFactor(1, 1)
         split.setSizes([340, 780])
         layout.addWidget(split, 1)
@@ -163,6 +169,7 @@ class McpManageDialog(QDialog):
                 "mcp_mode": self.mode(),
                 "selected_servers": self.selected_servers(),
                 "selected_tools": self.picker.model.selection(self.agent.selected_tools),
+                "selected_skills": self.skill_picker.selection(self.agent.selected_skills),
             }
         )
 
@@ -257,19 +264,39 @@ class McpManageDialog(QDialog):
 
     def request_tools(self) -> None:
         """Ask for the tools the draft's mode and servers offer; the picker shows them when they arrive."""
-        self.agent = self.agent.model_copy(update={"selected_tools": self.draft().selected_tools})
+        draft = self.draft()
+        self.agent = self.agent.model_copy(
+            update={"selected_tools": draft.selected_tools, "selected_skills": draft.selected_skills}
+        )
+        self.request_skills()
         self._tools_generation += 1
         generation, draft = self._tools_generation, self.draft()
-        self.router.agents.tools(
-            {"name": "all", "mcpMode": "auto"}, start=self.start_servers, receiver=self, on_done=self._set_counts
+        self.router.agents.tools({"name": "all", "mcpMode": "auto"}, start=self.start_servers).then(
+            self, self._set_counts
         )
-        self.router.agents.tools(
-            self._draft_json(),
-            start=self.start_servers,
-            receiver=self,
-            on_done=lambda listing: self._set_tools(generation, draft, listing),
-            on_error=self._failed,
+        self.router.agents.tools(self._draft_json(), start=self.start_servers).then(
+            self, lambda listing: self._set_tools(generation, draft, listing), self._failed
         )
+
+    def request_skills(self) -> None:
+        """Ask the draft's servers (connected ones, unless "Start servers") for their skills."""
+        self.skill_picker.clear()
+        draft, active = self.draft(), [r for r in self.servers if r.is_active and not needs_confirmation(r)]
+        if draft.mcp_mode is McpMode.DISABLED:
+            return
+        wanted = active if draft.mcp_mode is McpMode.AUTO else [r for r in active if r.id in draft.selected_servers]
+        for record in wanted:
+            if self.start_servers or self.states.get(record.id, ("",))[0] == "connected":
+                self._ask_skills(record)
+
+    def _ask_skills(self, record: McpServerRecord) -> None:
+        def done(skills: list[dict[str, Any]]) -> None:
+            self.skill_picker.set_skills(record.id, record.name, skills, self.agent)
+
+        def failed(error: BridgeError) -> None:
+            self.skill_picker.set_problem(record.name, error.why)
+
+        self.router.skills.skills(record.id).then(self, done, failed)
 
     def _set_tools(self, generation: int, draft: Agent, listing: McpToolListing) -> None:
         if generation != self._tools_generation:
@@ -283,12 +310,8 @@ class McpManageDialog(QDialog):
         """Ask for the payload per provider of the ticked tools."""
         self._preview_generation += 1
         generation = self._preview_generation
-        self.router.agents.preview(
-            self._draft_json(),
-            start=self.start_servers,
-            receiver=self,
-            on_done=lambda payloads: self._set_preview(generation, payloads),
-            on_error=self._failed,
+        self.router.agents.preview(self._draft_json(), start=self.start_servers).then(
+            self, lambda payloads: self._set_preview(generation, payloads), self._failed
         )
 
     def _set_preview(self, generation: int, payloads: list[ProviderPayload]) -> None:
@@ -305,6 +328,7 @@ class McpManageDialog(QDialog):
             "mcpMode": draft.mcp_mode.value,
             "selectedServers": draft.selected_servers,
             "selectedTools": draft.selected_tools,
+            "selectedSkills": draft.selected_skills,
         }
 
         def done(agent: Agent) -> None:
@@ -312,7 +336,7 @@ class McpManageDialog(QDialog):
             self.saved = agent
             self.accept()
 
-        self.router.agents.update(self.agent.id, updates, receiver=self, on_done=done, on_error=self._failed)
+        self.router.agents.update(self.agent.id, updates).then(self, done, self._failed)
 
     def _try_tool(self, tool: MCPTool) -> None:
         """Open the try-a-tool dialog for a tool of the picker (its server is started on demand)."""

@@ -27,9 +27,9 @@ from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.models import McpActionResult, McpServerInput, McpServerRecord, McpTestResult
 from elftia_desktop.core.sandbox import default_sandbox, sandbox_unavailable
-from elftia_desktop.core.trust import needs_confirmation
 from elftia_desktop.ui.dialogs.server_form_fields import TRANSPORT_ALIASES, env_row, error_field
 from elftia_desktop.ui.dialogs.server_form_layout import FormLayout
+from elftia_desktop.ui.dialogs.server_form_params import form_params, form_updates
 from elftia_desktop.ui.theme import STATE_COLORS
 from elftia_desktop.ui.widgets.key_value_editor import RowSpec
 
@@ -78,7 +78,7 @@ class McpServerForm(QDialog):
         elif presets is not None:
             self.ui.gallery.set_presets(presets)
         elif router is not None:
-            router.app.presets(receiver=self, on_done=self.ui.gallery.set_presets)
+            router.app.presets().then(self, self.ui.gallery.set_presets)
         self._initial = self.params()
         self._revalidate()
         self.ui.name.setFocus()
@@ -129,78 +129,11 @@ class McpServerForm(QDialog):
 
     def params(self) -> dict[str, Any]:
         """The server in the ``McpServerInput`` JSON shape (for ``router.add``)."""
-        ui = self.ui
-        transport = ui.transport.value()
-        config: dict[str, Any]
-        values = ui.preset_values  # a preset's {key} placeholders, filled from the values it asked for
-        if transport == "stdio":
-            args = [values.fill(a) for a in ui.args.items() if values.kept(a)]
-            config = {"command": values.fill(ui.command.text().strip()), "args": args, "env": ui.env.mapping()}
-            if ui.cwd.text():
-                config["cwd"] = ui.cwd.text()
-            secret = ui.env.secret_keys()
-            sandbox = ui.sandbox.value(values.fill)
-        else:
-            sandbox = None
-            headers = ui.headers.mapping()
-            config = {
-                "url": values.fill(ui.url.text().strip()),
-                "headers": {k: values.fill(v) for k, v in headers.items()},
-            }
-            secret = ui.headers.secret_keys()
-            secret += [k for k, v in headers.items() if k not in secret and values.uses_secret(v)]
-            header, oauth = ui.auth.header(), ui.auth.oauth()
-            if header is not None:
-                config["headers"][header[0]] = header[1]
-                secret.append(header[0])
-            if oauth is not None:
-                config["oauth"] = oauth
-        timeout = self._timeouts()
-        if timeout:
-            config["timeout"] = timeout
-        params: dict[str, Any] = {"name": ui.name.text().strip(), "type": transport, "config": config}
-        if sandbox is not None:
-            params["sandbox"] = sandbox
-        params["scope"] = ui.scope.currentData()
-        if params["scope"] == "local":
-            params["projectPath"] = ui.project.text()
-        if self.link is not None:
-            params["isTrusted"], params["installSource"] = False, "protocol"  # confirmed before it runs
-        elif self.record is None:
-            params["isTrusted"] = True  # typed or picked here, seeing what it runs
-        if secret:
-            params["secretKeys"] = secret
-        return params
+        return form_params(self.ui, self.record, self.link)
 
     def updates(self) -> dict[str, Any]:
         """The changes for ``router.update``: every form field, fields of the other transport cleared."""
-        params = self.params()
-        cleared: dict[str, Any] = {
-            "command": None,
-            "args": [],
-            "env": {},
-            "cwd": None,
-            "url": None,
-            "headers": {},
-            "timeout": None,
-            "oauth": None,
-        }
-        updates = {k: v for k, v in params.items() if k not in ("config", "secretKeys", "isTrusted")}
-        updates["config"] = cleared | params["config"]
-        updates.setdefault("projectPath", None)
-        updates.setdefault("sandbox", None)
-        if self.record is not None and not needs_confirmation(self.record):
-            updates["isTrusted"] = True  # the user's own edit in the app keeps a trusted server trusted
-        return updates
-
-    def _timeouts(self) -> dict[str, float]:
-        kept = self.record.config.timeout.to_json_dict() if self.record and self.record.config.timeout else {}
-        kept.pop("connect", None)
-        kept.pop("call", None)
-        for key, spin in (("connect", self.ui.connect_timeout), ("call", self.ui.call_timeout)):
-            if spin.value() > 0:
-                kept[key] = float(spin.value())
-        return kept
+        return form_updates(self.params(), self.record)
 
     def is_dirty(self) -> bool:
         """True when the fields differ from what the form opened with."""
@@ -327,18 +260,11 @@ class McpServerForm(QDialog):
             return
         self._set_saving(True)
         if self.record is not None:
-            self._router.servers.update(
-                self.record.id,
-                self.updates(),
-                receiver=self,
-                on_done=self._saved,
-                on_error=self._save_failed,
-                connect=False,
+            self._router.servers.update(self.record.id, self.updates(), connect=False).then(
+                self, self._saved, self._save_failed
             )
         else:  # saved at once; the servers page connects it afterwards and shows that on its card
-            self._router.servers.add(
-                params, receiver=self, on_done=self._saved, on_error=self._save_failed, connect=False
-            )
+            self._router.servers.add(params, connect=False).then(self, self._saved, self._save_failed)
 
     def _set_saving(self, saving: bool) -> None:
         self._saving = saving
@@ -389,9 +315,7 @@ class McpServerForm(QDialog):
         self._update_test_button()
         self.ui.set_test_result(self._colored("Testing…", ""), "")
         server_id = self.record.id if self.record is not None else None
-        self._router.servers.test_config(
-            self.params(), server_id, receiver=self, on_done=self._tested, on_error=self._test_failed
-        )
+        self._router.servers.test_config(self.params(), server_id).then(self, self._tested, self._test_failed)
 
     def _tested(self, result: McpTestResult) -> None:
         self._testing = False

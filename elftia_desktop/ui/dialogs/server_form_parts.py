@@ -302,11 +302,8 @@ class DependencyStatus(QWidget):
         assert self._router is not None
         command = self._command
         self._show("Checking…")
-        self._router.deps.check(
-            command,
-            receiver=self,
-            on_done=lambda result: self._checked(command, result),
-            on_error=lambda error: self._failed(command, error),
+        self._router.deps.check(command).then(
+            self, lambda result: self._checked(command, result), lambda error: self._failed(command, error)
         )
 
     def _checked(self, command: str, result: DependencyCheckResult) -> None:
@@ -336,12 +333,8 @@ class DependencyStatus(QWidget):
         command = self._command
         self.install.setEnabled(False)
         self._show("Installing…")
-        self._router.deps.install(
-            command,
-            receiver=self,
-            on_progress=self._progress,
-            on_done=lambda result: self._installed(command, result),
-            on_error=lambda error: self._install_failed(command, error),
+        self._router.deps.install(command).progress(self, lambda report: self._progress(report.message or "")).then(
+            self, lambda result: self._installed(command, result), lambda error: self._install_failed(command, error)
         )
         self._router.signals.logLine.connect(self._log_line)
 

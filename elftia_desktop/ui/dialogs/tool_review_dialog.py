@@ -79,7 +79,7 @@ class ToolReviewDialog(QDialog):
         self.accept_all.clicked.connect(lambda: self._accept(None))
         buttons.rejected.connect(self.reject)
         column.addWidget(buttons)
-        router.tool_review.review(server_id, receiver=self, on_done=self.show_review, on_error=self._failed)
+        router.tool_review.review(server_id).then(self, self.show_review, self._failed)
 
     def show_review(self, review: dict[str, Any]) -> None:
         """Fill the dialog from a ``mcp:tool-review`` result."""
@@ -134,9 +134,7 @@ class ToolReviewDialog(QDialog):
             return
         self.accept_all.setEnabled(False)
         self.accept_selected.setEnabled(False)
-        self.router.tool_review.accept(
-            self.server_id, names, receiver=self, on_done=self._accepted, on_error=self._failed
-        )
+        self.router.tool_review.accept(self.server_id, names).then(self, self._accepted, self._failed)
 
     def _accepted(self, names: list[str]) -> None:
         self.toolsAccepted.emit(list(names))

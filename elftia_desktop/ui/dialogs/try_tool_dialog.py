@@ -12,10 +12,9 @@ Open it from anywhere with :func:`open_try_tool` (router, server id, tool).
 from __future__ import annotations
 
 import time
-import uuid
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QDialog,
@@ -29,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from elftia_desktop.ui.apps.pane import app_pane_for
 from elftia_desktop.ui.dialogs.try_history import SESSION_HISTORY, HistoryList, TriedCall, TryHistory
 from elftia_desktop.ui.dialogs.try_task import TaskWatch
 from elftia_desktop.ui.widgets.fixed_space import keep_place, reserve_lines
@@ -38,9 +38,9 @@ from elftia_desktop.ui.widgets.schema_form import SchemaForm
 
 if TYPE_CHECKING:
     from elftia_desktop.bridge.errors import BridgeError
+    from elftia_desktop.bridge.pending import Pending, Progress
     from elftia_desktop.bridge.results import TimedCall
     from elftia_desktop.bridge.router import McpRouter
-    from elftia_desktop.bridge.signals import ToolProgress
     from elftia_desktop.core.models import MCPCallToolResponse, MCPTool
 
 PROGRESS_STEPS = 1000
@@ -71,7 +71,8 @@ class TryToolDialog(QDialog):
         self.tool = tool_as_dict(tool)
         self.tool_name = str(self.tool.get("name", ""))
         self.history = history if history is not None else SESSION_HISTORY
-        self.call_id: str | None = None
+        self.pending: Pending[TimedCall] | None = None
+        """The running call (None while none runs)."""
         self.link_window: QDialog | None = None
         """The latest window of a read resource link."""
         self.last_response: MCPCallToolResponse | None = None
@@ -79,9 +80,7 @@ class TryToolDialog(QDialog):
         self._sent_args: dict[str, Any] = {}
         self.setWindowTitle(f"Try {self.tool_name}" + (f" — {server_name}" if server_name else ""))
         self._build(server_name)
-        router.signals.toolProgress.connect(self._on_progress)
         self.task_watch = TaskWatch(self, router)  # a call that became a task (try_task.py)
-        self._listening = True
         self.resize(1000, 660)
         self._show_history()
 
@@ -170,6 +169,9 @@ class TryToolDialog(QDialog):
         column.addWidget(rerun, 0, Qt.AlignmentFlag.AlignRight)
         self.side.addTab(self.result_view, "&Result")
         self.side.addTab(history_page, "&History")
+        self.app_pane = app_pane_for(self._router, self.server_id, self.tool, self.side)
+        if self.app_pane is not None:  # the tool has an MCP App view (_meta.ui.resourceUri)
+            self.side.addTab(self.app_pane, "&App")
         return self.side
 
     # -- calling -----------------------------------------------------------------------------
@@ -177,7 +179,7 @@ class TryToolDialog(QDialog):
     @property
     def running(self) -> bool:
         """True while a call is in flight."""
-        return self.call_id is not None
+        return self.pending is not None
 
     def call(self) -> None:
         """Validate the arguments and, when they are good, send the call."""
@@ -187,30 +189,23 @@ class TryToolDialog(QDialog):
         if issues:
             self.status.setText(f"Not sent: {len(issues)} argument problem{'s' if len(issues) != 1 else ''}.")
             return
-        self.call_id = f"try-{uuid.uuid4().hex[:12]}"
-        self.task_watch.reset()
         self._sent_args = self.form.value()
         self._set_running(True)
         self.status.setText("Calling…")
         self.result_view.clear(f"Calling {self.tool_name}… the result appears here.")
-        call_id = self.call_id
-        self._router.explore.try_tool(
-            self.server_id,
-            self.tool_name,
-            self._sent_args,
-            call_id,
-            receiver=self,
-            on_done=lambda timed: self._done(call_id, timed),
-            on_error=lambda error: self._failed(call_id, error),
-        )
+        call_id = self.task_watch.new_call()
+        pending = self._router.explore.try_tool(self.server_id, self.tool_name, self._sent_args, call_id)
+        self.pending = pending.progress(self, self._on_progress)
+        pending.then(self, lambda timed: self._done(pending, timed), lambda error: self._failed(pending, error))
 
     def cancel(self) -> None:
-        """Ask the service to cancel the running call."""
-        if self.call_id is None:
+        """Cancel the running call (on the service loop; the server is sent ``notifications/cancelled``)."""
+        if self.pending is None:
             return
         self.cancel_button.setEnabled(False)
         self.status.setText("Cancelling…")
-        self._router.explore.cancel_call(self.call_id)
+        if not self.task_watch.cancel_task():
+            self.pending.cancel()
 
     def rerun(self, row: int) -> None:
         """Load the arguments of history row ``row`` into the form and call again."""
@@ -240,7 +235,7 @@ class TryToolDialog(QDialog):
             view.show_failure(f"{error.kind}: {error.message}", (time.perf_counter() - started) * 1000)
 
         # the link window owns the callbacks: closed (or the dialog closed) before the answer, they are dropped
-        self._router.explore.read_resource(self.server_id, uri, receiver=window, on_done=shown, on_error=failed)
+        self._router.explore.read_resource(self.server_id, uri).then(window, shown, failed)
         window.open()
         self.link_window = window
         return window
@@ -252,11 +247,8 @@ class TryToolDialog(QDialog):
         self.progress.setRange(0, 0)
         self.progress.setFormat("working…")
 
-    @Slot(object)
-    def _on_progress(self, event: ToolProgress) -> None:
-        if event.call_id != self.call_id or self.call_id is None:
-            return
-        progress, total = event.progress, event.total
+    def _on_progress(self, event: Progress) -> None:
+        progress, total = event.progress or 0.0, event.total
         if total:
             self.progress.setFormat(f"{progress:g} / {total:g}")
             self.progress.setRange(0, PROGRESS_STEPS)
@@ -265,27 +257,31 @@ class TryToolDialog(QDialog):
             self.progress.setRange(0, 0)
         self.status.setText(event.message or f"Progress: {progress:g}")
 
-    def _done(self, call_id: str | None, timed: TimedCall) -> None:
-        if call_id != self.call_id:
+    def _done(self, pending: Pending[TimedCall], timed: TimedCall) -> None:
+        if pending is not self.pending:
             return
-        self.call_id = None
+        self.pending = None
         self._set_running(False)
         response = self.last_response = timed.response
         self.result_view.show_response(response, timed.duration_ms)
         self.side.setCurrentIndex(0)
         self.status.setText("The tool reported an error." if response.is_error else "Done.")
+        if self.app_pane is not None:
+            self.app_pane.tool_finished(self._sent_args, response)
         self._remember("error" if response.is_error else "ok", timed.duration_ms)
 
-    def _failed(self, call_id: str | None, error: BridgeError) -> None:
-        if call_id != self.call_id:
+    def _failed(self, pending: Pending[TimedCall], error: BridgeError) -> None:
+        if pending is not self.pending:
             return
-        self.call_id = None
+        self.pending = None
         self._set_running(False)
         self.last_response = None
         cancelled = error.cancelled
         self.result_view.show_failure(error.message, cancelled=cancelled)
         self.side.setCurrentIndex(0)
         self.status.setText("Cancelled." if cancelled else f"{error.kind}: {error.message}")
+        if self.app_pane is not None:
+            self.app_pane.tool_cancelled("Cancelled by the user" if cancelled else error.message)
         self._remember("cancelled" if cancelled else "failed", None)
 
     def _remember(self, outcome: str, duration_ms: float | None) -> None:
@@ -301,14 +297,13 @@ class TryToolDialog(QDialog):
 
     def done(self, result: int) -> None:
         """Close; a running call is cancelled first (a running task goes on) and its late answer ignored."""
-        if self.running:
+        if self.pending is not None:
             if not self.task_watch.running:
                 self.cancel()
-            self.call_id = None
-        if self._listening:
-            self._listening = False
-            self._router.signals.toolProgress.disconnect(self._on_progress)
-            self.task_watch.stop()
+            self.pending = None
+        self.task_watch.stop()
+        if self.app_pane is not None:
+            self.app_pane.close_view()
         super().done(result)
 
     def closeEvent(self, event: QCloseEvent) -> None:

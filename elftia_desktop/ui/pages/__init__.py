@@ -22,6 +22,8 @@ Modules:
 - ``servers_actions``: The servers page's Test and Remove, and what an action on a server removed elsewhere
   does.
 - ``servers_auth``: The servers page's OAuth part: Sign in / Sign out on the cards, and the sign-in notice.
+- ``servers_empty``: What the Servers page shows with no servers: where to start (presets, other apps' servers,
+  pasted JSON).
 - ``servers_page``: ``McpServersPage``: every configured server as a card with its live state and actions.
 - ``settings_page``: ``SettingsPage``: timeouts, log size, start-up, theme, folders, the secrets backend and a
   backup.

@@ -137,14 +137,14 @@ class AgentsPage(QWidget):
     @Slot()
     def reload(self) -> None:
         """Fetch the agents, the servers and their states, then the tool summaries."""
-        self.router.servers.records(receiver=self, on_done=self._set_servers, on_error=self.show_error)
-        self.router.servers.states(receiver=self, on_done=self._set_states)
+        self.router.servers.records().then(self, self._set_servers, self.show_error)
+        self.router.servers.states().then(self, self._set_states)
         self._fetch_agents()
 
     @Slot()
     def _fetch_agents(self) -> None:
         """Fetch the agents again (another process changed them)."""
-        self.router.agents.all(receiver=self, on_done=self._set_agents, on_error=self.show_error)
+        self.router.agents.all().then(self, self._set_agents, self.show_error)
 
     def _set_servers(self, servers: list[McpServerRecord]) -> None:
         self.servers = list(servers)
@@ -163,7 +163,7 @@ class AgentsPage(QWidget):
         self._fetch_summaries()
 
     def _fetch_summaries(self) -> None:
-        self.router.agents.summaries(receiver=self, on_done=self._set_summaries)
+        self.router.agents.summaries().then(self, self._set_summaries)
 
     def _set_summaries(self, summaries: list[AgentToolSummary]) -> None:
         self.summaries = {s.agent_id: s for s in summaries}
@@ -245,9 +245,7 @@ class AgentsPage(QWidget):
         label = "Name of the new agent:" + (f"\n\n⚠ {problem}" if problem else "")
         name, ok = QInputDialog.getText(self, "New agent", label, text=typed)
         if ok and name.strip():
-            self.router.agents.add(
-                {"name": name}, receiver=self, on_done=self._added, on_error=lambda e: self._name_refused(name, e)
-            )
+            self.router.agents.add({"name": name}).then(self, self._added, lambda e: self._name_refused(name, e))
 
     def _name_refused(self, name: str, error: BridgeError) -> None:
         """Ask again with the typed name and why it was refused; other errors go to the notice bar."""
@@ -268,23 +266,16 @@ class AgentsPage(QWidget):
             return
         name, ok = QInputDialog.getText(self, "Rename agent", f'New name for "{agent.name}":', text=agent.name)
         if ok and name.strip() and name.strip() != agent.name:
-            self.router.agents.update(
-                agent.id,
-                {"name": name},
-                receiver=self,
-                on_done=lambda a: self._changed(f"Renamed to <b>{escape(a.name)}</b>."),
-                on_error=self.show_error,
+            self.router.agents.update(agent.id, {"name": name}).then(
+                self, lambda a: self._changed(f"Renamed to <b>{escape(a.name)}</b>."), self.show_error
             )
 
     def duplicate_selected(self) -> None:
         """Copy the selected agent."""
         agent = self.selected_agent()
         if agent is not None:
-            self.router.agents.duplicate(
-                agent.id,
-                receiver=self,
-                on_done=lambda a: self._changed(f"Added <b>{escape(a.name)}</b>."),
-                on_error=self.show_error,
+            self.router.agents.duplicate(agent.id).then(
+                self, lambda a: self._changed(f"Added <b>{escape(a.name)}</b>."), self.show_error
             )
 
     def delete_selected(self) -> None:
@@ -300,11 +291,8 @@ class AgentsPage(QWidget):
             QMessageBox.StandardButton.Cancel,
         )
         if answer == QMessageBox.StandardButton.Yes:
-            self.router.agents.remove(
-                agent.id,
-                receiver=self,
-                on_done=lambda a: self._changed(f"Deleted <b>{escape(a.name)}</b>."),
-                on_error=self.show_error,
+            self.router.agents.remove(agent.id).then(
+                self, lambda a: self._changed(f"Deleted <b>{escape(a.name)}</b>."), self.show_error
             )
 
     def use_in_other_apps(self) -> GatewayDialog | None:

@@ -2,7 +2,9 @@
 read an entry's details, fill its inputs and install it; "Install bundle…" opens a ``.mcpb`` file.
 
 Search runs on every keystroke against the entries the bridge holds in memory; the registries
-are refreshed in the background when the page is first shown and with Refresh. Installed servers
+are refreshed in the background when the page is first shown and with Refresh. An entry's
+``icons`` are shown before it, fetched, kept and drawn by the same code as the cards' icons
+(``router.icons``), for the first :data:`ICON_ROWS` results of a search. Installed servers
 arrive untrusted: the Servers page asks the user to review what they run.
 """
 
@@ -11,8 +13,8 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QShowEvent
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QIcon, QImage, QPixmap, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QFileDialog,
@@ -39,6 +41,11 @@ if TYPE_CHECKING:
     from elftia_desktop.bridge.routes.registry import EntryView, InstallForm
     from elftia_desktop.core.models import DependencyInstallResult, McpServerRecord
 
+ICON_PIXELS = 20
+"""The side of a row's icon (drawn at twice that: sharp on HiDPI), as on the server cards."""
+ICON_ROWS = 100
+"""Rows of a search whose icons are fetched (a narrower search fetches the others')."""
+
 
 class BrowsePage(PageFrame):
     """The Browse page.
@@ -57,6 +64,13 @@ class BrowsePage(PageFrame):
         self._chosen: str | None = None
         """The key of the entry chosen last: a plan that comes for an entry chosen before it is dropped."""
         self.views: list[EntryView] = []
+        self.icons: dict[str, QImage] = {}
+        """Entry key -> its icon, once drawn."""
+        self._asked: set[str] = set()
+        blank = QPixmap(ICON_PIXELS, ICON_PIXELS)
+        blank.fill(Qt.GlobalColor.transparent)
+        self._blank = QIcon(blank)
+        """Rows without an icon keep its room, so every row's text starts at the same place."""
         refresh = QPushButton("Refresh")
         refresh.setToolTip("Fetch what changed in the registries since the last refresh")
         refresh.clicked.connect(self.sync)
@@ -84,6 +98,7 @@ class BrowsePage(PageFrame):
         self.results.setTextElideMode(Qt.TextElideMode.ElideRight)  # long lines end in "…"; no sideways scrolling
         self.results.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.results.setSpacing(2)
+        self.results.setIconSize(QSize(ICON_PIXELS, ICON_PIXELS))
         self.results.currentRowChanged.connect(self._select)
         splitter.addWidget(self.results)
         splitter.addWidget(self._build_details())
@@ -141,7 +156,7 @@ class BrowsePage(PageFrame):
         """Refresh every registry in the background, then search again."""
         self.synced = True
         self.summary.setText("Refreshing the registries…")
-        self.router.registry.sync(receiver=self, on_done=self._synced, on_error=self.show_error)
+        self.router.registry.sync().then(self, self._synced, self.show_error)
 
     def _synced(self, problems: list[str]) -> None:
         if problems:
@@ -158,11 +173,32 @@ class BrowsePage(PageFrame):
             source = "featured" if view.source == "featured" else view.source.split("//")[-1]
             where = f"{source} · {view.runtime} · {view.transport}"
             text = f"{view.title}  {view.version}{status}\n{view.description[:90]}\n{where}"
-            item = QListWidgetItem(text)
+            item = QListWidgetItem(self._icon_of(view, self.results.count() < ICON_ROWS), text)
             item.setToolTip(f"{view.name}\n{view.description}" + ("" if view.installable else f"\n{view.status_text}"))
             self.results.addItem(item)
         self.results.blockSignals(False)
         self.summary.setText(f"{len(self.views)} server{'s' if len(self.views) != 1 else ''} found")
+
+    def _icon_of(self, view: EntryView, fetch: bool) -> QIcon:
+        """The row's icon: drawn already, else blank (and asked for, once, when ``fetch``)."""
+        image = self.icons.get(view.key)
+        if image is not None:
+            return QIcon(QPixmap.fromImage(image))
+        if fetch and view.icons and view.key not in self._asked:
+            self._asked.add(view.key)
+
+            def drawn(image: QImage, key: str = view.key) -> None:
+                self._set_icon(key, image)
+
+            self.router.icons.image(view.icons).then(self, drawn)  # a failed icon: the row stays blank
+        return self._blank
+
+    def _set_icon(self, key: str, image: QImage) -> None:
+        self.icons[key] = image
+        for row, view in enumerate(self.views):
+            item = self.results.item(row)
+            if view.key == key and item is not None:
+                item.setIcon(QIcon(QPixmap.fromImage(image)))
 
     def _select(self, row: int) -> None:
         if not 0 <= row < len(self.views):
@@ -178,7 +214,7 @@ class BrowsePage(PageFrame):
         self.install_button.hide()
         self.runtime_button.hide()
         self._chosen = view.key
-        self.router.registry.prepare(view.key, receiver=self, on_done=self._show_form, on_error=self.show_error)
+        self.router.registry.prepare(view.key).then(self, self._show_form, self.show_error)
 
     def _show_form(self, form: InstallForm) -> None:
         if form.key != self._chosen:  # the plan of an entry chosen before, slower than the one chosen since
@@ -200,17 +236,13 @@ class BrowsePage(PageFrame):
             return
         self.runtime_button.setEnabled(False)
         self.runtime_button.setText(f"Installing {form.missing_runtime}…")
-        self.router.deps.install(
-            form.missing_runtime, receiver=self, on_done=self._runtime_installed, on_error=self.show_error
-        )
+        self.router.deps.install(form.missing_runtime).then(self, self._runtime_installed, self.show_error)
 
     def _runtime_installed(self, result: DependencyInstallResult) -> None:
         if not result.success:
             self.notice.show_message(escape(result.error or "The install failed", quote=False), "error")
         if self.current is not None:
-            self.router.registry.prepare(
-                self.current.key, receiver=self, on_done=self._show_form, on_error=self.show_error
-            )
+            self.router.registry.prepare(self.current.key).then(self, self._show_form, self.show_error)
 
     def _preview(self) -> None:
         if self.current is not None:
@@ -221,13 +253,8 @@ class BrowsePage(PageFrame):
         if self.current is None:
             return
         form = self.current
-        self.router.registry.install(
-            form.key,
-            self.form.name.text().strip(),
-            self.form.values(),
-            receiver=self,
-            on_done=self._added,
-            on_error=self.show_error,
+        self.router.registry.install(form.key, self.form.name.text().strip(), self.form.values()).then(
+            self, self._added, self.show_error
         )
 
     def _added(self, record: McpServerRecord) -> None:
@@ -256,7 +283,7 @@ class BrowsePage(PageFrame):
             dialog.added.connect(self._added)
             dialog.open()
 
-        self.router.registry.open_bundle(path, receiver=self, on_done=show, on_error=self.show_error)
+        self.router.registry.open_bundle(path).then(self, show, self.show_error)
 
     def show_error(self, error: BridgeError) -> None:
         """Show a failure in the notice bar."""

@@ -121,7 +121,7 @@ class ClaudePanel(QWidget):
     def check(self) -> None:
         """Find the CLI and list its servers."""
         self.check_button.setEnabled(False)
-        self.router.integrations.claude_status(receiver=self, on_done=self._show_status, on_error=self._failed)
+        self.router.integrations.claude_status().then(self, self._show_status, self._failed)
 
     def _show_status(self, status: ClaudeStatus) -> None:
         self.status = status
@@ -154,7 +154,7 @@ class ClaudePanel(QWidget):
                 self.notice.show_message(f"Pushed to Claude Code ({scope} scope): {', '.join(pushed)}.", "success")
                 self.check()
                 return
-            self.router.integrations.claude_push(ids.pop(0), scope, receiver=self, on_done=done, on_error=self._failed)
+            self.router.integrations.claude_push(ids.pop(0), scope).then(self, done, self._failed)
 
         def done(result: dict[str, Any]) -> None:
             """Note the pushed server and go on."""
@@ -165,7 +165,7 @@ class ClaudePanel(QWidget):
 
     def pull(self) -> None:
         """Hand Claude Code's files to the import preview."""
-        self.router.integrations.claude_sources(receiver=self, on_done=self.pullRequested.emit, on_error=self._failed)
+        self.router.integrations.claude_sources().then(self, self.pullRequested.emit, self._failed)
 
     def _failed(self, error: BridgeError) -> None:
         self.check_button.setEnabled(True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Slot
 from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
@@ -15,6 +15,7 @@ from elftia_desktop.ui.pages.page_frame import FirstShow, PageFrame
 from elftia_desktop.ui.widgets.runtime_card import RuntimeCard
 
 if TYPE_CHECKING:
+    from elftia_desktop.bridge.results import RuntimeView
     from elftia_desktop.core.models import DependencyInstallResult
 
 
@@ -25,7 +26,7 @@ class DependenciesPage(PageFrame):
         super().__init__("Dependencies", parent)
         self.router = router
         self.cards: dict[str, RuntimeCard] = {}
-        self.rows: list[dict[str, Any]] = []
+        self.rows: list[RuntimeView] = []
         self.loaded = False
         self.checking = False
         """True while a check runs; a reload asked for meanwhile runs right after it."""
@@ -50,7 +51,7 @@ class DependenciesPage(PageFrame):
         self.checking = True
         self.recheck_button.setEnabled(False)
         self.summary.setText("Checking runtimes…" if not self.loaded else self.summary.text())
-        self.router.deps.rows(receiver=self, on_done=self._show_rows, on_error=self._check_failed)
+        self.router.deps.rows().then(self, self._show_rows, self._check_failed)
 
     def _checked(self) -> None:
         self.checking = False
@@ -59,31 +60,31 @@ class DependenciesPage(PageFrame):
             self._again = False
             self.reload()
 
-    def _show_rows(self, rows: list[dict[str, Any]]) -> None:
+    def _show_rows(self, rows: list[RuntimeView]) -> None:
         self.loaded = True
         self.rows = rows
         self.recheck_button.setEnabled(True)
         for row in rows:
-            card = self.cards.get(row["name"])
+            card = self.cards.get(row.name)
             if card is None:
                 card = self._new_card(row)
             else:
                 card.update_row(row)
-        found = sum(1 for r in rows if r["status"] == "ok")
-        needed_missing = [r["title"] for r in rows if r["status"] != "ok" and r.get("neededBy")]
+        found = sum(1 for r in rows if r.status == "ok")
+        needed_missing = [r.title for r in rows if r.status != "ok" and r.needed_by]
         text = f"{found} of {len(rows)} runtimes found"
         if needed_missing:
             text += f" · missing for your servers: {', '.join(needed_missing)}"
         self.summary.setText(text)
         self._checked()
 
-    def _new_card(self, row: dict[str, Any]) -> RuntimeCard:
+    def _new_card(self, row: RuntimeView) -> RuntimeCard:
         card = RuntimeCard(row)
         card.installRequested.connect(self._install)
         card.uninstallRequested.connect(self._uninstall)
         card.cancelRequested.connect(self._cancel)
         self.card_column.insertWidget(self.card_column.count() - 1, card)
-        self.cards[row["name"]] = card
+        self.cards[row.name] = card
         return card
 
     def _card_for(self, command: str) -> RuntimeCard | None:
@@ -115,10 +116,13 @@ class DependenciesPage(PageFrame):
             card.finish_install(f"Failed: {error.message}")
             self._show_error(error)
 
-        self.router.deps.install(command, receiver=self, on_progress=card.add_progress, on_done=done, on_error=failed)
+        install = self.router.deps.install(command).progress(
+            self, lambda report: card.add_progress(report.message or "")
+        )
+        install.then(self, done, failed)
 
     def _install_finished(self, card: RuntimeCard, result: DependencyInstallResult) -> None:
-        title = card.row["title"]
+        title = card.row.title
         if result.success:
             version = f" {result.version}" if result.version else ""
             card.finish_install(f"Installed {title}{version} at {result.path}")
@@ -139,14 +143,14 @@ class DependenciesPage(PageFrame):
             if not cancelled and card is not None:
                 card.finish_install("Nothing to cancel: the install had already ended.")
 
-        self.router.deps.cancel_install(command, receiver=self, on_done=done, on_error=self._show_error)
+        self.router.deps.cancel_install(command).then(self, done, self._show_error)
 
     @Slot(str)
     def _uninstall(self, command: str) -> None:
         card = self._card_for(command)
         if card is None:
             return
-        title = card.row["title"]
+        title = card.row.title
         answer = QMessageBox.question(
             self,
             f"Uninstall {title}",
@@ -155,9 +159,7 @@ class DependenciesPage(PageFrame):
         )
         if answer != QMessageBox.StandardButton.Yes:
             return
-        self.router.deps.uninstall(
-            command, receiver=self, on_done=lambda r: self._uninstalled(title, r), on_error=self._show_error
-        )
+        self.router.deps.uninstall(command).then(self, lambda r: self._uninstalled(title, r), self._show_error)
 
     def _uninstalled(self, title: str, result: DependencyInstallResult) -> None:
         if result.success:

@@ -143,7 +143,7 @@ class ExportPanel(QWidget):
             self.text.clear()
             self.warnings.clear()
             return
-        self.router.integrations.export(ids, self.fmt, receiver=self, on_done=self._show_export, on_error=self._failed)
+        self.router.integrations.export(ids, self.fmt).then(self, self._show_export, self._failed)
 
     def _show_export(self, exported: dict[str, Any]) -> None:
         self.exported = exported
@@ -173,7 +173,7 @@ class ExportPanel(QWidget):
             text = f"Wrote {len(ids)} server(s) in {self.label}'s format to {result.path}{replaced}."
             self.notice.show_message(escape(text), "success", "\n".join(result.warnings))
 
-        self.router.integrations.export_to_file(ids, self.fmt, path, receiver=self, on_done=done, on_error=self._failed)
+        self.router.integrations.export_to_file(ids, self.fmt, path).then(self, done, self._failed)
 
     # -- into the app's config -----------------------------------------------------------------
 
@@ -182,8 +182,8 @@ class ExportPanel(QWidget):
         ids = self.servers.checked_ids()
         label = self.label
         fmt = self.fmt
-        self.router.integrations.plan_export_into_app(
-            ids, fmt, receiver=self, on_done=lambda plan: self._confirm(ids, fmt, label, plan), on_error=self._failed
+        self.router.integrations.plan_export_into_app(ids, fmt).then(
+            self, lambda plan: self._confirm(ids, fmt, label, plan), self._failed
         )
 
     def _confirm(self, ids: list[str], fmt: str, label: str, plan: dict[str, Any]) -> None:
@@ -192,14 +192,8 @@ class ExportPanel(QWidget):
         def answered(code: int) -> None:
             """Write into the app's file when the person accepted the diff."""
             if code == DiffDialog.DialogCode.Accepted:
-                self.router.integrations.export_into_app(
-                    ids,
-                    fmt,
-                    plan["digest"],
-                    plan["afterDigest"],
-                    receiver=self,
-                    on_done=lambda r: self._written(label, r),
-                    on_error=self._failed,
+                self.router.integrations.export_into_app(ids, fmt, plan["digest"], plan["afterDigest"]).then(
+                    self, lambda r: self._written(label, r), self._failed
                 )
 
         self.dialog.finished.connect(answered)

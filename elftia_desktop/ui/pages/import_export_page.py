@@ -55,7 +55,7 @@ class ImportExportPage(PageFrame):
     def reload_servers(self) -> None:
         """Fetch our servers for the export and push lists."""
         if self._first_show.started:
-            self.router.servers.records(receiver=self, on_done=self._show_servers)
+            self.router.servers.records().then(self, self._show_servers)
 
     def _show_servers(self, records: list[McpServerRecord]) -> None:
         self.export_panel.set_records(records)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from elftia_desktop.bridge.errors import BridgeError
+from elftia_desktop.bridge.results import FileError, ImportOutcome, ImportPreview, ImportRow
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.ui.error_presenter import show_error
 from elftia_desktop.ui.theme import STATE_COLORS
@@ -28,13 +29,6 @@ from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 
 POLICIES = [("rename", 'Rename (add as "name (2)")'), ("skip", "Skip"), ("replace", "Replace the existing one")]
 _ROLE = Qt.ItemDataRole.UserRole
-
-
-def _where(error: dict[str, Any]) -> str:
-    """``line 4, column 7`` for a file error that has them."""
-    if error.get("line"):
-        return f"line {error['line']}, column {error.get('column') or 1}"
-    return ""
 
 
 class ImportPanel(QWidget):
@@ -51,8 +45,8 @@ class ImportPanel(QWidget):
         self.router = router
         self.notice = notice
         self.configs: list[dict[str, Any]] = []
-        self.rows: list[dict[str, Any]] = []
-        self.file_errors: list[dict[str, Any]] = []
+        self.rows: tuple[ImportRow, ...] = ()
+        self.file_errors: tuple[FileError, ...] = ()
         self.policy_boxes: dict[str, QComboBox] = {}
         self.loaded = False
         column = QVBoxLayout(self)
@@ -127,7 +121,7 @@ class ImportPanel(QWidget):
     def detect(self) -> None:
         """Look for other apps' config files."""
         self.rescan_button.setEnabled(False)
-        self.router.integrations.detect(receiver=self, on_done=self._show_configs, on_error=self._failed)
+        self.router.integrations.detect().then(self, self._show_configs, self._failed)
 
     def show_sources(self, configs: list[dict[str, Any]]) -> None:
         """Show these files (e.g. Claude Code's, for a pull) instead of a search result."""
@@ -146,7 +140,8 @@ class ImportPanel(QWidget):
             item.setData(0, _ROLE, config)
             item.setToolTip(2, config["path"])
             if config.get("error"):
-                item.setText(1, f"cannot be read ({_where(config) or 'see tooltip'})")
+                where = FileError(config["path"], config["error"], config.get("line"), config.get("column")).where
+                item.setText(1, f"cannot be read ({where or 'see tooltip'})")
                 item.setForeground(1, QColor(STATE_COLORS["error"]))
                 item.setToolTip(1, config["error"])
             else:
@@ -183,14 +178,14 @@ class ImportPanel(QWidget):
         """Preview the servers of the ticked files (``announce``: name the unreadable ones in the notice bar)."""
         sources = self.checked_sources()
         if not sources:
-            self._show_preview({"rows": [], "fileErrors": []})
+            self._show_preview(ImportPreview())
             return
-        self.router.integrations.preview_import(
-            sources, receiver=self, on_done=lambda p: self._show_preview(p, announce), on_error=self._failed
+        self.router.integrations.preview_import(sources).then(
+            self, lambda p: self._show_preview(p, announce), self._failed
         )
 
-    def _show_preview(self, preview: dict[str, Any], announce: bool = True) -> None:
-        self.rows, self.file_errors = preview["rows"], preview["fileErrors"]
+    def _show_preview(self, preview: ImportPreview, announce: bool = True) -> None:
+        self.rows, self.file_errors = preview.rows, preview.file_errors
         self.preview.blockSignals(True)
         self.preview.clear()
         self.policy_boxes.clear()
@@ -201,43 +196,43 @@ class ImportPanel(QWidget):
         if announce:
             self._show_file_errors()
 
-    def _add_preview_row(self, row: dict[str, Any]) -> None:
-        source = next((c["label"] for c in self.configs if c["path"] == row["source"]), row["app"])
-        secrets = ", ".join(row["secrets"]) or "—"
-        item = QTreeWidgetItem([row["name"], source, row.get("error") or row["runs"], secrets, ""])
-        item.setData(0, _ROLE, row["key"])
+    def _add_preview_row(self, row: ImportRow) -> None:
+        source = next((c["label"] for c in self.configs if c["path"] == row.source), row.app)
+        secrets = ", ".join(row.secrets) or "—"
+        item = QTreeWidgetItem([row.name, source, row.error or row.runs, secrets, ""])
+        item.setData(0, _ROLE, row.key)
         item.setToolTip(2, self._row_tooltip(row))
-        item.setToolTip(0, "\n".join(row["warnings"]) or row["name"])
-        if row.get("error"):
+        item.setToolTip(0, "\n".join(row.warnings) or row.name)
+        if row.error:
             item.setForeground(2, QColor(STATE_COLORS["error"]))
             item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsUserCheckable & ~Qt.ItemFlag.ItemIsEnabled)
             item.setText(4, "cannot be imported")
         else:
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(0, Qt.CheckState.Checked)
-            if row["warnings"]:
-                item.setText(0, f"{row['name']}  ⚠")
+            if row.warnings:
+                item.setText(0, f"{row.name}  ⚠")
         self.preview.addTopLevelItem(item)
-        if row.get("error"):
+        if row.error:
             return
-        if row.get("conflict"):
+        if row.conflict:
             box = QComboBox()
             for value, label in POLICIES:
                 box.addItem(label, value)
             box.setCurrentIndex(1)
-            box.setToolTip(f'A server named "{row["conflict"]}" exists already')
+            box.setToolTip(f'A server named "{row.conflict}" exists already')
             box.currentIndexChanged.connect(lambda _index: self._update_import_button())
             self.preview.setItemWidget(item, 4, box)
-            self.policy_boxes[row["key"]] = box
+            self.policy_boxes[row.key] = box
         else:
             item.setText(4, "new name")
 
     @staticmethod
-    def _row_tooltip(row: dict[str, Any]) -> str:
-        lines = [f"{row.get('transport') or '?'}: {row['runs']}"]
-        lines += [f"env {k} = {v}" for k, v in row["env"].items()]
-        lines += [f"header {k}: {v}" for k, v in row["headers"].items()]
-        lines += row["warnings"]
+    def _row_tooltip(row: ImportRow) -> str:
+        lines = [f"{row.transport or '?'}: {row.runs}"]
+        lines += [f"env {k} = {v}" for k, v in row.env]
+        lines += [f"header {k}: {v}" for k, v in row.headers]
+        lines += row.warnings
         return "\n".join(lines)
 
     def _show_file_errors(self) -> None:
@@ -245,10 +240,10 @@ class ImportPanel(QWidget):
             return
         parts = []
         for error in self.file_errors:
-            where = _where(error)
-            parts.append(f"<b>{escape(error['path'])}</b>{' at ' + where if where else ''}")
+            where = error.where
+            parts.append(f"<b>{escape(error.path)}</b>{' at ' + where if where else ''}")
         text = "This file could not be read; the others can still be imported: " + "; ".join(parts)
-        self.notice.show_message(text, "warning", "\n\n".join(e["error"] for e in self.file_errors))
+        self.notice.show_message(text, "warning", "\n\n".join(e.error for e in self.file_errors))
 
     def choices(self) -> dict[str, str]:
         """Row key -> policy for every ticked row."""
@@ -276,31 +271,26 @@ class ImportPanel(QWidget):
         if not picked:
             return
         self.import_button.setEnabled(False)
-        self.router.integrations.import_servers(
-            self.checked_sources(), picked, receiver=self, on_done=self._imported, on_error=self._failed
-        )
+        self.router.integrations.import_servers(self.checked_sources(), picked).then(self, self._imported, self._failed)
 
-    def _imported(self, outcome: dict[str, Any]) -> None:
-        results = outcome["results"]
-        added = [r for r in results if r["status"] in ("added", "renamed", "replaced")]
-        failed = [r for r in results if r["status"] == "failed"]
-        lines = [
-            f"{r['status']}: {r['name']}" + (f" → {r['serverName']}" if r["status"] == "renamed" else "")
-            for r in results
-        ]
-        lines += [f"{r['name']}: {r['error']}" for r in failed]
+    def _imported(self, outcome: ImportOutcome) -> None:
+        results = outcome.results
+        added = [r for r in results if r.added]
+        failed = [r for r in results if r.status == "failed"]
+        lines = [f"{r.status}: {r.name}" + (f" → {r.server_name}" if r.status == "renamed" else "") for r in results]
+        lines += [f"{r.name}: {r.error}" for r in failed]
         text = (
             f"Imported {len(added)} of {len(results)} servers; they are untrusted until you trust them "
             "on the Servers page."
             if added
             else f"Nothing was imported ({len(results) - len(failed)} skipped, {len(failed)} failed): see Details."
         )
-        if outcome.get("vaultWarning") and added:
-            text += f"<br>{escape(outcome['vaultWarning'])}"
-        unread = [f"{e['path']} ({_where(e) or 'unreadable'})" for e in outcome["fileErrors"]]
+        if outcome.vault_warning and added:
+            text += f"<br>{escape(outcome.vault_warning)}"
+        unread = [f"{e.path} ({e.where or 'unreadable'})" for e in outcome.file_errors]
         if unread:
             text += f"<br>Not read: {escape('; '.join(unread))}"
-            lines += [e["error"] for e in outcome["fileErrors"]]
+            lines += [e.error for e in outcome.file_errors]
         kind = "success" if added else "error" if failed else "info"
         self.notice.show_message(text, kind, "\n".join(lines))
         self.imported.emit(len(added))

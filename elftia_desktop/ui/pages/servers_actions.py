@@ -80,7 +80,7 @@ class ServerActions(QObject):
                 card.buttons["test"].setEnabled(True)
             self.failed_on(record)(error)
 
-        page.router.servers.test(record.id, receiver=self, on_done=done, on_error=failed)
+        page.router.servers.test(record.id).then(self, done, failed)
 
     def confirm_remove(self, record: McpServerRecord) -> None:
         """Ask, then remove ``record``."""
@@ -92,9 +92,8 @@ class ServerActions(QObject):
             QMessageBox.StandardButton.Cancel,
         )
         if answer == QMessageBox.StandardButton.Yes:
-            self.page.router.servers.remove(
-                record.id,
-                receiver=self,
-                on_done=lambda result: self.page.notice.show_message(html_escape(result.message or ""), "info"),
-                on_error=self.failed_on(record),
+            self.page.router.servers.remove(record.id).then(
+                self,
+                lambda result: self.page.notice.show_message(html_escape(result.message or ""), "info"),
+                self.failed_on(record),
             )

@@ -31,7 +31,7 @@ class ServerAuthActions(QObject):
     def refresh(self, record: McpServerRecord) -> None:
         """Fetch the sign-in status of a remote server (OAuth configured or discovered) and show it on its card."""
         if record.config.oauth is not None or record.config.url:
-            self.page.router.auth.status(record.id, receiver=self, on_done=self._show)
+            self.page.router.auth.status(record.id).then(self, self._show)
 
     def _show(self, status: McpAuthStatus) -> None:
         card = self.page.cards.get(status.server_id)
@@ -56,7 +56,7 @@ class ServerAuthActions(QObject):
             self.refresh(record)
             self.page.show_error(error)
 
-        self.page.router.auth.sign_in(record.id, receiver=self, on_done=done, on_error=failed)
+        self.page.router.auth.sign_in(record.id).then(self, done, failed)
 
     def sign_out(self, record: McpServerRecord) -> None:
         """Delete the server's tokens."""
@@ -68,7 +68,7 @@ class ServerAuthActions(QObject):
                 f"Signed out of <b>{html_escape(record.name)}</b>; its tokens were deleted.", "info"
             )
 
-        self.page.router.auth.sign_out(record.id, receiver=self, on_done=done, on_error=self.page.show_error)
+        self.page.router.auth.sign_out(record.id).then(self, done, self.page.show_error)
 
     def _finish(self, server_id: str, status: McpAuthStatus | None) -> None:
         card = self.page.cards.get(server_id)

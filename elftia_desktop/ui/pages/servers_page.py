@@ -29,6 +29,7 @@ from elftia_desktop.ui.error_presenter import show_error
 from elftia_desktop.ui.pages.page_frame import FirstShow
 from elftia_desktop.ui.pages.servers_actions import ServerActions
 from elftia_desktop.ui.pages.servers_auth import ServerAuthActions
+from elftia_desktop.ui.pages.servers_empty import empty_state
 from elftia_desktop.ui.widgets.elided import ElidedLabel
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 from elftia_desktop.ui.widgets.sandbox_denials import DenialsBox, allow_denial
@@ -86,7 +87,7 @@ class McpServersPage(QWidget):
         self._first_show = FirstShow(self, self._first_load)
 
     def _first_load(self) -> None:
-        self.router.app.notices(receiver=self, on_done=self._show_startup_notices)
+        self.router.app.notices().then(self, self._show_startup_notices)
         self.reload()
 
     # -- layout --------------------------------------------------------------------------------
@@ -142,58 +143,24 @@ class McpServersPage(QWidget):
         self.card_scroll.setWidget(holder)
         layout.addWidget(self.card_scroll, 1)
 
-        self.empty = self._build_empty_state()
+        self.empty = empty_state(
+            self.addRequested.emit, lambda: self.navigate.emit("import"), self.pasteJsonRequested.emit
+        )
         layout.addWidget(self.empty, 1)
         self.empty.hide()
-
-    def _build_empty_state(self) -> QWidget:
-        box = QWidget()
-        column = QVBoxLayout(box)
-        column.addStretch(1)
-        title = QLabel("No MCP servers yet")
-        title.setObjectName("EmptyTitle")
-        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        column.addWidget(title)
-        text = QLabel(
-            "Servers give your assistant tools: files, the web, GitHub, databases and more.\n"
-            "Start from a preset, bring the servers you already set up in other apps, or paste JSON."
-        )
-        text.setObjectName("Muted")
-        text.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        column.addWidget(text)
-        row = QHBoxLayout()
-        row.addStretch(1)
-        for label, tip, slot in (
-            ("Browse presets", "Pick from built-in and official servers", self.addRequested.emit),
-            (
-                "Import from other apps",
-                "Find servers set up in Claude, Cursor, VS Code …",
-                lambda: self.navigate.emit("import"),
-            ),
-            ("Paste JSON", "Add servers from a JSON snippet", self.pasteJsonRequested.emit),
-        ):
-            button = QPushButton(label)
-            button.setToolTip(tip)
-            button.clicked.connect(slot)
-            row.addWidget(button)
-        row.addStretch(1)
-        column.addSpacing(8)
-        column.addLayout(row)
-        column.addStretch(2)
-        return box
 
     # -- data ----------------------------------------------------------------------------------
 
     @Slot()
     def reload(self) -> None:
         """Fetch the server list and the live states."""
-        self.router.servers.records(receiver=self, on_done=self._set_records, on_error=self.show_error)
+        self.router.servers.records().then(self, self._set_records, self.show_error)
         self._changed_since_snapshot.clear()
-        self.router.servers.states(receiver=self, on_done=self._set_states)
+        self.router.servers.states().then(self, self._set_states)
         self._fetch_held()
 
     def _fetch_held(self) -> None:
-        self.router.tool_review.held(receiver=self, on_done=self._set_held)
+        self.router.tool_review.held().then(self, self._set_held)
 
     def _set_held(self, held: dict[str, dict[str, Any]]) -> None:
         self.held = dict(held)
@@ -230,7 +197,7 @@ class McpServersPage(QWidget):
                 self.router.activity.forget(server_id)
         self._apply_filter()
         if any(r.registry_origin is not None for r in self.records):
-            self.router.registry.outdated(receiver=self, on_done=self._set_updates)
+            self.router.registry.outdated().then(self, self._set_updates)
 
     def _set_updates(self, latest: dict[str, str]) -> None:
         """Show the "update available" badges (``{serverId: newer version}``)."""
@@ -282,7 +249,7 @@ class McpServersPage(QWidget):
                 self.cards[server_id].set_tool_count(len(tools))
             self._fetch_held()  # the listing compared the tools with their pins
 
-        self.router.tools.of_server(server_id, receiver=self, on_done=done)
+        self.router.tools.of_server(server_id).then(self, done)
 
     def _apply_filter(self) -> None:
         needle = self.filter.text().strip().lower()
@@ -319,7 +286,7 @@ class McpServersPage(QWidget):
         record = self.record(server_id)
         if record is not None:
             failed = self.server_actions.failed_on(record)
-            self.router.servers.update(server_id, {"isActive": active}, receiver=self, on_error=failed)
+            self.router.servers.update(server_id, {"isActive": active}).then(self, on_error=failed)
 
     def drop_card(self, server_id: str) -> None:
         """Take a server that is no longer configured off the page (then ask for the list again)."""
@@ -352,7 +319,7 @@ class McpServersPage(QWidget):
             dialog.toolsAccepted.connect(lambda _names: self._fetch_held())
             dialog.open()
         elif action == "update":
-            self.router.registry.update(server_id, receiver=self, on_error=self.server_actions.failed_on(record))
+            self.router.registry.update(server_id).then(self, on_error=self.server_actions.failed_on(record))
         elif action == "allow-blocked":
             self._allow_blocked(record)
         elif action == "activity":
@@ -403,11 +370,9 @@ class McpServersPage(QWidget):
             dialog = TrustDialog(info, self)
             if dialog.exec() == TrustDialog.DialogCode.Accepted:
                 failed = self.server_actions.failed_on(record)
-                self.router.servers.trust(record.id, receiver=self, on_done=lambda _: then(), on_error=failed)
+                self.router.servers.trust(record.id).then(self, lambda _: then(), failed)
 
-        self.router.servers.launch_info(
-            record.id, receiver=self, on_done=ask, on_error=self.server_actions.failed_on(record)
-        )
+        self.router.servers.launch_info(record.id).then(self, ask, self.server_actions.failed_on(record))
 
     def show_error(self, error: BridgeError) -> None:
         """Show a failed request with its reason and a Details button."""

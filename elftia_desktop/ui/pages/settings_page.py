@@ -93,7 +93,7 @@ class SettingsPage(PageFrame):
 
     def load(self) -> None:
         """Fetch the settings, folders and secrets backend."""
-        self.router.settings.load(receiver=self, on_done=self._show, on_error=self._failed)
+        self.router.settings.load().then(self, self._show, self._failed)
 
     def _show(self, info: SettingsView) -> None:
         """Show the saved values; values the user changed and did not save yet stay as typed."""
@@ -124,7 +124,7 @@ class SettingsPage(PageFrame):
     def save(self) -> None:
         """Save the values shown; the services use them from the next connection and call on."""
         self.save_button.setEnabled(False)
-        self.router.settings.save(self.values.values(), receiver=self, on_done=self._saved, on_error=self._failed)
+        self.router.settings.save(self.values.values()).then(self, self._saved, self._failed)
 
     def _saved(self, values: dict[str, Any]) -> None:
         before = self.saved or {}
@@ -161,7 +161,7 @@ class SettingsPage(PageFrame):
                 escape(f"Backup of {result.servers} server(s) written to {result.path}{extra}."), "success"
             )
 
-        self.router.settings.export_backup(path, receiver=self, on_done=done, on_error=self._failed)
+        self.router.settings.export_backup(path).then(self, done, self._failed)
 
     def _failed(self, error: BridgeError) -> None:
         self._update_buttons()

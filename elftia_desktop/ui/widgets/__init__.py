@@ -26,8 +26,12 @@ Modules:
   with it.
 - ``server_card``: One server on the servers page: name, transport, scope, sandbox, live state and protocol,
   tools, switch, actions.
+- ``server_card_text``: The texts of a server card's protocol chip (version, era, extensions) and of its
+  last-call badge.
 - ``server_checklist``: ``ServerChecklist``: our servers with a check box each, for choosing what to export or
   push.
+- ``skill_picker``: ``SkillPicker``: which skills (Skills over MCP, SEP-2640) of its servers an agent gets, ticked
+  like tools.
 - ``sparkline``: A tiny bar chart of a server's latest calls: height is the latency (log scale), colour the
   outcome.
 - ``state_badge``: A coloured dot with the connection state; the error reason shows on hover.

@@ -8,7 +8,7 @@ shown for copying by hand, and the HTTP way (command line, URL, bearer token) be
 from __future__ import annotations
 
 import shlex
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontDatabase, QGuiApplication
@@ -32,6 +32,7 @@ from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 
 if TYPE_CHECKING:
     from elftia_desktop.bridge.errors import BridgeError
+    from elftia_desktop.bridge.results import GatewayApp, GatewayChange, GatewayInfo
     from elftia_desktop.bridge.router import McpRouter
 
 
@@ -71,7 +72,7 @@ class GatewayPanel(QWidget):
         super().__init__(parent)
         self.router = router
         self.agent = agent
-        self.info: dict[str, Any] = {}
+        self.info: GatewayInfo | None = None
         self._build()
         self.reload()
 
@@ -157,40 +158,39 @@ class GatewayPanel(QWidget):
 
     # -- data ----------------------------------------------------------------------------------
 
-    def _target(self, **extra: Any) -> dict[str, Any]:
+    def _target(self, **extra: object) -> dict[str, object]:
         return {"agent": self.agent, "hub": self.hub.isChecked()} | extra
 
     def reload(self) -> None:
         """Ask for the entries, the apps' files and the token."""
-        self.router.gateway.info(self._target(), receiver=self, on_done=self._set_info, on_error=self.show_error)
+        self.router.gateway.info(self._target()).then(self, self._set_info, self.show_error)
 
-    def _set_info(self, info: dict[str, Any]) -> None:
+    def _set_info(self, info: GatewayInfo) -> None:
         self.info = info
         current = self.apps.currentData()
         self.apps.blockSignals(True)
         self.apps.clear()
-        for app in info["apps"]:
-            self.apps.addItem(app["label"] + ("  (installed)" if app["installed"] else ""), app["id"])
+        for app in info.apps:
+            self.apps.addItem(app.label + ("  (installed)" if app.installed else ""), app.id)
         index = self.apps.findData(current)
         self.apps.setCurrentIndex(max(index, 0))
         self.apps.blockSignals(False)
-        self.http_command.setText(shlex.join(info["httpCommand"]))
-        self.http_url.setText(info["httpUrl"])
-        self.token.setText(info["token"])
+        self.http_command.setText(shlex.join(info.http_command))
+        self.http_url.setText(info.http_url)
+        self.token.setText(info.token)
         self._show_app()
 
-    def current_app(self) -> dict[str, Any] | None:
+    def current_app(self) -> GatewayApp | None:
         """The chosen app's row of ``gateway:info``."""
-        app_id = self.apps.currentData()
-        return next((a for a in self.info.get("apps", []) if a["id"] == app_id), None)
+        return self.info.app(str(self.apps.currentData())) if self.info is not None else None
 
     def _show_app(self) -> None:
         app = self.current_app()
         if app is None:
             return
-        self.entry.setPlainText(app["entry"])
-        self.path.setText(f"Config file: {app['path']}")
-        self.uninstall_button.setEnabled(bool(app["installed"]))
+        self.entry.setPlainText(app.entry)
+        self.path.setText(f"Config file: {app.path}")
+        self.uninstall_button.setEnabled(app.installed)
 
     def _toggle_token(self, shown: bool) -> None:
         self.token.setEchoMode(QLineEdit.EchoMode.Normal if shown else QLineEdit.EchoMode.Password)
@@ -202,7 +202,7 @@ class GatewayPanel(QWidget):
             self.token.setText(token)
             self.notice.show_message("A new token was made: give it to the apps that connect over HTTP.", "info")
 
-        self.router.gateway.reset_token(receiver=self, on_done=done, on_error=self.show_error)
+        self.router.gateway.reset_token().then(self, done, self.show_error)
 
     # -- install / uninstall -------------------------------------------------------------------
 
@@ -210,39 +210,33 @@ class GatewayPanel(QWidget):
         app = self.current_app()
         if app is None:
             return
-        self.router.gateway.preview(
-            self._target(app=app["id"], remove=remove),
-            receiver=self,
-            on_done=lambda plan: self._confirm(plan, remove),
-            on_error=self.show_error,
+        self.router.gateway.preview(self._target(app=app.id, remove=remove)).then(
+            self, lambda plan: self._confirm(plan, remove), self.show_error
         )
 
-    def _confirm(self, plan: dict[str, Any], remove: bool) -> None:
+    def _confirm(self, plan: GatewayChange, remove: bool) -> None:
         verb = "Uninstall" if remove else "Install"
         summary = (
-            f'{"Remove" if remove else "Write"} the entry "{plan["name"]}" {"from" if remove else "in"} '
-            f"{plan['label']}'s config {plan['path']}. The file is backed up first."
+            f'{"Remove" if remove else "Write"} the entry "{plan.name}" {"from" if remove else "in"} '
+            f"{plan.label}'s config {plan.path}. The file is backed up first."
         )
-        for warning in plan.get("warnings", []):
+        for warning in plan.warnings:
             summary += f"\n{warning}"
-        dialog = DiffDialog(f"{verb} in {plan['label']}", summary, plan["diff"], verb, self)
+        dialog = DiffDialog(f"{verb} in {plan.label}", summary, plan.diff, verb, self)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
-        self.router.gateway.apply(
-            self._target(app=plan["app"], remove=remove),
-            receiver=self,
-            on_done=lambda result: self._applied(result, remove),
-            on_error=self.show_error,
+        self.router.gateway.apply(self._target(app=plan.app, remove=remove)).then(
+            self, lambda result: self._applied(result, remove), self.show_error
         )
 
-    def _applied(self, result: dict[str, Any], remove: bool) -> None:
+    def _applied(self, result: GatewayChange, remove: bool) -> None:
         done = "removed from" if remove else "written to"
-        backup = f" Backup: {result['backup']}" if result.get("backup") else ""
+        backup = f" Backup: {result.backup}" if result.backup else ""
         self.notice.show_message(
-            f"Elftia's entry was {done} {result['label']}'s config. Restart {result['label']} to use it.{backup}",
+            f"Elftia's entry was {done} {result.label}'s config. Restart {result.label} to use it.{backup}",
             "success",
         )
-        self.changed.emit(result["app"])
+        self.changed.emit(result.app)
         self.reload()
 
     def show_error(self, error: BridgeError) -> None:

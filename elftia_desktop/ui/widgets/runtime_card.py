@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontDatabase
@@ -19,6 +19,9 @@ from PySide6.QtWidgets import (
 )
 
 from elftia_desktop.ui.theme import STATE_COLORS
+
+if TYPE_CHECKING:
+    from elftia_desktop.bridge.results import RuntimeView
 
 _STATUS = {
     # status: (chip text, colour)
@@ -42,17 +45,17 @@ class RuntimeCard(QFrame):
     uninstallRequested = Signal(str)
     cancelRequested = Signal(str)
 
-    def __init__(self, row: dict[str, Any], parent: QWidget | None = None) -> None:
+    def __init__(self, row: RuntimeView, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("Card")
         self.row = row
-        self.command = str(row["commands"][0])
+        self.command = row.command
         self.installing = False
         column = QVBoxLayout(self)
         column.setContentsMargins(16, 12, 16, 12)
         column.setSpacing(6)
         column.addLayout(self._build_header())
-        self.reason = QLabel(row["reason"])
+        self.reason = QLabel(row.reason)
         self.reason.setObjectName("CardSubtitle")
         self.reason.setWordWrap(True)
         column.addWidget(self.reason)
@@ -66,7 +69,7 @@ class RuntimeCard(QFrame):
 
     def _build_header(self) -> QHBoxLayout:
         header = QHBoxLayout()
-        self.title = QLabel(self.row["title"])
+        self.title = QLabel(self.row.title)
         self.title.setObjectName("CardTitle")
         self.title.setMinimumHeight(30)  # as tall as the buttons, so every card's header lines up
         header.addWidget(self.title)
@@ -126,57 +129,55 @@ class RuntimeCard(QFrame):
 
     # -- state ---------------------------------------------------------------------------------
 
-    def update_row(self, row: dict[str, Any]) -> None:
+    def update_row(self, row: RuntimeView) -> None:
         """Show a fresh check of this runtime."""
         self.row = row
-        text, color = _STATUS.get(row["status"], ("?", STATE_COLORS["disconnected"]))
-        version = f" {row['version']}" if row.get("version") and row["status"] != "missing" else ""
+        text, color = _STATUS.get(row.status, ("?", STATE_COLORS["disconnected"]))
+        version = f" {row.version}" if row.version and row.status != "missing" else ""
         self.chip.setText(f"● {text}{version}")
         self.chip.setStyleSheet(f"color: {color}; font-weight: 600;")
         self.details.setText(self._details_html(row))
         self.instructions.setText(self._instructions_text(row))
         self._update_buttons()
 
-    def _details_html(self, row: dict[str, Any]) -> str:
+    def _details_html(self, row: RuntimeView) -> str:
         parts = []
-        if row.get("path"):
-            where = escape(row["path"]) + (" <i>(installed by the app)</i>" if row.get("managed") else "")
+        if row.path:
+            where = escape(row.path) + (" <i>(installed by the app)</i>" if row.managed else "")
             parts.append(f"<b>Path:</b> {where}")
-        parts.append(f"<b>Commands:</b> {escape(', '.join(row['commands']))}")
-        if row.get("minimum"):
-            parts.append(f"<b>Needs:</b> {escape(row['minimum'])} or newer")
-        users = row.get("neededBy") or []
-        needed = escape(", ".join(users)) if users else "no configured server"
+        parts.append(f"<b>Commands:</b> {escape(', '.join(row.commands))}")
+        if row.minimum:
+            parts.append(f"<b>Needs:</b> {escape(row.minimum)} or newer")
+        needed = escape(", ".join(row.needed_by)) if row.needed_by else "no configured server"
         parts.append(f"<b>Needed by:</b> {needed}")
-        own = row.get("ownInterpreter")
+        own = row.own_interpreter
         if own:
             parts.append(
-                f"{escape(', '.join(own['servers']))} run on Elftia's own Python ({escape(own['path'])}): "
-                "nothing to install"
+                f"{escape(', '.join(own.servers))} run on Elftia's own Python ({escape(own.path)}): nothing to install"
             )
         html = " &nbsp;·&nbsp; ".join(parts)
-        if row.get("problem"):
-            html += f"<br><span style='color:{STATE_COLORS['error']}'>{escape(row['problem'].splitlines()[0])}</span>"
+        if row.problem:
+            html += f"<br><span style='color:{STATE_COLORS['error']}'>{escape(row.problem.splitlines()[0])}</span>"
         return html
 
     @staticmethod
-    def _instructions_text(row: dict[str, Any]) -> str:
-        text = str(row["instructions"])
-        if row.get("canInstall") and row.get("installSource") != "system":  # a system plan's text says it all
-            source = "PyPI" if row.get("installSource") == "pypi" else "the npm registry"
+    def _instructions_text(row: RuntimeView) -> str:
+        text = row.instructions
+        if row.can_install and row.install_source != "system":  # a system plan's text says it all
+            source = "PyPI" if row.install_source == "pypi" else "the npm registry"
             text += f"\n\nOr press Install: the app installs it from {source} into its own tools folder."
         return text
 
     def _update_buttons(self) -> None:
         row = self.row
-        can_install = bool(row.get("canInstall")) and row["status"] != "ok"
+        can_install = row.can_install and row.status != "ok"
         self.install_button.setVisible(can_install and not self.installing)
-        system = row.get("installSource") == "system"
+        system = row.install_source == "system"
         where = "with the system's package manager" if system else "into the app's tools folder (no admin rights)"
-        self.install_button.setToolTip(f"Install {row['title']} {where}")
-        self.uninstall_button.setVisible(bool(row.get("managed")) and not self.installing)
-        self.how_button.setVisible(row["status"] != "ok")
-        if row["status"] == "ok":
+        self.install_button.setToolTip(f"Install {row.title} {where}")
+        self.uninstall_button.setVisible(row.managed and not self.installing)
+        self.how_button.setVisible(row.status != "ok")
+        if row.status == "ok":
             self.how_button.setChecked(False)
         self.cancel_button.setEnabled(self.installing)
 
@@ -184,7 +185,7 @@ class RuntimeCard(QFrame):
         """Show the progress panel with an empty log."""
         self.installing = True
         self.log.clear()
-        self.last_line.setText(f"Installing {self.row['title']}…")
+        self.last_line.setText(f"Installing {self.row.title}…")
         self.progress.setRange(0, 0)
         self.progress.show()
         self.cancel_button.show()

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QPushButton, QVBoxLay
 
 from elftia_desktop.bridge.activity import ActivityLog
 from elftia_desktop.bridge.errors import BridgeError
-from elftia_desktop.bridge.plumbing import Done, Failed
+from elftia_desktop.bridge.pending import Done, Failed
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.models import McpActionResult, McpServerRecord
 from elftia_desktop.core.sandbox import McpSandbox, allow_blocked
@@ -37,7 +37,7 @@ def allow_denial(
         return None
     router.activity.clear_blocked(record.id, what)
     updates = {"sandbox": sandbox.to_json_dict(), "isTrusted": True}
-    router.servers.update(record.id, updates, receiver=receiver, on_error=on_error, on_done=on_done)
+    router.servers.update(record.id, updates).then(receiver, on_done, on_error)
     return sandbox
 
 

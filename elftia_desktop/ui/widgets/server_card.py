@@ -6,9 +6,7 @@ the server's Activity.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
-from html import escape
 from shlex import quote
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +30,7 @@ from elftia_desktop.ui.secret_words import KEPT
 from elftia_desktop.ui.theme import error_text_color, muted_text_color
 from elftia_desktop.ui.widgets.elided import ElidedButton, ElidedLabel
 from elftia_desktop.ui.widgets.fixed_space import keep_place
+from elftia_desktop.ui.widgets.server_card_text import last_call_html, protocol_label
 from elftia_desktop.ui.widgets.sparkline import Sparkline
 from elftia_desktop.ui.widgets.state_badge import StateBadge
 from elftia_desktop.ui.widgets.toggle_switch import ToggleSwitch
@@ -341,21 +340,11 @@ class ServerCard(QFrame):
 
         ``text``: ``2026-07-28``, or ``handshake 2025-11-25`` for the initialize handshake era, then
         ``" · apps, skills"`` when the server declared extensions."""
-        protocol, _, extensions = text.partition(" · ")
-        version = protocol.removeprefix("handshake ")
-        handshake = protocol.startswith("handshake ")
-        shown = f"protocol {version}" + (" (handshake)" if handshake else "")
-        shown += f" · {extensions}" if extensions else ""
-        self.protocol.setText(shown if protocol else "")
-        self.protocol.setVisible(bool(protocol))
-        era = "the initialize handshake era"
-        if not handshake:
-            era = "no handshake (server/discover, each request carries its version)"
-        tip = f"The MCP protocol version this connection agreed on: {version}, {era}"
-        if extensions:
-            tip += f"\nExtensions the server declared: {extensions}"
-        self.protocol.setToolTip(tip)
-        self.protocol.setAccessibleName(f"Protocol: {version}" + (f", extensions: {extensions}" if extensions else ""))
+        label = protocol_label(text)
+        self.protocol.setText(label.shown)
+        self.protocol.setVisible(bool(label.shown))
+        self.protocol.setToolTip(label.tip)
+        self.protocol.setAccessibleName(label.accessible)
 
     def set_tool_count(self, count: int | None) -> None:
         """Show how many tools the server offers (None: unknown)."""
@@ -375,16 +364,9 @@ class ServerCard(QFrame):
 
     def _show_last_call(self) -> None:
         """The last-call badge in the palette's own colours (it follows a theme switch)."""
-        last = self._calls[-1]
         palette = QApplication.palette()
-        took = f"{last.duration_ms:.0f} ms" if last.duration_ms < 1000 else f"{last.duration_ms / 1000:.1f} s"
-        mark = "" if last.ok else f" <span style='color:{error_text_color(palette)}'>{escape(last.outcome)}</span>"
-        when = time.strftime("%H:%M", time.localtime(last.at))
         self._last_call_color = muted_text_color(palette).name()
-        self.last_call.setText(
-            f"<a href='activity' style='color:{self._last_call_color}; text-decoration:none'>"
-            f"last call: {escape(last.tool_name)} · {took}{mark} · {when}</a>"
-        )
+        self.last_call.setText(last_call_html(self._calls[-1], self._last_call_color, error_text_color(palette)))
 
     def changeEvent(self, event: QEvent) -> None:
         """Re-colour the last-call badge when the theme switches."""

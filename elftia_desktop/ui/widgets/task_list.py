@@ -65,7 +65,7 @@ class TaskList(QWidget):
         layout.addWidget(self.empty)
         router.signals.taskStatus.connect(self.show_task)
         self._show()
-        router.tasks.tasks(receiver=self, on_done=self._listed)
+        router.tasks.tasks().then(self, self._listed)
 
     def _listed(self, tasks: list[dict[str, Any]]) -> None:
         for task in tasks:
@@ -92,7 +92,7 @@ class TaskList(QWidget):
         if task is None or task["status"] in ENDED:
             return
         self.cancel_button.setEnabled(False)
-        self.router.tasks.cancel(str(task["serverId"]), str(task["taskId"]), receiver=self)
+        self.router.tasks.cancel(str(task["serverId"]), str(task["taskId"])).then(self)
 
     def _selection_changed(self) -> None:
         task = self.selected()
