@@ -89,3 +89,21 @@ def test_the_try_dialog_shows_its_task_and_closing_it_leaves_the_task_running(
     assert cells(tasks)[0][2] == "working"
     flag.write_text("here", encoding="utf-8")
     qtbot.waitUntil(lambda: cells(tasks)[0][2:4] == ["completed", "the file is there"], timeout=WAIT)
+
+
+def test_the_try_dialogs_cancel_cancels_its_task_upstream(qtbot: QtBot, router: McpRouter, tmp_path: Path) -> None:
+    (record,) = add_servers(server_input("tasked", "tasks"))
+    schema = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
+    dialog = TryToolDialog(router, record.id, {"name": "wait_for_file", "inputSchema": schema}, "tasked")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.form.set_value({"path": str(tmp_path / "never")})
+    dialog.call()
+    qtbot.waitUntil(lambda: dialog.task_watch.running, timeout=WAIT)
+    qtbot.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not dialog.running, timeout=WAIT)
+    assert dialog.task_watch.task is not None and dialog.task_watch.task["status"] == "cancelled"
+    tasks = TaskList(router)
+    qtbot.addWidget(tasks)
+    qtbot.waitUntil(lambda: len(cells(tasks)) == 1, timeout=WAIT)
+    assert cells(tasks)[0][2:4] == ["cancelled", "cancelled by Elftia"]
