@@ -78,6 +78,7 @@ class EventRelay:
         events.on("servers:changed", lambda _p: s.serversChanged.emit())
         events.on("tools:changed", lambda p: s.toolsChanged.emit(p["serverId"]))
         events.on("tool:called", lambda p: s.toolCalled.emit(call_record(p)))
+        events.on("task:status", lambda p: s.taskStatus.emit(dict(p)))
         events.on("log", lambda p: s.logLine.emit(p["serverId"], p["line"]))
         events.on("server:icon", self._icon)
         services.mcp.set_elicitation_handler(self.elicit)

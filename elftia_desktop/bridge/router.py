@@ -49,6 +49,7 @@ from elftia_desktop.bridge.routes.registry import RegistryRoute
 from elftia_desktop.bridge.routes.servers import ServerRoute
 from elftia_desktop.bridge.routes.settings import SettingsRoute
 from elftia_desktop.bridge.routes.skills import SkillRoute
+from elftia_desktop.bridge.routes.tasks import TaskRoute
 from elftia_desktop.bridge.routes.tool_review import ToolReviewRoute
 from elftia_desktop.bridge.routes.tools import ToolRoute
 from elftia_desktop.bridge.service_loop import ServiceLoop
@@ -99,6 +100,7 @@ class McpRouter:
         self.tool_review = ToolReviewRoute(self.core)
         self.skills = SkillRoute(self.core)
         self.icons = IconRoute(self.core)
+        self.tasks = TaskRoute(self.core)
 
     def answer_elicitation(
         self, ticket: int, action: Literal["accept", "decline", "cancel"], content: dict[str, Any] | None = None

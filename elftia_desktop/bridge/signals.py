@@ -64,6 +64,7 @@ class RouterSignals(QObject):
         settingsChanged(): another process saved the settings; they are in force already.
         toolsChanged(str): a server's tool list changed (server id).
         toolCalled(object): a finished tool call, as a ``bridge.activity.CallRecord``.
+        taskStatus(object): a task's new state (the ``task:status`` payload, a dict).
         logLine(str, str): source (a server id, or ``deps:<command>`` for an install), one log line.
         elicitationRequested(object): a server asks for input, as an :class:`ElicitationRequest`.
         approvalRequested(object): a tool waits for the user's approval, as an :class:`ApprovalQuestion`.
@@ -83,6 +84,7 @@ class RouterSignals(QObject):
     settingsChanged = Signal()
     toolsChanged = Signal(str)
     toolCalled = Signal(object)
+    taskStatus = Signal(object)
     logLine = Signal(str, str)
     elicitationRequested = Signal(object)
     approvalRequested = Signal(object)

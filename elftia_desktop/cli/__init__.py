@@ -41,6 +41,8 @@ Modules:
   ``disable`` and ``trust``, on the config store (no connection is made).
 - ``skills``: ``elftia-mcp skills SERVER [--json] [--accept URI…|--all] [--read URI [--file URI]]``: Skills over
   MCP.
+- ``task_status``: ``call``'s status lines for a task-augmented call: one line on stderr each time the task
+  changes.
 - ``tool_approval``: ``elftia-mcp tools NAME --approve TOOL / --ask TOOL``: which tools run without asking
   first.
 - ``tool_formats``: ``elftia-mcp tools`` and ``elftia-mcp convert``: exactly what each provider API would

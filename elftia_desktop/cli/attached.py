@@ -135,7 +135,9 @@ def call(args: argparse.Namespace) -> int:
     approval = TerminalApproval(args.yes)
     try:
         answer = approval.elicitation(terminal_answer(args.elicit))
-        response = client.call(args.server, args.tool, arguments, args.timeout, answer)
+        from elftia_desktop.cli.task_status import TaskStatusLines
+
+        response = client.call(args.server, args.tool, arguments, args.timeout, answer, TaskStatusLines())
     except client.BadArguments as exc:
         from elftia_desktop.core.argument_check import FieldIssue
 

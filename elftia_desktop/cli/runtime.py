@@ -209,7 +209,11 @@ def cmd_call(args: argparse.Namespace) -> int:
                 return issues
         if await check_approval(service, record.id, args.tool, arguments, approval.ask) is not None:
             return record.name
-        return await service.call_tool(record.id, args.tool, arguments, timeout=args.timeout)
+        from elftia_desktop.cli.task_status import TaskStatusLines
+        from elftia_desktop.connections.task_book import watching
+
+        with watching(TaskStatusLines()):  # a task's status lines on stderr; Ctrl+C cancels it upstream
+            return await service.call_tool(record.id, args.tool, arguments, timeout=args.timeout)
 
     response = _run(work, args.server, args)
     if isinstance(response, list):  # the arguments do not fit the tool's input schema: nothing was sent

@@ -53,6 +53,10 @@ Modules:
 - ``skills``: Skills over MCP (SEP-2640) from a saved server: ``skills/list``, ``skills/get`` and verified
   reads.
 - ``stdio_process``: The stdio transport: runs a server in its own kill scope and talks JSON-RPC over its pipes.
+- ``task_book``: The tasks the pool follows, kept in the data folder so the next pool host finds them.
+- ``task_calls``: Task-augmented tool calls (the ``io.modelcontextprotocol/tasks`` extension), followed to
+  their result.
+- ``task_runner``: How the pool follows a call's task: polled in its own asyncio task, cancelled upstream.
 - ``tasks``: Awaiting a task one has just cancelled without swallowing one's own cancellation.
 - ``tool_cache``: The one home of the servers' tool lists: what was fetched, when, for which name, and when it
   goes stale.

@@ -29,10 +29,11 @@ from elftia_desktop.connections.era_listen import ACK_TIMEOUT, ListenHooks, list
 from elftia_desktop.connections.errors import FailureContext, translate
 from elftia_desktop.connections.logs import ServerLog
 from elftia_desktop.connections.stdio_process import STDIN_CLOSE_GRACE, TERM_GRACE, StdioProcess
+from elftia_desktop.connections.task_calls import TASK_CLAIM
 from elftia_desktop.connections.tasks import await_cancelled, caller_cancelled
 from elftia_desktop.connections.transports import TransportHooks, open_transport, sse_fallback
 from elftia_desktop.core.errors import ServerConnectionError, ServerStartFailed
-from elftia_desktop.core.extensions import client_extensions
+from elftia_desktop.core.extensions import TASKS_EXTENSION, client_extensions
 from elftia_desktop.core.models import McpServerRecord, McpServerTransport
 from elftia_desktop.core.secret_detect import url_secrets
 from elftia_desktop.core.trust import launch_of
@@ -277,6 +278,7 @@ class ServerConnection:
             client_info=CLIENT_INFO,
             log_level="info",
             extensions=client_extensions(),
+            result_claims={TASKS_EXTENSION: [TASK_CLAIM]},
         )
         return session
 

@@ -212,5 +212,8 @@ class EraSession(ClientSession):
 
 
 def _raw(kwargs: dict[str, Any]) -> bool:
-    """True when the caller drives the rounds itself (a resumed exchange, or asking for the raw shape)."""
-    return any(kwargs.get(key) for key in ("allow_input_required", "allow_claimed", "input_responses", "request_state"))
+    """True when the caller drives the rounds itself (a resumed exchange, or asking for the input-required shape).
+
+    ``allow_claimed`` is not: a claimed result (a task handle) ends the rounds like a final one.
+    """
+    return any(kwargs.get(key) for key in ("allow_input_required", "input_responses", "request_state"))

@@ -12,6 +12,7 @@ Events (name -> payload)::
     "lists:changed"     {serverId, kind}                 kind: prompts | resources
     "log:message"       {serverId, level, logger, data}  a server's notifications/message
     "server:icon"       {serverId, path}                 its icon, checked and kept in the data folder
+    "task:status"       {serverId, serverName, toolName, taskId, callId, status, statusMessage, startedAt, updatedAt}
 
 Callbacks run synchronously on the service loop and must not block; the bridge re-emits
 them as Qt signals. A callback that raises is logged and does not stop the others.
@@ -38,6 +39,7 @@ EVENT_NAMES = frozenset(
         "lists:changed",
         "log:message",
         "server:icon",
+        "task:status",
     }
 )
 

@@ -73,6 +73,10 @@ class LiveCalls:
             self._tasks.pop(call_id, None)
             self._cancelled.discard(call_id)
 
+    def cancelling(self, call_id: str) -> bool:
+        """Whether :meth:`cancel` was asked for the running call ``call_id`` (its caller did not just go away)."""
+        return call_id in self._cancelled
+
     def cancel(self, call_id: str) -> bool:
         """Cancel the running call ``call_id``; False when no such call runs (sync)."""
         task = self._tasks.get(call_id)

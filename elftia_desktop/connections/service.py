@@ -27,6 +27,8 @@ from elftia_desktop.connections.server_edits import ServerEdits
 from elftia_desktop.connections.server_tools import ServerTools
 from elftia_desktop.connections.sign_in import SignIn
 from elftia_desktop.connections.skills import ServerSkills
+from elftia_desktop.connections.task_book import task_book_path
+from elftia_desktop.connections.task_runner import TaskCalls
 from elftia_desktop.connections.tool_cache import ToolCache
 from elftia_desktop.connections.tool_calls import ToolCalls
 from elftia_desktop.connections.tool_guard import ToolGuard
@@ -72,7 +74,8 @@ class McpService:
         self.tool_guard = ToolGuard(pins, lambda sid: self.tool_cache.invalidate(sid, emit=True))
         """Holds back tools changed since the server was trusted until the user reviews them (tool pinning)."""
         self.tools = ServerTools(self.records, self.pool, self.tool_cache, self.tool_guard)
-        self.calls = ToolCalls(self.records, self.pool, self.tools, LiveCalls(self.events), self.events)
+        tasks = TaskCalls(self.pool, self.events, task_book_path(catalog.store.path))
+        self.calls = ToolCalls(self.records, self.pool, self.tools, LiveCalls(self.events), self.events, tasks)
         self.features = ServerFeatures(self.records, self.pool)
         self.skills = ServerSkills(self.records, self.pool, SkillPins(skill_pin_store(catalog.store.path)))
         """Skills over MCP (SEP-2640), pinned by digest like tools."""
@@ -255,6 +258,16 @@ class McpService:
     def cancel_call(self, call_id: str) -> bool:
         """Cancel the running tool call ``call_id`` (the server is told); False when none runs (sync)."""
         return self.calls.live.cancel(call_id)
+
+    async def list_tasks(self) -> list[dict[str, Any]]:
+        """The tasks the pool follows and followed (``task:status`` payloads, oldest first); the unfinished
+        ones an earlier pool host saved are followed again first."""
+        await self.calls.tasks.resume(self.records)
+        return [entry.as_json() for entry in self.calls.tasks.book.entries()]
+
+    async def cancel_task(self, server_id: str, task_id: str) -> bool:
+        """Cancel a running task (``tasks/cancel``); False when the pool does not follow it."""
+        return await self.calls.tasks.cancel(await self.records.get(server_id), task_id)
 
     # -- prompts, resources, completions, logging ----------------------------------------------
 

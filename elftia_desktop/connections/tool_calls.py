@@ -6,13 +6,15 @@ admit it is left out (``core.argument_check.omit_null_optionals``: "null" means 
 A call with a ``call_id`` runs as a live call (:class:`LiveCalls`): its progress goes out as
 ``tool:progress`` events and it can be cancelled. A ``tool:called`` event ends every call; its
 ``caller`` names the attached app that caused it (``call_origin.py``), None for this process's own.
+A call the server answers with a task (the tasks extension) is followed to its result by
+:class:`TaskCalls` (``task_runner.py``) and ends the same way.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from typing import Any, cast
 
 import mcp_types as types
 from mcp.shared.dispatcher import ProgressFnT
@@ -23,21 +25,32 @@ from elftia_desktop.connections.live_calls import LiveCalls
 from elftia_desktop.connections.pool import ConnectionPool
 from elftia_desktop.connections.records import ServerRecords
 from elftia_desktop.connections.server_tools import ServerTools
+from elftia_desktop.connections.task_calls import TaskHandle
+from elftia_desktop.connections.task_runner import TaskCalls, TaskStarted, hands_over
 from elftia_desktop.core.argument_check import omit_null_optionals
 from elftia_desktop.core.errors import ToolCallCancelled
+from elftia_desktop.core.models import McpServerRecord
 
 
 class ToolCalls:
     """Calls one tool of a saved server, never replayed."""
 
     def __init__(
-        self, records: ServerRecords, pool: ConnectionPool, tools: ServerTools, live: LiveCalls, events: ServiceEvents
+        self,
+        records: ServerRecords,
+        pool: ConnectionPool,
+        tools: ServerTools,
+        live: LiveCalls,
+        events: ServiceEvents,
+        tasks: TaskCalls,
     ) -> None:
         self._records = records
         self._pool = pool
         self._tools = tools
         self.live = live
         self._events = events
+        self.tasks = tasks
+        """The calls answered with a task (the tasks extension), kept while they run and after."""
 
     async def call(
         self,
@@ -58,14 +71,7 @@ class ToolCalls:
         )
         started, outcome = time.perf_counter(), "failed"
         try:
-            call = self._pool.use(
-                record,
-                "call",
-                None,
-                lambda session: session.call_tool(
-                    tool_name, args, read_timeout_seconds=call_timeout, progress_callback=progress
-                ),
-            )
+            call = self._call_and_follow(record, tool_name, args, call_id, call_timeout, progress)
             async with self._pool.callbacks.in_flight.call(server_id):  # its questions are asked of its app
                 result = await (self.live.run(call_id, tool_name, call, server_name=record.name) if call_id else call)
             outcome = "error" if result.is_error else "ok"
@@ -73,8 +79,38 @@ class ToolCalls:
         except (ToolCallCancelled, asyncio.CancelledError):  # by cancel_call, or the caller's task cancelled
             outcome = "cancelled"
             raise
+        except TaskStarted:
+            outcome = "task"
+            raise
         finally:
             self._events.emit("tool:called", called_event(server_id, tool_name, call_id, outcome, started, caller()))
+
+    async def _call_and_follow(
+        self,
+        record: McpServerRecord,
+        tool_name: str,
+        args: dict[str, Any],
+        call_id: str | None,
+        call_timeout: float,
+        progress: ProgressFnT | None,
+    ) -> types.CallToolResult:
+        """``tools/call``; a task handle for an answer is followed to the task's result (``TaskCalls``)."""
+        first = await self._pool.use(
+            record,
+            "call",
+            None,
+            lambda session: session.call_tool(
+                tool_name, args, read_timeout_seconds=call_timeout, progress_callback=progress, allow_claimed=True
+            ),
+        )
+        if not isinstance(first, TaskHandle):
+            return cast(types.CallToolResult, first)
+        if hands_over():  # the caller (the gateway's app) follows the task itself
+            self.tasks.handed_over(record, tool_name, first)
+            raise TaskStarted(record.id, first)
+        # A live call (with a call id) whose caller went away keeps its task; one cancelled on purpose stops it.
+        detach = (lambda: not self.live.cancelling(call_id)) if call_id else (lambda: False)
+        return await self.tasks.follow(record, tool_name, first, call_id, detach)
 
 
 def called_event(

@@ -27,10 +27,12 @@ SHORT_NAMES = {APPS_EXTENSION: "apps", SKILLS_EXTENSION: "skills", TASKS_EXTENSI
 CLIENT_EXTENSIONS: dict[str, dict[str, Any]] = {
     APPS_EXTENSION: {"mimeTypes": [APP_MIME_TYPE]},
     SKILLS_EXTENSION: {},
+    TASKS_EXTENSION: {},
 }
 """What Elftia's client side declares. Apps: app-only tools are kept from models and tools, their
 ``_meta.ui`` and ``ui://`` views pass the gateway unchanged for a host that renders them. Skills:
-``skills/list`` and ``skills/get`` are asked for and each file is checked against its digest."""
+``skills/list`` and ``skills/get`` are asked for and each file is checked against its digest. Tasks: a
+``tools/call`` answered with a task handle is polled to its result (``connections/task_calls.py``)."""
 
 
 def client_extensions() -> dict[str, dict[str, Any]]:

@@ -25,6 +25,8 @@ Modules:
   or, without an agent, every active server (an agent in ``auto`` mode).
 - ``server``: The upstream MCP server of the gateway, on the SDK's low-level ``Server``.
 - ``skills``: Skills over MCP (SEP-2640) served by the gateway: the accepted skills of the servers in scope.
+- ``tasks``: Tasks forwarded both ways: an app behind the gateway gets a server's task handle and follows it
+  through us.
 - ``token``: The bearer token of the HTTP gateway: generated once, kept in the keyring (the vault).
 - ``upstream``: The gateway's clients ("upstream"): who is connected, who asked what, and talking back to them.
 - ``watch``: Noticing changes of the config (and the agent) while the gateway runs.

@@ -20,13 +20,14 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from elftia_desktop import __version__
 from elftia_desktop.core.apps import APPS_EXTENSION
-from elftia_desktop.core.extensions import SKILLS_EXTENSION
+from elftia_desktop.core.extensions import SKILLS_EXTENSION, TASKS_EXTENSION
 from elftia_desktop.gateway import hub
 from elftia_desktop.gateway.announce import HUB_INSTRUCTIONS, INSTRUCTIONS, SERVER_NAME
 from elftia_desktop.gateway.catalog import Listing
 from elftia_desktop.gateway.core import Context, Gateway
 from elftia_desktop.gateway.input_rounds import InputRounds
 from elftia_desktop.gateway.skills import GatewaySkills, GetSkillParams
+from elftia_desktop.gateway.tasks import ForwardedTasks, TaskHandOver, TaskIdParams
 
 ALL_LISTS_CHANGE = NotificationOptions(prompts_changed=True, resources_changed=True, tools_changed=True)
 
@@ -92,6 +93,7 @@ class Handlers:
         self.hub_mode = hub_mode
         self.rounds = InputRounds()
         self.skills = GatewaySkills(gateway)
+        self.tasks = ForwardedTasks(gateway.service)
 
     async def list_tools(self, ctx: Context, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         """``tools/list``: every tool in scope, or the hub's two."""
@@ -186,8 +188,11 @@ def build_server(gateway: Gateway, *, hub_mode: bool = False) -> Server[Any]:
     server.add_request_handler("skills/list", types.PaginatedRequestParams, handlers.skills.list_skills)
     server.add_request_handler("skills/get", GetSkillParams, handlers.skills.get_skill)
     server.extensions[SKILLS_EXTENSION] = {}
+    server.add_request_handler("tasks/get", TaskIdParams, handlers.tasks.get)
+    server.add_request_handler("tasks/cancel", TaskIdParams, handlers.tasks.cancel)
+    server.extensions[TASKS_EXTENSION] = {}  # a server's task handles and tasks/* pass through
     # Without the SDK's OpenTelemetry middleware (a no-op span per message unless an exporter is set up).
-    server.middleware = [WarmLists(gateway, hub_mode)]
+    server.middleware = [WarmLists(gateway, hub_mode), TaskHandOver(handlers.tasks)]
     if not hub_mode:  # tools, their _meta.ui and ui:// views pass through unchanged for an Apps host
         server.extensions[APPS_EXTENSION] = {}
     return server

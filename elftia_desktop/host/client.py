@@ -37,8 +37,14 @@ def _raise(message: dict[str, Any]) -> None:
     raise error
 
 
-def request(sock: socket.socket, message: dict[str, Any], answer: Answer | None = None) -> dict[str, Any]:
-    """Send one request and read until its answer, answering the server's questions on the way."""
+def request(
+    sock: socket.socket,
+    message: dict[str, Any],
+    answer: Answer | None = None,
+    on_task: Callable[[dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
+    """Send one request and read until its answer, answering the server's questions on the way
+    (and showing a task's states with ``on_task``)."""
     sock.sendall(wire.encode(message))
     while True:
         payload = wire.read_frame(sock)
@@ -56,13 +62,25 @@ def request(sock: socket.socket, message: dict[str, Any], answer: Answer | None 
                 wire.encode({"op": "elicitResult", "id": reply.get("id"), "action": action, "content": content})
             )
             continue
+        if op == "taskStatus":
+            if on_task is not None:
+                on_task(reply)
+            continue
         if op == "error":
             _raise(reply)
         return reply
 
 
-def call(server: str, tool: str, arguments: dict[str, Any], timeout: float | None, answer: Answer) -> dict[str, Any]:
-    """Call ``server``'s ``tool`` through the host (started on demand); the response as JSON.
+def call(
+    server: str,
+    tool: str,
+    arguments: dict[str, Any],
+    timeout: float | None,
+    answer: Answer,
+    on_task: Callable[[dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
+    """Call ``server``'s ``tool`` through the host (started on demand); the response as JSON. A task's
+    states go to ``on_task``; closing the connection (Ctrl+C) makes the host cancel the call and its task.
 
     ``attach.NoHost`` when no host could be reached; ``BadArguments`` when the arguments do not fit
     the tool's schema; errors of ``core.errors`` as the in-process call.
@@ -70,10 +88,20 @@ def call(server: str, tool: str, arguments: dict[str, Any], timeout: float | Non
     sock, _reply = attach.connect("command")
     with sock:
         request_message = {"op": "call", "server": server, "tool": tool, "arguments": arguments, "timeout": timeout}
-        reply = request(sock, request_message, answer)
+        reply = request(sock, request_message, answer, on_task)
     if reply.get("op") == "badArguments":
         raise BadArguments(list(reply.get("issues") or []))
     return dict(reply["result"])
+
+
+def tasks() -> list[dict[str, Any]] | None:
+    """The tasks of the running host's pool (``task:status`` payloads); None when no host runs."""
+    try:
+        sock, _reply = attach.connect("command", start=False)
+    except attach.NoHost:
+        return None
+    with sock:
+        return list(request(sock, {"op": "tasks"})["tasks"])
 
 
 def probe(op: str, server: str, *, start: bool = True) -> dict[str, Any] | None:

@@ -1,13 +1,15 @@
 """A ``command`` connection to the host: CLI requests and their answers.
 
 The requests: ``call``, ``test``, ``discover`` and ``logs`` of a server (on the host's pool: the
-server's one process, its tool cache, its log), and ``status``, ``stop``, ``handover``, ``stay`` of the host.
+server's one process, its tool cache, its log), ``tasks`` (the pool's tasks), and ``status``,
+``stop``, ``handover``, ``stay`` of the host.
 
 Requests and answers are ``{"op": ...}`` frames. A ``call`` runs in its own task while the
 connection keeps reading: the server's questions go to the client as ``{"op": "elicit"}`` and come
-back as ``{"op": "elicitResult"}``; when the client goes away, its running call is cancelled
-(and the SDK cancels it on the server). ``handover`` asks a daemon to give the pool up to the
-window that starts (``host.py``). An error is ``{"op": "error", "kind": <class in
+back as ``{"op": "elicitResult"}``, and the states of a task the call became go as ``{"op":
+"taskStatus"}``; when the client goes away, its running call is cancelled (and the SDK cancels it
+on the server; a task it became is cancelled with ``tasks/cancel``). ``handover`` asks a daemon to
+give the pool up to the window that starts (``host.py``). An error is ``{"op": "error", "kind": <class in
 core.errors>, "message": ...}`` so the CLI raises the same error the in-process path would.
 """
 
@@ -25,6 +27,7 @@ import mcp_types as types
 
 from elftia_desktop.application.server_logs import server_logs
 from elftia_desktop.connections.service import McpService
+from elftia_desktop.connections.task_book import watching
 from elftia_desktop.core.approvals import Answer, answer_of, approval_schema
 from elftia_desktop.core.argument_check import check
 from elftia_desktop.core.errors import ElftiaError, ServerAuthRequired
@@ -100,6 +103,7 @@ class CommandLink:
             "discover": self._discover,
             "logs": self._logs,
             "status": self._send_status,
+            "tasks": self._tasks_of_pool,
             "stop": self._request_stop,
             "handover": self._request_handover,
             "stay": self._request_stay,
@@ -128,6 +132,10 @@ class CommandLink:
 
     async def _send_status(self, request: dict[str, Any]) -> dict[str, Any]:
         return {"op": "status", **(await self._status())}
+
+    async def _tasks_of_pool(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The tasks the pool follows and followed (an earlier host's unfinished ones followed again)."""
+        return {"op": "tasks", "tasks": await self._service.list_tasks()}
 
     async def _request_stop(self, request: dict[str, Any]) -> dict[str, Any]:
         self._stop()
@@ -160,10 +168,15 @@ class CommandLink:
                     "op": "result",
                     "result": {"isError": True, "content": [{"type": "text", "text": refusal.text}]},
                 }
-            response = await self._service.call_tool(
-                record.id, tool_name, arguments, timeout=float(timeout) if timeout else None
-            )
+            with watching(self._task_status):  # the command prints them; its going away cancels the task
+                response = await self._service.call_tool(
+                    record.id, tool_name, arguments, timeout=float(timeout) if timeout else None
+                )
         return {"op": "result", "result": response.to_json_dict()}
+
+    def _task_status(self, entry: dict[str, Any]) -> None:
+        """A state of the call's task, to the command as a ``taskStatus`` frame (in order, before the result)."""
+        self._writer.write(wire.encode({"op": "taskStatus", **entry}))
 
     async def _ask_approval(self, request: ApprovalRequest) -> Answer:
         """The command's answer to an approval question (its terminal, ``--yes``, or a refusal)."""

@@ -192,6 +192,7 @@ class Host:
                 log.warning("%d call(s) still ran after %.0f s: their clients get an error", running, DRAIN_LIMIT)
             for task in [*tasks, *self._watchers]:
                 task.cancel()
+            self.service.calls.tasks.close()  # the tasks go on upstream; the next host follows them
             await self._disconnect_all()
             if http is not None:
                 await http.close()

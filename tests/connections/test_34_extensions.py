@@ -1,7 +1,8 @@
 """Issue 34: extensions negotiated in ``capabilities.extensions`` (SEP-2133), on both eras' paths.
 
 Elftia declares what it speaks (Apps, Skills) in the handshake's capabilities and, on a modern
-connection, in each request's capabilities; the skills test server reports what it received. What
+connection, in each request's capabilities (there also Tasks: the SDK declares a result-claiming
+extension only where its ``resultType: "task"`` can arrive); the skills test server reports what it received. What
 the server declared is kept on the connection and shown in ``test --json``, ``discover`` and the
 card's protocol label.
 """
@@ -15,12 +16,13 @@ import pytest
 
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.apps import APPS_EXTENSION
-from elftia_desktop.core.extensions import SKILLS_EXTENSION, short_label
+from elftia_desktop.core.extensions import SKILLS_EXTENSION, TASKS_EXTENSION, short_label
 from tests.connections.pool_helpers import add_server, stdio_input
 from tests.helpers.cli_runner import run_cli
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120), pytest.mark.usefixtures("memory_servers")]
 BOTH = sorted([APPS_EXTENSION, SKILLS_EXTENSION])
+OURS_MODERN = sorted([*BOTH, TASKS_EXTENSION])
 
 
 async def test_both_sides_declare_their_extensions_on_a_modern_connection(service: McpService) -> None:
@@ -32,9 +34,9 @@ async def test_both_sides_declare_their_extensions_on_a_modern_connection(servic
     assert result.server_info["era"]["era"] == "modern"
     assert result.server_info["extensions"] == BOTH
     assert result.server_info["era"]["extensions"] == BOTH
-    assert sorted(result.server_info["era"]["clientCapabilities"]["extensions"]) == BOTH
+    assert sorted(result.server_info["era"]["clientCapabilities"]["extensions"]) == OURS_MODERN
     told = await service.call_tool(sid, "client_extensions", {})
-    assert json.loads(told.content[0]["text"]) == BOTH  # the server received our declaration
+    assert json.loads(told.content[0]["text"]) == OURS_MODERN  # the server received our declaration
     connected = [s for s in states if s["state"] == "connected"]
     assert connected and connected[-1]["protocol"] == "2026-07-28 · apps, skills"
     assert any("server extensions: " + ", ".join(BOTH) in line for line in service.server_log(sid))

@@ -1,6 +1,7 @@
 """Issue 34: the gateway declares MCP Apps in its capabilities (full mode: it passes tools, their ``_meta.ui``
 and ``ui://`` views through unchanged); the hub, which keeps app-only tools from models, does not. Both
-declare Skills over MCP (the gateway serves the accepted skills: ``test_34_gateway_skills.py``)."""
+declare Skills over MCP (the gateway serves the accepted skills: ``test_34_gateway_skills.py``) and Tasks (a
+server's task handles and ``tasks/*`` are forwarded: ``test_34_gateway_tasks.py``)."""
 
 from __future__ import annotations
 
@@ -11,14 +12,18 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from elftia_desktop.core.apps import APPS_EXTENSION
-from elftia_desktop.core.extensions import SKILLS_EXTENSION
+from elftia_desktop.core.extensions import SKILLS_EXTENSION, TASKS_EXTENSION
 from tests.gateway.gateway_helpers import add_stdio, gateway_argv, gateway_env, open_catalog
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120)]
 
 
 @pytest.mark.parametrize(
-    ("args", "declared"), [((), {APPS_EXTENSION: {}, SKILLS_EXTENSION: {}}), (("--hub",), {SKILLS_EXTENSION: {}})]
+    ("args", "declared"),
+    [
+        ((), {APPS_EXTENSION: {}, SKILLS_EXTENSION: {}, TASKS_EXTENSION: {}}),
+        (("--hub",), {SKILLS_EXTENSION: {}, TASKS_EXTENSION: {}}),
+    ],
 )
 async def test_the_gateway_declares_apps_in_full_mode(
     isolated_data_dir: Path, args: tuple[str, ...], declared: object

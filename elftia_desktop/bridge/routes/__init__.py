@@ -21,5 +21,6 @@ Modules:
 - ``skills``: Skills channels (SEP-2640): a server's skills with their pin status, accepting a held-back one,
   reading a file.
 - ``tool_review``: Tool pinning channels: which servers have tools held back, their review, and accepting them.
+- ``tasks``: Task channels (the tasks extension): the pool's tasks for the Activity page, and cancelling one.
 - ``tools``: Tool channels: list tools, call one, switch one off or its auto-approval.
 """

@@ -24,11 +24,14 @@ class ExploreRoute(Route):
     A tried call's progress reaches its ``Pending.progress`` slot; ``Pending.cancel`` cancels it upstream.
     """
 
-    def try_tool(self, server_id: str, tool_name: str, args: Mapping[str, object]) -> Pending[TimedCall]:
-        """``mcp:try-tool``: a call from the window, with its progress reports and cancellation."""
+    def try_tool(
+        self, server_id: str, tool_name: str, args: Mapping[str, object], call_id: str | None = None
+    ) -> Pending[TimedCall]:
+        """``mcp:try-tool``: a call from the window, with its progress reports and cancellation (``call_id``: the
+        caller's, to match the ``taskStatus`` of a call that became a task; a fresh one when None)."""
         from elftia_desktop.bridge.channels import CallToolInput
 
-        call_id = f"try-{uuid4().hex[:12]}"
+        call_id = call_id or f"try-{uuid4().hex[:12]}"
         params = {"server_id": server_id, "tool_name": tool_name, "args": dict(args), "call_id": call_id}
         approve = self._core.approve
         return self._core.call_reporting(

@@ -51,6 +51,7 @@ Modules:
 - ``tool_review_dialog``: ``ToolReviewDialog``: the tools a trusted server changed since it was trusted, before
   they are served.
 - ``trust_dialog``: Asks the user to confirm exactly what an untrusted (or changed) server will run.
+- ``try_task``: The Try dialog's task: a call that became a task shows its state, and outlives the dialog.
 - ``try_history``: The calls tried from the window in this app session, per server and tool, for re-running.
 - ``try_tool_dialog``: ``TryToolDialog``: call one tool of a server from the window, like the MCP Inspector.
 - ``uri_template``: RFC 6570 URI templates as resource templates use them: the variables, and filling them in.

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from elftia_desktop.ui.apps.pane import app_pane_for
 from elftia_desktop.ui.dialogs.try_history import SESSION_HISTORY, HistoryList, TriedCall, TryHistory
+from elftia_desktop.ui.dialogs.try_task import TaskWatch
 from elftia_desktop.ui.widgets.fixed_space import keep_place, reserve_lines
 from elftia_desktop.ui.widgets.inline_code import set_description
 from elftia_desktop.ui.widgets.result_view import ResultView
@@ -79,6 +80,7 @@ class TryToolDialog(QDialog):
         self._sent_args: dict[str, Any] = {}
         self.setWindowTitle(f"Try {self.tool_name}" + (f" — {server_name}" if server_name else ""))
         self._build(server_name)
+        self.task_watch = TaskWatch(self, router)  # a call that became a task (try_task.py)
         self.resize(1000, 660)
         self._show_history()
 
@@ -105,7 +107,7 @@ class TryToolDialog(QDialog):
         splitter.setStretchFactor(1, 6)
         close = QPushButton("Close", self)
         close.setAutoDefault(False)
-        close.setToolTip("Close; a running call is cancelled")
+        close.setToolTip("Close; a running call is cancelled (a running task goes on)")
         close.clicked.connect(self.accept)
         bottom = QHBoxLayout()
         bottom.addStretch(1)
@@ -191,7 +193,8 @@ class TryToolDialog(QDialog):
         self._set_running(True)
         self.status.setText("Calling…")
         self.result_view.clear(f"Calling {self.tool_name}… the result appears here.")
-        pending = self._router.explore.try_tool(self.server_id, self.tool_name, self._sent_args)
+        call_id = self.task_watch.new_call()
+        pending = self._router.explore.try_tool(self.server_id, self.tool_name, self._sent_args, call_id)
         self.pending = pending.progress(self, self._on_progress)
         pending.then(self, lambda timed: self._done(pending, timed), lambda error: self._failed(pending, error))
 
@@ -201,7 +204,8 @@ class TryToolDialog(QDialog):
             return
         self.cancel_button.setEnabled(False)
         self.status.setText("Cancelling…")
-        self.pending.cancel()
+        if not self.task_watch.cancel_task():
+            self.pending.cancel()
 
     def rerun(self, row: int) -> None:
         """Load the arguments of history row ``row`` into the form and call again."""
@@ -292,17 +296,19 @@ class TryToolDialog(QDialog):
     # -- closing -----------------------------------------------------------------------------
 
     def done(self, result: int) -> None:
-        """Close; a running call is cancelled first and its late answer ignored."""
+        """Close; a running call is cancelled first (a running task goes on) and its late answer ignored."""
         if self.pending is not None:
-            self.cancel()
+            if not self.task_watch.running:
+                self.cancel()
             self.pending = None
+        self.task_watch.stop()
         if self.app_pane is not None:
             self.app_pane.close_view()
         super().done(result)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """The window's close button: like Close."""
-        if self.running:
+        if self.running and not self.task_watch.running:
             self.cancel()
         super().closeEvent(event)
 

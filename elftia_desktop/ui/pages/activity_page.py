@@ -2,7 +2,8 @@
 
 One row per attached client: the app (its ``clientInfo`` name and version), how it attached
 (a gateway of an agent, the hub, or a command), its process, since when, the servers it called
-and its calls in flight. Below: what quitting the window does while apps are attached.
+and its calls in flight. Below: the pool's tasks (``TaskList``), and what quitting the window does
+while apps are attached.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QHeaderView, QLabel, QTabl
 from elftia_desktop.bridge.pool_host import PoolClient, PoolState, QuitChoice
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.ui.pages.page_frame import PageFrame
+from elftia_desktop.ui.widgets.task_list import TaskList
 
 QUIT_CHOICE_KEY = "pool/quitChoice"
 """Where the window's settings keep what quitting does while apps are attached."""
@@ -83,6 +85,8 @@ class ActivityPage(PageFrame):
         self.empty.setWordWrap(True)
         self.empty.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.body.addWidget(self.empty, 1)
+        self.task_list = TaskList(router)  # the pool's tasks, running and ended (they outlive the window)
+        self.body.addWidget(self.task_list, 1)
         self.body.addLayout(self._quit_row())
         router.signals.poolChanged.connect(self.show_state)
         self.show_state(self.state)

@@ -35,6 +35,7 @@ Modules:
 - ``sparkline``: A tiny bar chart of a server's latest calls: height is the latency (log scale), colour the
   outcome.
 - ``state_badge``: A coloured dot with the connection state; the error reason shows on hover.
+- ``task_list``: ``TaskList``: the tasks the pool follows and followed, with a Cancel for a running one.
 - ``toggle_switch``: A compact on/off switch (a checkable button painted as a switch).
 - ``tool_picker``: ``ToolPicker`` (the original's ``useMcpMode`` picker): which of its tools an agent gets.
 - ``schema_form/``: A form generated from a JSON schema (see :mod:`.form`).

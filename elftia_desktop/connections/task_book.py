@@ -1,0 +1,181 @@
+"""The tasks the pool follows (:class:`TaskBook`), kept in the data folder so the next pool host finds them.
+
+The pool host keeps one book for every window and command attached to it, and writes it to
+``tasks.json`` beside the config file at each change: a window that restarts (and with it the
+pool host) lists the tasks still running and those that ended, and follows the unfinished ones
+again (``task_runner.py``; the extension asks clients to keep task ids for that). Every change of
+a task goes out as a ``task:status`` event::
+
+    {serverId, serverName, toolName, taskId, callId, status, statusMessage, startedAt, updatedAt}
+
+:func:`watching` lets a caller also see the states of the tasks its calls become (a command
+prints them).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import json
+import logging
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from elftia_desktop.connections.events import ServiceEvents
+from elftia_desktop.connections.task_calls import TERMINAL, TaskState
+from elftia_desktop.core.atomic_file import atomic_write_text
+from elftia_desktop.core.models import McpServerRecord
+
+log = logging.getLogger(__name__)
+
+MAX_ENDED = 200
+"""Ended tasks kept in the book (the oldest go first)."""
+TASKS_FILE_NAME = "tasks.json"
+SAVED = ("serverId", "serverName", "toolName", "taskId", "callId", "status", "statusMessage", "startedAt")
+
+Watcher = Callable[[dict[str, Any]], None]
+_watcher: contextvars.ContextVar[Watcher | None] = contextvars.ContextVar("task_watcher", default=None)
+
+
+@contextlib.contextmanager
+def watching(watcher: Watcher) -> Iterator[None]:
+    """Within the block, the tasks of the calls made here also report each state to ``watcher``
+    (the entry's JSON: a command prints them, the host sends them to its command)."""
+    token = _watcher.set(watcher)
+    try:
+        yield
+    finally:
+        _watcher.reset(token)
+
+
+@dataclass
+class TaskEntry:
+    """One task: whose it is and where it stands."""
+
+    server_id: str
+    server_name: str
+    tool_name: str
+    task_id: str
+    call_id: str | None
+    status: str = "working"
+    status_message: str | None = None
+    started_at: float = field(default_factory=time.time)
+    updated_at: float = field(default_factory=time.time)
+    poll_interval_ms: int | None = None
+    watcher: Watcher | None = field(default=None, repr=False)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TaskEntry:
+        """An entry as :meth:`as_json` wrote it (``KeyError``/``TypeError``/``ValueError`` when it is not one)."""
+        text = {key: data[key] for key in SAVED[:5]}
+        if not all(isinstance(value, str) for key, value in text.items() if key != "callId"):
+            raise ValueError("an entry's names and ids are text")
+        return cls(
+            text["serverId"],
+            text["serverName"],
+            text["toolName"],
+            text["taskId"],
+            text["callId"],
+            str(data["status"]),
+            data.get("statusMessage"),
+            float(data["startedAt"]),
+            float(data.get("updatedAt") or data["startedAt"]),
+            data.get("pollIntervalMs"),
+        )
+
+    @property
+    def ended(self) -> bool:
+        """Whether it reached a terminal status."""
+        return self.status in TERMINAL
+
+    def as_json(self) -> dict[str, Any]:
+        """The entry as the ``task:status`` event and the ``tasks`` route carry it."""
+        return {
+            "serverId": self.server_id,
+            "serverName": self.server_name,
+            "toolName": self.tool_name,
+            "taskId": self.task_id,
+            "callId": self.call_id,
+            "status": self.status,
+            "statusMessage": self.status_message,
+            "startedAt": self.started_at,
+            "updatedAt": self.updated_at,
+            "pollIntervalMs": self.poll_interval_ms,
+        }
+
+
+class TaskBook:
+    """Every task the pool followed, oldest first; each change emitted as ``task:status`` and saved to ``path``."""
+
+    def __init__(self, events: ServiceEvents, path: Path | None = None) -> None:
+        self._events = events
+        self._path = path
+        self._entries: dict[tuple[str, str], TaskEntry] = {}
+        for entry in _load(path):
+            self._entries[(entry.server_id, entry.task_id)] = entry
+
+    def add(self, record: McpServerRecord, tool_name: str, task_id: str, call_id: str | None) -> TaskEntry:
+        """Start keeping a task the server just created (watched by the ``watching`` block it was made in)."""
+        entry = TaskEntry(record.id, record.name, tool_name, task_id, call_id, watcher=_watcher.get())
+        self._entries[(record.id, task_id)] = entry
+        self._trim()
+        self._save()
+        return entry
+
+    def update(self, entry: TaskEntry, state: TaskState) -> None:
+        """Record a state the server reported (or that the task ended here), emit it and save the book."""
+        changed = (entry.status, entry.status_message) != (state.status, state.status_message)
+        entry.status, entry.status_message, entry.updated_at = state.status, state.status_message, time.time()
+        entry.poll_interval_ms = state.poll_interval_ms or entry.poll_interval_ms
+        if changed:
+            self._save()
+        payload = entry.as_json()
+        self._events.emit("task:status", payload)
+        if entry.watcher is not None:
+            try:
+                entry.watcher(payload)
+            except Exception:  # a watcher's fault must not stop the task
+                log.exception("a task watcher failed")
+
+    def get(self, server_id: str, task_id: str) -> TaskEntry | None:
+        """The entry of a task, None when the book does not hold it."""
+        return self._entries.get((server_id, task_id))
+
+    def entries(self) -> list[TaskEntry]:
+        """Every entry, oldest first."""
+        return list(self._entries.values())
+
+    def _trim(self) -> None:
+        ended = [key for key, entry in self._entries.items() if entry.ended]
+        for key in ended[: max(0, len(ended) - MAX_ENDED)]:
+            del self._entries[key]
+
+    def _save(self) -> None:
+        """Write the book (atomic, not fsynced: it is written at each change, on the service loop)."""
+        if self._path is None:
+            return
+        text = json.dumps({"tasks": [entry.as_json() for entry in self._entries.values()]}, indent=1)
+        try:
+            atomic_write_text(self._path, text, durable=False)
+        except OSError:
+            log.warning("could not save the tasks to %s", self._path, exc_info=True)
+
+
+def task_book_path(config_path: Path) -> Path:
+    """Where the book is kept: beside the config file."""
+    return config_path.with_name(TASKS_FILE_NAME)
+
+
+def _load(path: Path | None) -> list[TaskEntry]:
+    """The saved entries; a missing file is none, an unreadable one is logged and set aside (none)."""
+    if path is None or not path.exists():
+        return []
+    try:
+        saved = json.loads(path.read_text(encoding="utf-8"))["tasks"]
+        return [TaskEntry.from_json(item) for item in saved]
+    except (OSError, ValueError, KeyError, TypeError):
+        log.warning("%s is not a saved task list; starting with none", path, exc_info=True)
+        return []
