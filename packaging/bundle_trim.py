@@ -4,7 +4,8 @@ PyInstaller's PySide6 hooks collect every plugin of the Qt modules the app impor
 translation, and every library those plugins link. The app loads none of the ones named here; each
 has its reason. ``trim_binaries`` drops the plugins and the libraries only they link (libgtk-3 and
 its 20 companions come in only through the GTK platform theme), keeping any library something kept
-still links.
+still links. Without the GTK theme, Qt's built-in GNOME theme still reads the desktop's light or dark
+setting (through the settings portal), which the app's "Follow the system" theme uses.
 """
 
 from __future__ import annotations
