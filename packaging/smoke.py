@@ -19,9 +19,9 @@ run with exit code 1.
    process answers); an ``elftia://`` link is handed to the running window (one window, the add
    form filled in, untrusted): opened with ``xdg-open`` after ``install.sh`` registered the handler
    in a scratch ``HOME`` (then ``uninstall.sh`` must remove it all) where xdg-utils and a display
-   exist, else given to a second start; it quits; no process of the bundle is left. Its first
-   start registered the link handler itself (Linux: the menu entry in a scratch XDG data folder;
-   Windows: ``HKCU\\Software\\Classes\\elftia``).
+   exist, else given to a second start; every page shows (pictures in ``build/smoke-pages/``); it
+   quits; no process of the bundle is left. Its first start registered the link handler itself
+   (Linux: the menu entry in a scratch XDG data folder; Windows: ``HKCU\\Software\\Classes\\elftia``).
 """
 
 from __future__ import annotations
@@ -197,6 +197,7 @@ def check_window(bundle: Path, env: dict[str, str], scratch: Path) -> None:
         if not viewed.get("ok"):
             raise SmokeFailure(f"the bundle's QtWebEngine did not run an MCP App view: {viewed}")
         ok("QtWebEngine runs an MCP App view in the bundle (its message crossed the relay)")
+        check_pages(window)
         check_first_start_registration(bundle, scratch)
         check_link(bundle, window)
         _quit(window)
@@ -208,6 +209,16 @@ def check_window(bundle: Path, env: dict[str, str], scratch: Path) -> None:
         if window.process.poll() is None:
             window.process.kill()
         window.log.close()
+
+
+def check_pages(window: Window) -> None:
+    """Every page of the window shows and paints; the pictures stay in ``build/smoke-pages/`` to look at."""
+    folder = ROOT / "build" / "smoke-pages"
+    pages = window.command(f"pages {folder}", "pages", timeout=90).get("pages") or {}
+    failed = {key: page for key, page in pages.items() if not page["shown"] or min(page["size"]) <= 0}
+    if not pages or failed:
+        raise SmokeFailure(f"pages of the window did not show or paint: {failed or 'none reported'}")
+    ok(f"every page of the window shows and paints ({', '.join(pages)}; pictures in {folder})")
 
 
 def check_first_start_registration(bundle: Path, scratch: Path, timeout: float = 30) -> None:

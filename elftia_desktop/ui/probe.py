@@ -10,6 +10,8 @@ read), one per line:
 - ``forms``: the add forms that are open, with their parameters, and how many main windows show;
 - ``apps-view``: render a tiny MCP App view in QtWebEngine (answer ``apps-view`` with ``ok`` once the
   view's first message arrives through the relay, or ``error`` without QtWebEngine);
+- ``pages FOLDER``: show every page of the main window in turn and save its picture as
+  ``FOLDER/<page>.png`` (answer ``pages`` with, per page, whether it showed and the picture's size);
 - ``quit``: close the windows and quit, the way the user does.
 
 Only someone who can set the app's environment can turn it on; it adds no network listener.
@@ -81,6 +83,8 @@ class AppProbe(QObject):
             self.write({"event": "forms", "forms": _open_forms(), "mainWindows": _main_windows()})
         elif word == "apps-view":
             self._apps_view()
+        elif word == "pages":
+            self._pages(Path(rest))
         elif word == "quit":
             QApplication.closeAllWindows()
             QApplication.quit()
@@ -106,6 +110,24 @@ class AppProbe(QObject):
             self.write({"event": "called", "ok": not data.get("isError", False), "result": data})
 
         self.router.servers.records().then(self, listed, failed)
+
+    def _pages(self, folder: Path) -> None:
+        from elftia_desktop.ui.main_window import PAGES, MainWindow
+
+        window = self.window
+        if not isinstance(window, MainWindow):
+            self.write({"event": "pages", "pages": {}, "error": "the probe's window has no pages"})
+            return
+        folder.mkdir(parents=True, exist_ok=True)
+        shown: dict[str, Any] = {}
+        for key, _, _ in PAGES:  # the sidebar's order
+            page = window.pages[key]
+            window.show_page(key)
+            picture = window.grab()
+            saved = picture.save(str(folder / f"{key}.png"))
+            shown[key] = {"shown": page.isVisible() and saved, "size": [picture.width(), picture.height()]}
+        window.show_page(PAGES[0][0])
+        self.write({"event": "pages", "pages": shown})
 
     def _apps_view(self) -> None:
         from elftia_desktop.ui.apps import webengine_available
