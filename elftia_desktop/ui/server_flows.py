@@ -16,6 +16,7 @@ from elftia_desktop.ui.pages.servers_page import McpServersPage
 
 if TYPE_CHECKING:
     from elftia_desktop.core.models import McpActionResult, McpServerRecord
+    from elftia_desktop.core.presets import McpPreset
 
 
 class ServerFlows(QObject):
@@ -26,7 +27,7 @@ class ServerFlows(QObject):
         self.router = router
         self.page = page
         self.window = window
-        self.presets: list[dict[str, Any]] = []
+        self.presets: list[McpPreset] = []
         page.addRequested.connect(self.add_server)
         page.editRequested.connect(self.edit_server)
         page.pasteJsonRequested.connect(self.paste_json)
@@ -46,7 +47,7 @@ class ServerFlows(QObject):
         if notice.isVisible() and notice.label.text() == said:
             notice.hide()
 
-    def _set_presets(self, presets: list[dict[str, Any]]) -> None:
+    def _set_presets(self, presets: list[McpPreset]) -> None:
         self.presets = presets
 
     @Slot()

@@ -12,20 +12,20 @@ from elftia_desktop.bridge.results import JsonDict
 if TYPE_CHECKING:
     from elftia_desktop.bridge.channels import InstallLinkInput
     from elftia_desktop.bridge.services import AppServices
+    from elftia_desktop.core.presets import McpPreset
 
 
 class AppRoute(Route):
     """``mcp:presets``, ``app:notices``, ``app:parse-link``."""
 
-    def presets(self) -> Pending[list[JsonDict]]:
-        """``mcp:presets``: the built-in and official server presets as JSON dicts."""
+    def presets(self) -> Pending[list[McpPreset]]:
+        """``mcp:presets``: the built-in and official server presets."""
 
-        async def work(_s: AppServices) -> list[JsonDict]:
+        async def work(_s: AppServices) -> list[McpPreset]:
             """``mcp:presets`` on the service loop."""
             from elftia_desktop.core.presets import load_presets
 
-            presets = await asyncio.to_thread(load_presets)
-            return [p.model_dump(mode="json", by_alias=True, exclude_none=True) for p in presets]
+            return await asyncio.to_thread(load_presets)
 
         return self._core.submit("mcp:presets", work)
 
