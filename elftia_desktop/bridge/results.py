@@ -270,3 +270,58 @@ class ImportOutcome:
     results: tuple[ImportResult, ...]
     file_errors: tuple[FileError, ...]
     vault_warning: str | None
+
+
+@dataclass(frozen=True)
+class SecretPlaceholder:
+    """A secret written into an exported file as a placeholder the other app fills in (never its value)."""
+
+    server: str
+    field: str
+    placeholder: str
+    """What the file holds instead of the value (``${env:API_KEY}``)."""
+
+
+def placeholder_names(placeholders: tuple[SecretPlaceholder, ...]) -> list[str]:
+    """The placeholders' texts, each once, in order."""
+    return list(dict.fromkeys(p.placeholder for p in placeholders))
+
+
+@dataclass(frozen=True)
+class ExportView:
+    """``mcp:export``: the file another app gets for the chosen servers (nothing is written)."""
+
+    format: str
+    text: str
+    app_path: str
+    """Where that app reads its config."""
+    placeholders: tuple[SecretPlaceholder, ...]
+    warnings: tuple[str, ...]
+    skipped: tuple[str, ...]
+    """Servers the format cannot hold."""
+
+
+@dataclass(frozen=True)
+class ExportPlan:
+    """``mcp:plan-export-into-app``: what writing into the app's own config would change (nothing is written)."""
+
+    path: str
+    exists: bool
+    diff: str
+    """A unified diff of the file now and after ("" when nothing changes)."""
+    replaced: tuple[str, ...]
+    """Servers of the same name already in the file, which the write replaces."""
+    digest: str
+    """Fingerprint of the file now; ``mcp:export-into-app`` refuses when it changed."""
+    after_digest: str
+    """Fingerprint of the text after; ``mcp:export-into-app`` refuses when our servers changed."""
+    warnings: tuple[str, ...]
+    placeholders: tuple[SecretPlaceholder, ...]
+
+
+@dataclass(frozen=True)
+class AppWriteResult:
+    """``mcp:export-into-app``: the file written and its backup (None when there was no file)."""
+
+    path: str
+    backup: str | None

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
+from elftia_desktop.bridge.results import ExportPlan, ExportView
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.models import McpServerRecord
 from elftia_desktop.integrations.detector import ConfigLocation, read_config
@@ -152,6 +153,10 @@ def test_export_to_cursor_format_and_read_it_back(qtbot: QtBot, router: McpRoute
     page = _export_page(qtbot, router)
     assert page.export_panel.fmt == "cursor"
     assert '"${env:SERVICE_API_KEY}"' in page.export_panel.text.toPlainText()
+    exported = page.export_panel.exported
+    assert isinstance(exported, ExportView) and exported.format == "cursor" and exported.skipped == ()
+    assert [(p.server, p.placeholder) for p in exported.placeholders] == [("token-server", "${env:SERVICE_API_KEY}")]
+    assert "placeholders the app fills in: ${env:SERVICE_API_KEY}" in page.export_panel.warnings.text()
     target = tmp_path / "out" / "cursor-mcp.json"
     page.export_panel.save_to(str(target))
     qtbot.waitUntil(lambda: "Wrote 2 server(s)" in page.notice.label.text(), timeout=WAIT)
@@ -185,6 +190,9 @@ def test_write_into_cursor_config_shows_the_diff_and_backs_the_file_up(
     qtbot.waitUntil(lambda: panel.dialog is not None and panel.dialog.isVisible(), timeout=WAIT)
     assert panel.dialog is not None
     diff = panel.dialog.diff.toPlainText()
+    plan = panel.dialog.plan
+    assert isinstance(plan, ExportPlan) and plan.exists and plan.path == str(cursor) and plan.replaced == ()
+    assert [p.placeholder for p in plan.placeholders] == ["${env:SERVICE_API_KEY}"]
     assert f"--- {cursor} (now)" in diff and '+    "token-server": {' in diff and "sk-live-secret-9" not in diff
     assert cursor.read_text(encoding="utf-8") == original  # nothing written before the user agrees
     panel.dialog.write_button.click()

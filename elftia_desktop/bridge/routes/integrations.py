@@ -15,14 +15,18 @@ from typing import TYPE_CHECKING, Any
 from elftia_desktop.bridge.pending import Pending
 from elftia_desktop.bridge.plumbing import Route
 from elftia_desktop.bridge.results import (
+    AppWriteResult,
     ClaudeStatus,
     ExportFileResult,
+    ExportPlan,
+    ExportView,
     FileError,
     ImportOutcome,
     ImportPreview,
     ImportResult,
     ImportRow,
     JsonDict,
+    SecretPlaceholder,
 )
 
 if TYPE_CHECKING:
@@ -99,17 +103,24 @@ class IntegrationRoute(Route):
         params = {"sources": [dict(x) for x in sources], "choices": dict(choices)}
         return self._core.call("mcp:import", ImportInput, params, work)
 
-    def export(self, server_ids: Sequence[str], fmt: str) -> Pending[JsonDict]:
-        """``mcp:export``: ``{text, warnings, placeholders, skipped, appPath}`` (nothing is written)."""
+    def export(self, server_ids: Sequence[str], fmt: str) -> Pending[ExportView]:
+        """``mcp:export``: the file's text, where the app reads it, placeholders, warnings (nothing is written)."""
         from elftia_desktop.bridge.channels import ExportInput
 
-        async def work(s: AppServices, spec: ExportInput) -> JsonDict:
+        async def work(s: AppServices, spec: ExportInput) -> ExportView:
             """``mcp:export`` on the service loop."""
             from elftia_desktop.application.integrations import records
             from elftia_desktop.integrations.transfer import app_config_path, export_text
 
             result = export_text(await records(s.catalog, spec.server_ids), spec.format)
-            return result.to_json_dict() | {"text": result.text, "appPath": str(app_config_path(spec.format))}
+            return ExportView(
+                result.format,
+                result.text,
+                str(app_config_path(spec.format)),
+                _placeholders(result.placeholders),
+                tuple(result.warnings),
+                tuple(result.skipped),
+            )
 
         return self._core.call("mcp:export", ExportInput, {"serverIds": list(server_ids), "format": fmt}, work)
 
@@ -130,29 +141,42 @@ class IntegrationRoute(Route):
         params = {"serverIds": list(server_ids), "format": fmt, "path": path}
         return self._core.call("mcp:export-file", ExportFileInput, params, work)
 
-    def plan_export_into_app(self, server_ids: Sequence[str], fmt: str) -> Pending[JsonDict]:
+    def plan_export_into_app(self, server_ids: Sequence[str], fmt: str) -> Pending[ExportPlan]:
         """``mcp:plan-export-into-app``: the app's file, the diff, the fingerprints; nothing is written."""
         from elftia_desktop.bridge.channels import ExportInput
 
-        async def work(s: AppServices, spec: ExportInput) -> JsonDict:
+        async def work(s: AppServices, spec: ExportInput) -> ExportPlan:
             """``mcp:plan-export-into-app`` on the service loop."""
             from elftia_desktop.application.integrations import plan_export_into_app
 
-            return await plan_export_into_app(s.catalog, spec.server_ids, spec.format)
+            plan = await plan_export_into_app(s.catalog, spec.server_ids, spec.format)
+            return ExportPlan(
+                path=plan["path"],
+                exists=plan["exists"],
+                diff=plan["diff"],
+                replaced=tuple(plan["replaced"]),
+                digest=plan["digest"],
+                after_digest=plan["afterDigest"],
+                warnings=tuple(plan["warnings"]),
+                placeholders=_placeholders(plan["placeholders"]),
+            )
 
         return self._core.call(
             "mcp:plan-export-into-app", ExportInput, {"serverIds": list(server_ids), "format": fmt}, work
         )
 
-    def export_into_app(self, server_ids: Sequence[str], fmt: str, digest: str, after_digest: str) -> Pending[JsonDict]:
-        """``mcp:export-into-app``: back the app's file up, then write what the diff showed; ``{path, backup}``."""
+    def export_into_app(
+        self, server_ids: Sequence[str], fmt: str, digest: str, after_digest: str
+    ) -> Pending[AppWriteResult]:
+        """``mcp:export-into-app``: back the app's file up, then write what the diff showed."""
         from elftia_desktop.bridge.channels import AppWriteInput
 
-        async def work(s: AppServices, spec: AppWriteInput) -> JsonDict:
+        async def work(s: AppServices, spec: AppWriteInput) -> AppWriteResult:
             """``mcp:export-into-app`` on the service loop."""
             from elftia_desktop.application.integrations import export_into_app
 
-            return await export_into_app(s.catalog, spec.server_ids, spec.format, spec.digest, spec.after_digest)
+            done = await export_into_app(s.catalog, spec.server_ids, spec.format, spec.digest, spec.after_digest)
+            return AppWriteResult(done["path"], done["backup"])
 
         params = {"serverIds": list(server_ids), "format": fmt, "digest": digest, "afterDigest": after_digest}
         return self._core.call("mcp:export-into-app", AppWriteInput, params, work)
@@ -239,3 +263,8 @@ def _import_row(row: dict[str, Any]) -> ImportRow:
         secrets=tuple(row["secrets"]),
         error=row.get("error"),
     )
+
+
+def _placeholders(rows: list[dict[str, str]]) -> tuple[SecretPlaceholder, ...]:
+    """The exporter's ``{server, field, placeholder}`` rows, typed."""
+    return tuple(SecretPlaceholder(r["server"], r["field"], r["placeholder"]) for r in rows)
