@@ -216,6 +216,27 @@ class FileError:
 
 
 @dataclass(frozen=True)
+class DetectedConfig:
+    """Another app's MCP config file, as ``mcp:detect-configs`` and ``mcp:claude-sources`` list it."""
+
+    app: str
+    """The app's id (``claude-desktop``, ``cursor`` ...)."""
+    label: str
+    """The app's name as shown."""
+    path: str
+    scope: str = "user"
+    """``user`` or ``project``."""
+    project_path: str | None = None
+    """The project folder of a project file."""
+    count: int = 0
+    """How many servers it holds (Elftia's own gateway entries not counted)."""
+    elftia_entries: tuple[str, ...] = ()
+    """Entries that run Elftia's own gateway: never offered for import."""
+    error: FileError | None = None
+    """Why the file cannot be read, None when it can."""
+
+
+@dataclass(frozen=True)
 class ImportRow:
     """One server of ``mcp:preview-import``: what it runs, whether its name is taken, why it cannot be imported."""
 

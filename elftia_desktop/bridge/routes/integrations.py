@@ -17,6 +17,7 @@ from elftia_desktop.bridge.plumbing import Route
 from elftia_desktop.bridge.results import (
     AppWriteResult,
     ClaudeStatus,
+    DetectedConfig,
     ExportFileResult,
     ExportPlan,
     ExportView,
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     )
     from elftia_desktop.bridge.services import AppServices
     from elftia_desktop.integrations.claude_cli import ClaudeCli
+    from elftia_desktop.integrations.detector import ConfigFile
     from elftia_desktop.integrations.transfer import SourceRef
 
 CLAUDE_INSTALL_HELP = (
@@ -48,29 +50,25 @@ CLAUDE_INSTALL_HELP = (
     "and press Check again. More: https://docs.anthropic.com/en/docs/claude-code"
 )
 
-Source = Mapping[str, object]
-"""One config file of another app, as ``detect`` lists it: ``{app, path, scope, projectPath}``."""
-
 
 class IntegrationRoute(Route):
     """``mcp:detect-configs``, ``mcp:preview-import``, ``mcp:import``, ``mcp:export``, ``mcp:export-file``,
     ``mcp:plan-export-into-app``, ``mcp:export-into-app``, ``mcp:claude-status``, ``mcp:claude-push``,
     ``mcp:claude-sources``."""
 
-    def detect(self) -> Pending[list[JsonDict]]:
+    def detect(self) -> Pending[list[DetectedConfig]]:
         """``mcp:detect-configs``: other apps' config files on this machine, with server counts or errors."""
 
-        async def work(_s: AppServices) -> list[JsonDict]:
+        async def work(_s: AppServices) -> list[DetectedConfig]:
             """``mcp:detect-configs`` on the service loop."""
             from elftia_desktop.integrations.detector import Environment, detect_async
-            from elftia_desktop.integrations.transfer import describe_config
 
             found = await detect_async(Environment.current(), [Path.cwd()])
-            return [describe_config(f) for f in found]
+            return [_detected(f) for f in found]
 
         return self._core.submit("mcp:detect-configs", work)
 
-    def preview_import(self, sources: Sequence[Source]) -> Pending[ImportPreview]:
+    def preview_import(self, sources: Sequence[DetectedConfig]) -> Pending[ImportPreview]:
         """``mcp:preview-import``: ``{rows, fileErrors}`` for the files (nothing is written)."""
         from elftia_desktop.bridge.channels import ImportPreviewInput
 
@@ -83,9 +81,9 @@ class IntegrationRoute(Route):
             rows = tuple(_import_row(row) for row in preview_rows(preview))
             return ImportPreview(rows, _file_errors(preview.file_errors))
 
-        return self._core.call("mcp:preview-import", ImportPreviewInput, {"sources": [dict(x) for x in sources]}, work)
+        return self._core.call("mcp:preview-import", ImportPreviewInput, {"sources": _source_refs(sources)}, work)
 
-    def import_servers(self, sources: Sequence[Source], choices: Mapping[str, str]) -> Pending[ImportOutcome]:
+    def import_servers(self, sources: Sequence[DetectedConfig], choices: Mapping[str, str]) -> Pending[ImportOutcome]:
         """``mcp:import``: import the chosen rows, untrusted, secrets to the keyring; ``{results, fileErrors}``."""
         from elftia_desktop.bridge.channels import ImportInput
 
@@ -100,7 +98,7 @@ class IntegrationRoute(Route):
             results = tuple(ImportResult(o.name, o.status, o.server_name, o.error) for o in outcomes)
             return ImportOutcome(results, _file_errors(preview.file_errors), s.catalog.vault.warning)
 
-        params = {"sources": [dict(x) for x in sources], "choices": dict(choices)}
+        params = {"sources": _source_refs(sources), "choices": dict(choices)}
         return self._core.call("mcp:import", ImportInput, params, work)
 
     def export(self, server_ids: Sequence[str], fmt: str) -> Pending[ExportView]:
@@ -197,15 +195,13 @@ class IntegrationRoute(Route):
 
         return self._core.call("mcp:claude-push", ClaudePushInput, {"serverId": server_id, "scope": scope}, work)
 
-    def claude_sources(self) -> Pending[list[JsonDict]]:
+    def claude_sources(self) -> Pending[list[DetectedConfig]]:
         """``mcp:claude-sources``: Claude Code's config files, to preview and import ("pull")."""
 
-        async def work(_s: AppServices) -> list[JsonDict]:
+        async def work(_s: AppServices) -> list[DetectedConfig]:
             """``mcp:claude-sources`` on the service loop."""
-            from elftia_desktop.integrations.transfer import describe_config
-
             cli = await _claude_cli()
-            return [describe_config(f) for f in await asyncio.to_thread(cli.config_files)]
+            return [_detected(f) for f in await asyncio.to_thread(cli.config_files)]
 
         return self._core.submit("mcp:claude-sources", work)
 
@@ -227,6 +223,29 @@ async def _claude_status(_s: AppServices) -> ClaudeStatus:
     except ClaudeCliError as exc:
         error = str(exc)
     return ClaudeStatus(installed, cli.executable, version, help_text, servers, error)
+
+
+def _detected(config: ConfigFile) -> DetectedConfig:
+    """A found file as the Import page lists it."""
+    from elftia_desktop.integrations.app_formats import app_format
+
+    where, fmt = config.location, app_format(config.location.app)
+    error = FileError(str(where.path), config.error, config.line, config.column) if config.error else None
+    return DetectedConfig(
+        fmt.id,
+        fmt.label,
+        str(where.path),
+        where.scope,
+        where.project_path,
+        len(config.server_names),
+        tuple(config.elftia_entries),
+        error,
+    )
+
+
+def _source_refs(sources: Sequence[DetectedConfig]) -> list[dict[str, str | None]]:
+    """The files as ``SourceRefInput`` params."""
+    return [{"app": s.app, "path": s.path, "scope": s.scope, "projectPath": s.project_path} for s in sources]
 
 
 def _refs(sources: list[Any]) -> list[SourceRef]:
