@@ -346,3 +346,14 @@ class AppWriteResult:
 
     path: str
     backup: str | None
+
+
+@dataclass(frozen=True)
+class ClaudePushResult:
+    """``mcp:claude-push``: the server added to Claude Code, where, and its secrets as placeholders."""
+
+    name: str
+    scope: str
+    """``user`` or ``project``."""
+    placeholders: tuple[SecretPlaceholder, ...]
+    warnings: tuple[str, ...]

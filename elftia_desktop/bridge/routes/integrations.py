@@ -16,6 +16,7 @@ from elftia_desktop.bridge.pending import Pending
 from elftia_desktop.bridge.plumbing import Route
 from elftia_desktop.bridge.results import (
     AppWriteResult,
+    ClaudePushResult,
     ClaudeStatus,
     DetectedConfig,
     ExportFileResult,
@@ -26,7 +27,6 @@ from elftia_desktop.bridge.results import (
     ImportPreview,
     ImportResult,
     ImportRow,
-    JsonDict,
     SecretPlaceholder,
 )
 
@@ -183,15 +183,15 @@ class IntegrationRoute(Route):
         """``mcp:claude-status``: the ``claude`` CLI (installed, path, version, install help) and its servers."""
         return self._core.submit("mcp:claude-status", _claude_status)
 
-    def claude_push(self, server_id: str, scope: str = "user") -> Pending[JsonDict]:
+    def claude_push(self, server_id: str, scope: str = "user") -> Pending[ClaudePushResult]:
         """``mcp:claude-push``: ``claude mcp add-json`` one of our servers (secrets as ``${VAR}`` placeholders)."""
         from elftia_desktop.bridge.channels import ClaudePushInput
 
-        async def work(s: AppServices, spec: ClaudePushInput) -> JsonDict:
+        async def work(s: AppServices, spec: ClaudePushInput) -> ClaudePushResult:
             """``mcp:claude-push`` on the service loop."""
             record = await asyncio.to_thread(s.catalog.get, spec.server_id)
             result = await (await _claude_cli()).add(record, None, spec.scope, with_secrets=False)
-            return {"name": record.name, "scope": spec.scope} | result.to_json_dict()
+            return ClaudePushResult(record.name, spec.scope, _placeholders(result.placeholders), tuple(result.warnings))
 
         return self._core.call("mcp:claude-push", ClaudePushInput, {"serverId": server_id, "scope": scope}, work)
 
