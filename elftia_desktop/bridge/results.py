@@ -216,6 +216,27 @@ class FileError:
 
 
 @dataclass(frozen=True)
+class DetectedConfig:
+    """Another app's MCP config file, as ``mcp:detect-configs`` and ``mcp:claude-sources`` list it."""
+
+    app: str
+    """The app's id (``claude-desktop``, ``cursor`` ...)."""
+    label: str
+    """The app's name as shown."""
+    path: str
+    scope: str = "user"
+    """``user`` or ``project``."""
+    project_path: str | None = None
+    """The project folder of a project file."""
+    count: int = 0
+    """How many servers it holds (Elftia's own gateway entries not counted)."""
+    elftia_entries: tuple[str, ...] = ()
+    """Entries that run Elftia's own gateway: never offered for import."""
+    error: FileError | None = None
+    """Why the file cannot be read, None when it can."""
+
+
+@dataclass(frozen=True)
 class ImportRow:
     """One server of ``mcp:preview-import``: what it runs, whether its name is taken, why it cannot be imported."""
 
@@ -270,3 +291,69 @@ class ImportOutcome:
     results: tuple[ImportResult, ...]
     file_errors: tuple[FileError, ...]
     vault_warning: str | None
+
+
+@dataclass(frozen=True)
+class SecretPlaceholder:
+    """A secret written into an exported file as a placeholder the other app fills in (never its value)."""
+
+    server: str
+    field: str
+    placeholder: str
+    """What the file holds instead of the value (``${env:API_KEY}``)."""
+
+
+def placeholder_names(placeholders: tuple[SecretPlaceholder, ...]) -> list[str]:
+    """The placeholders' texts, each once, in order."""
+    return list(dict.fromkeys(p.placeholder for p in placeholders))
+
+
+@dataclass(frozen=True)
+class ExportView:
+    """``mcp:export``: the file another app gets for the chosen servers (nothing is written)."""
+
+    format: str
+    text: str
+    app_path: str
+    """Where that app reads its config."""
+    placeholders: tuple[SecretPlaceholder, ...]
+    warnings: tuple[str, ...]
+    skipped: tuple[str, ...]
+    """Servers the format cannot hold."""
+
+
+@dataclass(frozen=True)
+class ExportPlan:
+    """``mcp:plan-export-into-app``: what writing into the app's own config would change (nothing is written)."""
+
+    path: str
+    exists: bool
+    diff: str
+    """A unified diff of the file now and after ("" when nothing changes)."""
+    replaced: tuple[str, ...]
+    """Servers of the same name already in the file, which the write replaces."""
+    digest: str
+    """Fingerprint of the file now; ``mcp:export-into-app`` refuses when it changed."""
+    after_digest: str
+    """Fingerprint of the text after; ``mcp:export-into-app`` refuses when our servers changed."""
+    warnings: tuple[str, ...]
+    placeholders: tuple[SecretPlaceholder, ...]
+
+
+@dataclass(frozen=True)
+class AppWriteResult:
+    """``mcp:export-into-app``: the file written and its backup (None when there was no file)."""
+
+    path: str
+    backup: str | None
+
+
+@dataclass(frozen=True)
+class ClaudePushResult:
+    """``mcp:claude-push``: the server added to Claude Code, where, and its secrets as placeholders."""
+
+    name: str
+    scope: str
+    """``user`` or ``project``."""
+    placeholders: tuple[SecretPlaceholder, ...]
+    warnings: tuple[str, ...]

@@ -57,11 +57,6 @@ class SourceRef:
         return read_config(location) or ConfigFile(location, error=f"{self.path}: the file is gone")
 
 
-def describe_config(config: ConfigFile) -> dict[str, Any]:
-    """A detected file for the page: app, label, path, scope, server count, or its error with line/column."""
-    return config.to_json_dict() | {"count": len(config.server_names)}
-
-
 def row_key(item: PreviewItem) -> str:
     """A stable id of a preview row: file, place in the file, name."""
     return f"{item.entry.path}#{item.entry.key_path}.{item.entry.name}"

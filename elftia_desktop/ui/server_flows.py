@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, Slot
 from PySide6.QtWidgets import QWidget
@@ -15,7 +15,8 @@ from elftia_desktop.ui.error_presenter import show_error
 from elftia_desktop.ui.pages.servers_page import McpServersPage
 
 if TYPE_CHECKING:
-    from elftia_desktop.core.models import McpActionResult, McpServerRecord
+    from elftia_desktop.core.models import McpActionResult, McpServerInput, McpServerRecord
+    from elftia_desktop.core.presets import McpPreset
 
 
 class ServerFlows(QObject):
@@ -26,7 +27,7 @@ class ServerFlows(QObject):
         self.router = router
         self.page = page
         self.window = window
-        self.presets: list[dict[str, Any]] = []
+        self.presets: list[McpPreset] = []
         page.addRequested.connect(self.add_server)
         page.editRequested.connect(self.edit_server)
         page.pasteJsonRequested.connect(self.paste_json)
@@ -46,7 +47,7 @@ class ServerFlows(QObject):
         if notice.isVisible() and notice.label.text() == said:
             notice.hide()
 
-    def _set_presets(self, presets: list[dict[str, Any]]) -> None:
+    def _set_presets(self, presets: list[McpPreset]) -> None:
         self.presets = presets
 
     @Slot()
@@ -86,11 +87,10 @@ class ServerFlows(QObject):
         """Open the add form filled in from an install link; a malformed link is reported on the page."""
         self.router.app.parse_link(link).then(self, self._open_link_form, self._link_failed)
 
-    def _open_link_form(self, params: dict[str, Any]) -> None:
-        from elftia_desktop.core.models import McpServerInput
+    def _open_link_form(self, server: McpServerInput) -> None:
         from elftia_desktop.ui.dialogs.server_form import McpServerForm
 
-        form = McpServerForm(self.router, link=McpServerInput.model_validate(params), parent=self.window)
+        form = McpServerForm(self.router, link=server, parent=self.window)
         form.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         form.saved.connect(self._added)
         form.open()

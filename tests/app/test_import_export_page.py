@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
+from elftia_desktop.bridge.results import DetectedConfig, ExportPlan, ExportView
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.models import McpServerRecord
 from elftia_desktop.integrations.detector import ConfigLocation, read_config
@@ -90,6 +91,9 @@ def test_detected_claude_desktop_config_imports_untrusted_while_a_broken_file_is
     assert set(found) == {"Claude Desktop", "Cursor"}
     assert found["Claude Desktop"].text(1) == "2 servers" and found["Claude Desktop"].text(2) == str(claude)
     assert found["Cursor"].text(1) == "cannot be read (line 4, column 5)"
+    unread = next(c for c in panel.configs if c.app == "cursor")
+    assert isinstance(unread, DetectedConfig) and unread.error is not None and unread.path == str(cursor)
+    assert (unread.error.line, unread.error.column, unread.count) == (4, 5, 0)
     qtbot.waitUntil(lambda: len(panel.rows) == 2, timeout=WAIT)
     assert page.notice.isVisible() and str(cursor) in page.notice.label.text()
     assert "line 4, column 5" in page.notice.label.text()
@@ -152,6 +156,10 @@ def test_export_to_cursor_format_and_read_it_back(qtbot: QtBot, router: McpRoute
     page = _export_page(qtbot, router)
     assert page.export_panel.fmt == "cursor"
     assert '"${env:SERVICE_API_KEY}"' in page.export_panel.text.toPlainText()
+    exported = page.export_panel.exported
+    assert isinstance(exported, ExportView) and exported.format == "cursor" and exported.skipped == ()
+    assert [(p.server, p.placeholder) for p in exported.placeholders] == [("token-server", "${env:SERVICE_API_KEY}")]
+    assert "placeholders the app fills in: ${env:SERVICE_API_KEY}" in page.export_panel.warnings.text()
     target = tmp_path / "out" / "cursor-mcp.json"
     page.export_panel.save_to(str(target))
     qtbot.waitUntil(lambda: "Wrote 2 server(s)" in page.notice.label.text(), timeout=WAIT)
@@ -168,7 +176,7 @@ def test_export_to_cursor_format_and_read_it_back(qtbot: QtBot, router: McpRoute
         [basic.config.command or "", *basic.config.args]
     )
     page.tabs.setCurrentWidget(page.import_panel)
-    page.import_panel.show_sources([{"app": "cursor", "label": "Cursor", "path": str(target), "count": 2}])
+    page.import_panel.show_sources([DetectedConfig("cursor", "Cursor", str(target), count=2)])
     qtbot.waitUntil(lambda: {r.name for r in page.import_panel.rows} == {"basic", "token-server"}, timeout=WAIT)
     assert all(r.conflict for r in page.import_panel.rows)  # the same names exist here
 
@@ -185,6 +193,9 @@ def test_write_into_cursor_config_shows_the_diff_and_backs_the_file_up(
     qtbot.waitUntil(lambda: panel.dialog is not None and panel.dialog.isVisible(), timeout=WAIT)
     assert panel.dialog is not None
     diff = panel.dialog.diff.toPlainText()
+    plan = panel.dialog.plan
+    assert isinstance(plan, ExportPlan) and plan.exists and plan.path == str(cursor) and plan.replaced == ()
+    assert [p.placeholder for p in plan.placeholders] == ["${env:SERVICE_API_KEY}"]
     assert f"--- {cursor} (now)" in diff and '+    "token-server": {' in diff and "sk-live-secret-9" not in diff
     assert cursor.read_text(encoding="utf-8") == original  # nothing written before the user agrees
     panel.dialog.write_button.click()

@@ -15,8 +15,10 @@ from pytestqt.qtbot import QtBot
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.config_store import ConfigStore
+from elftia_desktop.core.presets import McpPreset, load_presets
 from elftia_desktop.core.secrets import SecretVault
 from elftia_desktop.ui.dialogs.server_form import McpServerForm
+from elftia_desktop.ui.dialogs.server_form_parts import PRESET_ROLE
 from elftia_desktop.ui.main_window import MainWindow
 from tests.helpers.live_router import ROOT, add_servers, server_input
 from tests.helpers.modal import when_modal
@@ -88,3 +90,25 @@ def test_an_edit_in_the_form_keeps_trust_and_reconnects(qtbot: QtBot, router: Mc
     assert stored is not None and stored.is_trusted and stored.config.env == {"MODE": "fast"}
     qtbot.waitUntil(lambda: card.badge.state == "connected", timeout=WAIT)
     assert not card.review.isVisible() and not card.reason.isVisible()
+
+
+def test_the_form_lists_the_routes_presets_and_fills_from_one(qtbot: QtBot, router: McpRouter) -> None:
+    """``mcp:presets`` answers ``McpPreset`` objects; the gallery shows them and choosing one fills the form."""
+    form = McpServerForm(router)
+    qtbot.addWidget(form)
+    qtbot.waitUntil(lambda: form.ui.gallery.list.count() > 1, timeout=WAIT)
+    shipped = load_presets()
+    assert [form.ui.gallery.list.item(row).text() for row in range(1, form.ui.gallery.list.count())] == [
+        p.name for p in shipped
+    ]
+    assert all(
+        isinstance(form.ui.gallery.list.item(row).data(PRESET_ROLE), McpPreset)
+        for row in range(1, form.ui.gallery.list.count())
+    )
+    filesystem = next(p for p in shipped if p.id == "filesystem")
+    form.ui.gallery.choose("filesystem")
+    assert form.ui.name.text() == filesystem.name
+    assert form.ui.args.items() == filesystem.args
+    assert list(form.ui.preset_values.fields) == [a.key for a in filesystem.arguments]
+    form.ui.gallery.list.setCurrentRow(0)
+    assert form.ui.preset_values.preset is None and not form.ui.preset_values.fields

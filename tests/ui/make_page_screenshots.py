@@ -85,7 +85,7 @@ def shoot_diff(app: QApplication, page: ImportExportPage, suffix: str) -> None:
     """The diff shown before writing into VS Code's own config (then cancelled)."""
     panel = page.export_panel
     panel.format.setCurrentIndex(panel.format.findData("vscode"))
-    settle(app, lambda: panel.exported is not None and panel.exported["format"] == "vscode", 30_000)
+    settle(app, lambda: panel.exported is not None and panel.exported.format == "vscode", 30_000)
     panel.write_button.click()
     settle(app, lambda: panel.dialog is not None and panel.dialog.isVisible(), 30_000)
     assert panel.dialog is not None

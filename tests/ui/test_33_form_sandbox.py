@@ -71,7 +71,7 @@ def test_a_bad_path_is_an_error_under_the_section(qtbot: QtBot) -> None:
 def test_a_preset_fills_its_profile_with_the_values(qtbot: QtBot, tmp_path: Path) -> None:
     form = make_form(qtbot)
     preset = next(p for p in load_presets() if p.id == "filesystem")
-    form.apply_preset(preset.model_dump(by_alias=True, mode="json"))
+    form.apply_preset(preset)
     assert form.ui.sandbox.enabled.isChecked()
     field = form.ui.preset_values.findChild(QLineEdit)
     assert field is not None

@@ -13,46 +13,54 @@ from PySide6.QtWidgets import QLineEdit
 from pytestqt.qtbot import QtBot
 
 from elftia_desktop.core.models import McpServerRecord
-from elftia_desktop.core.presets import load_presets
+from elftia_desktop.core.presets import McpPreset, load_presets
 from elftia_desktop.ui.dialogs.server_form import McpServerForm, error_field
 
-PRESETS: list[dict[str, Any]] = [
-    {
-        "id": "github",
-        "name": "GitHub",
-        "description": "Issues and pull requests",
-        "category": "Dev",
-        "transport": "stdio",
-        "command": "npx",
-        "args": ["-y", "@modelcontextprotocol/server-github"],
-        "env": [
-            {"name": "GITHUB_PERSONAL_ACCESS_TOKEN", "description": "repo scope", "required": True, "secret": True}
-        ],
-        "runtime": "node",
-        "homepage": "https://github.com/modelcontextprotocol/servers",
-    },
-    {
-        "id": "filesystem",
-        "name": "Filesystem",
-        "description": "Files in folders you allow",
-        "category": "Files",
-        "transport": "stdio",
-        "command": "npx",
-        "args": ["-y", "@modelcontextprotocol/server-filesystem", "{directory}"],
-        "env": [],
-        "arguments": [
-            {"key": "directory", "label": "Folder the server may access", "placeholder": "~/Documents", "isPath": True}
-        ],
-    },
-    {
-        "id": "remote",
-        "name": "Remote",
-        "description": "HTTP",
-        "category": "Web",
-        "transport": "streamableHttp",
-        "url": "https://example.com/mcp",
-        "env": [],
-    },
+PRESETS: list[McpPreset] = [
+    McpPreset.model_validate(p)
+    for p in [
+        {
+            "id": "github",
+            "name": "GitHub",
+            "description": "Issues and pull requests",
+            "category": "Dev",
+            "transport": "stdio",
+            "command": "npx",
+            "args": ["-y", "@modelcontextprotocol/server-github"],
+            "env": [
+                {"name": "GITHUB_PERSONAL_ACCESS_TOKEN", "description": "repo scope", "required": True, "secret": True}
+            ],
+            "runtime": "node",
+            "homepage": "https://github.com/modelcontextprotocol/servers",
+        },
+        {
+            "id": "filesystem",
+            "name": "Filesystem",
+            "description": "Files in folders you allow",
+            "category": "Files",
+            "transport": "stdio",
+            "command": "npx",
+            "args": ["-y", "@modelcontextprotocol/server-filesystem", "{directory}"],
+            "env": [],
+            "arguments": [
+                {
+                    "key": "directory",
+                    "label": "Folder the server may access",
+                    "placeholder": "~/Documents",
+                    "isPath": True,
+                }
+            ],
+        },
+        {
+            "id": "remote",
+            "name": "Remote",
+            "description": "HTTP",
+            "category": "Web",
+            "transport": "http",
+            "url": "https://example.com/mcp",
+            "env": [],
+        },
+    ]
 ]
 
 
@@ -255,27 +263,23 @@ def test_preset_required_argument_and_http_preset(qtbot: QtBot, monkeypatch: pyt
     assert form.ui.url.isVisible() and not form.ui.preset_values.isVisible()
 
 
-def real_presets() -> list[dict[str, Any]]:
-    return [p.model_dump(mode="json", by_alias=True, exclude_none=True) for p in load_presets()]
-
-
 def test_every_real_preset_saves_no_placeholder(qtbot: QtBot) -> None:
     """Each shipped preset, its required values filled, saves without a single ``{key}`` left."""
-    for preset in real_presets():
+    for preset in load_presets():
         form = make_form(qtbot, presets=[preset])
-        form.ui.gallery.choose(preset["id"])
-        for argument in preset.get("arguments", []):
-            field = form.ui.preset_values.fields[argument["key"]]
-            text = "/tmp/x" if argument.get("isPath") else "value-1"
+        form.ui.gallery.choose(preset.id)
+        for argument in preset.arguments:
+            field = form.ui.preset_values.fields[argument.key]
+            text = "/tmp/x" if argument.is_path else "value-1"
             field.set_text(text) if hasattr(field, "set_text") else field.setText(text)  # type: ignore[union-attr]
-        for row in range(len(preset.get("env", []))):
+        for row in range(len(preset.env)):
             if not form.ui.env.row(row).value.text():
                 form.ui.env.row(row).value.setText("v")
         params = form.params()
         saved = json.dumps(params["config"])
-        assert not re.search(r"\{[A-Za-z_]+\}", saved), f"{preset['id']}: {saved}"
-        assert not form.errors, f"{preset['id']}: {form.errors}"
-        if preset.get("command") == "{python}":
+        assert not re.search(r"\{[A-Za-z_]+\}", saved), f"{preset.id}: {saved}"
+        assert not form.errors, f"{preset.id}: {form.errors}"
+        if preset.command == "{python}":
             assert params["config"]["command"] == sys.executable
 
 

@@ -7,25 +7,25 @@ from typing import TYPE_CHECKING
 
 from elftia_desktop.bridge.pending import Pending
 from elftia_desktop.bridge.plumbing import Route
-from elftia_desktop.bridge.results import JsonDict
 
 if TYPE_CHECKING:
     from elftia_desktop.bridge.channels import InstallLinkInput
     from elftia_desktop.bridge.services import AppServices
+    from elftia_desktop.core.models import McpServerInput
+    from elftia_desktop.core.presets import McpPreset
 
 
 class AppRoute(Route):
     """``mcp:presets``, ``app:notices``, ``app:parse-link``."""
 
-    def presets(self) -> Pending[list[JsonDict]]:
-        """``mcp:presets``: the built-in and official server presets as JSON dicts."""
+    def presets(self) -> Pending[list[McpPreset]]:
+        """``mcp:presets``: the built-in and official server presets."""
 
-        async def work(_s: AppServices) -> list[JsonDict]:
+        async def work(_s: AppServices) -> list[McpPreset]:
             """``mcp:presets`` on the service loop."""
             from elftia_desktop.core.presets import load_presets
 
-            presets = await asyncio.to_thread(load_presets)
-            return [p.model_dump(mode="json", by_alias=True, exclude_none=True) for p in presets]
+            return await asyncio.to_thread(load_presets)
 
         return self._core.submit("mcp:presets", work)
 
@@ -38,18 +38,18 @@ class AppRoute(Route):
 
         return self._core.submit("app:notices", work)
 
-    def parse_link(self, link: str) -> Pending[JsonDict]:
-        """``app:parse-link``: the link's server as an ``McpServerInput`` JSON dict, untrusted.
+    def parse_link(self, link: str) -> Pending[McpServerInput]:
+        """``app:parse-link``: the link's server as an ``McpServerInput``, untrusted.
 
         Nothing is added or started: the UI opens the add form filled in with the result. A malformed
         link fails with ``InstallLinkError`` and a message saying what is wrong with it.
         """
         from elftia_desktop.bridge.channels import InstallLinkInput
 
-        async def work(_s: AppServices, data: InstallLinkInput) -> JsonDict:
+        async def work(_s: AppServices, data: InstallLinkInput) -> McpServerInput:
             """``app:parse-link`` on the service loop."""
             from elftia_desktop.core.install_link import parse_install_link
 
-            return parse_install_link(data.link).to_json_dict()
+            return parse_install_link(data.link)
 
         return self._core.call("app:parse-link", InstallLinkInput, {"link": link}, work)

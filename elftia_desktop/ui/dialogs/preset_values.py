@@ -10,11 +10,11 @@ from __future__ import annotations
 import os
 import re
 import sys
-from typing import Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFormLayout, QLabel, QLineEdit, QWidget
 
+from elftia_desktop.core.presets import McpPreset, PresetArgument
 from elftia_desktop.ui.dialogs.server_form_parts import FolderPicker
 
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -31,43 +31,45 @@ class PresetValues(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.preset: dict[str, Any] = {}
+        self.preset: McpPreset | None = None
         self.fields: dict[str, QLineEdit | FolderPicker] = {}
         self._layout = QFormLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
 
     @property
-    def arguments(self) -> list[dict[str, Any]]:
-        """The preset's arguments (JSON dicts)."""
-        return list(self.preset.get("arguments") or [])
+    def arguments(self) -> list[PresetArgument]:
+        """The preset's arguments (none without a preset)."""
+        return list(self.preset.arguments) if self.preset is not None else []
 
-    def set_preset(self, preset: dict[str, Any]) -> None:
-        """Ask for ``preset``'s values (``{}``: none)."""
+    @property
+    def _name(self) -> str:
+        return self.preset.name if self.preset is not None else "This preset"
+
+    def set_preset(self, preset: McpPreset | None) -> None:
+        """Ask for ``preset``'s values (None: none)."""
         while self._layout.rowCount():
             self._layout.removeRow(0)
         self.preset, self.fields = preset, {}
-        name = str(preset.get("name") or "This preset")
         for argument in self.arguments:
-            key, label = str(argument["key"]), str(argument["label"])
-            example = str(argument.get("placeholder") or "")
-            hint = f"e.g. {example}" if example else label
+            key, label = argument.key, argument.label
+            hint = f"e.g. {argument.placeholder}" if argument.placeholder else label
             field = self._field(argument, hint, label)
-            field.setToolTip(f"{name} puts this where its settings say {{{key}}}")
-            required = argument.get("required", True) and not argument.get("default")
+            field.setToolTip(f"{self._name} puts this where its settings say {{{key}}}")
+            required = argument.required and not argument.default
             self._layout.addRow(QLabel(f"{label}{' *' if required else ''}", self), field)
             self.fields[key] = field
         self.changed.emit()
 
-    def _field(self, argument: dict[str, Any], hint: str, label: str) -> QLineEdit | FolderPicker:
-        default = str(argument.get("default") or "")
-        if argument.get("isPath"):
+    def _field(self, argument: PresetArgument, hint: str, label: str) -> QLineEdit | FolderPicker:
+        default = argument.default or ""
+        if argument.is_path:
             picker = FolderPicker(hint, label, self)
             picker.set_text(default)
             picker.changed.connect(self.changed)
             return picker
         edit = QLineEdit(default, self)
         edit.setPlaceholderText(hint)
-        if argument.get("secret"):
+        if argument.secret:
             edit.setEchoMode(QLineEdit.EchoMode.Password)
         edit.textChanged.connect(self.changed)
         return edit
@@ -76,24 +78,21 @@ class PresetValues(QWidget):
         """The values typed, by key (paths with ``~`` expanded)."""
         out: dict[str, str] = {}
         for argument in self.arguments:
-            key = str(argument["key"])
-            field = self.fields[key]
-            text = field.text().strip() or str(argument.get("default") or "")
-            out[key] = os.path.expanduser(text) if argument.get("isPath") and text else text
+            text = self.fields[argument.key].text().strip() or argument.default or ""
+            out[argument.key] = os.path.expanduser(text) if argument.is_path and text else text
         return out
 
     def problem(self) -> str:
         """The first required value still empty, said so that the user knows which and why ("" when none)."""
         values = self.values()
-        name = str(self.preset.get("name") or "This preset")
         for argument in self.arguments:
-            if argument.get("required", True) and not values[str(argument["key"])]:
-                return f'Required: {name} needs "{argument["label"]}" to run.'
+            if argument.required and not values[argument.key]:
+                return f'Required: {self._name} needs "{argument.label}" to run.'
         return ""
 
     def uses_secret(self, text: str) -> bool:
         """True when ``text`` (a header value) holds a secret argument's placeholder: the header is secret."""
-        secret = {str(a["key"]) for a in self.arguments if a.get("secret")}
+        secret = {a.key for a in self.arguments if a.secret}
         return any(m.group(1) in secret for m in PLACEHOLDER.finditer(text))
 
     def fill(self, text: str) -> str:

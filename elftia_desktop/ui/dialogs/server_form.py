@@ -26,8 +26,9 @@ from PySide6.QtWidgets import QDialog, QWidget
 from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.models import McpActionResult, McpServerInput, McpServerRecord, McpTestResult
+from elftia_desktop.core.presets import McpPreset
 from elftia_desktop.core.sandbox import default_sandbox, sandbox_unavailable
-from elftia_desktop.ui.dialogs.server_form_fields import TRANSPORT_ALIASES, env_row, error_field
+from elftia_desktop.ui.dialogs.server_form_fields import env_row, error_field
 from elftia_desktop.ui.dialogs.server_form_layout import FormLayout
 from elftia_desktop.ui.dialogs.server_form_params import form_params, form_updates
 from elftia_desktop.ui.theme import STATE_COLORS
@@ -49,7 +50,7 @@ class McpServerForm(QDialog):
         self,
         router: McpRouter | None = None,
         record: McpServerRecord | None = None,
-        presets: list[dict[str, Any]] | None = None,
+        presets: list[McpPreset] | None = None,
         parent: QWidget | None = None,
         link: McpServerInput | None = None,
     ) -> None:
@@ -180,8 +181,8 @@ class McpServerForm(QDialog):
 
     # -- presets and records ---------------------------------------------------------------
 
-    def apply_preset(self, preset: dict[str, Any]) -> None:
-        """Fill the form from a preset dict (``{}``: a custom server, the fields stay).
+    def apply_preset(self, preset: McpPreset | None) -> None:
+        """Fill the form from a preset (None: a custom server, the fields stay).
 
         The values the preset needs (its ``arguments``) become fields of their own; its ``{key}``
         placeholders stay visible in the arguments, URL and headers and are filled when saving.
@@ -189,20 +190,18 @@ class McpServerForm(QDialog):
         self.ui.set_preset_info(preset)
         self.ui.preset_values.set_preset(preset)
         self._update_visibility()
-        if not preset:
+        if preset is None:
             return
         self._filling = True
         ui = self.ui
-        ui.name.setText(str(preset.get("name", "")))
-        transport = str(preset.get("transport") or ("stdio" if preset.get("command") else "http"))
-        ui.transport.set_value(TRANSPORT_ALIASES.get(transport.lower(), transport.lower()))
-        ui.command.setText(str(preset.get("command") or ""))
-        ui.url.setText(str(preset.get("url") or ""))
-        ui.args.set_items([str(a) for a in preset.get("args") or []])
-        ui.env.set_rows([env_row(var) for var in preset.get("env") or []])
-        headers = preset.get("headers") or {}
-        ui.headers.set_rows([RowSpec(str(k), str(v), False) for k, v in headers.items()])
-        ui.sandbox.set_value(preset.get("sandbox") if ui.sandbox.unavailable is None else None)
+        ui.name.setText(preset.name)
+        ui.transport.set_value(preset.transport.value)
+        ui.command.setText(preset.command or "")
+        ui.url.setText(preset.url or "")
+        ui.args.set_items(list(preset.args))
+        ui.env.set_rows([env_row(var) for var in preset.env])
+        ui.headers.set_rows([RowSpec(k, v, False) for k, v in preset.headers.items()])
+        ui.sandbox.set_value(preset.sandbox if ui.sandbox.unavailable is None else None)
         self._filling = False
         self._show_all = True
         self._revalidate()

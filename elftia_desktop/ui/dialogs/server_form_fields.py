@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from elftia_desktop.ui.widgets.key_value_editor import RowSpec
+
+if TYPE_CHECKING:
+    from elftia_desktop.core.presets import PresetEnvVar
 
 FIELD_OF_PATH = {
     "name": "name",
@@ -21,7 +24,6 @@ FIELD_OF_PATH = {
     "projectPath": "project",
     "sandbox": "sandbox",
 }
-TRANSPORT_ALIASES = {"streamablehttp": "http", "streamable-http": "http", "streamable_http": "http"}
 
 
 def error_field(loc: tuple[Any, ...], message: str) -> tuple[str, str]:
@@ -38,13 +40,6 @@ def error_field(loc: tuple[Any, ...], message: str) -> tuple[str, str]:
     return "general", message[:1].upper() + message[1:]
 
 
-def env_row(var: dict[str, Any]) -> RowSpec:
-    """A preset's environment variable as a row of the form."""
-    secret = bool(var["secret"]) if "secret" in var else None
-    return RowSpec(
-        str(var.get("name", "")),
-        str(var.get("default") or ""),
-        secret,
-        str(var.get("description") or ""),
-        bool(var.get("required")),
-    )
+def env_row(var: PresetEnvVar) -> RowSpec:
+    """A preset's environment variable as an empty row of the form (marked secret and required as it says)."""
+    return RowSpec(var.name, "", var.secret, var.description, var.required)

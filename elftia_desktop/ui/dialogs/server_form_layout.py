@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -24,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.models import ENV_KEY_PATTERN, HEADER_NAME_PATTERN
+from elftia_desktop.core.presets import McpPreset
 from elftia_desktop.ui.dialogs.preset_values import PresetValues
 from elftia_desktop.ui.dialogs.server_form_auth import AuthSection
 from elftia_desktop.ui.dialogs.server_form_parts import (
@@ -325,18 +325,17 @@ class FormLayout:
         self.test_result.setText(rich_text)
         self.test_result.setToolTip(tooltip)
 
-    def set_preset_info(self, preset: dict[str, Any]) -> None:
-        """Above the fields: what the chosen preset is, needs and where it comes from (``{}``: the hint)."""
+    def set_preset_info(self, preset: McpPreset | None) -> None:
+        """Above the fields: what the chosen preset is, needs and where it comes from (None: the hint)."""
         parts = []
-        if preset.get("description"):
-            parts.append(html.escape(str(preset["description"])))
-        if preset.get("runtime"):
-            parts.append(f"Needs {html.escape(str(preset['runtime']))}")
-        if preset.get("homepage"):
-            url = html.escape(str(preset["homepage"]), quote=True)
-            parts.append(f'<a href="{url}">Homepage</a>')
+        if preset is not None:
+            parts.append(html.escape(preset.description))
+            if preset.runtime:
+                parts.append(f"Needs {html.escape(preset.runtime)}")
+            if preset.homepage:
+                parts.append(f'<a href="{html.escape(preset.homepage, quote=True)}">Homepage</a>')
         self.preset_info.setText(" · ".join(parts) or PICK_HINT)
-        self.preset_info.setToolTip(str(preset.get("homepage") or ""))
+        self.preset_info.setToolTip(preset.homepage or "" if preset is not None else "")
 
     def _show_details(self) -> None:
         icon = QMessageBox.Icon.Warning

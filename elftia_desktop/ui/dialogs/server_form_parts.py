@@ -5,7 +5,6 @@ and a folder picker. Each part is self-contained; ``server_form.py`` lays them o
 from __future__ import annotations
 
 import contextlib
-from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QPainter
@@ -30,6 +29,7 @@ from PySide6.QtWidgets import (
 from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.models import DependencyCheckResult, DependencyInstallResult
+from elftia_desktop.core.presets import McpPreset
 from elftia_desktop.ui.theme import STATE_COLORS, muted_text_color
 from elftia_desktop.ui.widgets.elided import ElidedLabel
 from elftia_desktop.ui.widgets.fixed_space import keep_place
@@ -45,6 +45,15 @@ WIDEST_STATUS = "✓ python 3.12.10"
 PRESET_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
+CUSTOM = ("Custom server", "", "Fill in every field yourself")
+"""The gallery's first entry (no preset): name, category, description."""
+
+
+def _shown(preset: McpPreset | None) -> tuple[str, str, str]:
+    """The name, category and description the gallery shows for ``preset`` (None: the custom entry)."""
+    return CUSTOM if preset is None else (preset.name, preset.category, preset.description)
+
+
 class _PresetDelegate(QStyledItemDelegate):
     """Paints a preset: name in bold, category on the right, description muted below."""
 
@@ -57,7 +66,8 @@ class _PresetDelegate(QStyledItemDelegate):
         self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
     ) -> None:
         """Draw the name, the category and the description of the preset."""
-        preset: dict[str, Any] = index.data(PRESET_ROLE) or {}
+        preset: McpPreset | None = index.data(PRESET_ROLE)
+        name, category, description = _shown(preset)
         self.initStyleOption(option, index)
         option.text = ""
         style = option.widget.style() if option.widget else None
@@ -68,16 +78,13 @@ class _PresetDelegate(QStyledItemDelegate):
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
         text_color = option.palette.highlightedText() if selected else option.palette.text()
         painter.save()
-        category = str(preset.get("category") or "")
         bold = QFont(option.font)
         bold.setBold(True)
         painter.setFont(bold)
         painter.setPen(text_color.color())
         cat_width = metrics.horizontalAdvance(category) + 4 if category else 0
         title_rect = QRect(rect.left(), rect.top(), rect.width() - cat_width, metrics.height())
-        name = painter.fontMetrics().elidedText(
-            str(preset.get("name", "")), Qt.TextElideMode.ElideRight, title_rect.width()
-        )
+        name = painter.fontMetrics().elidedText(name, Qt.TextElideMode.ElideRight, title_rect.width())
         painter.drawText(title_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, name)
         painter.setFont(option.font)
         muted = text_color.color() if selected else muted_text_color(option.palette)
@@ -89,7 +96,7 @@ class _PresetDelegate(QStyledItemDelegate):
                 category,
             )
         desc_rect = QRect(rect.left(), rect.top() + metrics.height() + 2, rect.width(), metrics.height())
-        desc = metrics.elidedText(str(preset.get("description", "")), Qt.TextElideMode.ElideRight, desc_rect.width())
+        desc = metrics.elidedText(description, Qt.TextElideMode.ElideRight, desc_rect.width())
         painter.drawText(desc_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, desc)
         painter.restore()
 
@@ -98,12 +105,12 @@ class PresetGallery(QWidget):
     """A searchable list of presets; the first entry is a blank custom server.
 
     Signals:
-        presetChosen(object): the preset dict, or ``{}`` for a custom server.
+        presetChosen(object): the ``McpPreset``, or None for a custom server.
     """
 
     presetChosen = Signal(object)
 
-    def __init__(self, presets: list[dict[str, Any]], parent: QWidget | None = None) -> None:
+    def __init__(self, presets: list[McpPreset], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         title = QLabel("Start from a &preset", self)
         title.setObjectName("CardTitle")
@@ -127,22 +134,23 @@ class PresetGallery(QWidget):
         self.list.currentItemChanged.connect(self._chosen)
         self.search.returnPressed.connect(self.list.setFocus)
 
-    def set_presets(self, presets: list[dict[str, Any]]) -> None:
+    def set_presets(self, presets: list[McpPreset]) -> None:
         """Show ``presets`` after the blank custom entry."""
         self.list.blockSignals(True)
         self.list.clear()
-        custom = {"name": "Custom server", "description": "Fill in every field yourself", "category": ""}
-        for preset in [custom, *presets]:
-            item = QListWidgetItem(str(preset.get("name", "")), self.list)
+        for preset in [None, *presets]:
+            name, _category, description = _shown(preset)
+            item = QListWidgetItem(name, self.list)
             item.setData(PRESET_ROLE, preset)
-            item.setToolTip(str(preset.get("description", "")))
+            item.setToolTip(description)
         self.list.setCurrentRow(0)
         self.list.blockSignals(False)
 
     def choose(self, preset_id: str) -> None:
         """Select the preset with ``id``."""
         for row in range(self.list.count()):
-            if (self.list.item(row).data(PRESET_ROLE) or {}).get("id") == preset_id:
+            preset: McpPreset | None = self.list.item(row).data(PRESET_ROLE)
+            if preset is not None and preset.id == preset_id:
                 self.list.setCurrentRow(row)
                 return
 
@@ -150,14 +158,12 @@ class PresetGallery(QWidget):
         needle = text.strip().lower()
         for row in range(self.list.count()):
             item = self.list.item(row)
-            preset = item.data(PRESET_ROLE) or {}
-            haystack = " ".join(str(preset.get(k, "")) for k in ("name", "description", "category")).lower()
+            haystack = " ".join(_shown(item.data(PRESET_ROLE))).lower()
             item.setHidden(bool(needle) and needle not in haystack and row != 0)
 
     def _chosen(self, current: QListWidgetItem | None, _previous: QListWidgetItem | None) -> None:
         if current is not None:
-            preset = current.data(PRESET_ROLE) or {}
-            self.presetChosen.emit({} if "id" not in preset else preset)
+            self.presetChosen.emit(current.data(PRESET_ROLE))
 
 
 class TransportSwitch(QWidget):

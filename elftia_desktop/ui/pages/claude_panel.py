@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from elftia_desktop.bridge.errors import BridgeError
-from elftia_desktop.bridge.results import ClaudeStatus
+from elftia_desktop.bridge.results import ClaudePushResult, ClaudeStatus
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.ui.error_presenter import show_error
 from elftia_desktop.ui.theme import STATE_COLORS
@@ -156,9 +156,9 @@ class ClaudePanel(QWidget):
                 return
             self.router.integrations.claude_push(ids.pop(0), scope).then(self, done, self._failed)
 
-        def done(result: dict[str, Any]) -> None:
+        def done(result: ClaudePushResult) -> None:
             """Note the pushed server and go on."""
-            pushed.append(result["name"])
+            pushed.append(result.name)
             next_one()
 
         next_one()

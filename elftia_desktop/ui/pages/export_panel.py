@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QFontDatabase
@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from elftia_desktop.bridge.errors import BridgeError
-from elftia_desktop.bridge.results import ExportFileResult
+from elftia_desktop.bridge.results import AppWriteResult, ExportFileResult, ExportPlan, ExportView, placeholder_names
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.ui.dialogs.diff_dialog import DiffDialog
 from elftia_desktop.ui.error_presenter import show_error
@@ -45,7 +45,7 @@ class ExportPanel(QWidget):
         super().__init__(parent)
         self.router = router
         self.notice = notice
-        self.exported: dict[str, Any] | None = None
+        self.exported: ExportView | None = None
         self.dialog: DiffDialog | None = None
         self._pending = QTimer(self)
         self._pending.setSingleShot(True)
@@ -145,14 +145,14 @@ class ExportPanel(QWidget):
             return
         self.router.integrations.export(ids, self.fmt).then(self, self._show_export, self._failed)
 
-    def _show_export(self, exported: dict[str, Any]) -> None:
+    def _show_export(self, exported: ExportView) -> None:
         self.exported = exported
-        self.text.setPlainText(exported["text"])
-        notes = [escape(w) for w in exported["warnings"]]
-        if exported["placeholders"]:
-            names = ", ".join(dict.fromkeys(p["placeholder"] for p in exported["placeholders"]))
+        self.text.setPlainText(exported.text)
+        notes = [escape(w) for w in exported.warnings]
+        if exported.placeholders:
+            names = ", ".join(placeholder_names(exported.placeholders))
             notes.insert(0, f"Secrets are written as placeholders the app fills in: {escape(names)}.")
-        notes.append(f"{escape(self.label)} reads <i>{escape(exported['appPath'])}</i>.")
+        notes.append(f"{escape(self.label)} reads <i>{escape(exported.app_path)}</i>.")
         self.warnings.setText("<br>".join(notes))
 
     # -- to a file -----------------------------------------------------------------------------
@@ -186,22 +186,22 @@ class ExportPanel(QWidget):
             self, lambda plan: self._confirm(ids, fmt, label, plan), self._failed
         )
 
-    def _confirm(self, ids: list[str], fmt: str, label: str, plan: dict[str, Any]) -> None:
+    def _confirm(self, ids: list[str], fmt: str, label: str, plan: ExportPlan) -> None:
         self.dialog = DiffDialog(label, plan, self)
 
         def answered(code: int) -> None:
             """Write into the app's file when the person accepted the diff."""
             if code == DiffDialog.DialogCode.Accepted:
-                self.router.integrations.export_into_app(ids, fmt, plan["digest"], plan["afterDigest"]).then(
+                self.router.integrations.export_into_app(ids, fmt, plan.digest, plan.after_digest).then(
                     self, lambda r: self._written(label, r), self._failed
                 )
 
         self.dialog.finished.connect(answered)
         self.dialog.open()
 
-    def _written(self, label: str, result: dict[str, Any]) -> None:
-        backup = f" The previous file was saved as {result['backup']}." if result.get("backup") else ""
-        self.notice.show_message(f"Wrote into {label}'s config {result['path']}.{backup}", "success")
+    def _written(self, label: str, result: AppWriteResult) -> None:
+        backup = f" The previous file was saved as {result.backup}." if result.backup else ""
+        self.notice.show_message(f"Wrote into {label}'s config {result.path}.{backup}", "success")
 
     def _failed(self, error: BridgeError) -> None:
         show_error(self.notice, error)

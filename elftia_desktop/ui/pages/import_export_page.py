@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import QPushButton, QTabWidget, QWidget
@@ -14,6 +14,7 @@ from elftia_desktop.ui.pages.import_panel import ImportPanel
 from elftia_desktop.ui.pages.page_frame import FirstShow, PageFrame
 
 if TYPE_CHECKING:
+    from elftia_desktop.bridge.results import DetectedConfig
     from elftia_desktop.core.models import McpServerRecord
 
 
@@ -66,7 +67,7 @@ class ImportExportPage(PageFrame):
         if self.tabs.widget(index) is self.claude_panel and self.claude_panel.status is None:
             self.claude_panel.check()
 
-    def _pull(self, configs: list[dict[str, Any]]) -> None:
+    def _pull(self, configs: list[DetectedConfig]) -> None:
         self.tabs.setCurrentWidget(self.import_panel)
         self.import_panel.show_sources(configs)
         self.notice.show_message("Claude Code's servers: tick the ones to import, then press Import.", "info")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from html import escape
-from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
@@ -21,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from elftia_desktop.bridge.errors import BridgeError
-from elftia_desktop.bridge.results import FileError, ImportOutcome, ImportPreview, ImportRow
+from elftia_desktop.bridge.results import DetectedConfig, FileError, ImportOutcome, ImportPreview, ImportRow
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.ui.error_presenter import show_error
 from elftia_desktop.ui.theme import STATE_COLORS
@@ -44,7 +43,7 @@ class ImportPanel(QWidget):
         super().__init__(parent)
         self.router = router
         self.notice = notice
-        self.configs: list[dict[str, Any]] = []
+        self.configs: list[DetectedConfig] = []
         self.rows: tuple[ImportRow, ...] = ()
         self.file_errors: tuple[FileError, ...] = ()
         self.policy_boxes: dict[str, QComboBox] = {}
@@ -123,33 +122,31 @@ class ImportPanel(QWidget):
         self.rescan_button.setEnabled(False)
         self.router.integrations.detect().then(self, self._show_configs, self._failed)
 
-    def show_sources(self, configs: list[dict[str, Any]]) -> None:
+    def show_sources(self, configs: list[DetectedConfig]) -> None:
         """Show these files (e.g. Claude Code's, for a pull) instead of a search result."""
         self._show_configs(configs)
 
-    def _show_configs(self, configs: list[dict[str, Any]]) -> None:
+    def _show_configs(self, configs: list[DetectedConfig]) -> None:
         self.loaded = True
         self.rescan_button.setEnabled(True)
         self.configs = configs
         self.sources.blockSignals(True)
         self.sources.clear()
         for config in configs:
-            item = QTreeWidgetItem([config["label"], "", config["path"]])
+            item = QTreeWidgetItem([config.label, "", config.path])
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(0, Qt.CheckState.Checked)
             item.setData(0, _ROLE, config)
-            item.setToolTip(2, config["path"])
-            if config.get("error"):
-                where = FileError(config["path"], config["error"], config.get("line"), config.get("column")).where
-                item.setText(1, f"cannot be read ({where or 'see tooltip'})")
+            item.setToolTip(2, config.path)
+            if config.error is not None:
+                item.setText(1, f"cannot be read ({config.error.where or 'see tooltip'})")
                 item.setForeground(1, QColor(STATE_COLORS["error"]))
-                item.setToolTip(1, config["error"])
+                item.setToolTip(1, config.error.error)
             else:
-                count = config["count"]
-                item.setText(1, f"{count} server{'s' if count != 1 else ''}")
-                own = config.get("elftiaEntries") or []
-                if own:  # written by "Use in other apps": it runs Elftia itself, so it is never offered
-                    item.setToolTip(1, f"Not offered: {', '.join(own)} (Elftia's own gateway entry)")
+                item.setText(1, f"{config.count} server{'s' if config.count != 1 else ''}")
+                if config.elftia_entries:  # written by "Use in other apps": it runs Elftia itself, never offered
+                    own = ", ".join(config.elftia_entries)
+                    item.setToolTip(1, f"Not offered: {own} (Elftia's own gateway entry)")
             self.sources.addTopLevelItem(item)
         if not configs:  # said in the list itself: a notice would float over the Import button
             none = QTreeWidgetItem(["No MCP config of another app was found on this machine."])
@@ -159,17 +156,13 @@ class ImportPanel(QWidget):
         self.sources.blockSignals(False)
         self.refresh_preview()
 
-    def checked_sources(self) -> list[dict[str, Any]]:
-        """The ticked files as ``SourceRefInput`` dicts."""
+    def checked_sources(self) -> list[DetectedConfig]:
+        """The ticked files."""
         out = []
         for i in range(self.sources.topLevelItemCount()):
             item = self.sources.topLevelItem(i)
             if item is not None and item.checkState(0) == Qt.CheckState.Checked:
-                config = item.data(0, _ROLE)
-                ref = {"app": config["app"], "path": config["path"], "scope": config.get("scope", "user")}
-                if config.get("projectPath"):
-                    ref["projectPath"] = config["projectPath"]
-                out.append(ref)
+                out.append(item.data(0, _ROLE))
         return out
 
     # -- preview -------------------------------------------------------------------------------
@@ -197,7 +190,7 @@ class ImportPanel(QWidget):
             self._show_file_errors()
 
     def _add_preview_row(self, row: ImportRow) -> None:
-        source = next((c["label"] for c in self.configs if c["path"] == row.source), row.app)
+        source = next((c.label for c in self.configs if c.path == row.source), row.app)
         secrets = ", ".join(row.secrets) or "—"
         item = QTreeWidgetItem([row.name, source, row.error or row.runs, secrets, ""])
         item.setData(0, _ROLE, row.key)
