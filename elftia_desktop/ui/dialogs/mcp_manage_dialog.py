@@ -207,7 +207,7 @@ class McpManageDialog(QDialog):
         state, error = self.states.get(record.id, ("disconnected", ""))
         count = self.counts.get(record.id)
         parts = [TRANSPORTS.get(record.type.value, record.type.value)]
-        parts.append(f"{count} tools" if count is not None else "tools unknown")
+        parts.append(f"{count} tool{'s' if count != 1 else ''}" if count is not None else "tools unknown")
         if not record.is_active:
             parts.append("turned off")
             color = STATE_COLORS["disconnected"]

@@ -321,7 +321,8 @@ class McpServerForm(QDialog):
         self._update_test_button()
         if result.success:
             names = ", ".join(result.tools[:6]) + (" …" if len(result.tools) > 6 else "")
-            text = f"✓ Connected in {result.duration_ms:.0f} ms · {len(result.tools)} tools"
+            count = len(result.tools)
+            text = f"✓ Connected in {result.duration_ms:.0f} ms · {count} tool{'s' if count != 1 else ''}"
             self.ui.set_test_result(self._colored(text, STATE_COLORS["connected"]), names)
         else:
             error = result.error or "the server did not answer"

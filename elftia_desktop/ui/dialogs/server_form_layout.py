@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -229,6 +230,8 @@ class FormLayout:
             ],
         )
         self.transport_label = form.labelForField(self.rows["transport"])
+        # never shorter than its rows want: the scroll area scrolls instead of squeezing the fields
+        body.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         scroll = QScrollArea(dialog)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)

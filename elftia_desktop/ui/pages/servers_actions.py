@@ -63,8 +63,9 @@ class ServerActions(QObject):
                 if card is not None:
                     card.set_tool_count(len(result.tools))
                 names = ", ".join(result.tools[:8]) + (" …" if len(result.tools) > 8 else "")
+                tools = f"{len(result.tools)} tool{'s' if len(result.tools) != 1 else ''}"
                 page.notice.show_message(
-                    f"<b>{html_escape(record.name)}</b> works: {len(result.tools)} tools in {result.duration_ms:.0f} ms"
+                    f"<b>{html_escape(record.name)}</b> works: {tools} in {result.duration_ms:.0f} ms"
                     + (f" — {html_escape(names)}" if names else ""),
                     "success",
                 )

@@ -69,7 +69,7 @@ class SkillPicker(QWidget):
         if old is not None:
             self.tree.takeTopLevelItem(self.tree.indexOfTopLevelItem(old))
         if skills:
-            branch = QTreeWidgetItem(self.tree, [server_name, f"{len(skills)} skill(s)"])
+            branch = QTreeWidgetItem(self.tree, [server_name, f"{len(skills)} skill{'s' if len(skills) != 1 else ''}"])
             for skill in skills:
                 self._row(branch, skill, agent.allows_skill(server_id, str(skill["uri"])))
             branch.setData(0, _URI, server_id)
