@@ -78,3 +78,25 @@ def test_a_banner_that_comes_to_a_card_moves_none_of_its_buttons(qtbot: QtBot, r
     qtbot.waitUntil(card.changed_tools.isVisible, timeout=WAIT)
     qtbot.waitUntil(lambda: card.changed_tools.geometry().top() > 0, timeout=WAIT)
     assert before and buttons() == before
+
+
+def test_a_scroll_bar_that_a_notice_brings_moves_no_switch_sideways(qtbot: QtBot, router: McpRouter) -> None:
+    """The walk's find: three cards that just fit, a Test notice keeps room below them, the scroll bar
+    comes, and every card's chips and on/off switch moved 12 px left."""
+    add_servers(server_input("Alpha"), server_input("Beta"), server_input("Gamma"))
+    page = open_page(qtbot, router, 3)
+    content = page.card_scroll.widget()
+    page.resize(1000, page.height() - page.card_scroll.viewport().height() + content.sizeHint().height() + 8)
+    bar = page.card_scroll.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() == 0, timeout=WAIT)
+
+    def switches() -> list[QRect]:
+        return [QRect(c.switch.mapTo(page, c.switch.rect().topLeft()), c.switch.size()) for c in page.cards.values()]
+
+    before = switches()
+    page.notice.show_message("A message that stays until dismissed", "warning")
+    qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.isVisible(), timeout=WAIT)
+    qtbot.waitUntil(lambda: switches() == before, timeout=WAIT)
+    page.notice.hide()
+    qtbot.waitUntil(lambda: bar.maximum() == 0, timeout=WAIT)
+    assert switches() == before

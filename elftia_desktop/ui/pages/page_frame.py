@@ -8,6 +8,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
+from elftia_desktop.ui.widgets.fixed_space import steady_width
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 
 
@@ -56,6 +57,7 @@ class PageFrame(QWidget):
         column.setSpacing(10)
         column.addStretch(1)
         scroll.setWidget(holder)
+        steady_width(scroll, column)
         return scroll, column
 
 

@@ -31,6 +31,7 @@ from elftia_desktop.ui.pages.servers_actions import ServerActions
 from elftia_desktop.ui.pages.servers_auth import ServerAuthActions
 from elftia_desktop.ui.pages.servers_empty import empty_state
 from elftia_desktop.ui.widgets.elided import ElidedLabel
+from elftia_desktop.ui.widgets.fixed_space import steady_width
 from elftia_desktop.ui.widgets.notice_bar import NoticeBar
 from elftia_desktop.ui.widgets.sandbox_denials import DenialsBox, allow_denial
 from elftia_desktop.ui.widgets.server_card import ServerCard
@@ -141,6 +142,7 @@ class McpServersPage(QWidget):
         self.notice.keep_room_in(self.card_layout)
         self.card_layout.addStretch(1)
         self.card_scroll.setWidget(holder)
+        steady_width(self.card_scroll, self.card_layout)  # a scroll bar that comes moves no card's controls
         layout.addWidget(self.card_scroll, 1)
 
         self.empty = empty_state(
