@@ -206,7 +206,8 @@ class ToolTreeModel(QAbstractTableModel):
             if tool is None:
                 ticked = sum(1 for t in group.tools if t.checked)
                 marker = "▸ " if group.folded and not self._needle else "▾ "
-                return marker + group.server_name if column == 0 else f"{ticked} of {len(group.tools)} tools"
+                total = len(group.tools)
+                return marker + group.server_name if column == 0 else f"{ticked} of {total} tool{'s' * (total != 1)}"
             return tool.tool.name if column == 0 else tool.summary
         if role == _CHECK and column == 0:
             if tool is None:

@@ -148,9 +148,10 @@ class RuntimeCard(QFrame):
         parts.append(f"<b>Commands:</b> {escape(', '.join(row.commands))}")
         if row.minimum:
             parts.append(f"<b>Needs:</b> {escape(row.minimum)} or newer")
-        needed = escape(", ".join(row.needed_by)) if row.needed_by else "no configured server"
-        parts.append(f"<b>Needed by:</b> {needed}")
         own = row.own_interpreter
+        if row.needed_by or not own:  # servers on Elftia's own Python need nothing of this runtime
+            needed = escape(", ".join(row.needed_by)) if row.needed_by else "no configured server"
+            parts.append(f"<b>Needed by:</b> {needed}")
         if own:
             parts.append(
                 f"{escape(', '.join(own.servers))} run on Elftia's own Python ({escape(own.path)}): nothing to install"
