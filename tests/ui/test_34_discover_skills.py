@@ -76,3 +76,16 @@ def test_a_server_without_skills_says_so(qtbot: QtBot, router: McpRouter) -> Non
     assert "extensions" not in dialog.info.text()
     assert "does not declare the skills extension" in dialog.skills.description.text()
     assert dialog.skills.tree.topLevelItemCount() == 0
+
+
+def test_the_status_column_stays_in_view_beside_long_uris(qtbot: QtBot, router: McpRouter, skills_dir: Path) -> None:
+    """The walk's find: the URI column took its full width and Status hid behind a horizontal scroll bar."""
+    dialog = open_dialog(qtbot, router, "skills")
+    qtbot.waitUntil(lambda: dialog.tabs.tabText(4) == "S&kills (2)", timeout=WAIT)
+    dialog.show_tab("skills")
+    tree = dialog.skills.tree
+    dialog.resize(dialog.width() - tree.viewport().width() + 360, 600)  # a list 360 px wide
+    qtbot.waitUntil(lambda: tree.header().sectionSize(2) > 0, timeout=WAIT)
+    header = tree.header()
+    assert header.sectionViewportPosition(2) + header.sectionSize(2) <= tree.viewport().width()
+    assert tree.horizontalScrollBar().maximum() == 0

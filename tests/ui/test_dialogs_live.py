@@ -86,6 +86,7 @@ def test_taken_name_is_shown_under_the_name_field(qtbot: QtBot, router: McpRoute
     qtbot.waitUntil(lambda: form.ui.error_labels["name"].isVisible(), timeout=WAIT)
     assert "exists already" in form.ui.error_labels["name"].text()
     assert form.isVisible() and form.result() != McpServerForm.DialogCode.Accepted
+    assert form.focusWidget() is form.ui.name  # the walk's find: the focus had gone to the preset search
     qtbot.keyClicks(form.ui.name, "2")
     assert not form.ui.error_labels["name"].isVisible()
 

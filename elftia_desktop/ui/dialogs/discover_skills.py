@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QTreeWidget, QTreeWidgetItem, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QHeaderView, QLabel, QPushButton, QTreeWidget, QTreeWidgetItem, QWidget
 
 from elftia_desktop.ui.dialogs.explore_pane import DetailPane, explore_layout, show_list_error
 from elftia_desktop.ui.widgets.inline_code import set_description
@@ -45,6 +45,12 @@ class SkillsPanel(QWidget):
         self.tree = QTreeWidget(self)
         self.tree.setHeaderLabels(["Name", "URI", "Status"])
         self.tree.setAlternatingRowColors(True)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # a long URI shortens; Status stays in view
+        header = self.tree.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         self.tree.currentItemChanged.connect(lambda item, _old: self._chosen(item))
         self.accept_button = QPushButton("&Accept skill", self)
         self.accept_button.setToolTip("Accept this skill as the server lists it now (it is then no longer held back)")
@@ -97,8 +103,6 @@ class SkillsPanel(QWidget):
                 child.setData(0, ROLE, (skill, file["uri"]))
                 child.setToolTip(1, f"{file['uri']}\n{file['digest']}")
         self.tree.expandAll()
-        for column in range(2):
-            self.tree.resizeColumnToContents(column)
         self._chosen(self.tree.currentItem())
         self.listed.emit(len(skills))
 

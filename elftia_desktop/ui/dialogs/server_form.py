@@ -290,6 +290,8 @@ class McpServerForm(QDialog):
         self._revalidate()
         if field == "general":
             self.ui.set_status(text, muted=False, details=details)
+        else:  # the keys go where the fix is (the save had moved the focus away while it ran)
+            self.ui.focus_field(field)
 
     # -- test ------------------------------------------------------------------------------
 

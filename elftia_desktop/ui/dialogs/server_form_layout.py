@@ -314,6 +314,15 @@ class FormLayout:
         if general:
             self.set_status(general, muted=False)
 
+    def focus_field(self, key: str) -> None:
+        """Put the keyboard focus on the field of ``key`` (the one a refused save names)."""
+        row = self.rows.get(key)
+        label = self.form.labelForField(row) if row is not None else None
+        buddy = label.buddy() if isinstance(label, QLabel) else None
+        target = buddy or row
+        if target is not None:
+            target.setFocus(Qt.FocusReason.OtherFocusReason)
+
     def set_status(self, text: str, muted: bool, details: str = "") -> None:
         """The line left of the buttons: a hint (muted) or an error, with a Details button."""
         self.status.setObjectName("Muted" if muted else "FieldError")
