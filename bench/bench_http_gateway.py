@@ -142,10 +142,15 @@ async def http_client(url: str, token: str | None) -> AsyncIterator[ClientSessio
 
 
 async def interleaved(sessions: dict[str, tuple[ClientSession, str]], calls: int) -> dict[str, float]:
-    """Median milliseconds per ``echo`` call of each session, one call of each in turn."""
+    """Median milliseconds per ``echo`` call of each session, one call of each in turn.
+
+    The order turns by one each round, so each path is first equally often.
+    """
     times: dict[str, list[float]] = {label: [] for label in sessions}
+    order = list(sessions.items())
     for index in range(calls + WARMUP):
-        for label, (session, tool) in sessions.items():
+        shift = index % len(order)
+        for label, (session, tool) in order[shift:] + order[:shift]:
             started = time.perf_counter()
             result = await session.call_tool(tool, {"text": "hi"})
             elapsed = time.perf_counter() - started
@@ -164,7 +169,9 @@ async def one_run(base: Path, peers: dict[str, list[str] | None], calls: int) ->
     """One run with fresh processes: every target in front of its own copy of the same server."""
     data, sockets = base / "data", base / "sockets"
     sockets.mkdir(mode=0o700, exist_ok=True)
-    add_stdio(open_catalog(data), "basic", "basic")
+    catalog = open_catalog(data)
+    add_stdio(catalog, "basic", "basic")
+    add_stdio(catalog, "basic2", "basic")  # serve --http calls its own copy: no path shares a server process
     env = env_for(data, sockets)
     token = _cli(env, "gateway", "token")
     _cli(env, "daemon", "start")
@@ -194,7 +201,7 @@ async def one_run(base: Path, peers: dict[str, list[str] | None], calls: int) ->
                     "host": (await sessions_stack.enter_async_context(http_client(host_url, token)), "basic__echo"),
                     "serve-http": (
                         await sessions_stack.enter_async_context(http_client(owner_url, token)),
-                        "basic__echo",
+                        "basic2__echo",
                     ),
                 }
                 for name in peers:
