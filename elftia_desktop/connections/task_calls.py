@@ -40,10 +40,9 @@ Sleep = Callable[[float], Awaitable[None]]
 OnState = Callable[["TaskState"], None]
 
 
-class TaskState(types.Result):
-    """A task as ``tasks/get`` answers it (``result`` once completed, ``error`` once failed)."""
+class TaskFields(types.Result):
+    """What every answer about a task says of it: its id, status and timing."""
 
-    result_type: str | None = None
     task_id: str
     status: str
     status_message: str | None = None
@@ -51,21 +50,20 @@ class TaskState(types.Result):
     last_updated_at: str | None = None
     ttl_ms: int | None = None
     poll_interval_ms: int | None = None
+
+
+class TaskState(TaskFields):
+    """A task as ``tasks/get`` answers it (``result`` once completed, ``error`` once failed)."""
+
+    result_type: str | None = None
     result: dict[str, Any] | None = None
     error: dict[str, Any] | None = None
 
 
-class TaskHandle(types.Result):
+class TaskHandle(TaskFields):
     """A ``tools/call`` answered with a task (``resultType: "task"``, the extension's ``CreateTaskResult``)."""
 
     result_type: Literal["task"] = "task"
-    task_id: str
-    status: str
-    status_message: str | None = None
-    created_at: str | None = None
-    last_updated_at: str | None = None
-    ttl_ms: int | None = None
-    poll_interval_ms: int | None = None
 
     def state(self) -> TaskState:
         """The handle as the task's first state."""
