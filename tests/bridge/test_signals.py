@@ -14,6 +14,7 @@ from elftia_desktop.bridge.service_loop import ServiceLoop
 from elftia_desktop.bridge.services import AppServices
 from elftia_desktop.core.models import McpServerRecord
 from tests.helpers.live_router import add_servers, server_input
+from tests.helpers.signals import emission
 
 WAIT = 30_000
 pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("memory_servers")]
@@ -44,7 +45,7 @@ def test_service_events_arrive_as_typed_signals(qtbot: QtBot, router: McpRouter)
     assert (called[0].server_id, called[0].tool_name, called[0].outcome) == (record.id, "echo", "ok")
     assert router.activity.last(record.id) == called[0]
 
-    with qtbot.waitSignal(router.signals.serversChanged, timeout=WAIT):
+    with emission(qtbot, router.signals.serversChanged):
         router.servers.update(record.id, {"name": "renamed"})
 
 

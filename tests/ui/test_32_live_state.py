@@ -22,6 +22,7 @@ from elftia_desktop.ui.pages.agents_page import AgentsPage
 from elftia_desktop.ui.pages.servers_page import McpServersPage
 from elftia_desktop.ui.pages.settings_page import SettingsPage
 from tests.helpers.live_router import ROOT, add_servers, connect_servers, server_input
+from tests.helpers.signals import emission
 
 WAIT = 30_000
 pytestmark = pytest.mark.timeout(180)
@@ -63,18 +64,18 @@ def test_the_servers_page_follows_cli_add_disable_and_remove(qtbot: QtBot, route
     page = shown_page(qtbot, router)
     assert names(page) == []
 
-    with qtbot.waitSignal(router.signals.serversChanged, timeout=WAIT):
+    with emission(qtbot, router.signals.serversChanged):
         cli("add", "outside", "--trust", "--", sys.executable, "-m", "tests.servers.basic")
     qtbot.waitUntil(lambda: names(page) == ["outside"], timeout=WAIT)
     assert page.summary.full_text.startswith("1 server ")
     (record,) = page.records
     assert record.is_active
 
-    with qtbot.waitSignal(router.signals.serversChanged, timeout=WAIT):
+    with emission(qtbot, router.signals.serversChanged):
         cli("disable", "outside")
     qtbot.waitUntil(lambda: not page.cards[record.id].record.is_active, timeout=WAIT)
 
-    with qtbot.waitSignal(router.signals.serversChanged, timeout=WAIT):
+    with emission(qtbot, router.signals.serversChanged):
         cli("remove", "outside")
     qtbot.waitUntil(lambda: names(page) == [], timeout=WAIT)
     assert page.summary.full_text.startswith("0 servers")
@@ -85,7 +86,7 @@ def test_a_connected_server_removed_outside_is_stopped(qtbot: QtBot, router: Mcp
     connect_servers(qtbot, router, record)
     states: list[str] = []
     router.signals.connectionStateChanged.connect(lambda sid, state, _e: sid == record.id and states.append(state))
-    with qtbot.waitSignal(router.signals.serversChanged, timeout=WAIT):
+    with emission(qtbot, router.signals.serversChanged):
         cli("remove", "running")
     qtbot.waitUntil(lambda: "disconnected" in states, timeout=WAIT)
 
@@ -93,10 +94,10 @@ def test_a_connected_server_removed_outside_is_stopped(qtbot: QtBot, router: Mcp
 def test_a_disabled_server_is_stopped(qtbot: QtBot, router: McpRouter) -> None:
     (record,) = add_servers(server_input("running"))
     connect_servers(qtbot, router, record)
-    with qtbot.waitSignal(
+    with emission(
+        qtbot,
         router.signals.connectionStateChanged,
-        check_params_cb=lambda sid, state, _e: sid == record.id and state == "disconnected",
-        timeout=WAIT,
+        lambda sid, state, _e: sid == record.id and state == "disconnected",
     ):
         cli("disable", "running")
 
@@ -119,7 +120,7 @@ def test_the_agents_page_follows_an_agent_change(qtbot: QtBot, router: McpRouter
     qtbot.waitUntil(lambda: bool(page.agents), timeout=WAIT)
     before = [a.name for a in page.agents]
 
-    with qtbot.waitSignal(router.signals.agentsChanged, timeout=WAIT):
+    with emission(qtbot, router.signals.agentsChanged):
         cli("agents", "add", "From the terminal")
     qtbot.waitUntil(lambda: [a.name for a in page.agents] == [*before, "From the terminal"], timeout=WAIT)
     cells = [page.table.item(row, 0).text() for row in range(page.table.rowCount())]
@@ -134,7 +135,7 @@ def test_settings_saved_outside_keep_what_the_user_typed(qtbot: QtBot, router: M
     assert page.dirty()
 
     store = SettingsStore()
-    with qtbot.waitSignal(router.signals.settingsChanged, timeout=WAIT):
+    with emission(qtbot, router.signals.settingsChanged):
         store.save(store.load().model_copy(update={"connect_timeout": 45.0, "log_lines": 900}))
     qtbot.waitUntil(lambda: page.saved is not None and page.saved["connectTimeout"] == 45.0, timeout=WAIT)
     assert page.values.call_timeout.value() == 77  # the unsaved input stays
@@ -151,7 +152,7 @@ def test_settings_saved_outside_show_when_nothing_was_typed(qtbot: QtBot, router
     qtbot.addWidget(page)
     qtbot.waitUntil(lambda: page.saved is not None, timeout=WAIT)
     store = SettingsStore()
-    with qtbot.waitSignal(router.signals.settingsChanged, timeout=WAIT):
+    with emission(qtbot, router.signals.settingsChanged):
         store.save(store.load().model_copy(update={"call_timeout": 33.0}))
     qtbot.waitUntil(lambda: page.values.call_timeout.value() == 33.0, timeout=WAIT)
     assert not page.dirty()
@@ -166,7 +167,7 @@ def test_an_open_edit_form_keeps_its_input_when_the_list_changes(
     qtbot.addWidget(form)
     form.show()
     form.ui.name.setText("edited-but-not-saved")
-    with qtbot.waitSignal(router.signals.serversChanged, timeout=WAIT):
+    with emission(qtbot, router.signals.serversChanged):
         cli("add", "another", "--", sys.executable, "-m", "tests.servers.basic")
     qtbot.waitUntil(lambda: sorted(names(page)) == ["another", "edited"], timeout=WAIT)
     assert form.ui.name.text() == "edited-but-not-saved"
