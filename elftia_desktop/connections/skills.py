@@ -11,6 +11,7 @@ listed size and sha256 digest (``SKILL.md``'s frontmatter must also match the en
 
 from __future__ import annotations
 
+import asyncio
 import base64
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -104,7 +105,7 @@ class ServerSkills:
         record = await self._record(server_id)
         raw = await self._pool.use(record, "list", self._pool.timeouts(record).list_, _list_all)
         skills = [parse_skill(item) for item in raw]
-        status = self.pins.check(record.id, record.name, skills)
+        status = await asyncio.to_thread(self.pins.check, record.id, record.name, skills)  # the pins file
         return [ListedSkill(skill, status[skill.uri]) for skill in skills]
 
     async def get(self, server_id: str, uri: str) -> ListedSkill:
@@ -116,7 +117,8 @@ class ServerSkills:
             return (await session.send_request(request, _GetSkillResult)).skill
 
         skill = parse_skill(await self._pool.use(record, "list", self._pool.timeouts(record).list_, get))
-        return ListedSkill(skill, self.pins.check(record.id, record.name, [skill])[skill.uri])
+        status = await asyncio.to_thread(self.pins.check, record.id, record.name, [skill])  # the pins file
+        return ListedSkill(skill, status[skill.uri])
 
     async def read(self, server_id: str, skill_uri: str, file_uri: str | None = None) -> str:
         """A file of an accepted skill (default its ``SKILL.md``), checked against its entry; as text."""
