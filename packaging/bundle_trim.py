@@ -34,10 +34,6 @@ QT_PLUGINS_UNUSED: dict[str, str] = {
 WEBENGINE_UNUSED = ("qtwebengine_devtools_resources.pak",)
 
 
-def _dest(entry: tuple[str, ...]) -> str:
-    return entry[0].replace("\\", "/")
-
-
 def plugin_unused(dest: str) -> bool:
     """Whether ``dest`` (a path inside the bundle) is a Qt plugin of ``QT_PLUGINS_UNUSED``."""
     dest = dest.replace("\\", "/")
@@ -67,7 +63,7 @@ def trim_binaries(binaries: Iterable[E], imports: Callable[[str], Iterable[str]]
     entries = list(binaries)
     by_path = {_real(e[1]): e for e in entries}
     links = {_real(e[1]): {_real(p) for p in imports(e[1])} & by_path.keys() for e in entries}
-    dropped = {_real(e[1]) for e in entries if plugin_unused(_dest(e))}
+    dropped = {_real(e[1]) for e in entries if plugin_unused(e[0])}
     leaving = _reach(dropped, links)
     changed = True
     while changed:  # a library leaves only when nothing that stays links it

@@ -286,7 +286,7 @@ class ImportResult:
 
 @dataclass(frozen=True)
 class ImportOutcome:
-    """``mcp:import``: each chosen row's result, the files not read, and a keyring warning ("" when none)."""
+    """``mcp:import``: each chosen row's result, the files not read, and a keyring warning (None when none)."""
 
     results: tuple[ImportResult, ...]
     file_errors: tuple[FileError, ...]

@@ -83,8 +83,10 @@ class AppProbe(QObject):
             self.write({"event": "forms", "forms": _open_forms(), "mainWindows": _main_windows()})
         elif word == "apps-view":
             self._apps_view()
+        elif word == "pages" and not rest.strip():
+            self.write({"event": "error", "error": "pages: give the folder to save the pictures in"})
         elif word == "pages":
-            self._pages(Path(rest))
+            self._pages(Path(rest.strip()))
         elif word == "quit":
             QApplication.closeAllWindows()
             QApplication.quit()

@@ -40,3 +40,18 @@ def test_pages_shows_each_page_and_saves_its_picture(
         image = QImage(str(pictures / f"{key}.png"))
         assert not image.isNull() and [image.width(), image.height()] == event["pages"][key]["size"]
     assert window.stack.currentWidget() is window.pages[keys[0]]  # back on the first page
+
+
+def test_pages_without_a_folder_says_what_is_missing(
+    qtbot: QtBot, router: McpRouter, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    window = MainWindow(router, QSettings(str(tmp_path / "window.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(window)
+    probe_file = tmp_path / "probe.jsonl"
+    AppProbe(window, router, probe_file)
+    monkeypatch.chdir(tmp_path)
+    probe_file.with_name("probe.jsonl.cmd").write_text("pages\n")
+    qtbot.waitUntil(lambda: probe_file.exists() and '"error"' in probe_file.read_text(), timeout=WAIT)
+    (event,) = [json.loads(line) for line in probe_file.read_text().splitlines()]
+    assert event == {"event": "error", "error": "pages: give the folder to save the pictures in"}
+    assert not list(tmp_path.glob("*.png"))  # no pictures dropped in the working folder

@@ -84,7 +84,7 @@ class GatewayRoute(Route):
         """``gateway:preview`` ``{app, agent?, hub?, remove?}``: the change as a diff; nothing is written."""
 
         def work(services: AppServices, data: GatewayTargetInput) -> GatewayChange:
-            """``gateway:preview`` on the service loop."""
+            """``gateway:preview`` in a worker thread."""
             return _change(_plan(services, data))
 
         return self._gateway("gateway:preview", target, work)
@@ -93,7 +93,7 @@ class GatewayRoute(Route):
         """``gateway:install`` / ``gateway:uninstall`` (``remove: true``): back up, then write the change."""
 
         def work(services: AppServices, data: GatewayTargetInput) -> GatewayChange:
-            """The work, on the service loop."""
+            """``gateway:install`` / ``gateway:uninstall`` in a worker thread."""
             from elftia_desktop.gateway.install import apply_plan
 
             plan = _plan(services, data)
