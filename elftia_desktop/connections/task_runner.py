@@ -205,10 +205,10 @@ class TaskStarted(Exception):
 
 
 @contextlib.contextmanager
-def handing_over(enabled: bool = True) -> Iterator[None]:
-    """Within the block (when ``enabled``), a call answered with a task raises :class:`TaskStarted` instead of
+def handing_over() -> Iterator[None]:
+    """Within the block, a call answered with a task raises :class:`TaskStarted` instead of
     being followed here (the gateway hands the task to an app that follows it with ``tasks/get``)."""
-    token = _hand_over.set(enabled)
+    token = _hand_over.set(True)
     try:
         yield
     finally:
