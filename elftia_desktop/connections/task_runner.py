@@ -189,7 +189,7 @@ class TaskCalls:
 def _drop_outcome(poll: asyncio.Task[Any]) -> None:
     """The outcome of a task followed without its caller: in the book already; a failure is not raised again."""
     if not poll.cancelled() and poll.exception() is not None:
-        log.info("a resumed task ended: %s", poll.exception())
+        log.info("a task followed without its caller ended: %s", poll.exception())
 
 
 _hand_over: contextvars.ContextVar[bool] = contextvars.ContextVar("hand_over_tasks", default=False)
