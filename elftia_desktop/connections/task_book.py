@@ -34,7 +34,8 @@ log = logging.getLogger(__name__)
 MAX_ENDED = 200
 """Ended tasks kept in the book (the oldest go first)."""
 TASKS_FILE_NAME = "tasks.json"
-SAVED = ("serverId", "serverName", "toolName", "taskId", "callId", "status", "statusMessage", "startedAt")
+NAMES = ("serverId", "serverName", "toolName", "taskId", "callId")
+"""The names and ids of a saved entry (text; ``callId`` may be null)."""
 
 Watcher = Callable[[dict[str, Any]], None]
 _watcher: contextvars.ContextVar[Watcher | None] = contextvars.ContextVar("task_watcher", default=None)
@@ -70,7 +71,7 @@ class TaskEntry:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TaskEntry:
         """An entry as :meth:`as_json` wrote it (``KeyError``/``TypeError``/``ValueError`` when it is not one)."""
-        text = {key: data[key] for key in SAVED[:5]}
+        text = {key: data[key] for key in NAMES}
         if not all(isinstance(value, str) for key, value in text.items() if key != "callId"):
             raise ValueError("an entry's names and ids are text")
         return cls(

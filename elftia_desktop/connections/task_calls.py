@@ -70,20 +70,22 @@ class TaskHandle(TaskFields):
         return TaskState.model_validate(self.model_dump(by_alias=True) | {"resultType": "task"})
 
 
-class _TaskIdParams(types.RequestParams):
+class TaskIdParams(types.RequestParams):
+    """``tasks/get`` and ``tasks/cancel`` parameters (``taskId`` on the wire)."""
+
     task_id: str
 
 
-class _GetTask(types.Request[_TaskIdParams, Literal["tasks/get"]]):
+class _GetTask(types.Request[TaskIdParams, Literal["tasks/get"]]):
     name_param: ClassVar[str | None] = "taskId"  # over Streamable HTTP the id goes in Mcp-Name too (the spec's MUST)
     method: Literal["tasks/get"] = "tasks/get"
-    params: _TaskIdParams
+    params: TaskIdParams
 
 
-class _CancelTask(types.Request[_TaskIdParams, Literal["tasks/cancel"]]):
+class _CancelTask(types.Request[TaskIdParams, Literal["tasks/cancel"]]):
     name_param: ClassVar[str | None] = "taskId"
     method: Literal["tasks/cancel"] = "tasks/cancel"
-    params: _TaskIdParams
+    params: TaskIdParams
 
 
 class _Ack(types.Result):
@@ -92,13 +94,13 @@ class _Ack(types.Result):
 
 async def get_task(session: ClientSession, task_id: str, timeout: float | None = None) -> TaskState:  # noqa: ASYNC109
     """``tasks/get``: the task's current state."""
-    request = _GetTask(params=_TaskIdParams(task_id=task_id))
+    request = _GetTask(params=TaskIdParams(task_id=task_id))
     return await session.send_request(request, TaskState, request_read_timeout_seconds=timeout)
 
 
 async def cancel_task(session: ClientSession, task_id: str) -> None:
     """``tasks/cancel`` (the server acknowledges; it may still finish the work)."""
-    await session.send_request(_CancelTask(params=_TaskIdParams(task_id=task_id)), _Ack)
+    await session.send_request(_CancelTask(params=TaskIdParams(task_id=task_id)), _Ack)
 
 
 async def follow(

@@ -189,7 +189,7 @@ class TaskCalls:
 def _drop_outcome(poll: asyncio.Task[Any]) -> None:
     """The outcome of a task followed without its caller: in the book already; a failure is not raised again."""
     if not poll.cancelled() and poll.exception() is not None:
-        log.info("a resumed task ended: %s", poll.exception())
+        log.info("a task followed without its caller ended: %s", poll.exception())
 
 
 _hand_over: contextvars.ContextVar[bool] = contextvars.ContextVar("hand_over_tasks", default=False)
@@ -205,10 +205,10 @@ class TaskStarted(Exception):
 
 
 @contextlib.contextmanager
-def handing_over(enabled: bool = True) -> Iterator[None]:
-    """Within the block (when ``enabled``), a call answered with a task raises :class:`TaskStarted` instead of
+def handing_over() -> Iterator[None]:
+    """Within the block, a call answered with a task raises :class:`TaskStarted` instead of
     being followed here (the gateway hands the task to an app that follows it with ``tasks/get``)."""
-    token = _hand_over.set(enabled)
+    token = _hand_over.set(True)
     try:
         yield
     finally:

@@ -19,6 +19,7 @@ from mcp.server.subscriptions import ListenHandler
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from elftia_desktop import __version__
+from elftia_desktop.connections.task_calls import TaskIdParams
 from elftia_desktop.core.apps import APPS_EXTENSION
 from elftia_desktop.core.extensions import SKILLS_EXTENSION, TASKS_EXTENSION
 from elftia_desktop.gateway import hub
@@ -27,7 +28,7 @@ from elftia_desktop.gateway.catalog import Listing
 from elftia_desktop.gateway.core import Context, Gateway
 from elftia_desktop.gateway.input_rounds import InputRounds
 from elftia_desktop.gateway.skills import GatewaySkills, GetSkillParams
-from elftia_desktop.gateway.tasks import ForwardedTasks, TaskHandOver, TaskIdParams
+from elftia_desktop.gateway.tasks import ForwardedTasks, TaskHandOver
 
 ALL_LISTS_CHANGE = NotificationOptions(prompts_changed=True, resources_changed=True, tools_changed=True)
 

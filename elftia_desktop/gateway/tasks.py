@@ -21,18 +21,13 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from elftia_desktop.connections.service import McpService
+from elftia_desktop.connections.task_calls import TaskIdParams
 from elftia_desktop.connections.task_runner import TaskStarted, handing_over
 from elftia_desktop.core.errors import ElftiaError
 from elftia_desktop.core.extensions import TASKS_EXTENSION
 
 MAX_MAPPED = 10_000
 """Task ids kept for the apps (the oldest are forgotten first)."""
-
-
-class TaskIdParams(types.RequestParams):
-    """``tasks/get`` and ``tasks/cancel`` parameters (``taskId`` on the wire)."""
-
-    task_id: str
 
 
 def app_declared_tasks(ctx: Any) -> bool:

@@ -17,7 +17,9 @@ import anyio
 import anyio.lowlevel
 import pytest
 
+from elftia_desktop.connections.events import ServiceEvents
 from elftia_desktop.connections.service import McpService
+from elftia_desktop.connections.task_book import TaskBook
 from elftia_desktop.connections.task_runner import TaskCalls
 from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.errors import ToolCallCancelled, ToolCallError
@@ -233,3 +235,35 @@ async def test_a_task_over_streamable_http(service: McpService, sleeps: Sleeps) 
         result = await service.call_tool(sid, "count_steps", {"steps": 2})
         assert result.content[0]["text"] == "counted 2 steps"
         assert [e["status"] for e in seen] == ["working", "working", "completed"]
+
+
+@pytest.mark.parametrize(
+    ("drop", "bad", "why"),
+    [
+        ("taskId", {}, "an entry without its task id"),
+        (None, {"taskId": 7}, "a task id that is no text"),
+        (None, {"startedAt": "noon"}, "a start that is no number"),
+    ],
+)
+async def test_a_saved_book_that_is_no_task_list_is_logged_and_read_as_none(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, drop: str | None, bad: dict[str, Any], why: str
+) -> None:
+    """The book's file as the next pool host reads it: good entries come back; one that is not an entry
+    (``why``) makes the file not a saved task list, logged, and the book starts empty."""
+    good = {
+        "serverId": "s1",
+        "serverName": "tasked",
+        "toolName": "count_steps",
+        "taskId": "t1",
+        "callId": None,
+        "status": "working",
+        "statusMessage": None,
+        "startedAt": 1.0,
+    }
+    path = tmp_path / "tasks.json"
+    path.write_text(json.dumps({"tasks": [good]}), encoding="utf-8")
+    assert [entry.task_id for entry in TaskBook(ServiceEvents(), path).entries()] == ["t1"]
+    broken = {key: value for key, value in (good | bad).items() if key != drop}
+    path.write_text(json.dumps({"tasks": [good, broken]}), encoding="utf-8")
+    assert TaskBook(ServiceEvents(), path).entries() == [], why
+    assert "is not a saved task list" in caplog.text

@@ -14,11 +14,11 @@ from uuid import uuid4
 
 from PySide6.QtCore import QObject, Slot
 
+from elftia_desktop.ui.widgets.task_list import ENDED
+
 if TYPE_CHECKING:
     from elftia_desktop.bridge.router import McpRouter
     from elftia_desktop.ui.dialogs.try_tool_dialog import TryToolDialog
-
-ENDED = ("completed", "failed", "cancelled")
 
 
 class TaskWatch(QObject):

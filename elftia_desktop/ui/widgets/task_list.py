@@ -26,6 +26,7 @@ from elftia_desktop.bridge.router import McpRouter
 
 COLUMNS = ["Server", "Tool", "Status", "Message", "Started"]
 ENDED = ("completed", "failed", "cancelled")
+"""The statuses a task ends with (the extension's terminal states)."""
 
 
 class TaskList(QWidget):
