@@ -105,8 +105,9 @@ class McpService:
         self.leftovers_killed = await asyncio.to_thread(scan)
 
     async def cleanup(self) -> None:
-        """Close every connection in parallel (bounded in time) and clear the pool."""
+        """Close every connection in parallel (bounded in time), clear the pool, let the task book reach the disk."""
         await asyncio.gather(self.pool.close_all(), self._trial_pool.close_all())
+        await self.calls.tasks.book.flush()
 
     # -- records -------------------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ prints them).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import contextvars
 import json
@@ -115,6 +116,8 @@ class TaskBook:
         self._events = events
         self._path = path
         self._entries: dict[tuple[str, str], TaskEntry] = {}
+        self._unsaved: str | None = None
+        self._writer: asyncio.Task[None] | None = None
         for entry in _load(path):
             self._entries[(entry.server_id, entry.task_id)] = entry
 
@@ -154,15 +157,29 @@ class TaskBook:
         for key in ended[: max(0, len(ended) - MAX_ENDED)]:
             del self._entries[key]
 
+    async def flush(self) -> None:
+        """Wait until the last change is on disk (the pool closes)."""
+        while self._writer is not None:
+            await asyncio.shield(self._writer)
+
     def _save(self) -> None:
-        """Write the book (atomic, not fsynced: it is written at each change, on the service loop)."""
+        """Have the book written off the loop: one writer at a time, always the latest text (atomic, not fsynced)."""
         if self._path is None:
             return
-        text = json.dumps({"tasks": [entry.as_json() for entry in self._entries.values()]}, indent=1)
+        self._unsaved = json.dumps({"tasks": [entry.as_json() for entry in self._entries.values()]}, indent=1)
+        if self._writer is None:
+            self._writer = asyncio.get_running_loop().create_task(self._write(self._path))
+
+    async def _write(self, path: Path) -> None:
         try:
-            atomic_write_text(self._path, text, durable=False)
-        except OSError:
-            log.warning("could not save the tasks to %s", self._path, exc_info=True)
+            while self._unsaved is not None:
+                text, self._unsaved = self._unsaved, None
+                try:
+                    await asyncio.to_thread(atomic_write_text, path, text, durable=False)
+                except OSError:
+                    log.warning("could not save the tasks to %s", path, exc_info=True)
+        finally:
+            self._writer = None
 
 
 def task_book_path(config_path: Path) -> Path:
@@ -171,12 +188,15 @@ def task_book_path(config_path: Path) -> Path:
 
 
 def _load(path: Path | None) -> list[TaskEntry]:
-    """The saved entries; a missing file is none, an unreadable one is logged and set aside (none)."""
+    """The saved entries; a missing file is none, an unreadable one is logged and set aside as ``*.bad`` (none)."""
     if path is None or not path.exists():
         return []
     try:
         saved = json.loads(path.read_text(encoding="utf-8"))["tasks"]
         return [TaskEntry.from_json(item) for item in saved]
     except (OSError, ValueError, KeyError, TypeError):
-        log.warning("%s is not a saved task list; starting with none", path, exc_info=True)
+        aside = path.with_name(path.name + ".bad")
+        with contextlib.suppress(OSError):
+            path.replace(aside)  # kept for a look, never overwritten by the next save
+        log.warning("%s is not a saved task list (kept as %s); starting with none", path, aside, exc_info=True)
         return []

@@ -267,3 +267,4 @@ async def test_a_saved_book_that_is_no_task_list_is_logged_and_read_as_none(
     path.write_text(json.dumps({"tasks": [good, broken]}), encoding="utf-8")
     assert TaskBook(ServiceEvents(), path).entries() == [], why
     assert "is not a saved task list" in caplog.text
+    assert json.loads((tmp_path / "tasks.json.bad").read_text(encoding="utf-8"))["tasks"][1] == broken  # kept
