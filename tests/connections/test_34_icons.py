@@ -64,3 +64,17 @@ async def test_downloads_are_https_checked_and_limited(tmp_path: Path) -> None:
         assert await icons.fetch("b", [{"src": f"https://icons.test{path}"}], notes.append) is None
         assert why in notes[-1] and notes[-1].startswith("[icon] not shown: ")
     assert "b" not in icons.paths
+
+
+async def test_a_kept_icon_is_not_downloaded_again(tmp_path: Path) -> None:
+    requests: list[str] = []
+
+    def serve(request: httpx2.Request) -> httpx2.Response:
+        requests.append(str(request.url))
+        return httpx2.Response(200, content=PNG, headers={"content-type": "image/png"})
+
+    icons, notes = fetcher(tmp_path, serve)
+    first = await icons.fetch("a", [{"src": "https://icons.test/ok.png"}], notes.append)
+    again = await icons.fetch("b", [{"src": "https://icons.test/ok.png"}], notes.append)
+    assert first is not None and again == first and requests == ["https://icons.test/ok.png"]  # the cache
+    assert notes == []
