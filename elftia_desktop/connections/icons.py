@@ -47,8 +47,6 @@ class IconFetcher:
         self.folder = folder
         self._icons_of = icons_of
         self._transport = transport
-        self.paths: dict[str, Path] = {}
-        """Server id -> its icon file, once known."""
         self._tasks: set[asyncio.Task[Path | None]] = set()
         events.on("connection:state", self._on_state)
 
@@ -69,7 +67,6 @@ class IconFetcher:
         except (IconError, httpx2.HTTPError, OSError) as exc:
             note(f"[icon] not shown: {exc}")
             return None
-        self.paths[server_id] = path
         self._events.emit("server:icon", {"serverId": server_id, "path": str(path)})
         return path
 

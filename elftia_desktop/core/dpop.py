@@ -63,7 +63,10 @@ class DpopKey:
     @classmethod
     def from_pem(cls, pem: str) -> DpopKey:
         """The key pair of a stored PKCS#8 PEM private key (``ValueError`` if it is not one)."""
-        key = serialization.load_pem_private_key(pem.encode("ascii"), password=None)
+        try:
+            key = serialization.load_pem_private_key(pem.encode("ascii"), password=None)
+        except TypeError as exc:  # cryptography's answer to an encrypted key
+            raise ValueError(f"the stored DPoP key cannot be read: {exc}") from exc
         if not isinstance(key, ec.EllipticCurvePrivateKey):
             raise ValueError("the stored DPoP key is not an elliptic-curve key")
         return cls(key)

@@ -13,6 +13,7 @@ from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.agent_store import AgentStore
 from elftia_desktop.core.models import Agent, McpMode
 from elftia_desktop.ui.dialogs.mcp_manage_dialog import McpManageDialog
+from elftia_desktop.ui.widgets.skill_picker import SkillPicker
 from tests.app.test_agents_page import add_agents, open_dialog, open_page
 from tests.helpers.live_router import add_servers, server_input
 from tests.helpers.skill_files import GIT, REFUNDS
@@ -69,3 +70,20 @@ def test_skills_are_ticked_saved_and_shown_again(qtbot: QtBot, router: McpRouter
     assert shown[REFUNDS].checkState(0) == Qt.CheckState.Unchecked
     shown[REFUNDS].setCheckState(0, Qt.CheckState.Checked)  # every skill again: the server is not limited
     assert again.draft().selected_skills is None
+
+
+def test_a_held_back_skill_left_out_keeps_the_server_limited(qtbot: QtBot) -> None:
+    """A skill the agent did not choose stays out when it is held back (it cannot be ticked): saving the
+    dialog again must not lift the server's limit, or the skill would be served once accepted."""
+    picker = SkillPicker()
+    qtbot.addWidget(picker)
+    agent = Agent(name="Coder", selected_skills={"s1": [GIT]})
+    skills = [
+        {"uri": GIT, "name": "git-workflow", "description": "Git"},
+        {"uri": REFUNDS, "name": "refunds", "description": "Refunds", "held": True, "status": "new"},
+    ]
+    picker.set_skills("s1", "skilled", skills, agent)
+    assert picker.selection(agent.selected_skills) == {"s1": [GIT]}
+    unlimited = Agent(name="Helper")  # no choice yet: every skill, the held-back one too once accepted
+    picker.set_skills("s1", "skilled", skills, unlimited)
+    assert picker.selection(unlimited.selected_skills) is None

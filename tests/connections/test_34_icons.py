@@ -37,10 +37,11 @@ async def test_the_servers_icon_is_kept_and_announced(service: McpService, tmp_p
     assert image is not None and image.width() == 40 and image.pixelColor(20, 20).red() > 200
 
 
-def fetcher(tmp_path: Path, handler: Any) -> tuple[IconFetcher, list[str]]:
-    """A fetcher over a mock HTTP transport; the log lines it wrote."""
-    notes: list[str] = []
-    return IconFetcher(ServiceEvents(), tmp_path, lambda sid: None, httpx2.MockTransport(handler)), notes
+def fetcher(tmp_path: Path, handler: Any) -> tuple[IconFetcher, list[str], list[dict[str, Any]]]:
+    """A fetcher over a mock HTTP transport; a list for its log lines, and the ``server:icon`` events it emits."""
+    events, announced = ServiceEvents(), []
+    events.on("server:icon", announced.append)
+    return IconFetcher(events, tmp_path, lambda sid: None, httpx2.MockTransport(handler)), [], announced
 
 
 async def test_downloads_are_https_checked_and_limited(tmp_path: Path) -> None:
@@ -53,9 +54,9 @@ async def test_downloads_are_https_checked_and_limited(tmp_path: Path) -> None:
             return httpx2.Response(200, content=PNG + b"\0" * MAX_ICON_BYTES, headers={"content-type": "image/png"})
         return httpx2.Response(200, content=b"<html>", headers={"content-type": "text/html"})
 
-    icons, notes = fetcher(tmp_path, serve)
+    icons, notes, announced = fetcher(tmp_path, serve)
     ok = await icons.fetch("a", [{"src": "https://icons.test/ok.png"}], notes.append)
-    assert ok is not None and ok.read_bytes() == PNG and icons.paths["a"] == ok
+    assert ok is not None and ok.read_bytes() == PNG and announced == [{"serverId": "a", "path": str(ok)}]
     for path, why in [
         ("/downgrade.png", "led to http:, not https:"),
         ("/huge.png", "larger than"),
@@ -63,4 +64,18 @@ async def test_downloads_are_https_checked_and_limited(tmp_path: Path) -> None:
     ]:
         assert await icons.fetch("b", [{"src": f"https://icons.test{path}"}], notes.append) is None
         assert why in notes[-1] and notes[-1].startswith("[icon] not shown: ")
-    assert "b" not in icons.paths
+    assert len(announced) == 1  # nothing announced for "b"
+
+
+async def test_a_kept_icon_is_not_downloaded_again(tmp_path: Path) -> None:
+    requests: list[str] = []
+
+    def serve(request: httpx2.Request) -> httpx2.Response:
+        requests.append(str(request.url))
+        return httpx2.Response(200, content=PNG, headers={"content-type": "image/png"})
+
+    icons, notes, _announced = fetcher(tmp_path, serve)
+    first = await icons.fetch("a", [{"src": "https://icons.test/ok.png"}], notes.append)
+    again = await icons.fetch("b", [{"src": "https://icons.test/ok.png"}], notes.append)
+    assert first is not None and again == first and requests == ["https://icons.test/ok.png"]  # the cache
+    assert notes == []

@@ -12,6 +12,8 @@ import time
 
 import jwt
 import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
 
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.dpop import DpopKey, access_token_hash
@@ -36,6 +38,20 @@ def test_proof_claims_and_signature() -> None:
     assert key.proof("GET", "https://rs.example/mcp") != key.proof("GET", "https://rs.example/mcp")  # fresh jti
     assert key.thumbprint() == thumbprint(header["jwk"])
     assert DpopKey.from_pem(key.to_pem()).thumbprint() == key.thumbprint()
+
+
+def test_a_stored_key_that_is_not_one_is_a_value_error() -> None:
+    """``VaultTokenStorage.dpop_key`` replaces an unreadable key on ``ValueError``; nothing else escapes."""
+    ec_key = ec.generate_private_key(ec.SECP256R1())
+    encrypted = ec_key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.BestAvailableEncryption(b"secret"),
+    ).decode()
+    with pytest.raises(ValueError, match="cannot be read"):
+        DpopKey.from_pem(encrypted)
+    with pytest.raises(ValueError):
+        DpopKey.from_pem("not a key")
 
 
 @pytest.mark.parametrize(("transport", "kind"), [("streamable-http", "http"), ("sse", "sse")])

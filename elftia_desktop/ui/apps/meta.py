@@ -27,9 +27,8 @@ _DOCTYPE = re.compile(r"^\s*<!doctype[^>]*>", re.IGNORECASE)
 
 def resource_uri_of(tool: Mapping[str, Any]) -> str | None:
     """The ``ui://`` resource a tool (as JSON) points at in ``_meta.ui.resourceUri``; None without one."""
+    uri = ui_meta(tool).get("resourceUri")
     meta = tool.get("_meta")
-    ui = meta.get("ui") if isinstance(meta, Mapping) else None
-    uri = ui.get("resourceUri") if isinstance(ui, Mapping) else None
     if uri is None and isinstance(meta, Mapping):
         uri = meta.get("ui/resourceUri")  # the spec's deprecated flat form
     return uri if isinstance(uri, str) and uri.startswith("ui://") else None
@@ -37,15 +36,13 @@ def resource_uri_of(tool: Mapping[str, Any]) -> str | None:
 
 def visible_to_app(tool: Mapping[str, Any]) -> bool:
     """Whether a view may call the tool: ``_meta.ui.visibility`` absent, empty, or naming ``"app"``."""
-    meta = tool.get("_meta")
-    ui = meta.get("ui") if isinstance(meta, Mapping) else None
-    visibility = ui.get("visibility") if isinstance(ui, Mapping) else None
+    visibility = ui_meta(tool).get("visibility")
     return not isinstance(visibility, list) or not visibility or "app" in visibility
 
 
-def ui_meta(content: Mapping[str, Any]) -> dict[str, Any]:
-    """A resource content's ``_meta.ui`` (empty when absent or malformed)."""
-    meta = content.get("_meta")
+def ui_meta(item: Mapping[str, Any]) -> dict[str, Any]:
+    """A tool's or a resource content's ``_meta.ui`` (empty when absent or malformed)."""
+    meta = item.get("_meta")
     ui = meta.get("ui") if isinstance(meta, Mapping) else None
     return dict(ui) if isinstance(ui, Mapping) else {}
 

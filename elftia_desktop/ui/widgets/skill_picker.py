@@ -19,7 +19,6 @@ from elftia_desktop.core.models import Agent
 from elftia_desktop.ui.widgets.tool_picker import legible_checkboxes
 
 _URI = Qt.ItemDataRole.UserRole
-_HELD = Qt.ItemDataRole.UserRole + 1
 NOTE = "The skills of the agent's servers connected now; a skill reaches the agent through its gateway."
 
 
@@ -86,7 +85,6 @@ class SkillPicker(QWidget):
         row.setToolTip(0, str(skill["uri"]))
         row.setToolTip(1, description)
         row.setData(0, _URI, str(skill["uri"]))
-        row.setData(0, _HELD, held)
         flags = row.flags() | Qt.ItemFlag.ItemIsUserCheckable
         row.setFlags(flags & ~Qt.ItemFlag.ItemIsEnabled if held else flags)
         row.setCheckState(0, Qt.CheckState.Checked if chosen else Qt.CheckState.Unchecked)
@@ -105,7 +103,7 @@ class SkillPicker(QWidget):
         for server_id, branch in self._servers.items():
             rows = [row for i in range(branch.childCount()) if (row := branch.child(i)) is not None]
             ticked = [r.data(0, _URI) for r in rows if r.checkState(0) == Qt.CheckState.Checked]
-            if all(r.checkState(0) == Qt.CheckState.Checked for r in rows if not r.data(0, _HELD)):
-                continue  # every skill it offers: the server is not limited
+            if len(ticked) == len(rows):
+                continue  # every skill it offers (a held-back one keeps its earlier tick): the server is not limited
             chosen[server_id] = ticked
         return chosen or None
