@@ -34,7 +34,7 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 if TYPE_CHECKING:
     from mcp_types import LoggingLevel
@@ -45,6 +45,8 @@ log = logging.getLogger(__name__)
 
 TERMINAL = frozenset({"completed", "failed", "cancelled"})
 """The statuses a task ends with (the tasks extension's terminal states)."""
+CallOutcome = Literal["ok", "error", "failed", "cancelled", "task"]
+"""How a tool call ended: answered, answered with ``isError``, failed, cancelled, handed over as a task."""
 
 
 @dataclass(frozen=True)
@@ -84,8 +86,7 @@ class ToolCalled(ServiceEvent):
 
     server_id: str
     tool_name: str
-    outcome: str
-    """``ok``, ``error`` (an ``isError`` result), ``failed``, ``cancelled`` or ``task`` (handed over as a task)."""
+    outcome: CallOutcome
     duration_ms: float
     at: float
     """When it ended (seconds since the epoch)."""

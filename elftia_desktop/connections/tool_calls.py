@@ -20,7 +20,7 @@ import mcp_types as types
 from mcp.shared.dispatcher import ProgressFnT
 
 from elftia_desktop.connections.call_origin import caller
-from elftia_desktop.connections.events import ServiceEvents, ToolCalled
+from elftia_desktop.connections.events import CallOutcome, ServiceEvents, ToolCalled
 from elftia_desktop.connections.live_calls import LiveCalls
 from elftia_desktop.connections.pool import ConnectionPool
 from elftia_desktop.connections.records import ServerRecords
@@ -69,7 +69,8 @@ class ToolCalls:
         progress = _both(
             self.live.progress_callback(server_id, tool_name, call_id) if call_id else None, progress_callback
         )
-        started, outcome = time.perf_counter(), "failed"
+        started = time.perf_counter()
+        outcome: CallOutcome = "failed"
         try:
             call = self._call_and_follow(record, tool_name, args, call_id, call_timeout, progress)
             async with self._pool.callbacks.in_flight.call(server_id):  # its questions are asked of its app
@@ -114,7 +115,7 @@ class ToolCalls:
 
 
 def called_event(
-    server_id: str, tool_name: str, call_id: str | None, outcome: str, started: float, by: str | None
+    server_id: str, tool_name: str, call_id: str | None, outcome: CallOutcome, started: float, by: str | None
 ) -> ToolCalled:
     """The ``ToolCalled`` event of a call begun at ``started`` (``perf_counter``) and ended now, made for ``by``."""
     duration_ms = (time.perf_counter() - started) * 1000
