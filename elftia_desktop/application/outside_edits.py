@@ -3,7 +3,7 @@
 :class:`FileStamps` tells which of the config, agents and settings files changed since it last
 looked (a ``stat`` each: the stores write with an atomic rename, so the stamp has the inode in it).
 :func:`follow_servers` brings a running service in line with a config changed outside it: a server
-that is gone or switched off stops, and subscribers hear ``servers:changed``. :func:`follow_settings`
+that is gone or switched off stops, and subscribers hear ``ServersChanged``. :func:`follow_settings`
 puts settings saved elsewhere in force.
 """
 
@@ -60,7 +60,7 @@ class FileStamps:
 
 
 async def follow_servers(mcp: McpService) -> None:
-    """Stop the servers removed or switched off (or no longer trusted) outside; then ``servers:changed``."""
+    """Stop the servers removed or switched off (or no longer trusted) outside; then ``ServersChanged``."""
     records = await mcp.current_records()
     by_id = {record.id: record for record in records}
     for server_id in list(mcp.pool.entries):

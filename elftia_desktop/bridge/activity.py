@@ -9,37 +9,16 @@ sparkline on the server cards. The ``[sandbox] blocked: …`` lines of each serv
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from elftia_desktop.connections.events import ToolCalled
 from elftia_desktop.core.sandbox import BLOCKED_PREFIX
 
 PER_SERVER = 200
 """Calls kept per server."""
 BLOCKED_PER_SERVER = 50
 """Sandbox denials kept per server (the oldest dropped first)."""
-
-
-@dataclass(frozen=True)
-class CallRecord:
-    """One finished tool call."""
-
-    server_id: str
-    tool_name: str
-    outcome: str
-    """``ok``, ``error`` (an ``isError`` result), ``failed`` or ``cancelled``."""
-    duration_ms: float
-    at: float
-    """When it finished (seconds since the epoch)."""
-    call_id: str | None = None
-    caller: str | None = None
-    """The attached app that made the call (the window hosts the pool); None for this app's own calls."""
-
-    @property
-    def ok(self) -> bool:
-        """True when the tool answered without error."""
-        return self.outcome == "ok"
 
 
 class ActivityLog(QObject):
@@ -55,7 +34,7 @@ class ActivityLog(QObject):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._calls: dict[str, deque[CallRecord]] = {}
+        self._calls: dict[str, deque[ToolCalled]] = {}
         self._blocked: dict[str, deque[str]] = {}
 
     @Slot(str, str)
@@ -86,16 +65,16 @@ class ActivityLog(QObject):
         self.blockedChanged.emit(server_id)
 
     @Slot(object)
-    def record(self, call: CallRecord) -> None:
+    def record(self, call: ToolCalled) -> None:
         """Add a finished call (from ``toolCalled``)."""
         self._calls.setdefault(call.server_id, deque(maxlen=PER_SERVER)).append(call)
         self.recorded.emit(call.server_id)
 
-    def calls(self, server_id: str) -> list[CallRecord]:
+    def calls(self, server_id: str) -> list[ToolCalled]:
         """The server's kept calls, oldest first."""
         return list(self._calls.get(server_id, ()))
 
-    def last(self, server_id: str) -> CallRecord | None:
+    def last(self, server_id: str) -> ToolCalled | None:
         """The server's latest call, if any."""
         calls = self._calls.get(server_id)
         return calls[-1] if calls else None

@@ -1,8 +1,10 @@
 """Service events re-emitted as the router's Qt signals, and the service's questions to the user.
 
 :meth:`EventRelay.wire` runs once, on the service loop, right after the services are built
-(``ServiceLoop.when_built``): it subscribes to the service events, and installs the elicitation
-handler and the sign-in prompt. Nothing else subscribes to them for the window. It also holds
+(``ServiceLoop.when_built``): it subscribes to the service events (``connections/events.py``), and
+installs the elicitation handler and the sign-in prompt. Nothing else subscribes to them for the
+window. The signals carry the events' own dataclasses (a ``ConnectionStateChanged``, a
+``ToolCalled``, a ``TaskStatus``): the widgets read their attributes. It also holds
 the open approval questions (:meth:`EventRelay.approve`): a tool that is not auto-approved,
 called from the window or, while the window hosts the pool, by an app that cannot be asked.
 """
@@ -10,20 +12,26 @@ called from the window or, while the window hosts the pool, by an app that canno
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import Callable, Mapping
-from pathlib import Path
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QMetaMethod
 
-from elftia_desktop.bridge.activity import CallRecord
 from elftia_desktop.bridge.icons import rasterize
 from elftia_desktop.bridge.signals import (
     ApprovalQuestion,
     ElicitationRequest,
     RouterSignals,
     SignInStarted,
+)
+from elftia_desktop.connections.events import (
+    ConnectionStateChanged,
+    LogLine,
+    ServerIcon,
+    ServersChanged,
+    TaskStatus,
+    ToolCalled,
+    ToolsChanged,
 )
 
 if TYPE_CHECKING:
@@ -33,20 +41,6 @@ if TYPE_CHECKING:
     from elftia_desktop.engine.approval import ApprovalRequest
 
 ElicitationOutcome = tuple[str, dict[str, Any] | None]
-
-
-def call_record(p: Mapping[str, Any]) -> CallRecord:
-    """A ``tool:called`` event as a :class:`CallRecord` (an event without ``outcome`` says ``success``)."""
-    outcome = p.get("outcome") or ("ok" if p.get("success") else "failed")
-    return CallRecord(
-        server_id=str(p["serverId"]),
-        tool_name=str(p["toolName"]),
-        outcome=str(outcome),
-        duration_ms=float(p.get("duration") or 0.0),
-        at=float(p.get("at") or time.time()),
-        call_id=p.get("callId"),
-        caller=p.get("caller"),
-    )
 
 
 class EventRelay:
@@ -68,29 +62,23 @@ class EventRelay:
         self._loop = asyncio.get_running_loop()
         s = self._signals
         events = services.mcp.events
-        events.on(
-            "connection:state",
-            lambda p: s.connectionStateChanged.emit(p["serverId"], str(p["state"]), p.get("reason") or ""),
-        )
-        events.on(
-            "connection:state", lambda p: s.connectionProtocolChanged.emit(p["serverId"], p.get("protocol") or "")
-        )
-        events.on("servers:changed", lambda _p: s.serversChanged.emit())
-        events.on("tools:changed", lambda p: s.toolsChanged.emit(p["serverId"]))
-        events.on("tool:called", lambda p: s.toolCalled.emit(call_record(p)))
-        events.on("task:status", lambda p: s.taskStatus.emit(dict(p)))
-        events.on("log", lambda p: s.logLine.emit(p["serverId"], p["line"]))
-        events.on("server:icon", self._icon)
+        events.on(ConnectionStateChanged, s.connectionStateChanged.emit)
+        events.on(ServersChanged, lambda _e: s.serversChanged.emit())
+        events.on(ToolsChanged, lambda e: s.toolsChanged.emit(e.server_id))
+        events.on(ToolCalled, s.toolCalled.emit)
+        events.on(TaskStatus, s.taskStatus.emit)
+        events.on(LogLine, lambda e: s.logLine.emit(e.server_id, e.line))
+        events.on(ServerIcon, self._icon)
         services.mcp.set_elicitation_handler(self.elicit)
         services.mcp.set_sign_in_prompt(self._show_sign_in)
 
-    def _icon(self, payload: dict[str, Any]) -> None:
+    def _icon(self, event: ServerIcon) -> None:
         """Draw a server's new icon in a worker thread, then emit ``serverIconChanged``."""
 
         async def draw() -> None:
-            image = await asyncio.to_thread(rasterize, Path(payload["path"]))
+            image = await asyncio.to_thread(rasterize, event.path)
             if image is not None:
-                self._signals.serverIconChanged.emit(payload["serverId"], image)
+                self._signals.serverIconChanged.emit(event.server_id, image)
 
         task = asyncio.get_running_loop().create_task(draw())
         self._drawing.add(task)

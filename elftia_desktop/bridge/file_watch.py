@@ -3,7 +3,7 @@
 A task on the service loop looks at the three files' stamps a few times a second
 (:class:`application.outside_edits.FileStamps`: a ``stat`` each, which sees the atomic rename the
 stores save with, since the stamp holds the inode). A changed config stops what was removed or
-switched off and emits ``serversChanged`` (through the service's ``servers:changed``); a changed
+switched off and emits ``serversChanged`` (through the service's ``ServersChanged``); a changed
 agents file emits ``agentsChanged``; changed settings are put in force and ``settingsChanged`` is
 emitted. The window's own config saves were announced by the service already: their stamps are
 taken as seen then, so they are not announced twice.
@@ -23,6 +23,7 @@ from PySide6.QtCore import QObject, Signal, SignalInstance, Slot
 
 from elftia_desktop.bridge.service_loop import ServiceLoop
 from elftia_desktop.bridge.signals import RouterSignals
+from elftia_desktop.connections.events import ServersChanged
 
 if TYPE_CHECKING:
     from elftia_desktop.application.outside_edits import FileStamps, Kind
@@ -47,7 +48,7 @@ class _OnLoop:
         from elftia_desktop.application.outside_edits import FileStamps
 
         self.stamps = stamps = FileStamps(services)
-        services.mcp.events.on("servers:changed", lambda _p: stamps.seen("servers"))
+        services.mcp.events.on(ServersChanged, lambda _e: stamps.seen("servers"))
         self.task = asyncio.get_running_loop().create_task(self._watch(services, stamps), name="file-watch")
 
     async def _watch(self, services: AppServices, stamps: FileStamps) -> None:

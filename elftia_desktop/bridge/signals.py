@@ -1,4 +1,9 @@
-"""Every Qt signal the router emits, in one documented class, and the typed payloads they carry."""
+"""Every Qt signal the router emits, in one documented class, and the typed payloads they carry.
+
+The service events a signal carries (``ConnectionStateChanged``, ``ToolCalled``, ``TaskStatus``) are
+the dataclasses of ``connections/events.py``, re-exported here for the widgets (``ui/`` imports
+nothing of ``connections``).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,10 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QImage
+
+from elftia_desktop.connections.events import ConnectionStateChanged as ConnectionStateChanged
+from elftia_desktop.connections.events import TaskStatus as TaskStatus
+from elftia_desktop.connections.events import ToolCalled as ToolCalled
 
 if TYPE_CHECKING:
     from elftia_desktop.engine.approval import ApprovalRequest
@@ -53,18 +62,17 @@ class RouterSignals(QObject):
         unanswered(int, str, object): as ``failed``, for a failure nobody who asked shows (no
             ``on_error``, or its receiver is gone); the status bar shows these.
         busyChanged(bool): True while any request runs.
-        connectionStateChanged(str, str, str): server id, state, why it failed, without the
-            server's name ("" when it did not).
-        connectionProtocolChanged(str, str): server id, the protocol agreed on (``2026-07-28``,
-            ``handshake 2025-11-25``; "" while not connected); after each state change.
+        connectionStateChanged(object): a server's new state, as a :class:`ConnectionStateChanged`
+            (``reason``: why it failed, without the server's name; ``protocol``: the protocol agreed
+            on, ``2026-07-28 · apps`` or ``handshake 2025-11-25``, None while not connected).
         serverIconChanged(str, QImage): server id, its icon (from ``serverInfo.icons``; https or data only,
             checked, SVG drawn without scripts), once it was fetched after a connect.
         serversChanged(): the server list changed (here, or in the config file by another process).
         agentsChanged(): another process changed the agents file (``elftia-mcp agents ...``).
         settingsChanged(): another process saved the settings; they are in force already.
         toolsChanged(str): a server's tool list changed (server id).
-        toolCalled(object): a finished tool call, as a ``bridge.activity.CallRecord``.
-        taskStatus(object): a task's new state (the ``task:status`` payload, a dict).
+        toolCalled(object): a finished tool call, as a :class:`ToolCalled`.
+        taskStatus(object): a task's new state, as a :class:`TaskStatus`.
         logLine(str, str): source (a server id, or ``deps:<command>`` for an install), one log line.
         elicitationRequested(object): a server asks for input, as an :class:`ElicitationRequest`.
         approvalRequested(object): a tool waits for the user's approval, as an :class:`ApprovalQuestion`.
@@ -76,8 +84,7 @@ class RouterSignals(QObject):
     failed = Signal(int, str, object)
     unanswered = Signal(int, str, object)
     busyChanged = Signal(bool)
-    connectionStateChanged = Signal(str, str, str)
-    connectionProtocolChanged = Signal(str, str)
+    connectionStateChanged = Signal(object)
     serverIconChanged = Signal(str, QImage)
     serversChanged = Signal()
     agentsChanged = Signal()

@@ -236,16 +236,17 @@ def cmd_logs(args: argparse.Namespace) -> int:
 async def _follow(service: McpService, server_id: str, as_json: bool) -> int:
     """``logs --follow`` on this command's own pool: the lines so far, then each new one until interrupted."""
     from elftia_desktop.application.server_logs import server_logs
+    from elftia_desktop.connections.events import LogLine
 
     report = await server_logs(service, server_id)
     new_lines: asyncio.Queue[str] = asyncio.Queue()
 
-    def on_log(payload: dict[str, Any]) -> None:
+    def on_log(event: LogLine) -> None:
         """Queue a new line of this server."""
-        if payload["serverId"] == server_id:
-            new_lines.put_nowait(payload["line"])
+        if event.server_id == server_id:
+            new_lines.put_nowait(event.line)
 
-    unsubscribe = service.events.on("log", on_log)
+    unsubscribe = service.events.on(LogLine, on_log)
     try:
         code = show_followed(report.lines, report.error, as_json)
         while code is None:

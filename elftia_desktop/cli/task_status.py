@@ -8,7 +8,10 @@ run by the pool host (its ``taskStatus`` frames); the final result is printed as
 from __future__ import annotations
 
 import sys
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from elftia_desktop.connections.events import TaskStatus
 
 ID_SHOWN = 12
 """Characters of a task id shown before the ellipsis."""
@@ -21,10 +24,9 @@ class TaskStatusLines:
         self._stream = stream
         self._last: dict[str, tuple[str, str]] = {}
 
-    def __call__(self, entry: dict[str, Any]) -> None:
-        """Show one state of a task (the ``task:status`` payload)."""
-        task_id = str(entry.get("taskId"))
-        status, message = str(entry.get("status")), str(entry.get("statusMessage") or "")
+    def __call__(self, task: TaskStatus) -> None:
+        """Show one state of a task."""
+        task_id, status, message = task.task_id, task.status, task.status_message or ""
         if self._last.get(task_id) == (status, message):
             return
         self._last[task_id] = (status, message)

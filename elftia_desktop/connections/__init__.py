@@ -13,7 +13,7 @@ Modules:
 - ``era_listen``: List changes from a modern server: ``subscriptions/listen`` (2026-07-28 servers send no
   unasked notifications).
 - ``errors``: Translate SDK, anyio, httpx2 and OS exceptions into the app's errors (``core/errors.py``).
-- ``events``: A small Qt-free event emitter for ``McpService``.
+- ``events``: The service's events, one frozen dataclass each, and a small Qt-free emitter typed by event class.
 - ``features``: What a server offers beyond tools: prompts, resources, completions and log levels.
 - ``icons``: A connected server's icon (``serverInfo.icons``), fetched once and kept in ``{data dir}/icons``.
 - ``listing``: Listing what a server offers (every page) and converting SDK results at the boundary.

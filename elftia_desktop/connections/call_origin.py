@@ -1,7 +1,7 @@
 """Who a tool call is made for, when it is not this process's own: an app attached to the pool host.
 
 The host sets :data:`ORIGIN` in the task that serves an attached client (``host/clients.py``), so
-every call that client causes carries it, and the ``tool:called`` event names the app
+every call that client causes carries it, and the ``ToolCalled`` event names the app
 (``caller``). The window then tells its own calls from other apps' calls.
 """
 

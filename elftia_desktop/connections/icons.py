@@ -4,7 +4,7 @@ When a server connects, its icons are looked at (``core.icons.pick_icon``: ``htt
 only); a ``data:`` icon is decoded, an ``https:`` one is downloaded (HTTPS all the way, redirects
 included, at most :data:`MAX_ICON_BYTES`, within :data:`FETCH_TIMEOUT` seconds) in a task of its
 own, so a slow icon never holds up the connection. Acceptable bytes are written to the icons
-folder and the ``server:icon`` event names the file; an unacceptable icon is logged in the
+folder and the ``ServerIcon`` event names the file; an unacceptable icon is logged in the
 server's log and nothing is shown. :meth:`IconFetcher.keep` is the same fetch and cache for any
 other ``icons`` list (a registry entry's in Browse).
 """
@@ -20,7 +20,7 @@ from typing import Any
 
 import httpx2
 
-from elftia_desktop.connections.events import ServiceEvents
+from elftia_desktop.connections.events import ConnectionStateChanged, ServerIcon, ServiceEvents
 from elftia_desktop.core.icons import (
     EXTENSIONS,
     MAX_ICON_BYTES,
@@ -30,6 +30,7 @@ from elftia_desktop.core.icons import (
     icon_file,
     pick_icon,
 )
+from elftia_desktop.core.models import ConnectionState
 
 FETCH_TIMEOUT = 10.0
 ICONS_FOLDER = "icons"
@@ -38,7 +39,7 @@ ServerIcons = Callable[[str], tuple[list[dict[str, Any]], Callable[[str], None]]
 
 
 class IconFetcher:
-    """Fetches the icon of each server as it connects and emits ``server:icon`` ``{serverId, path}``."""
+    """Fetches the icon of each server as it connects and emits ``ServerIcon``."""
 
     def __init__(
         self, events: ServiceEvents, folder: Path, icons_of: ServerIcons, transport: httpx2.AsyncBaseTransport | None
@@ -48,15 +49,15 @@ class IconFetcher:
         self._icons_of = icons_of
         self._transport = transport
         self._tasks: set[asyncio.Task[Path | None]] = set()
-        events.on("connection:state", self._on_state)
+        events.on(ConnectionStateChanged, self._on_state)
 
-    def _on_state(self, payload: Mapping[str, Any]) -> None:
-        if payload.get("state") != "connected":
+    def _on_state(self, event: ConnectionStateChanged) -> None:
+        if event.state is not ConnectionState.CONNECTED:
             return
-        found = self._icons_of(str(payload["serverId"]))
+        found = self._icons_of(event.server_id)
         if found is None or pick_icon(found[0]) is None:
             return
-        task = asyncio.get_running_loop().create_task(self.fetch(str(payload["serverId"]), *found))
+        task = asyncio.get_running_loop().create_task(self.fetch(event.server_id, *found))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
@@ -67,7 +68,7 @@ class IconFetcher:
         except (IconError, httpx2.HTTPError, OSError) as exc:
             note(f"[icon] not shown: {exc}")
             return None
-        self._events.emit("server:icon", {"serverId": server_id, "path": str(path)})
+        self._events.emit(ServerIcon(server_id, path))
         return path
 
     async def keep(self, icons: list[dict[str, Any]]) -> Path:

@@ -4,7 +4,7 @@ A call started with a ``callId`` runs in its own task. :meth:`LiveCalls.cancel` 
 task; the SDK then sends the server ``notifications/cancelled`` for the request (its default
 for an abandoned request) and the caller gets :class:`~elftia_desktop.core.errors.ToolCallCancelled`
 instead of a bare ``CancelledError``. Progress notifications of the request are emitted as
-``tool:progress`` events.
+``ToolProgress`` events.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from mcp.shared.dispatcher import ProgressFnT
 
-from elftia_desktop.connections.events import ServiceEvents
+from elftia_desktop.connections.events import ServiceEvents, ToolProgress
 from elftia_desktop.core.errors import ToolCallCancelled, ToolCallError
 from elftia_desktop.core.text_rules import quoted
 
@@ -31,21 +31,11 @@ class LiveCalls:
         self._cancelled: set[str] = set()
 
     def progress_callback(self, server_id: str, tool_name: str, call_id: str) -> ProgressFnT:
-        """A callback for the SDK that emits each progress notification as ``tool:progress``."""
+        """A callback for the SDK that emits each progress notification as ``ToolProgress``."""
 
         async def on_progress(progress: float, total: float | None, message: str | None) -> None:
             """Emit one progress notification."""
-            self._events.emit(
-                "tool:progress",
-                {
-                    "serverId": server_id,
-                    "toolName": tool_name,
-                    "callId": call_id,
-                    "progress": progress,
-                    "total": total,
-                    "message": message,
-                },
-            )
+            self._events.emit(ToolProgress(server_id, tool_name, call_id, progress, total, message))
 
         return on_progress
 

@@ -31,7 +31,14 @@ from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from elftia_desktop.connections.callbacks import ClientCallbacks
 from elftia_desktop.connections.connection import ConnectionHooks, ServerConnection
 from elftia_desktop.connections.errors import is_connection_lost, is_timeout, leaf_exception, translate
-from elftia_desktop.connections.events import ServiceEvents
+from elftia_desktop.connections.events import (
+    ConnectionStateChanged,
+    ListsChanged,
+    LogLine,
+    LogMessage,
+    ServerConnected,
+    ServiceEvents,
+)
 from elftia_desktop.connections.logs import LOG_LINES, ServerLog
 from elftia_desktop.connections.oauth_provider import SignInGate, SignInPrompt, build_auth, oauth_applies
 from elftia_desktop.connections.oauth_storage import VaultTokenStorage
@@ -135,8 +142,8 @@ class ConnectionPool:
         if entry is None:
 
             def emit_line(line: str) -> None:
-                """Emit one log line as ``log``."""
-                self.events.emit("log", {"serverId": server_id, "line": line})
+                """Emit one log line as ``LogLine``."""
+                self.events.emit(LogLine(server_id, line))
 
             entry = self.entries[server_id] = PoolEntry(server_id, ServerLog(emit_line, self.defaults.log_lines))
         return entry
@@ -155,17 +162,16 @@ class ConnectionPool:
         return error
 
     def set_state(self, entry: PoolEntry, state: ConnectionState, failure: ElftiaError | None = None) -> None:
-        """Change a state and emit ``connection:state``.
+        """Change a state and emit ``ConnectionStateChanged``.
 
         ``error``: the message, ``reason``: it without the name, ``protocol``: the agreed protocol when connected,
         with the server's extensions (``2026-07-28 · apps, skills``, ``handshake 2025-11-25``).
         """
         entry.state, entry.failure = state, failure
         reason = failure.reason if failure is not None else None
-        payload = {"serverId": entry.server_id, "state": state.value, "error": entry.error, "reason": reason}
         era = entry.connection.era if entry.connection is not None else None
-        payload["protocol"] = era.card_label if state is ConnectionState.CONNECTED and era is not None else None
-        self.events.emit("connection:state", payload)
+        protocol = era.card_label if state is ConnectionState.CONNECTED and era is not None else None
+        self.events.emit(ConnectionStateChanged(entry.server_id, state, entry.error, reason, protocol))
 
     async def ensure(self, record: McpServerRecord) -> ServerConnection:
         """A healthy connection to the server, connecting or reconnecting as needed."""
@@ -244,7 +250,7 @@ class ConnectionPool:
         entry.connection, entry.last_used = connection, time.monotonic()
         self.tools.invalidate(record.id)
         self.set_state(entry, ConnectionState.CONNECTED)
-        self.events.emit("server:connected", {"serverId": record.id})
+        self.events.emit(ServerConnected(record.id))
         return connection
 
     def _auth_of(self, record: McpServerRecord, entry: PoolEntry) -> httpx2.Auth:
@@ -276,13 +282,12 @@ class ConnectionPool:
             ProcessTracker.for_dir(self.runtime_dir).remove(process.pid)
 
         def on_list_changed(kind: str) -> None:
-            """Emit ``lists:changed`` (prompts or resources)."""
-            self.events.emit("lists:changed", {"serverId": server_id, "kind": kind})
+            """Emit ``ListsChanged`` (prompts or resources)."""
+            self.events.emit(ListsChanged(server_id, kind))
 
         def on_log_message(params: types.LoggingMessageNotificationParams) -> None:
-            """Emit a server's log message as ``log:message``."""
-            payload = {"serverId": server_id, "level": params.level, "logger": params.logger, "data": params.data}
-            self.events.emit("log:message", payload)
+            """Emit a server's log message as ``LogMessage``."""
+            self.events.emit(LogMessage(server_id, params.level, params.logger, params.data))
 
         return ConnectionHooks(on_tools_changed, on_lost, on_spawn, on_exit, on_list_changed, on_log_message)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 
-from elftia_desktop.connections.events import ServiceEvents
+from elftia_desktop.connections.events import ServersChanged, ServiceEvents
 from elftia_desktop.connections.pool import ConnectionPool
 from elftia_desktop.connections.records import ServerRecords
 from elftia_desktop.connections.tool_cache import ToolCache
@@ -30,7 +30,7 @@ def _relaunch(before: McpServerRecord, after: McpServerRecord) -> bool:
 
 
 class ServerEdits:
-    """Connections after add / update / remove; ``servers:changed`` after each."""
+    """Connections after add / update / remove; ``ServersChanged`` after each."""
 
     def __init__(self, records: ServerRecords, pool: ConnectionPool, tools: ToolCache, events: ServiceEvents) -> None:
         self._records = records
@@ -39,8 +39,8 @@ class ServerEdits:
         self._events = events
 
     def changed(self) -> None:
-        """Tell subscribers the server list changed (``servers:changed``)."""
-        self._events.emit("servers:changed", {})
+        """Tell subscribers the server list changed (``ServersChanged``)."""
+        self._events.emit(ServersChanged())
 
     async def connect_quietly(self, record: McpServerRecord) -> str | None:
         """Connect an active, trusted server; returns why it failed, without its name (never raises)."""

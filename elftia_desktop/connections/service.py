@@ -14,7 +14,7 @@ from mcp.shared.dispatcher import ProgressFnT
 
 from elftia_desktop.connections import listing
 from elftia_desktop.connections.callbacks import ElicitationHandler, SamplingHandler
-from elftia_desktop.connections.events import ServiceEvents
+from elftia_desktop.connections.events import ServiceEvents, TaskStatus
 from elftia_desktop.connections.features import ServerFeatures
 from elftia_desktop.connections.icons import ICONS_FOLDER, IconFetcher
 from elftia_desktop.connections.live_calls import LiveCalls
@@ -54,8 +54,7 @@ T = TypeVar("T")
 class McpService:
     """The MCP connection pool and server list.
 
-    Events (``events.on(name, callback)``): ``server:connected``, ``connection:state``,
-    ``servers:changed``, ``tool:called``, ``tool:progress``, ``tools:changed``, ``log`` (see ``events.py``).
+    Events (``events.on(ToolCalled, callback)``): one frozen dataclass per event, listed in ``events.py``.
     """
 
     def __init__(self, catalog: ServerCatalog, *, runtime_dir: Path | None = None) -> None:
@@ -83,7 +82,7 @@ class McpService:
         self.auth = SignIn(self.records, self.pool, self._trial_pool)
         self.edits = ServerEdits(self.records, self.pool, self.tool_cache, self.events)
         self.icons = IconFetcher(self.events, catalog.store.path.parent / ICONS_FOLDER, self._icons_of, None)
-        """Each connected server's icon (``server:icon``)."""
+        """Each connected server's icon (``ServerIcon``)."""
 
     def _icons_of(self, server_id: str) -> tuple[list[dict[str, Any]], Callable[[str], None]] | None:
         """The icons a connected server declared, and its log."""
@@ -236,8 +235,8 @@ class McpService:
     ) -> MCPCallToolResponse:
         """Call one tool (never replayed); raises ToolCallError, ServerConnectionError or ServerTimeout.
 
-        With a ``call_id``, progress notifications become ``tool:progress`` events and :meth:`cancel_call`
-        can stop the call (``ToolCallCancelled``). A ``tool:called`` event ends every call; its ``outcome``
+        With a ``call_id``, progress notifications become ``ToolProgress`` events and :meth:`cancel_call`
+        can stop the call (``ToolCallCancelled``). A ``ToolCalled`` event ends every call; its ``outcome``
         is ``ok``, ``error`` (an ``isError`` result), ``failed`` or ``cancelled``. ``progress_callback``
         also receives the server's progress notifications for this call.
         """
@@ -260,11 +259,11 @@ class McpService:
         """Cancel the running tool call ``call_id`` (the server is told); False when none runs (sync)."""
         return self.calls.live.cancel(call_id)
 
-    async def list_tasks(self) -> list[dict[str, Any]]:
-        """The tasks the pool follows and followed (``task:status`` payloads, oldest first); the unfinished
+    async def list_tasks(self) -> list[TaskStatus]:
+        """The tasks the pool follows and followed (their latest states, oldest first); the unfinished
         ones an earlier pool host saved are followed again first."""
         await self.calls.tasks.resume(self.records)
-        return [entry.as_json() for entry in self.calls.tasks.book.entries()]
+        return [entry.snapshot() for entry in self.calls.tasks.book.entries()]
 
     async def cancel_task(self, server_id: str, task_id: str) -> bool:
         """Cancel a running task (``tasks/cancel``); False when the pool does not follow it."""

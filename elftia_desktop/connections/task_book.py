@@ -4,9 +4,8 @@ The pool host keeps one book for every window and command attached to it, and wr
 ``tasks.json`` beside the config file at each change: a window that restarts (and with it the
 pool host) lists the tasks still running and those that ended, and follows the unfinished ones
 again (``task_runner.py``; the extension asks clients to keep task ids for that). Every change of
-a task goes out as a ``task:status`` event::
-
-    {serverId, serverName, toolName, taskId, callId, status, statusMessage, startedAt, updatedAt}
+a task goes out as a :class:`~elftia_desktop.connections.events.TaskStatus` event (saved in the
+book as its JSON).
 
 :func:`watching` lets a caller also see the states of the tasks its calls become (a command
 prints them).
@@ -23,10 +22,9 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from elftia_desktop.connections.events import ServiceEvents
-from elftia_desktop.connections.task_calls import TERMINAL, TaskState
+from elftia_desktop.connections.events import TERMINAL, ServiceEvents, TaskStatus
+from elftia_desktop.connections.task_calls import TaskState
 from elftia_desktop.core.atomic_file import atomic_write_text
 from elftia_desktop.core.models import McpServerRecord
 
@@ -35,17 +33,15 @@ log = logging.getLogger(__name__)
 MAX_ENDED = 200
 """Ended tasks kept in the book (the oldest go first)."""
 TASKS_FILE_NAME = "tasks.json"
-NAMES = ("serverId", "serverName", "toolName", "taskId", "callId")
-"""The names and ids of a saved entry (text; ``callId`` may be null)."""
 
-Watcher = Callable[[dict[str, Any]], None]
+Watcher = Callable[[TaskStatus], None]
 _watcher: contextvars.ContextVar[Watcher | None] = contextvars.ContextVar("task_watcher", default=None)
 
 
 @contextlib.contextmanager
 def watching(watcher: Watcher) -> Iterator[None]:
     """Within the block, the tasks of the calls made here also report each state to ``watcher``
-    (the entry's JSON: a command prints them, the host sends them to its command)."""
+    (a command prints them, the host sends them to its command)."""
     token = _watcher.set(watcher)
     try:
         yield
@@ -70,22 +66,19 @@ class TaskEntry:
     watcher: Watcher | None = field(default=None, repr=False)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> TaskEntry:
-        """An entry as :meth:`as_json` wrote it (``KeyError``/``TypeError``/``ValueError`` when it is not one)."""
-        text = {key: data[key] for key in NAMES}
-        if not all(isinstance(value, str) for key, value in text.items() if key != "callId"):
-            raise ValueError("an entry's names and ids are text")
+    def from_status(cls, saved: TaskStatus) -> TaskEntry:
+        """The entry of a saved state (the book as an earlier pool host left it)."""
         return cls(
-            text["serverId"],
-            text["serverName"],
-            text["toolName"],
-            text["taskId"],
-            text["callId"],
-            str(data["status"]),
-            data.get("statusMessage"),
-            float(data["startedAt"]),
-            float(data.get("updatedAt") or data["startedAt"]),
-            data.get("pollIntervalMs"),
+            saved.server_id,
+            saved.server_name,
+            saved.tool_name,
+            saved.task_id,
+            saved.call_id,
+            saved.status,
+            saved.status_message,
+            saved.started_at,
+            saved.updated_at,
+            saved.poll_interval_ms,
         )
 
     @property
@@ -93,24 +86,24 @@ class TaskEntry:
         """Whether it reached a terminal status."""
         return self.status in TERMINAL
 
-    def as_json(self) -> dict[str, Any]:
-        """The entry as the ``task:status`` event and the ``tasks`` route carry it."""
-        return {
-            "serverId": self.server_id,
-            "serverName": self.server_name,
-            "toolName": self.tool_name,
-            "taskId": self.task_id,
-            "callId": self.call_id,
-            "status": self.status,
-            "statusMessage": self.status_message,
-            "startedAt": self.started_at,
-            "updatedAt": self.updated_at,
-            "pollIntervalMs": self.poll_interval_ms,
-        }
+    def snapshot(self) -> TaskStatus:
+        """Where the task stands now, as the ``TaskStatus`` event carries it."""
+        return TaskStatus(
+            self.server_id,
+            self.server_name,
+            self.tool_name,
+            self.task_id,
+            self.call_id,
+            self.status,
+            self.status_message,
+            self.started_at,
+            self.updated_at,
+            self.poll_interval_ms,
+        )
 
 
 class TaskBook:
-    """Every task the pool followed, oldest first; each change emitted as ``task:status`` and saved to ``path``."""
+    """Every task the pool followed, oldest first; each change emitted as ``TaskStatus`` and saved to ``path``."""
 
     def __init__(self, events: ServiceEvents, path: Path | None = None) -> None:
         self._events = events
@@ -136,11 +129,11 @@ class TaskBook:
         entry.poll_interval_ms = state.poll_interval_ms or entry.poll_interval_ms
         if changed:
             self._save()
-        payload = entry.as_json()
-        self._events.emit("task:status", payload)
+        status = entry.snapshot()
+        self._events.emit(status)
         if entry.watcher is not None:
             try:
-                entry.watcher(payload)
+                entry.watcher(status)
             except Exception:  # a watcher's fault must not stop the task
                 log.exception("a task watcher failed")
 
@@ -166,7 +159,9 @@ class TaskBook:
         """Have the book written off the loop: one writer at a time, always the latest text (atomic, not fsynced)."""
         if self._path is None:
             return
-        self._unsaved = json.dumps({"tasks": [entry.as_json() for entry in self._entries.values()]}, indent=1)
+        self._unsaved = json.dumps(
+            {"tasks": [entry.snapshot().as_json() for entry in self._entries.values()]}, indent=1
+        )
         if self._writer is None:
             self._writer = asyncio.get_running_loop().create_task(self._write(self._path))
 
@@ -193,7 +188,7 @@ def _load(path: Path | None) -> list[TaskEntry]:
         return []
     try:
         saved = json.loads(path.read_text(encoding="utf-8"))["tasks"]
-        return [TaskEntry.from_json(item) for item in saved]
+        return [TaskEntry.from_status(TaskStatus.from_json(item)) for item in saved]
     except (OSError, ValueError, KeyError, TypeError):
         aside = path.with_name(path.name + ".bad")
         with contextlib.suppress(OSError):

@@ -10,7 +10,7 @@ each modern request). ``tasks/get`` and ``tasks/cancel`` go as plain requests th
 :class:`TaskCalls` polls ``tasks/get`` at the server's ``pollIntervalMs`` until the task ends; a
 ``completed`` task's inlined ``result`` is checked like any ``CallToolResult`` (the session's
 output-schema validation), ``failed`` comes out as the JSON-RPC error it carries, ``cancelled``
-as :class:`ToolCallCancelled`. Each state goes out as a ``task:status`` event and is kept in
+as :class:`ToolCallCancelled`. Each state goes out as a ``TaskStatus`` event and is kept in
 :class:`TaskBook` (so a window that reconnects to the pool host finds the tasks it runs). A caller
 that cancels (Ctrl+C, ``cancel_call``) sends ``tasks/cancel``; a live UI call whose caller merely
 went away (a closed dialog, a restarted window) keeps being followed here.
@@ -27,9 +27,9 @@ from mcp.client.extension import ClaimContext, ResultClaim
 from mcp.client.session import ClientSession
 from mcp.shared.exceptions import MCPError
 
+from elftia_desktop.connections.events import TERMINAL
 from elftia_desktop.core.errors import ToolCallCancelled, ToolCallError
 
-TERMINAL = frozenset({"completed", "failed", "cancelled"})
 DEFAULT_POLL_SECONDS = 1.0
 """Between two ``tasks/get`` when the server suggests no ``pollIntervalMs``."""
 MIN_POLL_SECONDS = 0.01

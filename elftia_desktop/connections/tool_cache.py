@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import mcp_types as types
 
 from elftia_desktop.connections import listing
-from elftia_desktop.connections.events import ServiceEvents
+from elftia_desktop.connections.events import ServiceEvents, ToolsChanged
 from elftia_desktop.core.apps import tool_is_app_only
 from elftia_desktop.core.models import McpServerRecord, MCPTool
 
@@ -70,7 +70,7 @@ class ToolCache:
         return cached
 
     def invalidate(self, server_id: str, emit: bool = False) -> None:
-        """Drop the server's tools (all of them: lists, definitions, names); ``emit``: send ``tools:changed``."""
+        """Drop the server's tools (all of them: lists, definitions, names); ``emit``: send ``ToolsChanged``."""
         self._entries.pop(server_id, None)
         if emit:
-            self._events.emit("tools:changed", {"serverId": server_id})
+            self._events.emit(ToolsChanged(server_id))

@@ -4,7 +4,7 @@ The arguments go out as given, except that ``null`` for an optional property who
 admit it is left out (``core.argument_check.omit_null_optionals``: "null" means "omitted").
 
 A call with a ``call_id`` runs as a live call (:class:`LiveCalls`): its progress goes out as
-``tool:progress`` events and it can be cancelled. A ``tool:called`` event ends every call; its
+``ToolProgress`` events and it can be cancelled. A ``ToolCalled`` event ends every call; its
 ``caller`` names the attached app that caused it (``call_origin.py``), None for this process's own.
 A call the server answers with a task (the tasks extension) is followed to its result by
 :class:`TaskCalls` (``task_runner.py``) and ends the same way.
@@ -20,7 +20,7 @@ import mcp_types as types
 from mcp.shared.dispatcher import ProgressFnT
 
 from elftia_desktop.connections.call_origin import caller
-from elftia_desktop.connections.events import ServiceEvents
+from elftia_desktop.connections.events import CallOutcome, ServiceEvents, ToolCalled
 from elftia_desktop.connections.live_calls import LiveCalls
 from elftia_desktop.connections.pool import ConnectionPool
 from elftia_desktop.connections.records import ServerRecords
@@ -69,7 +69,8 @@ class ToolCalls:
         progress = _both(
             self.live.progress_callback(server_id, tool_name, call_id) if call_id else None, progress_callback
         )
-        started, outcome = time.perf_counter(), "failed"
+        started = time.perf_counter()
+        outcome: CallOutcome = "failed"
         try:
             call = self._call_and_follow(record, tool_name, args, call_id, call_timeout, progress)
             async with self._pool.callbacks.in_flight.call(server_id):  # its questions are asked of its app
@@ -83,7 +84,7 @@ class ToolCalls:
             outcome = "task"
             raise
         finally:
-            self._events.emit("tool:called", called_event(server_id, tool_name, call_id, outcome, started, caller()))
+            self._events.emit(called_event(server_id, tool_name, call_id, outcome, started, caller()))
 
     async def _call_and_follow(
         self,
@@ -114,20 +115,11 @@ class ToolCalls:
 
 
 def called_event(
-    server_id: str, tool_name: str, call_id: str | None, outcome: str, started: float, by: str | None
-) -> dict[str, Any]:
-    """The ``tool:called`` event of a call begun at ``started`` (``perf_counter``) and ended now, made for ``by``."""
-    duration = (time.perf_counter() - started) * 1000
-    return {
-        "serverId": server_id,
-        "toolName": tool_name,
-        "callId": call_id,
-        "outcome": outcome,
-        "duration": duration,
-        "success": outcome == "ok",
-        "at": time.time(),
-        "caller": by,
-    }
+    server_id: str, tool_name: str, call_id: str | None, outcome: CallOutcome, started: float, by: str | None
+) -> ToolCalled:
+    """The ``ToolCalled`` event of a call begun at ``started`` (``perf_counter``) and ended now, made for ``by``."""
+    duration_ms = (time.perf_counter() - started) * 1000
+    return ToolCalled(server_id, tool_name, outcome, duration_ms, time.time(), call_id, by)
 
 
 def _both(first: ProgressFnT | None, second: ProgressFnT | None) -> ProgressFnT | None:

@@ -45,7 +45,7 @@ class ToolService(ApprovalSource, Protocol):
 
 
 def new_call_id() -> str:
-    """A fresh id for one tool call (shown with the ``tool:called`` event)."""
+    """A fresh id for one tool call (shown with the ``ToolCalled`` event)."""
     return f"call_{uuid.uuid4().hex[:16]}"
 
 

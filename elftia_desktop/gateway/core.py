@@ -22,6 +22,7 @@ from mcp.server.context import ServerRequestContext
 from mcp.shared.dispatcher import ProgressFnT
 from mcp.shared.exceptions import MCPError
 
+from elftia_desktop.connections.events import ListsChanged, LogMessage, ToolsChanged
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.errors import ElftiaError
 from elftia_desktop.core.secrets import looks_secret
@@ -89,9 +90,9 @@ class Gateway:
         service.set_sampling_handler(self.upstreams.sample)
         events = service.events
         self._unsubscribe = [
-            events.on("tools:changed", lambda p: self._changed(p["serverId"], "tools")),
-            events.on("lists:changed", lambda p: self._changed(p["serverId"], p["kind"])),
-            events.on("log:message", self._on_log_message),
+            events.on(ToolsChanged, lambda e: self._changed(e.server_id, "tools")),
+            events.on(ListsChanged, lambda e: self._changed(e.server_id, e.kind)),
+            events.on(LogMessage, self._on_log_message),
         ]
 
     # -- what flows back ----------------------------------------------------------------------
@@ -113,10 +114,10 @@ class Gateway:
         self.catalog.drop(*kinds)
         self._spawn(self.upstreams.broadcast(("resources",) if kind == "resources" else (kind,)))
 
-    def _on_log_message(self, payload: dict[str, Any]) -> None:
-        name = self._server_name(payload["serverId"])
-        logger = f"{name}/{payload['logger']}" if payload.get("logger") else name
-        self._spawn(self.upstreams.log_message(payload["level"], logger, payload["data"]))
+    def _on_log_message(self, event: LogMessage) -> None:
+        name = self._server_name(event.server_id)
+        logger = f"{name}/{event.logger}" if event.logger else name
+        self._spawn(self.upstreams.log_message(event.level, logger, event.data))
 
     async def _release(self) -> None:
         log.info("the last client disconnected; stopping the servers")

@@ -4,7 +4,8 @@
 ``answer`` the CLI gives: ask on a terminal, ``--elicit accept-defaults|decline``).
 A failure comes back as the ``core.errors`` class the in-process path raises, so exit codes and
 messages are the same. Interrupting the command closes the socket, and the host cancels the call.
-Standard library only (``core.errors`` is plain Python).
+Standard library only (``core.errors`` and ``connections.events`` are plain Python); a task's states
+(``taskStatus`` frames, the ``tasks`` answer) are read into :class:`TaskStatus` here, nowhere else.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import socket
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from elftia_desktop.connections.events import TaskStatus
 from elftia_desktop.core import errors
 from elftia_desktop.host import attach, wire
 
@@ -41,7 +43,7 @@ def request(
     sock: socket.socket,
     message: dict[str, Any],
     answer: Answer | None = None,
-    on_task: Callable[[dict[str, Any]], None] | None = None,
+    on_task: Callable[[TaskStatus], None] | None = None,
 ) -> dict[str, Any]:
     """Send one request and read until its answer, answering the server's questions on the way
     (and showing a task's states with ``on_task``)."""
@@ -64,7 +66,7 @@ def request(
             continue
         if op == "taskStatus":
             if on_task is not None:
-                on_task(reply)
+                on_task(TaskStatus.from_json(reply))
             continue
         if op == "error":
             _raise(reply)
@@ -77,7 +79,7 @@ def call(
     arguments: dict[str, Any],
     timeout: float | None,
     answer: Answer,
-    on_task: Callable[[dict[str, Any]], None] | None = None,
+    on_task: Callable[[TaskStatus], None] | None = None,
 ) -> dict[str, Any]:
     """Call ``server``'s ``tool`` through the host (started on demand); the response as JSON. A task's
     states go to ``on_task``; closing the connection (Ctrl+C) makes the host cancel the call and its task.
@@ -94,14 +96,14 @@ def call(
     return dict(reply["result"])
 
 
-def tasks() -> list[dict[str, Any]] | None:
-    """The tasks of the running host's pool (``task:status`` payloads); None when no host runs."""
+def tasks() -> list[TaskStatus] | None:
+    """The tasks of the running host's pool (their latest states); None when no host runs."""
     try:
         sock, _reply = attach.connect("command", start=False)
     except attach.NoHost:
         return None
     with sock:
-        return list(request(sock, {"op": "tasks"})["tasks"])
+        return [TaskStatus.from_json(task) for task in request(sock, {"op": "tasks"})["tasks"]]
 
 
 def probe(op: str, server: str, *, start: bool = True) -> dict[str, Any] | None:

@@ -26,6 +26,7 @@ from typing import Any
 import mcp_types as types
 
 from elftia_desktop.application.server_logs import server_logs
+from elftia_desktop.connections.events import LogLine, TaskStatus
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.connections.task_book import watching
 from elftia_desktop.core.approvals import Answer, answer_of, approval_schema
@@ -135,7 +136,7 @@ class CommandLink:
 
     async def _tasks_of_pool(self, request: dict[str, Any]) -> dict[str, Any]:
         """The tasks the pool follows and followed (an earlier host's unfinished ones followed again)."""
-        return {"op": "tasks", "tasks": await self._service.list_tasks()}
+        return {"op": "tasks", "tasks": [task.as_json() for task in await self._service.list_tasks()]}
 
     async def _request_stop(self, request: dict[str, Any]) -> dict[str, Any]:
         self._stop()
@@ -174,9 +175,9 @@ class CommandLink:
                 )
         return {"op": "result", "result": response.to_json_dict()}
 
-    def _task_status(self, entry: dict[str, Any]) -> None:
+    def _task_status(self, status: TaskStatus) -> None:
         """A state of the call's task, to the command as a ``taskStatus`` frame (in order, before the result)."""
-        self._writer.write(wire.encode({"op": "taskStatus", **entry}))
+        self._writer.write(wire.encode({"op": "taskStatus", **status.as_json()}))
 
     async def _ask_approval(self, request: ApprovalRequest) -> Answer:
         """The command's answer to an approval question (its terminal, ``--yes``, or a refusal)."""
@@ -229,12 +230,12 @@ class CommandLink:
         server_id = answer["serverId"]
         new_lines: asyncio.Queue[str] = asyncio.Queue()
 
-        def on_log(payload: dict[str, Any]) -> None:
+        def on_log(event: LogLine) -> None:
             """Queue a new line of this server (subscribed with no wait after the log so far: none is lost)."""
-            if payload["serverId"] == server_id:
-                new_lines.put_nowait(payload["line"])
+            if event.server_id == server_id:
+                new_lines.put_nowait(event.line)
 
-        unsubscribe = self._service.events.on("log", on_log)
+        unsubscribe = self._service.events.on(LogLine, on_log)
         try:
             await self.send(answer)
             if answer["error"] is not None:

@@ -21,9 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from elftia_desktop.bridge.activity import CallRecord
 from elftia_desktop.bridge.router import McpRouter
-from elftia_desktop.bridge.signals import ApprovalQuestion, ElicitationRequest
+from elftia_desktop.bridge.signals import ApprovalQuestion, ElicitationRequest, ToolCalled
 from elftia_desktop.core.url_elicitation import question_in
 from elftia_desktop.ui.dialogs.approval_dialog import ask_approval
 from elftia_desktop.ui.dialogs.elicitation_dialog import ElicitationDialog
@@ -231,7 +230,7 @@ class MainWindow(QMainWindow):
         ask_approval(self.router, question, QApplication.activeModalWidget() or self)
 
     @Slot(object)
-    def _on_tool_called(self, call: CallRecord) -> None:
+    def _on_tool_called(self, call: ToolCalled) -> None:
         if call.caller is not None:
             return  # another app's call (this window hosts the pool): the Activity page shows those
         outcome = "ok" if call.ok else "failed"

@@ -15,6 +15,7 @@ from elftia_desktop.ui.error_presenter import show_error
 from elftia_desktop.ui.pages.servers_page import McpServersPage
 
 if TYPE_CHECKING:
+    from elftia_desktop.bridge.signals import ConnectionStateChanged
     from elftia_desktop.core.models import McpActionResult, McpServerInput, McpServerRecord
     from elftia_desktop.core.presets import McpPreset
 
@@ -37,12 +38,12 @@ class ServerFlows(QObject):
         """Server id -> the "Connecting…" notice shown for it (taken down when its state moves on)."""
         router.signals.connectionStateChanged.connect(self._state_moved_on)
 
-    @Slot(str, str, str)
-    def _state_moved_on(self, server_id: str, state: str, _error: str) -> None:
+    @Slot(object)
+    def _state_moved_on(self, event: ConnectionStateChanged) -> None:
         """A saved server connected or failed: its "Connecting…" notice, if still shown, goes (the card says)."""
-        if state == "connecting" or server_id not in self._connecting:
+        if event.state == "connecting" or event.server_id not in self._connecting:
             return
-        said = self._connecting.pop(server_id)
+        said = self._connecting.pop(event.server_id)
         notice = self.page.notice
         if notice.isVisible() and notice.label.text() == said:
             notice.hide()

@@ -25,7 +25,7 @@ def test_testing_one_server_starts_no_other(qtbot: QtBot, router: McpRouter, tmp
     everything = Agent(name="Everything", mcp_mode=McpMode.AUTO)
     AgentStore().add(everything)
     states: dict[str, list[str]] = {}
-    router.signals.connectionStateChanged.connect(lambda sid, state, _e: states.setdefault(sid, []).append(state))
+    router.signals.connectionStateChanged.connect(lambda e: states.setdefault(e.server_id, []).append(e.state))
     window = MainWindow(router, QSettings(str(tmp_path / "window.ini"), QSettings.Format.IniFormat))
     qtbot.addWidget(window)
     window.show()

@@ -9,8 +9,8 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication, QLineEdit
 from pytestqt.qtbot import QtBot
 
-from elftia_desktop.bridge.activity import CallRecord
 from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.bridge.signals import ToolCalled
 from elftia_desktop.ui.dialogs.elicitation_dialog import ElicitationDialog
 from elftia_desktop.ui.main_window import MainWindow
 from tests.helpers.live_router import add_servers, server_input
@@ -77,7 +77,7 @@ def test_a_server_question_is_asked_and_answered(qtbot: QtBot, router: McpRouter
 def test_the_status_bar_tells_this_apps_calls_not_other_apps(qtbot: QtBot, router: McpRouter, tmp_path: Path) -> None:
     window = open_window(qtbot, router, tmp_path)
     window.statusBar().clearMessage()
-    router.signals.toolCalled.emit(CallRecord("s1", "echo", "ok", 2.0, 1.0, caller="Claude Code"))
+    router.signals.toolCalled.emit(ToolCalled("s1", "echo", "ok", 2.0, 1.0, caller="Claude Code"))
     assert window.statusBar().currentMessage() == ""  # another app's call: the Activity page has it
-    router.signals.toolCalled.emit(CallRecord("s1", "echo", "ok", 2.0, 1.0))
+    router.signals.toolCalled.emit(ToolCalled("s1", "echo", "ok", 2.0, 1.0))
     assert window.statusBar().currentMessage() == "Tool echo ok in 2 ms"

@@ -43,7 +43,7 @@ def test_save_closes_at_once_and_the_card_shows_connecting_then_the_error(
     before = set(window.servers_page.cards)
     states: list[str] = []
     router.signals.connectionStateChanged.connect(
-        lambda sid, state, _e: states.append(state) if sid not in before else None
+        lambda e: states.append(e.state) if e.server_id not in before else None
     )
     closed_after: list[float] = []
 

@@ -166,7 +166,7 @@ def test_edit_reconnects_the_server(qtbot: QtBot, router: McpRouter) -> None:
     qtbot.waitUntil(lambda: len(pids) == 1, timeout=WAIT)
     states: list[str] = []
     router.signals.connectionStateChanged.connect(
-        lambda sid, state, _e: states.append(state) if sid == record.id else None
+        lambda e: states.append(e.state) if e.server_id == record.id else None
     )
 
     saved: list[object] = []

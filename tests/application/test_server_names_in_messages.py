@@ -8,13 +8,13 @@ or a dot once came out doubled or cut when the UI stripped "name: " off the text
 from __future__ import annotations
 
 import pickle
-from typing import Any
 
 import pytest
 
 from elftia_desktop.application import servers
 from elftia_desktop.application.services import open_services
 from elftia_desktop.bridge.errors import ErrorCategory, to_bridge_error
+from elftia_desktop.connections.events import ConnectionStateChanged
 from elftia_desktop.core.errors import DuplicateServerName, ServerStartFailed, ToolCallError
 from elftia_desktop.core.models import McpServerInput, McpServerJsonInput
 from tests.connections.pool_helpers import stdio_input
@@ -49,9 +49,9 @@ def test_the_bridge_error_carries_the_name_and_the_reason() -> None:
 
 
 async def test_a_failed_connection_reports_its_reason_without_the_name() -> None:
-    states: list[dict[str, Any]] = []
+    states: list[ConnectionStateChanged] = []
     async with open_services(builtin_servers=False) as services:
-        services.mcp.events.on("connection:state", states.append)
+        services.mcp.events.on(ConnectionStateChanged, states.append)
         server = McpServerInput(name=NAME, config={"command": "no-such-mcp-server-xyz"}, is_trusted=True)
         added = await servers.add(services.mcp, server)
 
@@ -60,8 +60,8 @@ async def test_a_failed_connection_reports_its_reason_without_the_name() -> None
         assert added.message == f"Added {NAME}. It did not connect: {added.connect_problem}"
         failure = services.mcp.connection_failure(added.server.id)
         assert failure is not None and failure.server_name == NAME and failure.reason == added.connect_problem
-        (last,) = [s for s in states if s["state"] == "error"]
-        assert last["reason"] == added.connect_problem and last["error"] == f"{NAME}: {added.connect_problem}"
+        (last,) = [s for s in states if s.state == "error"]
+        assert last.reason == added.connect_problem and last.error == f"{NAME}: {added.connect_problem}"
         test = await services.mcp.test(added.server.id)
         assert test.reason is not None and test.reason.startswith("command not found: ")
         assert test.error == f"{NAME}: {test.reason}"

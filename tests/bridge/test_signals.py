@@ -8,10 +8,10 @@ import pytest
 from PySide6.QtCore import QObject
 from pytestqt.qtbot import QtBot
 
-from elftia_desktop.bridge.activity import CallRecord
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.bridge.service_loop import ServiceLoop
 from elftia_desktop.bridge.services import AppServices
+from elftia_desktop.bridge.signals import ToolCalled
 from elftia_desktop.core.models import McpServerRecord
 from tests.helpers.live_router import add_servers, server_input
 from tests.helpers.signals import emission
@@ -33,8 +33,8 @@ def test_finished_and_busy_follow_each_request(qtbot: QtBot, router: McpRouter) 
 def test_service_events_arrive_as_typed_signals(qtbot: QtBot, router: McpRouter) -> None:
     (record,) = add_servers(server_input("basic"))
     states: list[str] = []
-    called: list[CallRecord] = []
-    router.signals.connectionStateChanged.connect(lambda sid, state, _e: sid == record.id and states.append(state))
+    called: list[ToolCalled] = []
+    router.signals.connectionStateChanged.connect(lambda e: e.server_id == record.id and states.append(e.state))
     router.signals.toolCalled.connect(called.append)
     owner = QObject()
     results: list[Any] = []
@@ -57,7 +57,7 @@ def test_events_are_wired_once(qtbot: QtBot, live: tuple[McpRouter, ServiceLoop[
     for _ in range(3):
         router.servers.records().then(owner, done.append)
     router.tools.call(record.id, "echo", {"text": "once"}).then(owner, done.append)
-    called: list[CallRecord] = []
+    called: list[ToolCalled] = []
     router.signals.toolCalled.connect(called.append)
     qtbot.waitUntil(lambda: len(done) == 4 and bool(called), timeout=WAIT)
     assert router.events.wired == 1

@@ -10,10 +10,10 @@ card's protocol label.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 
+from elftia_desktop.connections.events import ConnectionStateChanged
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.apps import APPS_EXTENSION
 from elftia_desktop.core.extensions import SKILLS_EXTENSION, TASKS_EXTENSION, short_label
@@ -26,8 +26,8 @@ OURS_MODERN = sorted([*BOTH, TASKS_EXTENSION])
 
 
 async def test_both_sides_declare_their_extensions_on_a_modern_connection(service: McpService) -> None:
-    states: list[dict[str, Any]] = []
-    service.events.on("connection:state", states.append)
+    states: list[ConnectionStateChanged] = []
+    service.events.on(ConnectionStateChanged, states.append)
     sid = await add_server(service, stdio_input("skilled", "skills"))
     result = await service.test(sid)
     assert result.success and result.server_info is not None
@@ -37,8 +37,8 @@ async def test_both_sides_declare_their_extensions_on_a_modern_connection(servic
     assert sorted(result.server_info["era"]["clientCapabilities"]["extensions"]) == OURS_MODERN
     told = await service.call_tool(sid, "client_extensions", {})
     assert json.loads(told.content[0]["text"]) == OURS_MODERN  # the server received our declaration
-    connected = [s for s in states if s["state"] == "connected"]
-    assert connected and connected[-1]["protocol"] == "2026-07-28 · apps, skills"
+    connected = [s for s in states if s.state == "connected"]
+    assert connected and connected[-1].protocol == "2026-07-28 · apps, skills"
     assert any("server extensions: " + ", ".join(BOTH) in line for line in service.server_log(sid))
 
 

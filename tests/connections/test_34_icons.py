@@ -10,7 +10,7 @@ from typing import Any
 import httpx2
 import pytest
 
-from elftia_desktop.connections.events import ServiceEvents
+from elftia_desktop.connections.events import ServerIcon, ServiceEvents
 from elftia_desktop.connections.icons import IconFetcher
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.icons import MAX_ICON_BYTES
@@ -22,13 +22,13 @@ PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 64
 
 
 async def test_the_servers_icon_is_kept_and_announced(service: McpService, tmp_path: Path) -> None:
-    announced: list[dict[str, Any]] = []
+    announced: list[ServerIcon] = []
     got = asyncio.Event()
-    service.events.on("server:icon", lambda p: (announced.append(p), got.set()))
+    service.events.on(ServerIcon, lambda e: (announced.append(e), got.set()))
     sid = await add_server(service, stdio_input("iconic", "icons"))
     await asyncio.wait_for(got.wait(), 30)
-    path = Path(announced[0]["path"])
-    assert announced[0]["serverId"] == sid and path.parent == tmp_path / "icons" and path.suffix == ".svg"
+    path = announced[0].path
+    assert announced[0].server_id == sid and path.parent == tmp_path / "icons" and path.suffix == ".svg"
     assert await asyncio.to_thread(path.read_bytes) == SVG  # the http:// icon listed first was passed over
 
     from elftia_desktop.bridge.icons import rasterize  # the bridge's drawing of it (Qt, no scripts)
@@ -37,10 +37,10 @@ async def test_the_servers_icon_is_kept_and_announced(service: McpService, tmp_p
     assert image is not None and image.width() == 40 and image.pixelColor(20, 20).red() > 200
 
 
-def fetcher(tmp_path: Path, handler: Any) -> tuple[IconFetcher, list[str], list[dict[str, Any]]]:
-    """A fetcher over a mock HTTP transport; a list for its log lines, and the ``server:icon`` events it emits."""
-    events, announced = ServiceEvents(), []
-    events.on("server:icon", announced.append)
+def fetcher(tmp_path: Path, handler: Any) -> tuple[IconFetcher, list[str], list[ServerIcon]]:
+    """A fetcher over a mock HTTP transport; a list for its log lines, and the ``ServerIcon`` events it emits."""
+    events, announced = ServiceEvents(), list[ServerIcon]()
+    events.on(ServerIcon, announced.append)
     return IconFetcher(events, tmp_path, lambda sid: None, httpx2.MockTransport(handler)), [], announced
 
 
@@ -56,7 +56,7 @@ async def test_downloads_are_https_checked_and_limited(tmp_path: Path) -> None:
 
     icons, notes, announced = fetcher(tmp_path, serve)
     ok = await icons.fetch("a", [{"src": "https://icons.test/ok.png"}], notes.append)
-    assert ok is not None and ok.read_bytes() == PNG and announced == [{"serverId": "a", "path": str(ok)}]
+    assert ok is not None and ok.read_bytes() == PNG and announced == [ServerIcon("a", ok)]
     for path, why in [
         ("/downgrade.png", "led to http:, not https:"),
         ("/huge.png", "larger than"),

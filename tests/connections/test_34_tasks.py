@@ -17,7 +17,7 @@ import anyio
 import anyio.lowlevel
 import pytest
 
-from elftia_desktop.connections.events import ServiceEvents
+from elftia_desktop.connections.events import ServiceEvents, TaskStatus
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.connections.task_book import TaskBook
 from elftia_desktop.connections.task_runner import TaskCalls
@@ -48,10 +48,10 @@ def sleeps(service: McpService) -> Sleeps:
     return recorder
 
 
-def statuses(service: McpService) -> list[dict[str, Any]]:
-    """The ``task:status`` events from now on."""
-    seen: list[dict[str, Any]] = []
-    service.events.on("task:status", seen.append)
+def statuses(service: McpService) -> list[TaskStatus]:
+    """The ``TaskStatus`` events from now on."""
+    seen: list[TaskStatus] = []
+    service.events.on(TaskStatus, seen.append)
     return seen
 
 
@@ -67,15 +67,15 @@ async def test_a_task_call_is_polled_at_the_servers_interval_to_its_result(servi
     result = await service.call_tool(sid, "count_steps", {"steps": 3})
     assert not result.is_error and result.content[0]["text"] == "counted 3 steps"
     assert result.structured_content == {"result": "counted 3 steps"}
-    assert [(e["status"], e["statusMessage"]) for e in seen] == [
+    assert [(e.status, e.status_message) for e in seen] == [
         ("working", "started"),
         ("working", "step 1 of 3"),
         ("working", "step 2 of 3"),
         ("completed", "counted 3 steps"),
     ]
     assert sleeps.asked == [0.02, 0.02, 0.02]  # the server's pollIntervalMs, before each tasks/get
-    task_id = seen[0]["taskId"]
-    assert {e["taskId"] for e in seen} == {task_id} and seen[0]["toolName"] == "count_steps"
+    task_id = seen[0].task_id
+    assert {e.task_id for e in seen} == {task_id} and seen[0].tool_name == "count_steps"
     assert (await server_tasks(service, sid))[task_id] == "completed"
     entry = service.calls.tasks.book.get(sid, task_id)
     assert entry is not None and entry.status == "completed" and entry.server_name == "tasked"
@@ -87,15 +87,15 @@ async def test_cancelling_the_call_cancels_the_task_upstream(
     sid = await add_server(service, stdio_input("tasked", "tasks"))
     seen = statuses(service)
     working = asyncio.Event()
-    service.events.on("task:status", lambda e: working.set() if e["statusMessage"] == "waiting for the file" else None)
+    service.events.on(TaskStatus, lambda e: working.set() if e.status_message == "waiting for the file" else None)
     call = asyncio.create_task(service.call_tool(sid, "wait_for_file", {"path": str(tmp_path / "never")}, "c1"))
     await working.wait()
     assert service.cancel_call("c1")
     with pytest.raises(ToolCallCancelled):
         await call
-    task_id = seen[0]["taskId"]
+    task_id = seen[0].task_id
     assert (await server_tasks(service, sid))[task_id] == "cancelled"  # tasks/cancel reached the server
-    assert seen[-1]["status"] == "cancelled"
+    assert seen[-1].status == "cancelled"
     assert await service.calls.tasks.cancel(await service.records.get(sid), task_id) is False  # ended already
 
 
@@ -106,13 +106,13 @@ async def test_a_live_call_whose_caller_goes_away_keeps_its_task(
     flag = tmp_path / "flag"
     waiting, done = asyncio.Event(), asyncio.Event()
 
-    def on_status(event: dict[str, Any]) -> None:
-        if event["statusMessage"] == "waiting for the file":
+    def on_status(event: TaskStatus) -> None:
+        if event.status_message == "waiting for the file":
             waiting.set()
-        if event["status"] == "completed":
+        if event.status == "completed":
             done.set()
 
-    service.events.on("task:status", on_status)
+    service.events.on(TaskStatus, on_status)
     call = asyncio.create_task(service.call_tool(sid, "wait_for_file", {"path": str(flag)}, "c2"))
     await waiting.wait()
     call.cancel()  # the dialog closed: not a cancel of the call
@@ -128,7 +128,7 @@ async def test_a_live_call_whose_caller_goes_away_keeps_its_task(
 async def test_a_task_cancelled_by_its_id(service: McpService, sleeps: Sleeps, tmp_path: Path) -> None:
     sid = await add_server(service, stdio_input("tasked", "tasks"))
     waiting = asyncio.Event()
-    service.events.on("task:status", lambda e: waiting.set() if e["status"] == "working" else None)
+    service.events.on(TaskStatus, lambda e: waiting.set() if e.status == "working" else None)
     call = asyncio.create_task(service.call_tool(sid, "wait_for_file", {"path": str(tmp_path / "never")}))
     await waiting.wait()
     [entry] = service.calls.tasks.book.entries()
@@ -143,7 +143,7 @@ async def test_a_failed_task_is_the_error_it_carries(service: McpService, sleeps
     seen = statuses(service)
     with pytest.raises(ToolCallError, match="the job broke on purpose"):
         await service.call_tool(sid, "broken_task", {})
-    assert seen[-1]["status"] == "failed"
+    assert seen[-1].status == "failed"
 
 
 async def test_without_the_extension_no_task_is_made(service: McpService, sleeps: Sleeps, tmp_path: Path) -> None:
@@ -165,7 +165,7 @@ async def test_the_next_pool_finds_a_running_task_and_follows_it_to_its_end(
     sid = await add_server(service, stdio_input("tasked", "tasks"))
     flag = tmp_path / "flag"
     waiting = asyncio.Event()
-    service.events.on("task:status", lambda e: waiting.set() if e["statusMessage"] == "waiting for the file" else None)
+    service.events.on(TaskStatus, lambda e: waiting.set() if e.status_message == "waiting for the file" else None)
     call = asyncio.create_task(service.call_tool(sid, "wait_for_file", {"path": str(flag)}, "c3"))
     await waiting.wait()
     call.cancel()  # the dialog closed
@@ -179,12 +179,12 @@ async def test_the_next_pool_finds_a_running_task_and_follows_it_to_its_end(
     again = McpService(catalog, runtime_dir=tmp_path / "runtime2")
     try:
         done = asyncio.Event()
-        again.events.on("task:status", lambda e: done.set() if e["status"] == "completed" else None)
+        again.events.on(TaskStatus, lambda e: done.set() if e.status == "completed" else None)
         [listed] = await again.list_tasks()
-        assert listed["taskId"] == saved["taskId"] and listed["serverName"] == "tasked"
+        assert listed.task_id == saved["taskId"] and listed.server_name == "tasked"
         flag.write_text("here", encoding="utf-8")
         await done.wait()
-        assert [t["status"] for t in await again.list_tasks()] == ["completed"]
+        assert [t.status for t in await again.list_tasks()] == ["completed"]
         assert (await server_tasks(again, sid))[saved["taskId"]] == "completed"
     finally:
         await again.cleanup()
@@ -217,7 +217,7 @@ async def test_a_saved_task_of_a_server_that_forgot_it_is_recorded_failed(
     again = McpService(catalog, runtime_dir=tmp_path / "runtime2")
     try:
         failed = asyncio.Event()
-        again.events.on("task:status", lambda e: failed.set() if e["status"] == "failed" else None)
+        again.events.on(TaskStatus, lambda e: failed.set() if e.status == "failed" else None)
         await again.list_tasks()
         await failed.wait()
         [entry] = again.calls.tasks.book.entries()
@@ -234,7 +234,7 @@ async def test_a_task_over_streamable_http(service: McpService, sleeps: Sleeps) 
         seen = statuses(service)
         result = await service.call_tool(sid, "count_steps", {"steps": 2})
         assert result.content[0]["text"] == "counted 2 steps"
-        assert [e["status"] for e in seen] == ["working", "working", "completed"]
+        assert [e.status for e in seen] == ["working", "working", "completed"]
 
 
 @pytest.mark.parametrize(

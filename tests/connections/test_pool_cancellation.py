@@ -9,6 +9,7 @@ import asyncio
 
 import pytest
 
+from elftia_desktop.connections.events import ConnectionStateChanged
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.models import ConnectionState
 from tests.connections.pool_helpers import add_server, stdio_input
@@ -20,7 +21,7 @@ async def test_a_cancelled_reconnect_stops_and_does_not_connect_again(service: M
     sid = await add_server(service, stdio_input("hangs", "hang_init", is_active=True), connect=False)
     connecting = asyncio.Event()
     service.events.on(
-        "connection:state", lambda p: connecting.set() if p["state"] == ConnectionState.CONNECTING.value else None
+        ConnectionStateChanged, lambda e: connecting.set() if e.state is ConnectionState.CONNECTING else None
     )
     first = asyncio.create_task(service.init_client(sid))
     await connecting.wait()

@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from elftia_desktop.application import servers
+from elftia_desktop.connections.events import ServersChanged
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.models import ConnectionState, McpServerJsonInput
 from tests.connections.pool_helpers import add_server, stdio_input
@@ -27,8 +28,8 @@ async def test_add_json_reports_each_server(service: McpService) -> None:
             }
         }
     )
-    changed: list[dict[str, object]] = []
-    service.events.on("servers:changed", changed.append)
+    changed: list[ServersChanged] = []
+    service.events.on(ServersChanged, changed.append)
     result = await servers.add_json(service, McpServerJsonInput(json=text, trust=True))
     assert result.success is False and result.results is not None
     by_name = {(r.server.name if r.server else (r.error or "").split(":")[0]): r for r in result.results}

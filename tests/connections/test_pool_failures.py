@@ -9,6 +9,7 @@ import pytest
 
 from elftia_desktop.application import servers
 from elftia_desktop.bridge.errors import to_bridge_error
+from elftia_desktop.connections.events import ConnectionStateChanged
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.errors import ServerConnectionError, ServerNotTrusted, ServerStartFailed, ServerTimeout
 from elftia_desktop.core.models import ConnectionState, McpServerInput
@@ -131,9 +132,9 @@ async def test_one_failing_server_does_not_hide_the_others(service: McpService) 
 
 async def test_error_state_events(service: McpService) -> None:
     bad = await add_server(service, stdio_input("exits", "exit3", is_active=False))
-    events: list[dict[str, object]] = []
-    service.events.on("connection:state", events.append)
+    events: list[ConnectionStateChanged] = []
+    service.events.on(ConnectionStateChanged, events.append)
     with pytest.raises(ServerStartFailed):
         await service.init_client(bad)
-    assert [e["state"] for e in events] == ["connecting", "error"]
-    assert "exited with code 3" in str(events[-1]["error"])
+    assert [e.state for e in events] == ["connecting", "error"]
+    assert "exited with code 3" in str(events[-1].error)

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from elftia_desktop.connections.events import ConnectionStateChanged, LogLine, ServerConnected, ToolCalled, ToolsChanged
 from elftia_desktop.connections.listing import tool_id
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.errors import ToolCallError
@@ -19,24 +20,24 @@ pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120), pytest.mark.usefixtur
 
 async def test_add_connects_and_call_round_trips(service: McpService) -> None:
     states: list[str] = []
-    service.events.on("connection:state", lambda p: states.append(p["state"]))
-    connected: list[dict[str, Any]] = []
-    service.events.on("server:connected", connected.append)
+    service.events.on(ConnectionStateChanged, lambda e: states.append(e.state))
+    connected: list[ServerConnected] = []
+    service.events.on(ServerConnected, connected.append)
     sid = await add_server(service, stdio_input("basic one", "basic"))
     assert service.connection_state(sid) is ConnectionState.CONNECTED
     assert states == ["connecting", "connected"]
-    assert connected == [{"serverId": sid}]
+    assert connected == [ServerConnected(sid)]
 
-    called: list[dict[str, Any]] = []
-    service.events.on("tool:called", called.append)
+    called: list[ToolCalled] = []
+    service.events.on(ToolCalled, called.append)
     response = await service.call_tool(sid, "echo", {"text": "héllo"}, call_id="c1")
     assert response.is_error is False
     assert response.content == [{"type": "text", "text": "héllo"}]
     structured = await service.call_tool(sid, "add", {"a": 2, "b": 3})
     assert structured.structured_content == {"sum": 5}
-    assert [c["toolName"] for c in called] == ["echo", "add"]
-    assert called[0]["callId"] == "c1" and called[0]["success"] is True and called[0]["duration"] >= 0
-    assert called[0]["caller"] is None  # this process's own call
+    assert [c.tool_name for c in called] == ["echo", "add"]
+    assert called[0].call_id == "c1" and called[0].ok and called[0].outcome == "ok" and called[0].duration_ms >= 0
+    assert called[0].caller is None  # this process's own call
 
 
 async def test_test_and_discover_report_everything(service: McpService) -> None:
@@ -81,7 +82,7 @@ async def test_list_changed_invalidates_the_cache(service: McpService) -> None:
     sid = await add_server(service, stdio_input("growing", "list_changed"))
     assert [t.name for t in await service.list_server_tools(sid)] == ["grow"]
     changed = asyncio.Event()
-    service.events.on("tools:changed", lambda p: changed.set() if p["serverId"] == sid else None)
+    service.events.on(ToolsChanged, lambda e: changed.set() if e.server_id == sid else None)
     await service.call_tool(sid, "grow", {"name": "sprout"})
     await asyncio.wait_for(changed.wait(), 30)
     # the re-list is compared with the pins: a tool added after trust waits for review
@@ -96,7 +97,7 @@ async def test_list_changed_invalidates_the_cache(service: McpService) -> None:
 async def test_concurrent_init_client_shares_one_attempt(service: McpService) -> None:
     sid = await add_server(service, stdio_input("shared", "basic", is_active=False))
     connecting: list[str] = []
-    service.events.on("connection:state", lambda p: connecting.append(p["state"]))
+    service.events.on(ConnectionStateChanged, lambda e: connecting.append(e.state))
     await asyncio.gather(*(service.init_client(sid) for _ in range(8)))
     assert connecting == ["connecting", "connected"]
     pids = {(await service.call_tool(sid, "pid", {})).structured_content["result"] for _ in range(3)}  # type: ignore[index]
@@ -132,7 +133,7 @@ async def test_roots_elicitation_and_sampling(service: McpService, tmp_path: Any
 async def test_logs_keep_stderr_and_log_messages(service: McpService) -> None:
     sid = await add_server(service, stdio_input("chatty", "basic"))
     lines: list[str] = []
-    service.events.on("log", lambda p: lines.append(p["line"]) if p["serverId"] == sid else None)
+    service.events.on(LogLine, lambda e: lines.append(e.line) if e.server_id == sid else None)
     await service.call_tool(sid, "log", {"message": "from the server"})
     await service.call_tool(sid, "stderr", {"line": "bad byte: \udcff ok"[:10] + " ✓"})
     for _ in range(200):

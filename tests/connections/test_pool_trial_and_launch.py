@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from elftia_desktop.application import servers
+from elftia_desktop.connections.events import ConnectionStateChanged
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core import login_env
 from elftia_desktop.core.models import ConnectionState, McpServerInput
@@ -19,8 +20,8 @@ pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120), pytest.mark.usefixtur
 
 
 async def test_test_config_tries_an_unsaved_server(service: McpService) -> None:
-    states: list[dict[str, object]] = []
-    service.events.on("connection:state", states.append)
+    states: list[ConnectionStateChanged] = []
+    service.events.on(ConnectionStateChanged, states.append)
     result = await service.test_config(stdio_input("draft", "basic", trusted=False))
     assert result.success, result.error
     assert {"echo", "add", "env"} <= set(result.tools)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from elftia_desktop.connections.events import ToolCalled, ToolProgress
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.errors import ServerConnectionError, ToolCallCancelled, ToolCallError
 from tests.connections.pool_helpers import add_server, stdio_input
@@ -28,21 +28,21 @@ def _read_when_there(path: Path, seconds: float = 15.0) -> str:
 @pytest.mark.real_process
 async def test_progress_notifications_become_events(service: McpService) -> None:
     sid = await add_server(service, stdio_input("explore", "explore"))
-    progress: list[dict[str, Any]] = []
-    service.events.on("tool:progress", progress.append)
+    progress: list[ToolProgress] = []
+    service.events.on(ToolProgress, progress.append)
     response = await service.call_tool(sid, "count", {"steps": 4, "delay": 0.02}, call_id="p1")
     assert response.content == [{"type": "text", "text": "counted to 4"}]
-    assert [(p["progress"], p["total"]) for p in progress] == [(1, 4), (2, 4), (3, 4), (4, 4)]
-    assert {p["callId"] for p in progress} == {"p1"} and progress[-1]["message"] == "step 4 of 4"
+    assert [(p.progress, p.total) for p in progress] == [(1, 4), (2, 4), (3, 4), (4, 4)]
+    assert {p.call_id for p in progress} == {"p1"} and progress[-1].message == "step 4 of 4"
 
 
 async def test_cancel_tells_the_server_and_raises_cancelled(service: McpService, tmp_path: Path) -> None:
     sid = await add_server(service, stdio_input("explore", "explore"))
     marker = tmp_path / "cancelled.txt"
-    called: list[dict[str, Any]] = []
-    service.events.on("tool:called", called.append)
+    called: list[ToolCalled] = []
+    service.events.on(ToolCalled, called.append)
     progressed = asyncio.Event()
-    service.events.on("tool:progress", lambda _p: progressed.set())
+    service.events.on(ToolProgress, lambda _e: progressed.set())
     args = {"steps": 200, "delay": 0.05, "marker": str(marker)}
     call = asyncio.create_task(service.call_tool(sid, "count", args, call_id="slow-1"))
     await asyncio.wait_for(progressed.wait(), 30)
@@ -52,7 +52,7 @@ async def test_cancel_tells_the_server_and_raises_cancelled(service: McpService,
     with pytest.raises(ToolCallCancelled, match="cancelled"):
         await call
     assert (await asyncio.to_thread(_read_when_there, marker)).startswith("cancelled at ")
-    assert called[-1]["outcome"] == "cancelled" and called[-1]["success"] is False
+    assert called[-1].outcome == "cancelled" and not called[-1].ok
     assert service.cancel_call("slow-1") is False  # finished: nothing to cancel
     # The connection survives a cancelled call.
     again = await service.call_tool(sid, "count", {"steps": 1, "delay": 0}, call_id="slow-2")

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from elftia_desktop.connections.events import ToolProgress, ToolsChanged
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.errors import ServerTimeout, ToolCallCancelled
 from elftia_desktop.core.models import ConnectionState, McpServerInput
@@ -57,13 +58,13 @@ async def test_list_call_progress_and_cancel_in_each_era(
         assert "tools" in result.server_info["era"]["serverCapabilities"]
         assert any(f"[protocol] {era} era, version {version}" in line for line in service.server_log(sid))
 
-        progress: list[dict[str, Any]] = []
-        service.events.on("tool:progress", progress.append)
+        progress: list[ToolProgress] = []
+        service.events.on(ToolProgress, progress.append)
         done = await service.call_tool(sid, "count", {"steps": 3, "delay": 0.01}, call_id="p")
-        assert done.content[0]["text"] == "counted to 3" and [p["progress"] for p in progress] == [1, 2, 3]
+        assert done.content[0]["text"] == "counted to 3" and [p.progress for p in progress] == [1, 2, 3]
 
         started = asyncio.Event()
-        service.events.on("tool:progress", lambda p: started.set() if p["callId"] == "slow" else None)
+        service.events.on(ToolProgress, lambda e: started.set() if e.call_id == "slow" else None)
         marker = tmp_path / "cancelled.txt"
         args = {"steps": 500, "delay": 0.05, "marker": str(marker)}
         call = asyncio.create_task(service.call_tool(sid, "count", args, call_id="slow"))
@@ -105,7 +106,7 @@ async def test_a_tool_added_on_a_modern_server_is_seen_within_a_second(service: 
                 break
             await asyncio.sleep(0.02)
         changed = asyncio.Event()
-        service.events.on("tools:changed", lambda p: changed.set() if p["serverId"] == sid else None)
+        service.events.on(ToolsChanged, lambda e: changed.set() if e.server_id == sid else None)
         await service.call_tool(sid, "grow", {"name": "sprout"})
         await asyncio.wait_for(changed.wait(), 1.0)
         # seen at once; a tool added after trust waits for review (tool pinning) before it is served

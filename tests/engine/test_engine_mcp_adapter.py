@@ -9,6 +9,7 @@ import pytest
 
 from elftia_desktop.application import servers
 from elftia_desktop.builtin_servers.launcher import builtin_command
+from elftia_desktop.connections.events import ToolCalled
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.models import McpServerInput
 from elftia_desktop.engine.mcp_tool_adapter import McpToolAdapter, load_mcp_tools
@@ -32,8 +33,8 @@ async def test_adapters_call_through_the_service(service: McpService) -> None:
     basic = await _add(service, "basic", server_command("basic"))
     command, args = builtin_command("clock")
     clock = await _add(service, "Clock", [command, *args], install_source="builtin")
-    calls: list[dict[str, object]] = []
-    service.events.on("tool:called", calls.append)
+    calls: list[ToolCalled] = []
+    service.events.on(ToolCalled, calls.append)
 
     adapters = await load_mcp_tools(service, [basic, clock])
     registry = ToolRegistry()
@@ -44,8 +45,8 @@ async def test_adapters_call_through_the_service(service: McpService) -> None:
     assert echo.description == "Return the text unchanged."
     assert echo.parameters["properties"]["text"]["type"] == "string"
     assert await echo.execute({"text": "héllo"}) == "héllo"
-    assert calls[-1]["toolName"] == "echo"
-    assert str(calls[-1]["callId"]).startswith("call_")
+    assert calls[-1].tool_name == "echo"
+    assert str(calls[-1].call_id).startswith("call_")
     day = await registry.execute("mcp__Clock__day_of_week", {"day": "2024-02-29"})
     assert day == "Thursday"
 

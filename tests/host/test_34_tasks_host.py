@@ -90,7 +90,7 @@ def test_a_long_call_through_the_host_is_polled_with_its_states_on_stderr(data_d
     assert states == ["working: started", "working: step 1 of 3", "working: step 2 of 3", "completed: counted 3 steps"]
     assert "warning" not in called.stderr  # it ran on the host
     [task] = client.tasks() or []
-    assert task["status"] == "completed" and task["toolName"] == "count_steps"
+    assert task.status == "completed" and task.tool_name == "count_steps"
     status = host_status()
     assert status is not None and status["pid"] == started["pid"]
 
@@ -103,7 +103,7 @@ def test_ctrl_c_on_the_command_cancels_the_task_upstream(data_dir: Path, server_
     command.communicate(timeout=WAIT)
     assert command.returncode == 130
     wait_until(lambda: upstream(server_tasks)[task_id] == "cancelled", "tasks/cancel at the server")
-    wait_until(lambda: [t["status"] for t in client.tasks() or []] == ["cancelled"], "the task cancelled on the host")
+    wait_until(lambda: [t.status for t in client.tasks() or []] == ["cancelled"], "the task cancelled on the host")
 
 
 def test_a_task_outlives_its_host_and_the_next_host_follows_it(
@@ -123,7 +123,7 @@ def test_a_task_outlives_its_host_and_the_next_host_follows_it(
     second = json.loads(cli(data_dir, "daemon", "start", "--json").stdout)
     assert second["pid"] != first["pid"]
     [listed] = client.tasks() or []
-    assert listed["taskId"] == task_id and listed["status"] == "working"
+    assert listed.task_id == task_id and listed.status == "working"
     flag.write_text("here", encoding="utf-8")
-    wait_until(lambda: [t["status"] for t in client.tasks() or []] == ["completed"], "the task completed")
+    wait_until(lambda: [t.status for t in client.tasks() or []] == ["completed"], "the task completed")
     assert upstream(server_tasks)[task_id] == "completed"

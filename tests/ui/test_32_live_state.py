@@ -85,7 +85,7 @@ def test_a_connected_server_removed_outside_is_stopped(qtbot: QtBot, router: Mcp
     (record,) = add_servers(server_input("running"))
     connect_servers(qtbot, router, record)
     states: list[str] = []
-    router.signals.connectionStateChanged.connect(lambda sid, state, _e: sid == record.id and states.append(state))
+    router.signals.connectionStateChanged.connect(lambda e: e.server_id == record.id and states.append(e.state))
     with emission(qtbot, router.signals.serversChanged):
         cli("remove", "running")
     qtbot.waitUntil(lambda: "disconnected" in states, timeout=WAIT)
@@ -97,7 +97,7 @@ def test_a_disabled_server_is_stopped(qtbot: QtBot, router: McpRouter) -> None:
     with emission(
         qtbot,
         router.signals.connectionStateChanged,
-        lambda sid, state, _e: sid == record.id and state == "disconnected",
+        lambda e: e.server_id == record.id and e.state == "disconnected",
     ):
         cli("disable", "running")
 

@@ -77,7 +77,7 @@ def test_the_agent_dialog_starts_no_server_and_uses_the_servers_page_words(qtbot
     trusted, untrusted = add_servers(server_input("ready"), server_input("imported", trusted=False))
     agent = Agent(name="Helper", mcp_mode=McpMode.MANUAL, selected_servers=[trusted.id, untrusted.id])
     states: list[tuple[str, str]] = []
-    router.signals.connectionStateChanged.connect(lambda sid, state, _e: states.append((sid, state)))
+    router.signals.connectionStateChanged.connect(lambda e: states.append((e.server_id, e.state)))
     dialog = McpManageDialog(router, agent, [trusted, untrusted], {})
     qtbot.addWidget(dialog)
     dialog.show()

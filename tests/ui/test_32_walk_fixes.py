@@ -13,10 +13,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QPushButton, QVBoxLayout, QWidget
 from pytestqt.qtbot import QtBot
 
-from elftia_desktop.bridge.activity import CallRecord
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.bridge.routes import explore
-from elftia_desktop.bridge.signals import ApprovalQuestion
+from elftia_desktop.bridge.signals import ApprovalQuestion, ToolCalled
 from elftia_desktop.core.approvals import Answer
 from elftia_desktop.core.models import McpServerRecord
 from elftia_desktop.platform.sandbox import sandbox_support
@@ -57,7 +56,7 @@ def test_the_first_call_shows_its_line_without_moving_the_cards_below(qtbot: QtB
     column, (first, second) = _cards(qtbot, _record("one"), _record("two"))
     below, height = second.geometry().top(), first.height()
     assert not first.activity.isVisible()
-    first.set_activity([CallRecord(first.record.id, "echo", "ok", 12.0, 1.0)])
+    first.set_activity([ToolCalled(first.record.id, "echo", "ok", 12.0, 1.0)])
     qtbot.waitUntil(lambda: first.activity.isVisible())
     column.layout().activate()
     assert "last call: echo" in first.last_call.text()

@@ -102,7 +102,7 @@ def test_the_try_dialogs_cancel_cancels_its_task_upstream(qtbot: QtBot, router: 
     qtbot.waitUntil(lambda: dialog.task_watch.running, timeout=WAIT)
     qtbot.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not dialog.running, timeout=WAIT)
-    assert dialog.task_watch.task is not None and dialog.task_watch.task["status"] == "cancelled"
+    assert dialog.task_watch.task is not None and dialog.task_watch.task.status == "cancelled"
     tasks = TaskList(router)
     qtbot.addWidget(tasks)
     qtbot.waitUntil(lambda: len(cells(tasks)) == 1, timeout=WAIT)

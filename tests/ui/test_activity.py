@@ -8,9 +8,9 @@ import pytest
 from PySide6.QtGui import QColor
 from pytestqt.qtbot import QtBot
 
-from elftia_desktop.bridge.activity import PER_SERVER, ActivityLog, CallRecord
-from elftia_desktop.bridge.events import call_record
+from elftia_desktop.bridge.activity import PER_SERVER, ActivityLog
 from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.bridge.signals import ToolCalled
 from elftia_desktop.ui.dialogs.discover_activity import ActivityDialog, ActivityPanel
 from elftia_desktop.ui.pages.servers_page import McpServersPage
 from elftia_desktop.ui.theme import ACCENT, STATE_COLORS
@@ -66,20 +66,18 @@ def test_calls_reach_the_card_and_the_activity_dialog(qtbot: QtBot, router: McpR
     dialog.close()
 
 
-def _call(at: float, outcome: str = "ok", ms: float = 10.0) -> CallRecord:
-    return CallRecord("s1", "echo", outcome, ms, at)
+def _call(at: float, outcome: str = "ok", ms: float = 10.0) -> ToolCalled:
+    return ToolCalled("s1", "echo", outcome, ms, at)
 
 
 def test_history_is_bounded_per_server(qtbot: QtBot) -> None:
     log = ActivityLog()
     for index in range(PER_SERVER + 50):
-        log.record(
-            call_record({"serverId": "s1", "toolName": f"t{index}", "outcome": "ok", "duration": 1.0, "at": index})
-        )
+        log.record(ToolCalled("s1", f"t{index}", "ok", 1.0, index))
     calls = log.calls("s1")
     assert len(calls) == PER_SERVER and calls[0].tool_name == "t50" and calls[-1].tool_name == f"t{PER_SERVER + 49}"
-    log.record(call_record({"serverId": "s2", "toolName": "old", "success": False, "duration": 5}))
-    assert log.last("s2").outcome == "failed"  # type: ignore[union-attr]  # an event without "outcome"
+    log.record(ToolCalled("s2", "old", "failed", 5.0, 1.0))
+    assert log.last("s2") == ToolCalled("s2", "old", "failed", 5.0, 1.0)
     log.forget("s1")
     assert log.calls("s1") == []
 
@@ -110,9 +108,8 @@ def test_panel_without_calls_says_so(qtbot: QtBot) -> None:
 
 def test_the_table_names_the_app_of_each_call(qtbot: QtBot) -> None:
     log = ActivityLog()
-    event = {"serverId": "s1", "toolName": "echo", "outcome": "ok", "duration": 2.0, "at": 1.0}
-    log.record(call_record(event | {"caller": "Claude Code"}))
-    log.record(call_record(event))
+    log.record(ToolCalled("s1", "echo", "ok", 2.0, 1.0, caller="Claude Code"))
+    log.record(ToolCalled("s1", "echo", "ok", 2.0, 1.0))
     panel = ActivityPanel(log, "s1")
     qtbot.addWidget(panel)
     assert [panel.table.topLevelItem(i).text(4) for i in range(2)] == ["Elftia", "Claude Code"]

@@ -6,17 +6,17 @@ from typing import TYPE_CHECKING
 
 from elftia_desktop.bridge.pending import Pending
 from elftia_desktop.bridge.plumbing import Route
-from elftia_desktop.bridge.results import JsonDict
 
 if TYPE_CHECKING:
     from elftia_desktop.bridge.services import AppServices
+    from elftia_desktop.connections.events import TaskStatus
 
 
 class TaskRoute(Route):
     """``mcp:tasks``, ``mcp:cancel-task``."""
 
-    def tasks(self) -> Pending[list[JsonDict]]:
-        """``mcp:tasks``: every task the pool follows and followed (``task:status`` payloads, oldest first);
+    def tasks(self) -> Pending[list[TaskStatus]]:
+        """``mcp:tasks``: every task the pool follows and followed (their latest states, oldest first);
         the unfinished ones an earlier pool saved are followed again."""
         return self._core.submit("mcp:tasks", lambda s: s.mcp.list_tasks())
 

@@ -29,12 +29,13 @@ from elftia_desktop.ui.widgets.activity_chart import ActivityChart
 from elftia_desktop.ui.widgets.result_view import OUTCOME_STYLE, format_duration
 
 if TYPE_CHECKING:
-    from elftia_desktop.bridge.activity import ActivityLog, CallRecord
+    from elftia_desktop.bridge.activity import ActivityLog
+    from elftia_desktop.bridge.signals import ToolCalled
 
 TABLE_ROWS = 100
 
 
-def summary(calls: list[CallRecord]) -> str:
+def summary(calls: list[ToolCalled]) -> str:
     """``12 calls · 2 failed · median 40 ms · slowest 2.1 s`` (or that there were none)."""
     if not calls:
         return "No tool calls yet in this session. Calls from agents, Try and apps attached to Elftia appear here."

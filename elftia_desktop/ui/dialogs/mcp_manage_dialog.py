@@ -42,6 +42,7 @@ from elftia_desktop.ui.widgets.tool_picker import ToolPicker, legible_checkboxes
 if TYPE_CHECKING:
     from elftia_desktop.bridge.errors import BridgeError
     from elftia_desktop.bridge.router import McpRouter
+    from elftia_desktop.bridge.signals import ConnectionStateChanged
     from elftia_desktop.core.models import McpServerRecord, McpToolListing, ProviderPayload
 
 MODES = [
@@ -226,9 +227,9 @@ class McpManageDialog(QDialog):
         item.setText(f"{record.name}\n{' · '.join(parts)}")
         item.setToolTip(error or f"{record.name}: {parts[-1]}")
 
-    def _on_state(self, server_id: str, state: str, error: str) -> None:
+    def _on_state(self, event: ConnectionStateChanged) -> None:
         """A server's live state changed: update its badge in the checklist."""
-        self.states[server_id] = (state, error)
+        self.states[event.server_id] = (event.state, event.reason or "")
         self._redescribe()
 
     def _redescribe(self) -> None:

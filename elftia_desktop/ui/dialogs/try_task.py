@@ -9,15 +9,14 @@ pool, on the Activity page.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from uuid import uuid4
 
 from PySide6.QtCore import QObject, Slot
 
-from elftia_desktop.ui.widgets.task_list import ENDED
-
 if TYPE_CHECKING:
     from elftia_desktop.bridge.router import McpRouter
+    from elftia_desktop.bridge.signals import TaskStatus
     from elftia_desktop.ui.dialogs.try_tool_dialog import TryToolDialog
 
 
@@ -29,16 +28,16 @@ class TaskWatch(QObject):
         self._dialog = dialog
         self._router = router
         self.call_id: str | None = None
-        """The id of the dialog's latest call (the ``callId`` of its task's states)."""
-        self.task: dict[str, Any] | None = None
-        """The latest state of the call's task (the ``task:status`` payload), None while it is a plain call."""
+        """The id of the dialog's latest call (the ``call_id`` of its task's states)."""
+        self.task: TaskStatus | None = None
+        """The latest state of the call's task, None while it is a plain call."""
         router.signals.taskStatus.connect(self._on_task)
         self._listening = True
 
     @property
     def running(self) -> bool:
         """Whether the running call is a task that has not ended (closing the dialog leaves it running)."""
-        return self.task is not None and self.task["status"] not in ENDED
+        return self.task is not None and not self.task.ended
 
     def new_call(self) -> str:
         """A new call: its id (for ``explore.try_tool``); no task yet."""
@@ -50,7 +49,7 @@ class TaskWatch(QObject):
         is no running task (the caller cancels the call itself)."""
         if self.task is None or not self.running:
             return False
-        self._router.tasks.cancel(str(self.task["serverId"]), str(self.task["taskId"])).then(self)
+        self._router.tasks.cancel(self.task.server_id, self.task.task_id).then(self)
         return True
 
     def stop(self) -> None:
@@ -60,13 +59,13 @@ class TaskWatch(QObject):
             self._router.signals.taskStatus.disconnect(self._on_task)
 
     @Slot(object)
-    def _on_task(self, task: dict[str, Any]) -> None:
+    def _on_task(self, task: TaskStatus) -> None:
         dialog = self._dialog
-        if not dialog.running or task.get("callId") != self.call_id:
+        if not dialog.running or task.call_id != self.call_id:
             return
         self.task = task
-        message = task.get("statusMessage")
-        state = f"task {task['status']}" + (f": {message}" if message else "")
+        message = task.status_message
+        state = f"task {task.status}" + (f": {message}" if message else "")
         dialog.progress.setFormat(state)
         if self.running:
             dialog.status.setText(

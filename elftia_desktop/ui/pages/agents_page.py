@@ -35,6 +35,7 @@ from elftia_desktop.ui.widgets.tool_picker import token_count_text
 
 if TYPE_CHECKING:
     from elftia_desktop.bridge.router import McpRouter
+    from elftia_desktop.bridge.signals import ConnectionStateChanged
     from elftia_desktop.core.models import Agent, AgentToolSummary, McpServerRecord
 
 COLUMNS = ["Agent", "MCP", "Servers", "Tools", "Tool definitions (OpenAI)"]
@@ -153,9 +154,9 @@ class AgentsPage(QWidget):
     def _set_states(self, states: dict[str, tuple[str, str]]) -> None:
         self.states = dict(states)
 
-    @Slot(str, str, str)
-    def _on_state(self, server_id: str, state: str, error: str) -> None:
-        self.states[server_id] = (state, error)
+    @Slot(object)
+    def _on_state(self, event: ConnectionStateChanged) -> None:
+        self.states[event.server_id] = (event.state, event.reason or "")
 
     def _set_agents(self, agents: list[Agent]) -> None:
         self.agents = list(agents)

@@ -37,6 +37,7 @@ from elftia_desktop.ui.widgets.sandbox_denials import DenialsBox, allow_denial
 from elftia_desktop.ui.widgets.server_card import ServerCard
 
 if TYPE_CHECKING:
+    from elftia_desktop.bridge.signals import ConnectionStateChanged
     from elftia_desktop.core.models import McpServerRecord
 
 
@@ -79,7 +80,6 @@ class McpServersPage(QWidget):
         self.server_actions = ServerActions(self)
         router.signals.serversChanged.connect(self.reload)
         router.signals.connectionStateChanged.connect(self._on_state)
-        router.signals.connectionProtocolChanged.connect(self._on_protocol)
         router.signals.serverIconChanged.connect(self._on_icon)
         router.signals.toolsChanged.connect(self._fetch_tool_count)
         router.activity.recorded.connect(self._on_activity)
@@ -212,10 +212,11 @@ class McpServersPage(QWidget):
             if server_id not in self._changed_since_snapshot:
                 self._show_state(server_id, state, error)
 
-    @Slot(str, str, str)
-    def _on_state(self, server_id: str, state: str, error: str) -> None:
-        self._changed_since_snapshot.add(server_id)
-        self._show_state(server_id, state, error)
+    @Slot(object)
+    def _on_state(self, event: ConnectionStateChanged) -> None:
+        self._changed_since_snapshot.add(event.server_id)
+        self._show_state(event.server_id, event.state, event.reason or "")
+        self._show_protocol(event.server_id, event.protocol or "")
 
     def _show_state(self, server_id: str, state: str, error: str) -> None:
         """Keep ``state`` and show it on the server's card (and what follows from it)."""
@@ -230,8 +231,7 @@ class McpServersPage(QWidget):
             self.auth.refresh(record)
         self._update_summary()
 
-    @Slot(str, str)
-    def _on_protocol(self, server_id: str, protocol: str) -> None:
+    def _show_protocol(self, server_id: str, protocol: str) -> None:
         self.protocols[server_id] = protocol
         card = self.cards.get(server_id)
         if card is not None:

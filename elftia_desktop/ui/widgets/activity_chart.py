@@ -16,7 +16,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from elftia_desktop.bridge.activity import CallRecord
+from elftia_desktop.bridge.signals import ToolCalled
 from elftia_desktop.ui.theme import ACCENT, STATE_COLORS, muted_text_color
 from elftia_desktop.ui.widgets.result_view import format_duration
 
@@ -39,7 +39,7 @@ class Bucket:
         return sum(self.durations) / len(self.durations) if self.durations else None
 
 
-def bucket_calls(calls: Sequence[CallRecord], now: float, buckets: int = BUCKETS) -> tuple[list[Bucket], float]:
+def bucket_calls(calls: Sequence[ToolCalled], now: float, buckets: int = BUCKETS) -> tuple[list[Bucket], float]:
     """The calls in ``buckets`` equal slices ending at ``now``; also the span in seconds."""
     first = min((c.at for c in calls), default=now)
     span = max(now - first, MIN_SPAN)
@@ -66,13 +66,13 @@ class ActivityChart(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.calls: list[CallRecord] = []
+        self.calls: list[ToolCalled] = []
         self.now: float | None = None
         """Fixed "now" (tests, screenshots); None: the clock."""
         self.setMinimumHeight(150)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
 
-    def set_calls(self, calls: Sequence[CallRecord]) -> None:
+    def set_calls(self, calls: Sequence[ToolCalled]) -> None:
         """Show ``calls``."""
         self.calls = list(calls)
         self.update()

@@ -36,7 +36,7 @@ from elftia_desktop.ui.widgets.state_badge import StateBadge
 from elftia_desktop.ui.widgets.toggle_switch import ToggleSwitch
 
 if TYPE_CHECKING:
-    from elftia_desktop.bridge.activity import CallRecord
+    from elftia_desktop.bridge.signals import ToolCalled
     from elftia_desktop.core.models import McpAuthStatus, McpServerRecord
 
 TRANSPORT_LABELS = {"stdio": "stdio", "sse": "SSE", "http": "Streamable HTTP"}
@@ -87,7 +87,7 @@ class ServerCard(QFrame):
         outer.addLayout(self._action_row())
         outer.addWidget(self._build_activity())
         self._late_lines(outer)  # below the buttons: a line that comes moves none of them under the pointer
-        self._calls: Sequence[CallRecord] = ()
+        self._calls: Sequence[ToolCalled] = ()
         self.set_record(record)
 
     def _text_lines(self, outer: QVBoxLayout) -> None:
@@ -351,7 +351,7 @@ class ServerCard(QFrame):
         self.tool_count = count
         self._update_subtitle()
 
-    def set_activity(self, calls: Sequence[CallRecord]) -> None:
+    def set_activity(self, calls: Sequence[ToolCalled]) -> None:
         """Show the server's recent calls (oldest first): sparkline and last-call badge."""
         self._calls = calls
         self.sparkline.set_calls(calls)

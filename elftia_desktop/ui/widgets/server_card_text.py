@@ -8,7 +8,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from elftia_desktop.bridge.activity import CallRecord
+    from elftia_desktop.bridge.signals import ToolCalled
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ def protocol_label(text: str) -> ProtocolLabel:
     return ProtocolLabel(shown if protocol else "", tip, accessible)
 
 
-def last_call_html(last: CallRecord, color: str, error_color: str) -> str:
+def last_call_html(last: ToolCalled, color: str, error_color: str) -> str:
     """The last-call badge: a link (``activity``) in ``color`` naming the tool, its time, a bad outcome and when."""
     took = f"{last.duration_ms:.0f} ms" if last.duration_ms < 1000 else f"{last.duration_ms / 1000:.1f} s"
     mark = "" if last.ok else f" <span style='color:{error_color}'>{escape(last.outcome)}</span>"

@@ -9,7 +9,7 @@ from PySide6.QtCore import QRectF, QSize
 from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import QWidget
 
-from elftia_desktop.bridge.activity import CallRecord
+from elftia_desktop.bridge.signals import ToolCalled
 from elftia_desktop.ui.theme import ACCENT, STATE_COLORS
 
 MAX_BARS = 30
@@ -30,10 +30,10 @@ class Sparkline(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.calls: list[CallRecord] = []
+        self.calls: list[ToolCalled] = []
         self.setFixedSize(QSize(MAX_BARS * 4, 18))
 
-    def set_calls(self, calls: Sequence[CallRecord]) -> None:
+    def set_calls(self, calls: Sequence[ToolCalled]) -> None:
         """Show the last calls of ``calls`` (oldest first)."""
         self.calls = list(calls)[-MAX_BARS:]
         self.update()

@@ -8,7 +8,6 @@ row per task, newest first: server, tool, status, the server's status message, w
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (
@@ -23,10 +22,9 @@ from PySide6.QtWidgets import (
 )
 
 from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.bridge.signals import TaskStatus
 
 COLUMNS = ["Server", "Tool", "Status", "Message", "Started"]
-ENDED = ("completed", "failed", "cancelled")
-"""The statuses a task ends with (the extension's terminal states)."""
 
 
 class TaskList(QWidget):
@@ -35,7 +33,7 @@ class TaskList(QWidget):
     def __init__(self, router: McpRouter, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.router = router
-        self.tasks: dict[tuple[str, str], dict[str, Any]] = {}
+        self.tasks: dict[tuple[str, str], TaskStatus] = {}
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         header = QHBoxLayout()
@@ -68,18 +66,18 @@ class TaskList(QWidget):
         self._show()
         router.tasks.tasks().then(self, self._listed)
 
-    def _listed(self, tasks: list[dict[str, Any]]) -> None:
+    def _listed(self, tasks: list[TaskStatus]) -> None:
         for task in tasks:
-            self.tasks[(str(task["serverId"]), str(task["taskId"]))] = task
+            self.tasks[(task.server_id, task.task_id)] = task
         self._show()
 
     @Slot(object)
-    def show_task(self, task: dict[str, Any]) -> None:
+    def show_task(self, task: TaskStatus) -> None:
         """Show one task's new state."""
-        self.tasks[(str(task["serverId"]), str(task["taskId"]))] = task
+        self.tasks[(task.server_id, task.task_id)] = task
         self._show()
 
-    def selected(self) -> dict[str, Any] | None:
+    def selected(self) -> TaskStatus | None:
         """The task of the selected row, None when none is selected."""
         rows = self.table.selectionModel().selectedRows()
         if not rows:
@@ -90,35 +88,35 @@ class TaskList(QWidget):
     def cancel_selected(self) -> None:
         """Cancel the selected running task."""
         task = self.selected()
-        if task is None or task["status"] in ENDED:
+        if task is None or task.ended:
             return
         self.cancel_button.setEnabled(False)
-        self.router.tasks.cancel(str(task["serverId"]), str(task["taskId"])).then(self)
+        self.router.tasks.cancel(task.server_id, task.task_id).then(self)
 
     def _selection_changed(self) -> None:
         task = self.selected()
-        self.cancel_button.setEnabled(task is not None and task["status"] not in ENDED)
+        self.cancel_button.setEnabled(task is not None and not task.ended)
 
     def _show(self) -> None:
         chosen = self.selected()
-        ordered = sorted(self.tasks.values(), key=lambda t: float(t.get("startedAt") or 0), reverse=True)
+        ordered = sorted(self.tasks.values(), key=lambda t: t.started_at, reverse=True)
         self.table.setRowCount(len(ordered))
         for row, task in enumerate(ordered):
-            key = (str(task["serverId"]), str(task["taskId"]))
+            key = (task.server_id, task.task_id)
             for column, text in enumerate(_cells(task)):
                 item = QTableWidgetItem(text)
-                item.setToolTip(f"{text}\ntask {task['taskId']}")
+                item.setToolTip(f"{text}\ntask {task.task_id}")
                 item.setData(Qt.ItemDataRole.UserRole, key)
                 self.table.setItem(row, column, item)
-            if chosen is not None and (chosen["serverId"], chosen["taskId"]) == key:
+            if chosen is not None and (chosen.server_id, chosen.task_id) == key:
                 self.table.selectRow(row)
         self.table.setVisible(bool(ordered))
         self.empty.setVisible(not ordered)
         self._selection_changed()
 
 
-def _cells(task: dict[str, Any]) -> list[str]:
+def _cells(task: TaskStatus) -> list[str]:
     """The row of a task."""
-    started = time.strftime("%H:%M:%S", time.localtime(float(task.get("startedAt") or 0)))
-    status = str(task["status"]).replace("_", " ")
-    return [str(task["serverName"]), str(task["toolName"]), status, str(task.get("statusMessage") or ""), started]
+    started = time.strftime("%H:%M:%S", time.localtime(task.started_at))
+    status = task.status.replace("_", " ")
+    return [task.server_name, task.tool_name, status, task.status_message or "", started]
