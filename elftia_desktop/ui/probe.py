@@ -30,6 +30,7 @@ from PySide6.QtWidgets import QApplication, QMainWindow
 
 from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.core.models import MCPCallToolResponse, McpServerRecord
 
 PROBE_ENV = "ELFTIA_PROBE"
 POLL_MS = 100
@@ -98,7 +99,7 @@ class AppProbe(QObject):
             """Report the failed call."""
             self.write({"event": "called", "ok": False, "error": error.message})
 
-        def listed(records: list[Any]) -> None:
+        def listed(records: list[McpServerRecord]) -> None:
             """Find the server by name and call its tool."""
             match = [r for r in records if r.name.lower() == server.lower()]
             if not match:
@@ -106,10 +107,9 @@ class AppProbe(QObject):
                 return
             self.router.tools.call(match[0].id, tool, args).then(self, done, failed)
 
-        def done(result: Any) -> None:
+        def done(result: MCPCallToolResponse) -> None:
             """Report the call's result."""
-            data = result.to_json_dict() if hasattr(result, "to_json_dict") else result
-            self.write({"event": "called", "ok": not data.get("isError", False), "result": data})
+            self.write({"event": "called", "ok": not result.is_error, "result": result.to_json_dict()})
 
         self.router.servers.records().then(self, listed, failed)
 
