@@ -22,8 +22,8 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMainWindow
@@ -58,7 +58,7 @@ class AppProbe(QObject):
             self.write({"event": "shown", "time": time.time(), "pid": os.getpid()})
         return False
 
-    def write(self, event: dict[str, Any]) -> None:
+    def write(self, event: Mapping[str, object]) -> None:
         """Append one JSON line to the probe file."""
         with self.path.open("a", encoding="utf-8") as out:
             out.write(json.dumps(event) + "\n")
@@ -94,7 +94,7 @@ class AppProbe(QObject):
         elif word:
             self.write({"event": "error", "error": f"unknown probe command {word!r}"})
 
-    def _call(self, server: str, tool: str, args: dict[str, Any]) -> None:
+    def _call(self, server: str, tool: str, args: Mapping[str, object]) -> None:
         def failed(error: BridgeError) -> None:
             """Report the failed call."""
             self.write({"event": "called", "ok": False, "error": error.message})
@@ -121,7 +121,7 @@ class AppProbe(QObject):
             self.write({"event": "pages", "pages": {}, "error": "the probe's window has no pages"})
             return
         folder.mkdir(parents=True, exist_ok=True)
-        shown: dict[str, Any] = {}
+        shown: dict[str, object] = {}
         for key, _, _ in PAGES:  # the sidebar's order
             page = window.pages[key]
             window.show_page(key)
@@ -152,7 +152,7 @@ class AppProbe(QObject):
         frame.show()
 
 
-def _open_forms() -> list[dict[str, Any]]:
+def _open_forms() -> list[dict[str, object]]:
     from elftia_desktop.ui.dialogs.server_form import McpServerForm
 
     forms = [w for w in QApplication.topLevelWidgets() if isinstance(w, McpServerForm) and w.isVisible()]
