@@ -14,6 +14,7 @@ server's recent calls.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from html import escape
 
 from PySide6.QtCore import Qt
@@ -75,28 +76,13 @@ class ToolCard(QFrame):
         description = _label("", self, "Muted", wrap=True)
         set_description(description, tool.description or "No description.")
         description.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.enabled = ToggleSwitch(self)
-        self.enabled.setChecked(enabled)
-        self.enabled.setToolTip("Enabled: agents can use this tool (off: hidden from every tool list)")
-        self.enabled.setAccessibleName(f"{self.name} enabled")
-        self.auto = ToggleSwitch(self)
-        self.auto.setChecked(auto)
-        self.auto.setToolTip("Auto-approve: run this tool without asking each time")
-        self.auto.setAccessibleName(f"{self.name} auto-approve")
+        tip = "Enabled: agents can use this tool (off: hidden from every tool list)"
+        self.enabled = self._switch(enabled, tip, f"{self.name} enabled")
+        self.auto = self._switch(
+            auto, "Auto-approve: run this tool without asking each time", f"{self.name} auto-approve"
+        )
         self.auto.setEnabled(enabled)
-        self.schema_button = QToolButton(self)
-        self.schema_button.setText("▸ Input schema")
-        self.schema_button.setCheckable(True)
-        self.schema_button.setAutoRaise(True)
-        self.schema_button.setToolTip("Show or hide the JSON schema of the tool's arguments")
-        self.schema = QPlainTextEdit(json.dumps(tool.input_schema, indent=2), self)
-        self.schema.setReadOnly(True)
-        self.schema.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.schema.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        lines = self.schema.document().blockCount()
-        self.schema.setFixedHeight(min(lines, 16) * self.schema.fontMetrics().lineSpacing() + 14)
-        self.schema.hide()
-        self.schema_button.toggled.connect(self._fold)
+        self.schema_button, self.schema = self._schema_view(tool.input_schema)
         self.try_button = QPushButton("Try…", self)
         self.try_button.setAutoDefault(False)
         self.try_button.setToolTip(f"Call {self.name} with arguments from a form and see the result")
@@ -132,6 +118,30 @@ class ToolCard(QFrame):
         layout.addWidget(self.schema_button, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addWidget(self.schema)
         layout.addWidget(self.status)
+
+    def _switch(self, checked: bool, tip: str, name: str) -> ToggleSwitch:
+        switch = ToggleSwitch(self)
+        switch.setChecked(checked)
+        switch.setToolTip(tip)
+        switch.setAccessibleName(name)
+        return switch
+
+    def _schema_view(self, schema: Mapping[str, object]) -> tuple[QToolButton, QPlainTextEdit]:
+        """The fold button and the (folded) view of the tool's input schema as JSON."""
+        button = QToolButton(self)
+        button.setText("▸ Input schema")
+        button.setCheckable(True)
+        button.setAutoRaise(True)
+        button.setToolTip("Show or hide the JSON schema of the tool's arguments")
+        view = QPlainTextEdit(json.dumps(schema, indent=2), self)
+        view.setReadOnly(True)
+        view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        lines = view.document().blockCount()
+        view.setFixedHeight(min(lines, 16) * view.fontMetrics().lineSpacing() + 14)
+        view.hide()
+        button.toggled.connect(self._fold)
+        return button, view
 
     def _fold(self, shown: bool) -> None:
         self.schema.setVisible(shown)
