@@ -20,6 +20,8 @@ Modules:
 - ``channels``: Parameter models of the router channels that have no model in ``core.models``.
 - ``errors``: Errors as the UI receives them: a category to branch on, a message to show, details on demand.
 - ``events``: Service events re-emitted as the router's Qt signals, and the service's questions to the user.
+- ``explore_views``: The SDK's prompts, resources and contents, listed skills and tool reviews as ``results_explore``'s
+  types.
 - ``file_watch``: The window follows the config, agents and settings files when another process changes them.
 - ``icons``: Icons as images the UI can show: a kept icon file drawn at a fixed size, off the UI thread.
 - ``pending``: ``Pending[T]``: one request in flight, as the object a route method returns.
@@ -28,6 +30,8 @@ Modules:
 - ``pool_host``: The window as the pool host: gateways and CLI commands share the window's servers while it
   runs.
 - ``results``: Typed results of the router's channels that have no model in ``core.models``.
+- ``results_explore``: Typed results of Discover's channels: what a server offers, a rendered prompt, a read
+  resource, skills, a review.
 - ``router``: ``McpRouter``: the UI's only way to the services, one route object per feature.
 - ``service_loop``: The service loop: one asyncio event loop in a background thread that hosts every service.
 - ``services``: The services the UI reaches through the router: the application's (``application.services``)

@@ -84,11 +84,17 @@ class RouterCore(QObject):
         work: Callable[[AppServices, M, Report], Awaitable[T]],
     ) -> Pending[T]:
         """As :meth:`call`; ``work`` also gets a ``report(Progress)`` that reaches this request's progress slot."""
+        return self.validated(channel, lambda: model.model_validate(dict(params)), work)
+
+    def validated(
+        self, channel: str, build: Callable[[], M], work: Callable[[AppServices, M, Report], Awaitable[T]]
+    ) -> Pending[T]:
+        """As :meth:`call_reporting` with the request model built by ``build()`` (its constructor validates)."""
         from pydantic import ValidationError
 
         pending: Pending[T] = self._open(channel)
         try:
-            request = model.model_validate(dict(params))
+            request = build()
         except ValidationError as exc:
             self._delivered.emit(pending.request_id, False, to_bridge_error(exc))
             return pending

@@ -1,7 +1,7 @@
 """What a server offers beyond tools: prompts, resources, completions and log levels.
 
-The SDK's types come out as the server sent them (the gateway passes them on unchanged); the
-``*_json`` forms are JSON dicts with the protocol's field names, so no SDK type reaches the bridge.
+The SDK's types come out as the server sent them (the gateway passes them on unchanged; the bridge
+turns them into the window's own types).
 
 A kind the server does not offer (no capability in its initialize result) lists as empty and is
 never asked for. Failures come out translated, as for tool calls.
@@ -94,14 +94,6 @@ class ServerFeatures:
             return False
         await self._ask(server_id, lambda session: _set_level(session, level))
         return True
-
-    async def prompt_json(self, server_id: str, name: str, arguments: dict[str, str]) -> dict[str, Any]:
-        """``prompts/get``: ``{description?, messages: [{role, content}]}``."""
-        return listing.as_dict(await self.get_prompt(server_id, name, arguments or None))
-
-    async def resource_json(self, server_id: str, uri: str) -> dict[str, Any]:
-        """``resources/read``: ``{contents: [{uri, mimeType?, text | blob}]}``."""
-        return listing.as_dict(await self.read_resource(server_id, uri))
 
 
 async def _set_level(session: ClientSession, level: types.LoggingLevel) -> Any:

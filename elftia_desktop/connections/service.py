@@ -309,14 +309,6 @@ class McpService:
         """Ask a connected server for log messages at ``level`` and above; False when it has no logging."""
         return await self.features.set_logging_level(server_id, level)
 
-    async def prompt_json(self, server_id: str, name: str, arguments: dict[str, str]) -> dict[str, Any]:
-        """``prompts/get``: ``{description?, messages: [{role, content}]}``."""
-        return await self.features.prompt_json(server_id, name, arguments)
-
-    async def resource_json(self, server_id: str, uri: str) -> dict[str, Any]:
-        """``resources/read``: ``{contents: [{uri, mimeType?, text | blob}]}``."""
-        return await self.features.resource_json(server_id, uri)
-
     # -- sign-in -------------------------------------------------------------------------------
 
     def set_sign_in_prompt(self, prompt: SignInPrompt | None) -> None:

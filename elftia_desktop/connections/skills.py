@@ -25,7 +25,7 @@ from elftia_desktop.core.extensions import SKILLS_EXTENSION
 from elftia_desktop.core.models import McpServerRecord
 from elftia_desktop.core.skill_pins import SkillPins, SkillStatus
 from elftia_desktop.core.skills import Skill, SkillError, parse_skill, verify_file, verify_frontmatter
-from elftia_desktop.core.tool_pins import lint_texts
+from elftia_desktop.core.tool_pins import LintFinding, lint_texts
 
 MAX_PAGES = 100
 """Pages of ``skills/list`` followed before giving up on a server that never ends its listing."""
@@ -66,12 +66,17 @@ class ListedSkill:
         """True when it changed (or is new) since it was accepted: held back until reviewed."""
         return self.status != "pinned"
 
+    @property
+    def findings(self) -> list[LintFinding]:
+        """What the tool lint finds in the frontmatter's texts."""
+        texts = [str(v) for v in self.skill.frontmatter.values() if isinstance(v, str)]
+        return lint_texts(self.skill.name, texts)
+
     def as_json(self) -> dict[str, Any]:
         """The entry with ``name``, ``description``, ``status``, ``held``, ``dynamic`` and the lint's ``findings``."""
         skill = self.skill
         extra = {"name": skill.name, "description": skill.description, "status": self.status}
-        texts = [str(v) for v in skill.frontmatter.values() if isinstance(v, str)]
-        findings = [{"rule": f.rule, "detail": f.detail} for f in lint_texts(skill.name, texts)]
+        findings = [{"rule": f.rule, "detail": f.detail} for f in self.findings]
         return skill.as_json() | extra | {"held": self.held, "dynamic": skill.files is None, "findings": findings}
 
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+
+from elftia_desktop.core.tool_pins import LintFinding
 
 RULE_WORDS = {
     "hidden-unicode": "has invisible characters in its description",
@@ -15,16 +16,16 @@ RULE_WORDS = {
 """How each lint rule reads after a tool's name (``shadows`` uses the finding's own detail)."""
 
 
-def finding_phrase(finding: Mapping[str, Any]) -> str:
+def finding_phrase(finding: LintFinding) -> str:
     """One finding as a sentence part: "search has the same name as a tool of GitHub"."""
-    tool, rule = str(finding.get("tool", "")), str(finding.get("rule", ""))
+    tool, rule = finding.tool, finding.rule
     if rule == "shadows":
-        return f"{tool} {finding.get('detail', '')}"
+        return f"{tool} {finding.detail}"
     words = RULE_WORDS.get(rule, f": {rule}")
     return f"{tool}{words}" if words.startswith("'") or words.startswith(":") else f"{tool} {words}"
 
 
-def findings_summary(findings: Sequence[Mapping[str, Any]]) -> str:
+def findings_summary(findings: Sequence[LintFinding]) -> str:
     """The first finding in words, then how many more ("" when none)."""
     if not findings:
         return ""
@@ -32,6 +33,6 @@ def findings_summary(findings: Sequence[Mapping[str, Any]]) -> str:
     return finding_phrase(findings[0]) + (f" (and {more} more)" if more else "")
 
 
-def only_shadowing(findings: Sequence[Mapping[str, Any]]) -> bool:
+def only_shadowing(findings: Sequence[LintFinding]) -> bool:
     """Whether every finding is a name clash with another server's tool (no description to check)."""
-    return bool(findings) and all(f.get("rule") == "shadows" for f in findings)
+    return bool(findings) and all(f.rule == "shadows" for f in findings)

@@ -22,14 +22,15 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMainWindow
 
 from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.core.models import MCPCallToolResponse, McpServerRecord
 
 PROBE_ENV = "ELFTIA_PROBE"
 POLL_MS = 100
@@ -57,7 +58,7 @@ class AppProbe(QObject):
             self.write({"event": "shown", "time": time.time(), "pid": os.getpid()})
         return False
 
-    def write(self, event: dict[str, Any]) -> None:
+    def write(self, event: Mapping[str, object]) -> None:
         """Append one JSON line to the probe file."""
         with self.path.open("a", encoding="utf-8") as out:
             out.write(json.dumps(event) + "\n")
@@ -93,12 +94,12 @@ class AppProbe(QObject):
         elif word:
             self.write({"event": "error", "error": f"unknown probe command {word!r}"})
 
-    def _call(self, server: str, tool: str, args: dict[str, Any]) -> None:
+    def _call(self, server: str, tool: str, args: Mapping[str, object]) -> None:
         def failed(error: BridgeError) -> None:
             """Report the failed call."""
             self.write({"event": "called", "ok": False, "error": error.message})
 
-        def listed(records: list[Any]) -> None:
+        def listed(records: list[McpServerRecord]) -> None:
             """Find the server by name and call its tool."""
             match = [r for r in records if r.name.lower() == server.lower()]
             if not match:
@@ -106,10 +107,9 @@ class AppProbe(QObject):
                 return
             self.router.tools.call(match[0].id, tool, args).then(self, done, failed)
 
-        def done(result: Any) -> None:
+        def done(result: MCPCallToolResponse) -> None:
             """Report the call's result."""
-            data = result.to_json_dict() if hasattr(result, "to_json_dict") else result
-            self.write({"event": "called", "ok": not data.get("isError", False), "result": data})
+            self.write({"event": "called", "ok": not result.is_error, "result": result.to_json_dict()})
 
         self.router.servers.records().then(self, listed, failed)
 
@@ -121,7 +121,7 @@ class AppProbe(QObject):
             self.write({"event": "pages", "pages": {}, "error": "the probe's window has no pages"})
             return
         folder.mkdir(parents=True, exist_ok=True)
-        shown: dict[str, Any] = {}
+        shown: dict[str, object] = {}
         for key, _, _ in PAGES:  # the sidebar's order
             page = window.pages[key]
             window.show_page(key)
@@ -152,7 +152,7 @@ class AppProbe(QObject):
         frame.show()
 
 
-def _open_forms() -> list[dict[str, Any]]:
+def _open_forms() -> list[dict[str, object]]:
     from elftia_desktop.ui.dialogs.server_form import McpServerForm
 
     forms = [w for w in QApplication.topLevelWidgets() if isinstance(w, McpServerForm) and w.isVisible()]

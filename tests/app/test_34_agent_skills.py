@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTreeWidgetItem
 from pytestqt.qtbot import QtBot
 
+from elftia_desktop.bridge.results_explore import SkillView
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.agent_store import AgentStore
 from elftia_desktop.core.models import Agent, McpMode
@@ -79,8 +80,8 @@ def test_a_held_back_skill_left_out_keeps_the_server_limited(qtbot: QtBot) -> No
     qtbot.addWidget(picker)
     agent = Agent(name="Coder", selected_skills={"s1": [GIT]})
     skills = [
-        {"uri": GIT, "name": "git-workflow", "description": "Git"},
-        {"uri": REFUNDS, "name": "refunds", "description": "Refunds", "held": True, "status": "new"},
+        SkillView(GIT, "git-workflow", "Git", status="pinned", held=False, files=(), findings=()),
+        SkillView(REFUNDS, "refunds", "Refunds", status="new", held=True, files=(), findings=()),
     ]
     picker.set_skills("s1", "skilled", skills, agent)
     assert picker.selection(agent.selected_skills) == {"s1": [GIT]}

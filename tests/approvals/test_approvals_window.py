@@ -3,9 +3,8 @@ show and set the same state as the CLI. A real router over real services; the ap
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
@@ -13,6 +12,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from elftia_desktop.bridge.pool_host import WindowPool
+from elftia_desktop.bridge.results_explore import ToolInfo
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.bridge.service_loop import ServiceLoop
 from elftia_desktop.bridge.services import AppServices, build_services
@@ -56,10 +56,10 @@ def discovered(qtbot: QtBot, router: McpRouter, record: McpServerRecord) -> Disc
 
 
 def try_dialog(
-    qtbot: QtBot, router: McpRouter, record: McpServerRecord, tools: list[dict[str, Any]], name: str
+    qtbot: QtBot, router: McpRouter, record: McpServerRecord, tools: Sequence[ToolInfo], name: str
 ) -> TryToolDialog:
-    tool = next(t for t in tools if t["name"] == name)
-    dialog = TryToolDialog(router, record.id, tool, record.name, history=TryHistory())
+    tool = next(t for t in tools if t.name == name)
+    dialog = TryToolDialog(router, record.id, tool.definition, record.name, history=TryHistory())
     qtbot.addWidget(dialog)
     dialog.show()
     return dialog

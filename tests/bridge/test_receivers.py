@@ -58,7 +58,7 @@ def test_a_destroyed_receiver_cancels_its_request_and_gets_no_callback(
     with qtbot.waitSignal(router.signals.finished, timeout=WAIT):
         (tmp_path / "a").touch()
     qtbot.waitUntil(lambda: bool(kept), timeout=WAIT)
-    assert kept[0]["contents"][0]["text"] == "gate a opened"
+    assert kept[0].contents[0].text == "gate a opened"
     assert dropped == [] and unanswered == [], "a cancellation the app made is nobody's failure to show"
 
 

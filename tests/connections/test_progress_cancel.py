@@ -6,6 +6,7 @@ import asyncio
 import time
 from pathlib import Path
 
+import mcp_types as types
 import pytest
 
 from elftia_desktop.connections.events import ToolCalled, ToolProgress
@@ -61,14 +62,15 @@ async def test_cancel_tells_the_server_and_raises_cancelled(service: McpService,
 
 async def test_prompt_and_resources(service: McpService) -> None:
     sid = await add_server(service, stdio_input("explore", "explore"))
-    prompt = await service.prompt_json(sid, "review", {"language": "Python", "code": "x = 1"})
-    assert [m["role"] for m in prompt["messages"]] == ["user", "assistant"]
-    assert prompt["messages"][0]["content"]["text"] == "Review this Python code:\nx = 1"
-    text = await service.resource_json(sid, "memo://readme")
-    assert text["contents"][0]["text"] == "Read me first.\nSecond line."
-    image = await service.resource_json(sid, "memo://logo")
-    assert image["contents"][0]["mimeType"] == "image/png" and image["contents"][0]["blob"]
-    templated = await service.resource_json(sid, "memo://notes/cats")
-    assert templated["contents"][0]["text"] == "Notes about cats."
+    prompt = await service.get_prompt(sid, "review", {"language": "Python", "code": "x = 1"})
+    assert [m.role for m in prompt.messages] == ["user", "assistant"]
+    first = prompt.messages[0].content
+    assert isinstance(first, types.TextContent) and first.text == "Review this Python code:\nx = 1"
+    text = (await service.read_resource(sid, "memo://readme")).contents[0]
+    assert isinstance(text, types.TextResourceContents) and text.text == "Read me first.\nSecond line."
+    image = (await service.read_resource(sid, "memo://logo")).contents[0]
+    assert isinstance(image, types.BlobResourceContents) and image.mime_type == "image/png" and image.blob
+    templated = (await service.read_resource(sid, "memo://notes/cats")).contents[0]
+    assert isinstance(templated, types.TextResourceContents) and templated.text == "Notes about cats."
     with pytest.raises(ServerConnectionError):
-        await service.prompt_json(sid, "review", {"language": "Python"})
+        await service.get_prompt(sid, "review", {"language": "Python"})

@@ -39,7 +39,7 @@ def shoot(app: QApplication, router: McpRouter, record: McpServerRecord, sfx: st
     settle(app, lambda: discover.discovered is not None)
     save(app, discover, f"discover-approve{sfx}")
     assert discover.discovered is not None
-    tool = next(t for t in discover.discovered.tools if t["name"] == "delete_note")
+    tool = next(t.definition for t in discover.discovered.tools if t.name == "delete_note")
     discover.close()
     dialog = TryToolDialog(router, record.id, tool, record.name, history=TryHistory())
     dialog.show()

@@ -153,7 +153,7 @@ def main() -> None:
     with live_router() as (router, _loop):
         probe = discovered(app, router, record)
         assert probe.discovered is not None
-        tools = {t["name"]: t for t in probe.discovered.tools}
+        tools = {t.name: t.definition for t in probe.discovered.tools}
         probe.close()
         make_calls(app, router, record)
         palettes: list[tuple[str, QPalette]] = [("", light), ("-dark", dark_palette())]

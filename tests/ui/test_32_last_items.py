@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QLabel, QMessageBox, QTextEdit, QWidget
 from pytestqt.qtbot import QtBot
 
+from elftia_desktop.bridge.explore_views import tool_info
 from elftia_desktop.ui.dialogs.discover_dialog import ToolCard
 from elftia_desktop.ui.dialogs.server_form import McpServerForm
 from elftia_desktop.ui.pages.page_frame import PageFrame
@@ -58,7 +59,7 @@ def test_the_add_form_never_promises_a_keyring_that_may_not_work(qtbot: QtBot) -
 
 def test_a_tool_description_shows_code_spans_as_code_and_server_html_as_text(qtbot: QtBot) -> None:
     tool = {"name": "read_file", "description": "Reads `path` (see <b>docs</b>).", "inputSchema": {"type": "object"}}
-    card = ToolCard(tool, enabled=True, auto=False)
+    card = ToolCard(tool_info(tool), enabled=True, auto=False)
     qtbot.addWidget(card)
     card.resize(600, card.sizeHint().height())
     card.show()

@@ -19,6 +19,7 @@ from pytestqt.qtbot import QtBot
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.models import MCPCallToolResponse
 from elftia_desktop.ui.apps.dialect import DENIED, INVALID_PARAMS, METHOD_NOT_FOUND, AppDialect
+from elftia_desktop.ui.apps.meta import ViewPolicy
 from tests.servers import app_view
 from tests.ui.apps_helpers import FORECAST, forecast_server
 
@@ -35,7 +36,7 @@ class Talk:
         self.posted: list[dict[str, Any]] = []
         self.heights: list[int] = []
         self.dialect = AppDialect(
-            router, record.id, FORECAST, app_view.CSP, lambda url, _answer: self.asked.append(url)
+            router, record.id, FORECAST, ViewPolicy.of(app_view.CSP), lambda url, _answer: self.asked.append(url)
         )
         self.dialect.post.connect(lambda text: self.posted.append(json.loads(text)))
         self.dialect.heightChanged.connect(self.heights.append)

@@ -6,8 +6,10 @@ import base64
 
 import pytest
 
+from elftia_desktop.bridge.results_explore import ResourceContent, ResourceRead
 from elftia_desktop.ui.apps.meta import (
     APP_MIME_TYPE,
+    ViewPolicy,
     content_security_policy,
     declared_origins,
     resource_uri_of,
@@ -16,6 +18,14 @@ from elftia_desktop.ui.apps.meta import (
     visible_to_app,
     with_policy,
 )
+
+
+def read_of(*contents: ResourceContent) -> ResourceRead:
+    return ResourceRead(contents, {"contents": [c.as_json() for c in contents]})
+
+
+def app_content(uri: str, mime: str | None, text: str | None = None, blob: str | None = None) -> ResourceContent:
+    return ResourceContent(uri=uri, mime_type=mime, text=text, blob=blob, meta={})
 
 
 def directives(policy: str) -> dict[str, str]:
@@ -41,6 +51,9 @@ def test_declared_origins_are_allowed_and_anything_else_is_dropped() -> None:
     assert policy["frame-src"] == "'none'"
     assert declared_origins(csp, "connectDomains")[1] == ["https://evil.example; script-src *", "*"]
     assert declared_origins(csp, "resourceDomains")[1] == ["javascript:alert(1)", "7"]
+    policy_of = ViewPolicy.of(csp)
+    assert policy_of.connect == ("https://api.example.com", "wss://live.example") and policy_of.frames == ()
+    assert policy_of.dropped == ("https://evil.example; script-src *", "*", "javascript:alert(1)", "7")
 
 
 def test_the_policy_comes_before_anything_of_the_view() -> None:
@@ -55,14 +68,14 @@ def test_the_policy_comes_before_anything_of_the_view() -> None:
 
 def test_the_view_content_must_be_an_app() -> None:
     uri = "ui://v/index.html"
-    good = {"contents": [{"uri": uri, "mimeType": APP_MIME_TYPE, "blob": base64.b64encode(b"<p>ok").decode()}]}
+    good = read_of(app_content(uri, APP_MIME_TYPE, blob=base64.b64encode(b"<p>ok").decode()))
     assert view_html(view_content(good, uri)) == "<p>ok"
     with pytest.raises(ValueError, match="mimeType is 'text/html'"):
-        view_content({"contents": [{"uri": uri, "mimeType": "text/html", "text": "<p>"}]}, uri)
+        view_content(read_of(app_content(uri, "text/html", text="<p>")), uri)
     with pytest.raises(ValueError, match="no contents"):
-        view_content({"contents": []}, uri)
+        view_content(read_of(), uri)
     with pytest.raises(ValueError, match="neither text nor blob"):
-        view_html({"uri": uri, "mimeType": APP_MIME_TYPE})
+        view_html(app_content(uri, APP_MIME_TYPE))
 
 
 def test_which_tools_have_a_view_and_which_a_view_may_call() -> None:

@@ -43,7 +43,9 @@ def test_try_button_opens_the_tool_with_its_form(qtbot: QtBot, dialog: DiscoverD
 
 def test_activity_tab_counts_the_calls(qtbot: QtBot, dialog: DiscoverDialog, router: McpRouter) -> None:
     assert dialog.tabs.tabText(3) == "&Activity (0)"
-    tried = dialog.try_tool(next(t for t in dialog.discovered.tools if t["name"] == "picture"))  # type: ignore[union-attr]
+    picture = dialog.discovered.tool("picture") if dialog.discovered else None
+    assert picture is not None
+    tried = dialog.try_tool(picture)
     qtbot.addWidget(tried)
     tried.call()
     qtbot.waitUntil(lambda: dialog.tabs.tabText(3) == "&Activity (1)", timeout=WAIT)

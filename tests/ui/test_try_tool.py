@@ -12,8 +12,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
+from elftia_desktop.bridge.results_explore import Discovery
 from elftia_desktop.bridge.router import McpRouter
-from elftia_desktop.core.models import McpDiscoverResult, McpServerRecord
+from elftia_desktop.core.models import McpServerRecord
 from elftia_desktop.ui.dialogs.try_history import TryHistory
 from elftia_desktop.ui.dialogs.try_tool_dialog import TryToolDialog, open_try_tool
 from elftia_desktop.ui.widgets.content_blocks import AudioWidget
@@ -25,7 +26,7 @@ WAIT = 30_000
 pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("memory_servers")]
 
 
-def discover(qtbot: QtBot, router: McpRouter, record: McpServerRecord) -> McpDiscoverResult:
+def discover(qtbot: QtBot, router: McpRouter, record: McpServerRecord) -> Discovery:
     box: dict[str, Any] = {}
     router.servers.discover(record.id).then(
         router.signals, lambda r: box.setdefault("ok", r), lambda e: box.setdefault("e", e)
@@ -39,7 +40,7 @@ def discover(qtbot: QtBot, router: McpRouter, record: McpServerRecord) -> McpDis
 def explore(qtbot: QtBot, router: McpRouter) -> tuple[McpServerRecord, dict[str, dict[str, Any]]]:
     """The explore server, saved and trusted, and its tools by name."""
     (record,) = add_servers(server_input("explore", "explore"))
-    tools = {t["name"]: t for t in discover(qtbot, router, record).tools}
+    tools = {t.name: t.definition for t in discover(qtbot, router, record).tools}
     return record, tools
 
 

@@ -6,6 +6,7 @@ import pytest
 from PySide6.QtWidgets import QApplication, QScrollArea
 from pytestqt.qtbot import QtBot
 
+from elftia_desktop.bridge.results_explore import SkillView
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.models import Agent, McpMode
 from elftia_desktop.core.results import McpTestResult
@@ -29,9 +30,9 @@ def test_skill_picker_branch_counts_skills(qtbot: QtBot) -> None:
     picker = SkillPicker()
     qtbot.addWidget(picker)
     agent = Agent(name="Coder")
-    one = [{"uri": "skill://a/SKILL.md", "name": "a", "description": "A"}]
+    one = [SkillView("skill://a/SKILL.md", "a", "A", status="pinned", held=False, files=(), findings=())]
     picker.set_skills("s1", "solo", one, agent)
-    two = [*one, {"uri": "skill://b/SKILL.md", "name": "b", "description": "B"}]
+    two = [*one, SkillView("skill://b/SKILL.md", "b", "B", status="pinned", held=False, files=(), findings=())]
     picker.set_skills("s2", "pair", two, agent)
     branches = [picker.tree.topLevelItem(i) for i in range(picker.tree.topLevelItemCount())]
     counts = {item.text(0): item.text(1) for item in branches if item is not None}

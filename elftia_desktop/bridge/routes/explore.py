@@ -9,11 +9,12 @@ from uuid import uuid4
 
 from elftia_desktop.bridge.pending import Pending, Progress
 from elftia_desktop.bridge.plumbing import Report, Route
-from elftia_desktop.bridge.results import JsonDict, TimedCall
+from elftia_desktop.bridge.results import TimedCall
+from elftia_desktop.bridge.results_explore import RenderedPrompt, ResourceRead
 from elftia_desktop.bridge.routes.tools import call_signed_in, refusal_of
 
 if TYPE_CHECKING:
-    from elftia_desktop.bridge.channels import CallToolInput
+    from elftia_desktop.bridge.channels import CallToolInput, GetPromptInput, ReadResourceInput
     from elftia_desktop.bridge.services import AppServices
     from elftia_desktop.engine.approval import Asker
 
@@ -32,30 +33,44 @@ class ExploreRoute(Route):
         from elftia_desktop.bridge.channels import CallToolInput
 
         call_id = call_id or f"try-{uuid4().hex[:12]}"
-        params = {"server_id": server_id, "tool_name": tool_name, "args": dict(args), "call_id": call_id}
         approve = self._core.approve
-        return self._core.call_reporting(
-            "mcp:try-tool", CallToolInput, params, lambda s, c, report: _timed_call(s, c, approve, report)
+        return self._core.validated(
+            "mcp:try-tool",
+            lambda: CallToolInput(server_id=server_id, tool_name=tool_name, args=dict(args), call_id=call_id),
+            lambda s, c, report: _timed_call(s, c, approve, report),
         )
 
-    def get_prompt(self, server_id: str, name: str, arguments: Mapping[str, str]) -> Pending[JsonDict]:
-        """``mcp:get-prompt``: the prompt's ``{description?, messages}`` as the server sent it."""
+    def get_prompt(self, server_id: str, name: str, arguments: Mapping[str, str]) -> Pending[RenderedPrompt]:
+        """``mcp:get-prompt``: the prompt's messages filled in with ``arguments``."""
         from elftia_desktop.bridge.channels import GetPromptInput
 
-        channel = "mcp:get-prompt"
-        params = {"server_id": server_id, "name": name, "arguments": dict(arguments)}
-        return self._core.call(
-            channel, GetPromptInput, params, lambda s, p: s.mcp.prompt_json(p.server_id, p.name, p.arguments)
+        return self._core.validated(
+            "mcp:get-prompt",
+            lambda: GetPromptInput(server_id=server_id, name=name, arguments=dict(arguments)),
+            lambda s, p, _report: _prompt(s, p),
         )
 
-    def read_resource(self, server_id: str, uri: str) -> Pending[JsonDict]:
-        """``mcp:read-resource``: the resource's ``{contents: [...]}`` as the server sent it."""
+    def read_resource(self, server_id: str, uri: str) -> Pending[ResourceRead]:
+        """``mcp:read-resource``: the resource's contents."""
         from elftia_desktop.bridge.channels import ReadResourceInput
 
-        params = {"server_id": server_id, "uri": uri}
-        return self._core.call(
-            "mcp:read-resource", ReadResourceInput, params, lambda s, r: s.mcp.resource_json(r.server_id, r.uri)
+        return self._core.validated(
+            "mcp:read-resource",
+            lambda: ReadResourceInput(server_id=server_id, uri=uri),
+            lambda s, r, _report: _resource(s, r),
         )
+
+
+async def _prompt(s: AppServices, request: GetPromptInput) -> RenderedPrompt:
+    from elftia_desktop.bridge.explore_views import rendered_prompt
+
+    return rendered_prompt(await s.mcp.get_prompt(request.server_id, request.name, request.arguments or None))
+
+
+async def _resource(s: AppServices, request: ReadResourceInput) -> ResourceRead:
+    from elftia_desktop.bridge.explore_views import resource_read
+
+    return resource_read(await s.mcp.read_resource(request.server_id, request.uri))
 
 
 async def _timed_call(s: AppServices, call: CallToolInput, approve: Asker | None, report: Report) -> TimedCall:

@@ -12,8 +12,9 @@ from elftia_desktop.bridge.plumbing import Route
 from elftia_desktop.bridge.results import LaunchChange, LaunchInfo
 
 if TYPE_CHECKING:
+    from elftia_desktop.bridge.results_explore import Discovery
     from elftia_desktop.bridge.services import AppServices
-    from elftia_desktop.core.models import McpActionResult, McpDiscoverResult, McpServerRecord, McpTestResult
+    from elftia_desktop.core.models import McpActionResult, McpServerRecord, McpTestResult
 
 ServerStates = dict[str, tuple[str, str]]
 """Server id -> (connection state, error text or "")."""
@@ -75,9 +76,9 @@ class ServerRoute(Route):
             "mcp:test-config", McpServerInput, server, lambda s, data: s.mcp.test_config(data, server_id, sign_in=True)
         )
 
-    def discover(self, server_id: str) -> Pending[McpDiscoverResult]:
+    def discover(self, server_id: str) -> Pending[Discovery]:
         """``mcp:discover``: tools, prompts, resources (signing in in place when an OAuth server asks)."""
-        return self._by_id("mcp:discover", server_id, lambda s, i: s.mcp.signed_in(i, lambda: s.mcp.discover(i)))
+        return self._by_id("mcp:discover", server_id, _discover)
 
     def trust(self, server_id: str) -> Pending[McpActionResult]:
         """``mcp:trust``: the user confirmed what the server runs."""
@@ -132,6 +133,12 @@ class ServerRoute(Route):
             return decode_json_bytes(data, Path(path).name)
 
         return self._core.submit("mcp:read-json-file", work)
+
+
+async def _discover(s: AppServices, server_id: str) -> Discovery:
+    from elftia_desktop.bridge.explore_views import discovery
+
+    return discovery(await s.mcp.signed_in(server_id, lambda: s.mcp.discover(server_id)))
 
 
 async def _launch_info(s: AppServices, server_id: str) -> LaunchInfo:

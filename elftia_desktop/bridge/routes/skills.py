@@ -7,20 +7,22 @@ from typing import TYPE_CHECKING
 
 from elftia_desktop.bridge.pending import Pending
 from elftia_desktop.bridge.plumbing import Route
-from elftia_desktop.bridge.results import JsonDict
 
 if TYPE_CHECKING:
+    from elftia_desktop.bridge.results_explore import SkillView
     from elftia_desktop.bridge.services import AppServices
 
 
 class SkillRoute(Route):
     """``mcp:skills``, ``mcp:accept-skill``, ``mcp:read-skill``: Discover's Skills tab."""
 
-    def skills(self, server_id: str) -> Pending[list[JsonDict]]:
-        """``mcp:skills``: every skill as JSON with ``name``, ``status`` and ``held`` (the first listing pins all)."""
+    def skills(self, server_id: str) -> Pending[list[SkillView]]:
+        """``mcp:skills``: every skill with its pin status (the first listing pins them all)."""
 
-        async def work(s: AppServices, sid: str) -> list[JsonDict]:
-            return [skill.as_json() for skill in await s.mcp.skills.list(sid)]
+        async def work(s: AppServices, sid: str) -> list[SkillView]:
+            from elftia_desktop.bridge.explore_views import skill_view
+
+            return [skill_view(listed) for listed in await s.mcp.skills.list(sid)]
 
         return self._by_id("mcp:skills", server_id, work)
 

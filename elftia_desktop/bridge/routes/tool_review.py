@@ -4,43 +4,40 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from elftia_desktop.bridge.pending import Pending
 from elftia_desktop.bridge.plumbing import Route
 
 if TYPE_CHECKING:
+    from elftia_desktop.bridge.results_explore import HeldTools, ToolReview
     from elftia_desktop.bridge.services import AppServices
-
-HeldTools = dict[str, dict[str, Any]]
-"""Server id -> ``{held: [names], flagged: [names], findings: [{tool, rule, detail}]}``: tools held back
-since they changed, tools the lint flagged when the server was first trusted (not yet looked at), and
-what it found in those."""
 
 
 class ToolReviewRoute(Route):
     """``mcp:held-tools``, ``mcp:tool-review`` and ``mcp:accept-tools``."""
 
-    def held(self) -> Pending[HeldTools]:
-        """``mcp:held-tools``: what the cards' "Changed tools" banners show."""
+    def held(self) -> Pending[dict[str, HeldTools]]:
+        """``mcp:held-tools``: per server id, what its card's "Changed tools" banner shows."""
 
-        async def work(s: AppServices) -> HeldTools:
+        async def work(s: AppServices) -> dict[str, HeldTools]:
             """``mcp:held-tools`` on the service loop."""
+            from elftia_desktop.bridge.explore_views import held_tools as typed
             from elftia_desktop.connections.tool_guard import held_tools
 
-            return await asyncio.to_thread(held_tools, s.mcp.tool_guard.store)
+            return typed(await asyncio.to_thread(held_tools, s.mcp.tool_guard.store))
 
         return self._core.submit("mcp:held-tools", work)
 
-    def review(self, server_id: str) -> Pending[dict[str, Any]]:
-        """``mcp:tool-review``: ``{serverId, pinned, held, items: [{name, status, before, after, diff,
-        findings}], pinnedFindings}`` (see ``ToolReview.to_json_dict``)."""
+    def review(self, server_id: str) -> Pending[ToolReview]:
+        """``mcp:tool-review``: the held-back tools with their diffs and findings, and the pinned tools' findings."""
 
-        async def work(s: AppServices, i: str) -> dict[str, Any]:
+        async def work(s: AppServices, i: str) -> ToolReview:
             """``mcp:tool-review`` on the service loop."""
+            from elftia_desktop.bridge.explore_views import tool_review
+
             names = {r.id: r.name for r in await s.mcp.current_records()}
-            review = await asyncio.to_thread(s.mcp.tool_guard.review, i, names)
-            return review.to_json_dict()
+            return tool_review(await asyncio.to_thread(s.mcp.tool_guard.review, i, names))
 
         return self._by_id("mcp:tool-review", server_id, work)
 

@@ -19,12 +19,13 @@ from PySide6.QtGui import QDesktopServices
 
 from elftia_desktop import __version__
 from elftia_desktop.ui.apps.context import DISPLAY_MODE, host_context
-from elftia_desktop.ui.apps.meta import PROTOCOL_VERSION, declared_origins, visible_to_app
+from elftia_desktop.ui.apps.meta import PROTOCOL_VERSION, ViewPolicy, visible_to_app
 
 if TYPE_CHECKING:
     from elftia_desktop.bridge.errors import BridgeError
+    from elftia_desktop.bridge.results_explore import Discovery
     from elftia_desktop.bridge.router import McpRouter
-    from elftia_desktop.core.models import MCPCallToolResponse, McpDiscoverResult
+    from elftia_desktop.core.models import MCPCallToolResponse
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +58,7 @@ class AppDialect(QObject):
         router: McpRouter,
         server_id: str,
         tool: Mapping[str, Any],
-        csp: Any,
+        policy: ViewPolicy,
         ask_link: LinkAsker,
         parent: QObject | None = None,
     ) -> None:
@@ -65,7 +66,7 @@ class AppDialect(QObject):
         self._router = router
         self._server_id = server_id
         self._tool = dict(tool)
-        self._csp = csp
+        self._policy = policy
         self._ask_link = ask_link
         self.container = (640, 2000)
         """Width and maximum height of the frame (``containerDimensions``)."""
@@ -121,7 +122,7 @@ class AppDialect(QObject):
             log.info("MCP App view of %s: %.500s", self._tool.get("name"), params.get("data"))
 
     def _initialize(self, rid: Any, _params: dict[str, Any]) -> None:
-        sandbox_csp = {key: declared_origins(self._csp, key)[0] for key in ("connectDomains", "resourceDomains")}
+        sandbox_csp = {"connectDomains": list(self._policy.connect), "resourceDomains": list(self._policy.resources)}
         capabilities = {
             "openLinks": {},
             "serverTools": {},
@@ -166,7 +167,7 @@ class AppDialect(QObject):
             self._error(rid, INVALID_PARAMS, "resources/read needs uri (a string)")
             return
         self._router.explore.read_resource(self._server_id, uri).then(
-            self, lambda result: self._answer(rid, result), lambda error: self._failed(rid, error)
+            self, lambda result: self._answer(rid, result.payload), lambda error: self._failed(rid, error)
         )
 
     def _open_link(self, rid: Any, params: dict[str, Any]) -> None:
@@ -186,8 +187,8 @@ class AppDialect(QObject):
 
     # -- the server's tools -------------------------------------------------------------------
 
-    def _listed(self, result: McpDiscoverResult) -> None:
-        self._tools = {str(tool.get("name")): tool for tool in result.tools}
+    def _listed(self, result: Discovery) -> None:
+        self._tools = {tool.name: tool.definition for tool in result.tools}
         self._list_error = "" if result.success else f"({result.error})"
         self._run_waiting()
 

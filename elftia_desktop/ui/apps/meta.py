@@ -12,7 +12,11 @@ import binascii
 import html
 import re
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from elftia_desktop.bridge.results_explore import ResourceContent, ResourceRead
 
 APP_MIME_TYPE = "text/html;profile=mcp-app"
 """The mime type of an MCP App's HTML view."""
@@ -23,12 +27,14 @@ _ORIGIN = re.compile(r"^(https?|wss?)://(\*\.)?[A-Za-z0-9.-]+(:[0-9]{1,5})?/?$")
 """An origin a policy may name: scheme, host (optionally ``*.`` for subdomains), port."""
 _NONE, _SELF = "'none'", "'self'"
 _DOCTYPE = re.compile(r"^\s*<!doctype[^>]*>", re.IGNORECASE)
+CSP_KEYS = ("connectDomains", "resourceDomains", "frameDomains", "baseUriDomains")
+"""The kinds of origin a ``_meta.ui.csp`` declares, in :class:`ViewPolicy`'s field order."""
 
 
 def resource_uri_of(tool: Mapping[str, Any]) -> str | None:
     """The ``ui://`` resource a tool (as JSON) points at in ``_meta.ui.resourceUri``; None without one."""
-    uri = ui_meta(tool).get("resourceUri")
     meta = tool.get("_meta")
+    uri = ui_meta(meta).get("resourceUri")
     if uri is None and isinstance(meta, Mapping):
         uri = meta.get("ui/resourceUri")  # the spec's deprecated flat form
     return uri if isinstance(uri, str) and uri.startswith("ui://") else None
@@ -36,48 +42,41 @@ def resource_uri_of(tool: Mapping[str, Any]) -> str | None:
 
 def visible_to_app(tool: Mapping[str, Any]) -> bool:
     """Whether a view may call the tool: ``_meta.ui.visibility`` absent, empty, or naming ``"app"``."""
-    visibility = ui_meta(tool).get("visibility")
+    visibility = ui_meta(tool.get("_meta")).get("visibility")
     return not isinstance(visibility, list) or not visibility or "app" in visibility
 
 
-def ui_meta(item: Mapping[str, Any]) -> dict[str, Any]:
-    """A tool's or a resource content's ``_meta.ui`` (empty when absent or malformed)."""
-    meta = item.get("_meta")
+def ui_meta(meta: object) -> Mapping[str, object]:
+    """The ``ui`` entry of a tool's or a resource content's ``_meta`` (empty when absent or malformed)."""
     ui = meta.get("ui") if isinstance(meta, Mapping) else None
-    return dict(ui) if isinstance(ui, Mapping) else {}
+    return ui if isinstance(ui, Mapping) else {}
 
 
-def view_content(result: Mapping[str, Any], uri: str) -> dict[str, Any]:
-    """The content of ``resources/read``'s result that is the view; ValueError says what is wrong."""
-    contents = result.get("contents")
-    if not isinstance(contents, list) or not contents:
+def view_content(read: ResourceRead, uri: str) -> ResourceContent:
+    """The content of a read ``ui://`` resource that is the view; ValueError says what is wrong."""
+    if not read.contents:
         raise ValueError(f"{uri}: the server returned no contents")
-    matching = [c for c in contents if isinstance(c, Mapping) and c.get("uri") == uri] or contents
-    content = matching[0]
-    if not isinstance(content, Mapping):
-        raise ValueError(f"{uri}: the content is not an object")
-    mime = str(content.get("mimeType") or "")
+    content = next((c for c in read.contents if c.uri == uri), read.contents[0])
+    mime = content.mime_type or ""
     if mime.replace(" ", "").lower() != APP_MIME_TYPE:
         raise ValueError(f"{uri}: mimeType is {mime or 'missing'!r}; an MCP App view is {APP_MIME_TYPE!r}")
-    return dict(content)
+    return content
 
 
-def view_html(content: Mapping[str, Any]) -> str:
+def view_html(content: ResourceContent) -> str:
     """The view's HTML from ``text`` or base64 ``blob``; ValueError when neither holds HTML."""
-    text = content.get("text")
-    if isinstance(text, str):
-        return text
-    blob = content.get("blob")
-    if isinstance(blob, str):
+    if content.text is not None:
+        return content.text
+    if content.blob is not None:
         try:
-            return base64.b64decode(blob, validate=True).decode("utf-8")
+            return base64.b64decode(content.blob, validate=True).decode("utf-8")
         except (binascii.Error, UnicodeDecodeError) as exc:
-            raise ValueError(f"{content.get('uri')}: blob is not base64 UTF-8 HTML ({exc})") from exc
-    raise ValueError(f"{content.get('uri')}: the content has neither text nor blob")
+            raise ValueError(f"{content.uri}: blob is not base64 UTF-8 HTML ({exc})") from exc
+    raise ValueError(f"{content.uri}: the content has neither text nor blob")
 
 
-def declared_origins(csp: Any, key: str) -> tuple[list[str], list[str]]:
-    """``csp[key]`` split into the origins kept and the entries dropped (not a plain origin)."""
+def declared_origins(csp: object, key: str) -> tuple[list[str], list[str]]:
+    """``csp[key]`` (a view's ``_meta.ui.csp`` as declared) split into the origins kept and the entries dropped."""
     entries = csp.get(key) if isinstance(csp, Mapping) else None
     if not isinstance(entries, list):
         return [], []
@@ -86,26 +85,54 @@ def declared_origins(csp: Any, key: str) -> tuple[list[str], list[str]]:
     return kept, dropped
 
 
-def content_security_policy(csp: Any) -> str:
-    """The policy of a view from its ``_meta.ui.csp``: the spec's directives, nothing undeclared allowed."""
-    connect = " ".join(declared_origins(csp, "connectDomains")[0])
-    assets = " ".join(declared_origins(csp, "resourceDomains")[0])
-    frames = " ".join(declared_origins(csp, "frameDomains")[0])
-    bases = " ".join(declared_origins(csp, "baseUriDomains")[0])
-    directives = [
-        "default-src 'none'",
-        f"script-src 'self' 'unsafe-inline' {assets}",
-        f"style-src 'self' 'unsafe-inline' {assets}",
-        f"img-src 'self' data: {assets}",
-        f"font-src 'self' data: {assets}",
-        f"media-src 'self' data: {assets}",
-        f"connect-src {connect or _NONE}",
-        f"frame-src {frames or _NONE}",
-        f"base-uri {bases or _SELF}",
-        "object-src 'none'",
-        "form-action 'none'",
-    ]
-    return "; ".join(" ".join(d.split()) for d in directives)
+@dataclass(frozen=True)
+class ViewPolicy:
+    """What a view's ``_meta.ui.csp`` allows, read safely: the origins of each kind, and the entries dropped."""
+
+    connect: tuple[str, ...] = ()
+    """``connectDomains``: where its scripts may fetch from and connect to."""
+    resources: tuple[str, ...] = ()
+    """``resourceDomains``: where its scripts, styles, images, fonts and media may come from."""
+    frames: tuple[str, ...] = ()
+    """``frameDomains``: what it may show in frames."""
+    base_uris: tuple[str, ...] = ()
+    """``baseUriDomains``: what its ``<base>`` may name."""
+    dropped: tuple[str, ...] = ()
+    """Declared entries that are not plain origins (ignored)."""
+
+    @classmethod
+    def of(cls, csp: object) -> ViewPolicy:
+        """The policy of a declared ``csp`` (None or malformed: no network, no frames)."""
+        kinds = [declared_origins(csp, key) for key in CSP_KEYS]
+        connect, resources, frames, base_uris = (tuple(origins) for origins, _ in kinds)
+        dropped = tuple(entry for _, entries in kinds for entry in entries)
+        return cls(connect, resources, frames, base_uris, dropped)
+
+    @property
+    def header(self) -> str:
+        """The Content-Security-Policy: the spec's directives, nothing undeclared allowed."""
+        connect, assets, frames, bases = (
+            " ".join(o) for o in (self.connect, self.resources, self.frames, self.base_uris)
+        )
+        directives = [
+            "default-src 'none'",
+            f"script-src 'self' 'unsafe-inline' {assets}",
+            f"style-src 'self' 'unsafe-inline' {assets}",
+            f"img-src 'self' data: {assets}",
+            f"font-src 'self' data: {assets}",
+            f"media-src 'self' data: {assets}",
+            f"connect-src {connect or _NONE}",
+            f"frame-src {frames or _NONE}",
+            f"base-uri {bases or _SELF}",
+            "object-src 'none'",
+            "form-action 'none'",
+        ]
+        return "; ".join(" ".join(d.split()) for d in directives)
+
+
+def content_security_policy(csp: object) -> str:
+    """The policy of a view from its declared ``_meta.ui.csp`` (:attr:`ViewPolicy.header`)."""
+    return ViewPolicy.of(csp).header
 
 
 def with_policy(document: str, policy: str) -> str:

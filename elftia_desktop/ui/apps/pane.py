@@ -20,25 +20,17 @@ from PySide6.QtWidgets import QLabel, QMessageBox, QPlainTextEdit, QScrollArea, 
 
 from elftia_desktop.ui.apps import APPS_EXTRA_HINT, webengine_available
 from elftia_desktop.ui.apps.dialect import AppDialect
-from elftia_desktop.ui.apps.meta import (
-    content_security_policy,
-    declared_origins,
-    resource_uri_of,
-    ui_meta,
-    view_content,
-    view_html,
-    with_policy,
-)
+from elftia_desktop.ui.apps.meta import ViewPolicy, resource_uri_of, ui_meta, view_content, view_html, with_policy
 
 if TYPE_CHECKING:
     from elftia_desktop.bridge.errors import BridgeError
+    from elftia_desktop.bridge.results_explore import ResourceContent, ResourceRead
     from elftia_desktop.bridge.router import McpRouter
     from elftia_desktop.core.models import MCPCallToolResponse
     from elftia_desktop.ui.apps.web import AppFrame
 
 log = logging.getLogger(__name__)
 
-CSP_KEYS = ("connectDomains", "resourceDomains", "frameDomains", "baseUriDomains")
 MIN_HEIGHT, MAX_HEIGHT = 120, 2000
 """Bounds of the frame's height, whatever the view reports."""
 
@@ -82,7 +74,7 @@ class AppPane(QWidget):
 
     # -- the resource -------------------------------------------------------------------------
 
-    def _read(self, result: dict[str, Any]) -> None:
+    def _read(self, result: ResourceRead) -> None:
         try:
             content = view_content(result, self.uri)
             document = view_html(content)
@@ -90,25 +82,23 @@ class AppPane(QWidget):
             self.status.setText(f"The view cannot be shown: {exc}")
             return
         if webengine_available():
-            self._show_view(document, ui_meta(content))
+            self._show_view(document, ViewPolicy.of(ui_meta(content.meta).get("csp")))
         else:
             self._show_missing(content, len(document))
 
     def _unread(self, error: BridgeError) -> None:
         self.status.setText(f"{self.uri} could not be read: {error.kind}: {error.message}")
 
-    def _show_view(self, document: str, ui: dict[str, Any]) -> None:
+    def _show_view(self, document: str, policy: ViewPolicy) -> None:
         from elftia_desktop.ui.apps.web import AppFrame
 
-        csp = ui.get("csp")
-        policy = content_security_policy(csp)
-        dropped = [entry for key in CSP_KEYS for entry in declared_origins(csp, key)[1]]
-        log.info("MCP App view %s of %s runs under: %s", self.uri, self._server_id, policy)
+        dropped = list(policy.dropped)
+        log.info("MCP App view %s of %s runs under: %s", self.uri, self._server_id, policy.header)
         if dropped:
             log.warning("MCP App view %s: ignored CSP entries that are not origins: %s", self.uri, dropped)
-        self.frame = AppFrame(with_policy(document, policy), declared_origins(csp, "frameDomains")[0], self)
+        self.frame = AppFrame(with_policy(document, policy.header), list(policy.frames), self)
         self.frame.setMinimumHeight(MIN_HEIGHT)
-        self.dialect = AppDialect(self._router, self._server_id, self._tool, csp, self.ask_link, self)
+        self.dialect = AppDialect(self._router, self._server_id, self._tool, policy, self.ask_link, self)
         self.dialect.container = (max(self.area.viewport().width(), 320), MAX_HEIGHT)
         self.dialect.post.connect(self.frame.send)
         self.frame.received.connect(self.dialect.receive)
@@ -116,17 +106,16 @@ class AppPane(QWidget):
         if self._last_call is not None:  # a Try call ended before the tab was first shown
             self.dialect.show_call(*self._last_call)
         self.area.setWidget(self.frame)
-        connect = declared_origins(csp, "connectDomains")[0]
-        network = ", ".join(connect) if connect else "none"
+        network = ", ".join(policy.connect) if policy.connect else "none"
         ignored = f" · ignored: {', '.join(dropped)}" if dropped else ""
         self.status.setText(f"{self.uri} · network: {network}{ignored}")
 
-    def _show_missing(self, content: Mapping[str, Any], size: int) -> None:
+    def _show_missing(self, content: ResourceContent, size: int) -> None:
         self.status.setText(
             "This tool has an MCP App view, which needs QtWebEngine: install it with "
             f"{APPS_EXTRA_HINT} (the Elftia Desktop app bundle includes it). What the view declares:"
         )
-        shown = {"uri": content.get("uri"), "mimeType": content.get("mimeType"), "_meta": content.get("_meta", {})}
+        shown = {"uri": content.uri, "mimeType": content.mime_type, "_meta": content.meta}
         self.declared = QPlainTextEdit(json.dumps(shown, indent=2) + f"\n\n({size} characters of HTML)", self)
         self.declared.setReadOnly(True)
         self.area.setWidget(self.declared)

@@ -14,8 +14,8 @@ server's recent calls.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from html import escape
-from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontDatabase
@@ -37,11 +37,12 @@ from PySide6.QtWidgets import (
 )
 
 from elftia_desktop.bridge.errors import BridgeError
+from elftia_desktop.bridge.results_explore import Discovery, ToolInfo
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.approvals import auto_approved
-from elftia_desktop.core.apps import APP_ONLY, tool_is_app_only
+from elftia_desktop.core.apps import APP_ONLY
 from elftia_desktop.core.extensions import SKILLS_EXTENSION, short_label
-from elftia_desktop.core.models import McpActionResult, McpDiscoverResult, McpServerRecord
+from elftia_desktop.core.models import McpActionResult, McpServerRecord
 from elftia_desktop.ui.dialogs.discover_activity import ActivityPanel
 from elftia_desktop.ui.dialogs.discover_icons import icon_label, request_icon
 from elftia_desktop.ui.dialogs.discover_prompts import PromptsPanel
@@ -66,37 +67,22 @@ class ToolCard(QFrame):
     """One tool: name (and an "app-only" chip for MCP Apps' view-only tools), description, schema toggle,
     Try, Enabled and Auto-approve switches."""
 
-    def __init__(self, tool: dict[str, Any], enabled: bool, auto: bool, parent: QWidget | None = None) -> None:
+    def __init__(self, tool: ToolInfo, enabled: bool, auto: bool, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("Card")
-        self.name = str(tool.get("name", ""))
+        self.name = tool.name
         title = _label(self.name, self, "CardTitle")
         title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         description = _label("", self, "Muted", wrap=True)
-        set_description(description, str(tool.get("description") or "No description."))
+        set_description(description, tool.description or "No description.")
         description.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.enabled = ToggleSwitch(self)
-        self.enabled.setChecked(enabled)
-        self.enabled.setToolTip("Enabled: agents can use this tool (off: hidden from every tool list)")
-        self.enabled.setAccessibleName(f"{self.name} enabled")
-        self.auto = ToggleSwitch(self)
-        self.auto.setChecked(auto)
-        self.auto.setToolTip("Auto-approve: run this tool without asking each time")
-        self.auto.setAccessibleName(f"{self.name} auto-approve")
+        tip = "Enabled: agents can use this tool (off: hidden from every tool list)"
+        self.enabled = self._switch(enabled, tip, f"{self.name} enabled")
+        self.auto = self._switch(
+            auto, "Auto-approve: run this tool without asking each time", f"{self.name} auto-approve"
+        )
         self.auto.setEnabled(enabled)
-        self.schema_button = QToolButton(self)
-        self.schema_button.setText("▸ Input schema")
-        self.schema_button.setCheckable(True)
-        self.schema_button.setAutoRaise(True)
-        self.schema_button.setToolTip("Show or hide the JSON schema of the tool's arguments")
-        self.schema = QPlainTextEdit(json.dumps(tool.get("inputSchema") or {}, indent=2), self)
-        self.schema.setReadOnly(True)
-        self.schema.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.schema.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        lines = self.schema.document().blockCount()
-        self.schema.setFixedHeight(min(lines, 16) * self.schema.fontMetrics().lineSpacing() + 14)
-        self.schema.hide()
-        self.schema_button.toggled.connect(self._fold)
+        self.schema_button, self.schema = self._schema_view(tool.input_schema)
         self.try_button = QPushButton("Try…", self)
         self.try_button.setAutoDefault(False)
         self.try_button.setToolTip(f"Call {self.name} with arguments from a form and see the result")
@@ -115,7 +101,7 @@ class ToolCard(QFrame):
         head.addWidget(self.icon)
         head.addWidget(title)
         self.app_only: QLabel | None = None
-        if tool_is_app_only(tool):
+        if tool.app_only:
             self.app_only = _label(APP_ONLY, self, "Chip")
             self.app_only.setToolTip(
                 "MCP Apps: only the server's own view calls this tool. No model is given it "
@@ -133,6 +119,30 @@ class ToolCard(QFrame):
         layout.addWidget(self.schema)
         layout.addWidget(self.status)
 
+    def _switch(self, checked: bool, tip: str, name: str) -> ToggleSwitch:
+        switch = ToggleSwitch(self)
+        switch.setChecked(checked)
+        switch.setToolTip(tip)
+        switch.setAccessibleName(name)
+        return switch
+
+    def _schema_view(self, schema: Mapping[str, object]) -> tuple[QToolButton, QPlainTextEdit]:
+        """The fold button and the (folded) view of the tool's input schema as JSON."""
+        button = QToolButton(self)
+        button.setText("▸ Input schema")
+        button.setCheckable(True)
+        button.setAutoRaise(True)
+        button.setToolTip("Show or hide the JSON schema of the tool's arguments")
+        view = QPlainTextEdit(json.dumps(schema, indent=2), self)
+        view.setReadOnly(True)
+        view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        lines = view.document().blockCount()
+        view.setFixedHeight(min(lines, 16) * view.fontMetrics().lineSpacing() + 14)
+        view.hide()
+        button.toggled.connect(self._fold)
+        return button, view
+
     def _fold(self, shown: bool) -> None:
         self.schema.setVisible(shown)
         self.schema_button.setText(("▾" if shown else "▸") + " Input schema")
@@ -145,7 +155,7 @@ class DiscoverDialog(QDialog):
         super().__init__(parent)
         self._router = router
         self.record = record
-        self.discovered: McpDiscoverResult | None = None
+        self.discovered: Discovery | None = None
         self.cards: dict[str, ToolCard] = {}
         self._details = ""
         self.setWindowTitle(f"Discover — {record.name}")
@@ -265,23 +275,23 @@ class DiscoverDialog(QDialog):
         self._set_busy(False)
         self._set_error(escape(f"{error.kind}: {error.message}"), error.details or error.message)
 
-    def _loaded(self, result: McpDiscoverResult) -> None:
+    def _loaded(self, result: Discovery) -> None:
         self._set_busy(False)
         self.discovered = result
         if not result.success and result.error and not result.tools:
             self._set_error(f"Could not list the tools: {result.error}", result.error)
-        info = result.server_info or {}
-        extensions = short_label(info.get("extensions") or [])
-        named = " ".join(str(info.get(k, "")) for k in ("name", "version")).strip()
+        server = result.server
+        extensions = short_label(server.extensions) if server else ""
+        named = server.label if server else ""
         self.info.setText(f"{named} · extensions: {extensions}" if extensions else named)
-        request_icon(self._router, self, self.server_icon, info)
+        if server is not None:
+            request_icon(self._router, self, self.server_icon, server.icons, server.name)
         self._fill_tools(result)
-        self.prompts.set_prompts(result.prompts, result.errors.get("prompts", ""))
-        problems = [result.errors.get(k, "") for k in ("resources", "resourceTemplates")]
-        self.resources.set_resources(result.resources, result.resource_templates, "; ".join(p for p in problems if p))
-        self._kind_error(self.tool_errors, result.errors.get("tools", ""))
-        self.skills.refresh(SKILLS_EXTENSION in (info.get("extensions") or []))
-        counts = (len(result.tools), len(result.prompts), len(result.resources) + len(result.resource_templates))
+        self.prompts.set_prompts(list(result.prompts), result.prompts_error)
+        self.resources.set_resources(list(result.resources), list(result.templates), result.resources_error)
+        self._kind_error(self.tool_errors, result.tools_error)
+        self.skills.refresh(server is not None and SKILLS_EXTENSION in server.extensions)
+        counts = (len(result.tools), len(result.prompts), len(result.resources) + len(result.templates))
         for index, (name, count) in enumerate(zip(("&Tools", "&Prompts", "R&esources"), counts, strict=True)):
             self.tabs.setTabText(index, f"{name} ({count})")
 
@@ -290,20 +300,19 @@ class DiscoverDialog(QDialog):
         label.setText(f"Could not be listed: {text}" if text else "")
         label.setVisible(bool(text))
 
-    def _fill_tools(self, result: McpDiscoverResult) -> None:
+    def _fill_tools(self, result: Discovery) -> None:
         for card in self.cards.values():
             self.tool_box.removeWidget(card)
             card.deleteLater()
         self.cards = {}
         disabled = set(self.record.disabled_tools)
         for tool in result.tools:
-            name = str(tool.get("name", ""))
-            read_only = (tool.get("annotations") or {}).get("readOnlyHint")
-            card = ToolCard(tool, name not in disabled, auto_approved(self.record, name, read_only), self)
+            name = tool.name
+            card = ToolCard(tool, name not in disabled, auto_approved(self.record, name, tool.read_only_hint), self)
             card.enabled.toggled.connect(lambda on, n=name: self.set_flag(n, "enabled", on))
             card.auto.toggled.connect(lambda on, n=name: self.set_flag(n, "autoApprove", on))
             card.try_button.clicked.connect(lambda _=False, t=tool: self.try_tool(t))
-            request_icon(self._router, card, card.icon, tool)
+            request_icon(self._router, card, card.icon, tool.icons, name)
             self.tool_box.insertWidget(self.tool_box.count() - 1, card)
             self.cards[name] = card
         self._filter_tools(self.filter.text())
@@ -311,17 +320,17 @@ class DiscoverDialog(QDialog):
     def _filter_tools(self, text: str) -> None:
         needle = text.strip().lower()
         for name, card in self.cards.items():
-            tool = next((t for t in (self.discovered.tools if self.discovered else []) if t.get("name") == name), {})
-            haystack = f"{name} {tool.get('description') or ''}".lower()
+            tool = self.discovered.tool(name) if self.discovered else None
+            haystack = f"{name} {tool.description if tool else ''}".lower()
             card.setVisible(not needle or needle in haystack)
 
     def _count_calls(self, server_id: str) -> None:
         if server_id == self.record.id:
             self.tabs.setTabText(3, f"&Activity ({len(self._router.activity.calls(server_id))})")
 
-    def try_tool(self, tool: dict[str, Any]) -> TryToolDialog:
+    def try_tool(self, tool: ToolInfo) -> TryToolDialog:
         """Open the try-a-tool dialog for one of the listed tools."""
-        return open_try_tool(self._router, self.record.id, tool, self.record.name, self)
+        return open_try_tool(self._router, self.record.id, tool.definition, self.record.name, self)
 
     def show_tab(self, name: str) -> None:
         """Switch to the tab ``tools``, ``prompts``, ``resources``, ``activity`` or ``skills``."""

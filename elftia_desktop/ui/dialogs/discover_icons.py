@@ -7,7 +7,8 @@ icon that is refused or cannot be drawn leaves it hidden.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QImage, QPixmap
@@ -37,14 +38,14 @@ def show_icon(label: QLabel, image: QImage, name: str) -> None:
     label.show()
 
 
-def request_icon(router: McpRouter, owner: QObject, label: QLabel, item: dict[str, Any]) -> None:
-    """Ask for the icon of ``item`` (a tool or ``serverInfo``) when it declares one; ``owner`` receives it."""
-    icons = item.get("icons")
-    if not isinstance(icons, list) or not icons:
+def request_icon(
+    router: McpRouter, owner: QObject, label: QLabel, icons: Sequence[Mapping[str, object]], name: str
+) -> None:
+    """Ask for the icon of ``name`` (a tool or the server) from its listed ``icons``; ``owner`` receives it."""
+    if not icons:
         return
-    name = str(item.get("name", ""))
 
     def drawn(image: QImage) -> None:
         show_icon(label, image, name)
 
-    router.icons.image([i for i in icons if isinstance(i, dict)]).then(owner, drawn)
+    router.icons.image([dict(icon) for icon in icons]).then(owner, drawn)

@@ -6,7 +6,7 @@ Prompt arguments are strings; the arguments form is the same generated form as f
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import (
     QListWidget,
@@ -20,18 +20,15 @@ from elftia_desktop.ui.widgets.schema_form import SchemaForm
 
 if TYPE_CHECKING:
     from elftia_desktop.bridge.errors import BridgeError
+    from elftia_desktop.bridge.results import JsonDict
+    from elftia_desktop.bridge.results_explore import PromptInfo, RenderedPrompt
     from elftia_desktop.bridge.router import McpRouter
 
 
-def prompt_schema(prompt: dict[str, Any]) -> dict[str, Any]:
-    """A JSON schema for a prompt's arguments (each a string)."""
-    properties: dict[str, Any] = {}
-    required: list[str] = []
-    for argument in prompt.get("arguments") or []:
-        name = str(argument.get("name", ""))
-        properties[name] = {"type": "string", "description": str(argument.get("description") or "")}
-        if argument.get("required"):
-            required.append(name)
+def prompt_schema(prompt: PromptInfo) -> JsonDict:
+    """A JSON schema for a prompt's arguments (each a string): the arguments form is built from it."""
+    properties = {a.name: {"type": "string", "description": a.description} for a in prompt.arguments}
+    required = [a.name for a in prompt.arguments if a.required]
     return {"type": "object", "properties": properties, "required": required}
 
 
@@ -43,7 +40,7 @@ class PromptsPanel(QWidget):
         super().__init__(parent)
         self._router = router
         self.server_id = server_id
-        self.prompts: list[dict[str, Any]] = []
+        self.prompts: list[PromptInfo] = []
         self.list = QListWidget(self)
         self.list.setToolTip("The server's prompts; choose one to fill in its arguments")
         self.list.currentRowChanged.connect(self._chosen)
@@ -63,14 +60,14 @@ class PromptsPanel(QWidget):
         """The arguments form of the chosen prompt."""
         return self.detail.form
 
-    def set_prompts(self, prompts: list[dict[str, Any]], error: str = "") -> None:
+    def set_prompts(self, prompts: list[PromptInfo], error: str = "") -> None:
         """Show the listed prompts (and why they could not be listed)."""
         show_list_error(self.error, error)
         self.prompts = list(prompts)
         self.list.clear()
         for prompt in self.prompts:
-            item = QListWidgetItem(str(prompt.get("title") or prompt.get("name", "")))
-            item.setToolTip(str(prompt.get("description") or ""))
+            item = QListWidgetItem(prompt.label)
+            item.setToolTip(prompt.description)
             self.list.addItem(item)
         if self.prompts:
             self.list.setCurrentRow(0)
@@ -83,7 +80,7 @@ class PromptsPanel(QWidget):
             self.get_button.setEnabled(False)
             return
         prompt = self.prompts[row]
-        set_description(self.description, str(prompt.get("description") or "No description."))
+        set_description(self.description, prompt.description or "No description.")
         self.detail.set_form(SchemaForm(prompt_schema(prompt), self))
         self.get_button.setEnabled(True)
 
@@ -96,12 +93,12 @@ class PromptsPanel(QWidget):
         if issues:
             self.status.setText(f"Not sent: {len(issues)} argument problem{'s' if len(issues) != 1 else ''}.")
             return
-        name = str(self.prompts[row].get("name", ""))
+        name = self.prompts[row].name
         arguments = {k: str(v) for k, v in self.form.value().items()}
         self.detail.begin("Asking…")
         self._router.explore.get_prompt(self.server_id, name, arguments).then(self, self._shown, self._failed)
 
-    def _shown(self, result: dict[str, Any]) -> None:
+    def _shown(self, result: RenderedPrompt) -> None:
         self.result_view.show_messages(result, self.detail.finish())
 
     def _failed(self, error: BridgeError) -> None:

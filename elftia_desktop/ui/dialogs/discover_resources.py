@@ -7,7 +7,7 @@ contents appear with a text or image preview.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from elftia_desktop.bridge.results_explore import ResourceInfo, ResourceRead, ResourceTemplateInfo
 from elftia_desktop.ui.dialogs.explore_pane import DetailPane, explore_layout, show_list_error
 from elftia_desktop.ui.dialogs.uri_template import expand, template_variables
 from elftia_desktop.ui.widgets.inline_code import set_description
@@ -37,7 +38,7 @@ class ResourcesPanel(QWidget):
         super().__init__(parent)
         self._router = router
         self.server_id = server_id
-        self.template: dict[str, Any] | None = None
+        self.template: ResourceTemplateInfo | None = None
         self.tree = QTreeWidget(self)
         self.tree.setHeaderLabels(["Name", "URI", "Type"])
         self.tree.setAlternatingRowColors(True)
@@ -62,23 +63,26 @@ class ResourcesPanel(QWidget):
         """The variables form of the chosen template (None for a plain resource)."""
         return self.detail.form
 
-    def set_resources(self, resources: list[dict[str, Any]], templates: list[dict[str, Any]], error: str = "") -> None:
+    def set_resources(
+        self, resources: list[ResourceInfo], templates: list[ResourceTemplateInfo], error: str = ""
+    ) -> None:
         """Show the listed resources and templates (and why they could not be listed)."""
         show_list_error(self.error, error)
         self.tree.clear()
-        groups = (("Resources", resources, "uri"), ("Templates", templates, "uriTemplate"))
-        for title, items, key in groups:
-            group = QTreeWidgetItem(self.tree, [f"{title} ({len(items)})"])
-            group.setFirstColumnSpanned(True)
-            group.setFlags(group.flags() & ~Qt.ItemFlag.ItemIsSelectable)
-            for entry in items:
-                cells = [str(entry.get(k) or "") for k in ("name", key, "mimeType")]
-                child = QTreeWidgetItem(group, cells)
-                child.setToolTip(1, cells[1])
-                child.setData(0, ROLE, (key, entry))
+        self._group("Resources", [(r, [r.name, r.uri, r.mime_type]) for r in resources])
+        self._group("Templates", [(t, [t.name, t.uri_template, t.mime_type]) for t in templates])
         self.tree.expandAll()
         for column in range(2):
             self.tree.resizeColumnToContents(column)
+
+    def _group(self, title: str, rows: list[tuple[ResourceInfo | ResourceTemplateInfo, list[str]]]) -> None:
+        group = QTreeWidgetItem(self.tree, [f"{title} ({len(rows)})"])
+        group.setFirstColumnSpanned(True)
+        group.setFlags(group.flags() & ~Qt.ItemFlag.ItemIsSelectable)
+        for entry, cells in rows:
+            child = QTreeWidgetItem(group, cells)
+            child.setToolTip(1, cells[1])
+            child.setData(0, ROLE, entry)
 
     def select(self, uri_or_template: str) -> None:
         """Choose the entry with this URI or URI template."""
@@ -91,19 +95,17 @@ class ResourcesPanel(QWidget):
                     return
 
     def _chosen(self, item: QTreeWidgetItem | None) -> None:
-        data = item.data(0, ROLE) if item is not None else None
+        entry = item.data(0, ROLE) if item is not None else None
         self.detail.set_form(None)
-        self.read_button.setEnabled(data is not None)
-        if data is None:
-            self.template = None
+        self.read_button.setEnabled(entry is not None)
+        self.template = entry if isinstance(entry, ResourceTemplateInfo) else None
+        if not isinstance(entry, ResourceInfo | ResourceTemplateInfo):
             return
-        key, entry = data
-        set_description(self.description, str(entry.get("description") or "No description."))
-        self.template = entry if key == "uriTemplate" else None
+        set_description(self.description, entry.description or "No description.")
         if self.template is None:
-            self.uri.setText(str(entry.get("uri", "")))
+            self.uri.setText(entry.uri if isinstance(entry, ResourceInfo) else "")
             return
-        names = template_variables(str(entry.get("uriTemplate", "")))
+        names = template_variables(self.template.uri_template)
         schema = {"type": "object", "properties": {n: {"type": "string"} for n in names}, "required": names}
         form = SchemaForm(schema, self)
         form.changed.connect(self._show_uri)
@@ -115,7 +117,7 @@ class ResourcesPanel(QWidget):
         if self.template is None:
             return self.uri.text()
         values = {k: str(v) for k, v in (self.form.value() if self.form else {}).items()}
-        return expand(str(self.template.get("uriTemplate", "")), values)
+        return expand(self.template.uri_template, values)
 
     def _show_uri(self) -> None:
         self.uri.setText(self.current_uri())
@@ -131,7 +133,7 @@ class ResourcesPanel(QWidget):
         self.detail.begin("Reading…")
         self._router.explore.read_resource(self.server_id, uri).then(self, self._shown, self._failed)
 
-    def _shown(self, result: dict[str, Any]) -> None:
+    def _shown(self, result: ResourceRead) -> None:
         self.result_view.show_contents(result, self.detail.finish())
 
     def _failed(self, error: BridgeError) -> None:

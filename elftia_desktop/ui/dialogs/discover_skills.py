@@ -9,11 +9,12 @@ the extension gets one line saying so.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QHeaderView, QLabel, QPushButton, QTreeWidget, QTreeWidgetItem, QWidget
 
+from elftia_desktop.bridge.results_explore import ResourceContent, ResourceRead, SkillView
 from elftia_desktop.ui.dialogs.explore_pane import DetailPane, explore_layout, show_list_error
 from elftia_desktop.ui.widgets.inline_code import set_description
 
@@ -39,8 +40,8 @@ class SkillsPanel(QWidget):
         super().__init__(parent)
         self._router = router
         self.server_id = server_id
-        self.skills: list[dict[str, Any]] = []
-        self.chosen: tuple[dict[str, Any], str] | None = None
+        self.skills: list[SkillView] = []
+        self.chosen: tuple[SkillView, str] | None = None
         """The chosen skill and the URI of the chosen file."""
         self.tree = QTreeWidget(self)
         self.tree.setHeaderLabels(["Name", "URI", "Status"])
@@ -86,22 +87,22 @@ class SkillsPanel(QWidget):
             return
         self._router.skills.skills(self.server_id).then(self, self.set_skills, self._list_failed)
 
-    def set_skills(self, skills: list[dict[str, Any]]) -> None:
+    def set_skills(self, skills: list[SkillView]) -> None:
         """Show the listed skills, each with its files."""
         show_list_error(self.error, "")
         self.skills = skills
         self.tree.clear()
         for skill in skills:
-            status = HELD if skill["held"] else ("dynamic: no digests" if skill["dynamic"] else "accepted")
-            item = QTreeWidgetItem(self.tree, [skill["name"], skill["uri"], status])
-            item.setData(0, ROLE, (skill, skill["uri"]))
-            item.setToolTip(1, skill["uri"])
-            if skill["held"]:
-                item.setToolTip(2, f"{skill['status'].capitalize()} since it was accepted: Accept it to read its files")
-            for file in skill["resources"] if isinstance(skill["resources"], list) else []:
-                child = QTreeWidgetItem(item, [file["uri"].rsplit("/", 1)[-1], file["uri"], f"{file['size']} bytes"])
-                child.setData(0, ROLE, (skill, file["uri"]))
-                child.setToolTip(1, f"{file['uri']}\n{file['digest']}")
+            status = HELD if skill.held else ("dynamic: no digests" if skill.dynamic else "accepted")
+            item = QTreeWidgetItem(self.tree, [skill.name, skill.uri, status])
+            item.setData(0, ROLE, (skill, skill.uri))
+            item.setToolTip(1, skill.uri)
+            if skill.held:
+                item.setToolTip(2, f"{skill.status.capitalize()} since it was accepted: Accept it to read its files")
+            for file in skill.files or ():
+                child = QTreeWidgetItem(item, [file.uri.rsplit("/", 1)[-1], file.uri, f"{file.size} bytes"])
+                child.setData(0, ROLE, (skill, file.uri))
+                child.setToolTip(1, f"{file.uri}\n{file.digest}")
         self.tree.expandAll()
         self._chosen(self.tree.currentItem())
         self.listed.emit(len(skills))
@@ -118,21 +119,21 @@ class SkillsPanel(QWidget):
     def _chosen(self, item: QTreeWidgetItem | None) -> None:
         self.chosen = item.data(0, ROLE) if item is not None else None
         self.detail.set_form(None)
-        self.read_button.setEnabled(self.chosen is not None and not self.chosen[0]["held"])
-        held = self.chosen is not None and self.chosen[0]["held"]
+        held = self.chosen is not None and self.chosen[0].held
+        self.read_button.setEnabled(self.chosen is not None and not held)
         self.accept_button.setVisible(held)
         if self.chosen is None:
             self.note.setText("")
             return
         skill = self.chosen[0]
-        set_description(self.description, str(skill.get("description") or "No description."))
-        lint = "".join(f"\nLint {f['rule']}: {f['detail']}" for f in skill["findings"])
+        set_description(self.description, skill.description or "No description.")
+        lint = "".join(f"\nLint {f.rule}: {f.detail}" for f in skill.findings)
         if held:
             self.note.setText(
-                f"{skill['status'].capitalize()} since it was accepted: held back, its files are not read.{lint}"
+                f"{skill.status.capitalize()} since it was accepted: held back, its files are not read.{lint}"
             )
         else:
-            self.note.setText(f"From this server, as {skill['uri']}{lint}")
+            self.note.setText(f"From this server, as {skill.uri}{lint}")
 
     def read(self) -> None:
         """Read the chosen file through its skill's entry."""
@@ -140,29 +141,30 @@ class SkillsPanel(QWidget):
             return
         skill, uri = self.chosen
         self.detail.begin("Reading and checking the digest…")
-        file_uri = None if uri == skill["uri"] else uri
-        self._router.skills.read(self.server_id, skill["uri"], file_uri).then(self, self._shown, self._failed)
+        file_uri = None if uri == skill.uri else uri
+        self._router.skills.read(self.server_id, skill.uri, file_uri).then(self, self._shown, self._failed)
 
     def accept(self) -> None:
         """Accept the chosen held-back skill, then list again."""
         if self.chosen is None:
             return
         self.accept_button.setEnabled(False)
-        self._router.skills.accept(self.server_id, self.chosen[0]["uri"]).then(self, self._accepted, self._failed)
+        self._router.skills.accept(self.server_id, self.chosen[0].uri).then(self, self._accepted, self._failed)
 
     def _accepted(self, _uris: list[str]) -> None:
         self.accept_button.setEnabled(True)
         uri = self.chosen[1] if self.chosen is not None else ""
         self._router.skills.skills(self.server_id).then(self, lambda s: self._relisted(s, uri), self._list_failed)
 
-    def _relisted(self, skills: list[dict[str, Any]], uri: str) -> None:
+    def _relisted(self, skills: list[SkillView], uri: str) -> None:
         self.set_skills(skills)
         self.select(uri)
 
     def _shown(self, text: str) -> None:
         uri = self.chosen[1] if self.chosen is not None else ""
+        content = ResourceContent(uri=uri, mime_type="text/markdown", text=text, blob=None, meta={})
         self.result_view.show_contents(
-            {"contents": [{"uri": uri, "mimeType": "text/markdown", "text": text}]}, self.detail.finish()
+            ResourceRead((content,), {"contents": [content.as_json()]}), self.detail.finish()
         )
 
     def _failed(self, error: BridgeError) -> None:

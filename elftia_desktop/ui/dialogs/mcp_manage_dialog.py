@@ -41,6 +41,7 @@ from elftia_desktop.ui.widgets.tool_picker import ToolPicker, legible_checkboxes
 
 if TYPE_CHECKING:
     from elftia_desktop.bridge.errors import BridgeError
+    from elftia_desktop.bridge.results_explore import SkillView
     from elftia_desktop.bridge.router import McpRouter
     from elftia_desktop.bridge.signals import ConnectionStateChanged
     from elftia_desktop.core.models import McpServerRecord, McpToolListing, ProviderPayload
@@ -291,7 +292,7 @@ class McpManageDialog(QDialog):
                 self._ask_skills(record)
 
     def _ask_skills(self, record: McpServerRecord) -> None:
-        def done(skills: list[dict[str, Any]]) -> None:
+        def done(skills: list[SkillView]) -> None:
             self.skill_picker.set_skills(record.id, record.name, skills, self.agent)
 
         def failed(error: BridgeError) -> None:

@@ -7,8 +7,9 @@ are now (``mcp:accept-tools``); until then agents, the loader and the gateway do
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QFontDatabase, QTextCharFormat, QTextCursor
@@ -29,7 +30,9 @@ from elftia_desktop.ui.theme import STATE_COLORS
 
 if TYPE_CHECKING:
     from elftia_desktop.bridge.errors import BridgeError
+    from elftia_desktop.bridge.results_explore import ReviewRow, ToolReview
     from elftia_desktop.bridge.router import McpRouter
+    from elftia_desktop.core.tool_pins import LintFinding
 
 STATUS_LABELS = {"changed": "changed", "new": "new tool", "instructions": "server instructions changed"}
 
@@ -81,10 +84,9 @@ class ToolReviewDialog(QDialog):
         column.addWidget(buttons)
         router.tool_review.review(server_id).then(self, self.show_review, self._failed)
 
-    def show_review(self, review: dict[str, Any]) -> None:
+    def show_review(self, review: ToolReview) -> None:
         """Fill the dialog from a ``mcp:tool-review`` result."""
-        items = list(review.get("items") or [])
-        flagged = list(review.get("pinnedFindings") or [])
+        items, flagged = review.items, review.pinned_findings
         if not items and only_shadowing(flagged):
             self.intro.setText(
                 f"Every tool is as it was when you trusted the server, but {escape(findings_summary(flagged))}: "
@@ -105,25 +107,25 @@ class ToolReviewDialog(QDialog):
             )
         for item in items:
             self._add_item(item)
-        for finding in review.get("pinnedFindings") or []:
-            self.items.addWidget(_finding_label(finding, f"in the pinned tool {finding['tool']}"))
+        for finding in flagged:
+            self.items.addWidget(_finding_label(finding, f"in the pinned tool {finding.tool}"))
         self.items.addStretch(1)
         self.accept_all.setEnabled(bool(items or flagged))
         self.accept_selected.setEnabled(bool(items))
 
-    def _add_item(self, item: dict[str, Any]) -> None:
-        name = str(item["name"])
-        check = QCheckBox(f"{name} — {STATUS_LABELS.get(item['status'], item['status'])}")
+    def _add_item(self, item: ReviewRow) -> None:
+        name = item.name
+        check = QCheckBox(f"{name} — {STATUS_LABELS.get(item.status, item.status)}")
         check.setChecked(True)
         self.checks[name] = check
         self.items.addWidget(check)
-        for finding in item.get("findings") or []:
+        for finding in item.findings:
             self.items.addWidget(_finding_label(finding, ""))
         diff = QPlainTextEdit()
         diff.setReadOnly(True)
         diff.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         diff.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        _fill(diff, list(item.get("diff") or []))
+        _fill(diff, item.diff)
         diff.setMinimumHeight(140)
         self.items.addWidget(diff)
 
@@ -147,18 +149,17 @@ class ToolReviewDialog(QDialog):
         self.accept_selected.setEnabled(bool(self.checks))
 
 
-def _finding_label(finding: dict[str, Any], where: str) -> QLabel:
+def _finding_label(finding: LintFinding, where: str) -> QLabel:
     suffix = f" ({escape(where)})" if where else ""
     label = QLabel(
-        f"<span style='color:{STATE_COLORS['error']}'>⚠ {escape(str(finding['rule']))}</span>: "
-        f"{escape(str(finding['detail']))}{suffix}"
+        f"<span style='color:{STATE_COLORS['error']}'>⚠ {escape(finding.rule)}</span>: {escape(finding.detail)}{suffix}"
     )
     label.setWordWrap(True)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     return label
 
 
-def _fill(view: QPlainTextEdit, lines: list[str]) -> None:
+def _fill(view: QPlainTextEdit, lines: Sequence[str]) -> None:
     cursor = view.textCursor()
     colors = {"+": STATE_COLORS["connected"], "-": STATE_COLORS["error"], "@": STATE_COLORS["connecting"]}
     for line in lines:

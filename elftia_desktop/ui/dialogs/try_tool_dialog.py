@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from elftia_desktop.bridge.errors import BridgeError
     from elftia_desktop.bridge.pending import Pending, Progress
     from elftia_desktop.bridge.results import TimedCall
+    from elftia_desktop.bridge.results_explore import ResourceRead
     from elftia_desktop.bridge.router import McpRouter
     from elftia_desktop.core.models import MCPCallToolResponse, MCPTool
 
@@ -226,7 +227,7 @@ class TryToolDialog(QDialog):
         window.resize(560, 420)
         started = time.perf_counter()
 
-        def shown(result: dict[str, Any]) -> None:
+        def shown(result: ResourceRead) -> None:
             """Show the resource's contents and the time it took."""
             view.show_contents(result, (time.perf_counter() - started) * 1000)
 

@@ -37,6 +37,7 @@ from elftia_desktop.ui.widgets.sandbox_denials import DenialsBox, allow_denial
 from elftia_desktop.ui.widgets.server_card import ServerCard
 
 if TYPE_CHECKING:
+    from elftia_desktop.bridge.results_explore import HeldTools
     from elftia_desktop.bridge.signals import ConnectionStateChanged
     from elftia_desktop.core.models import McpServerRecord
 
@@ -71,7 +72,7 @@ class McpServersPage(QWidget):
         self.icons: dict[str, QImage] = {}
         """The protocol each connected server agreed on (``2026-07-28``, ``handshake 2025-11-25``)."""
         self.tool_counts: dict[str, int] = {}
-        self.held: dict[str, dict[str, Any]] = {}
+        self.held: dict[str, HeldTools] = {}
         """Server id -> ``{held, flagged, findings}``: tools held back since they changed, tools the lint flagged,
         what it found in them."""
         self.loaded = False
@@ -164,10 +165,17 @@ class McpServersPage(QWidget):
     def _fetch_held(self) -> None:
         self.router.tool_review.held().then(self, self._set_held)
 
-    def _set_held(self, held: dict[str, dict[str, Any]]) -> None:
+    def _set_held(self, held: dict[str, HeldTools]) -> None:
         self.held = dict(held)
         for server_id, card in self.cards.items():
-            card.set_held_tools(**self.held.get(server_id, {"held": [], "flagged": []}))
+            self._show_held(server_id, card)
+
+    def _show_held(self, server_id: str, card: ServerCard) -> None:
+        held = self.held.get(server_id)
+        if held is None:
+            card.set_held_tools([])
+        else:
+            card.set_held_tools(held.held, held.flagged, held.findings)
 
     def _set_records(self, records: list[McpServerRecord]) -> None:
         self.loaded = True
@@ -189,7 +197,7 @@ class McpServersPage(QWidget):
             card.set_protocol(self.protocols.get(record.id, ""))
             card.set_icon(self.icons.get(record.id))
             card.set_tool_count(self.tool_counts.get(record.id))
-            card.set_held_tools(**self.held.get(record.id, {"held": [], "flagged": []}))
+            self._show_held(record.id, card)
             card.set_activity(self.router.activity.calls(record.id))
             self._card_users(card, self.router.pool.state)
             self.auth.refresh(record)

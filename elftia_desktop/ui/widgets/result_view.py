@@ -8,7 +8,7 @@ colour.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
@@ -22,6 +22,7 @@ from elftia_desktop.ui.widgets.content_blocks import (
 )
 
 if TYPE_CHECKING:
+    from elftia_desktop.bridge.results_explore import RenderedPrompt, ResourceRead
     from elftia_desktop.core.models import MCPCallToolResponse
 
 OUTCOME_STYLE = {
@@ -119,25 +120,22 @@ class ResultView(QScrollArea):
         took = f"after {format_duration(duration_ms)} · " if duration_ms is not None else ""
         self._head("cancelled" if cancelled else "failed", took + _escape(message))
 
-    def show_messages(self, result: dict[str, Any], duration_ms: float) -> None:
+    def show_messages(self, prompt: RenderedPrompt, duration_ms: float) -> None:
         """A rendered prompt: each message's role, then its content."""
         self.clear()
-        messages = result.get("messages") or []
-        self._head("ok", f"{format_duration(duration_ms)} · {len(messages)} message{'s' if len(messages) != 1 else ''}")
-        for message in messages:
-            self._caption(str(message.get("role", "")))
-            content = message.get("content")
-            for block in content if isinstance(content, list) else [content]:
-                if isinstance(block, dict):
-                    self._add(block_widget(block, self.body))
+        count = len(prompt.messages)
+        self._head("ok", f"{format_duration(duration_ms)} · {count} message{'s' if count != 1 else ''}")
+        for message in prompt.messages:
+            self._caption(message.role)
+            self._add(block_widget(message.content, self.body))
 
-    def show_contents(self, result: dict[str, Any], duration_ms: float) -> None:
+    def show_contents(self, read: ResourceRead, duration_ms: float) -> None:
         """A read resource: every ``contents`` entry with a preview."""
         self.clear()
-        contents = result.get("contents") or []
-        self._head("ok", f"{format_duration(duration_ms)} · {len(contents)} item{'s' if len(contents) != 1 else ''}")
-        for entry in contents:
-            self._add(resource_contents_widget(entry, self.body))
+        count = len(read.contents)
+        self._head("ok", f"{format_duration(duration_ms)} · {count} item{'s' if count != 1 else ''}")
+        for entry in read.contents:
+            self._add(resource_contents_widget(entry.as_json(), self.body))
 
 
 def _escape(text: str) -> str:

@@ -6,9 +6,9 @@ the server's Activity.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from shlex import quote
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QImage, QPixmap
@@ -38,6 +38,7 @@ from elftia_desktop.ui.widgets.toggle_switch import ToggleSwitch
 if TYPE_CHECKING:
     from elftia_desktop.bridge.signals import ToolCalled
     from elftia_desktop.core.models import McpAuthStatus, McpServerRecord
+    from elftia_desktop.core.tool_pins import LintFinding
 
 TRANSPORT_LABELS = {"stdio": "stdio", "sse": "SSE", "http": "Streamable HTTP"}
 AUTH_ACTIONS = [
@@ -276,10 +277,10 @@ class ServerCard(QFrame):
         self.used_by.setToolTip(f"{text} (see the Activity page)")
 
     def set_held_tools(
-        self, held: Sequence[str], flagged: Sequence[str] = (), findings: Sequence[Mapping[str, Any]] = ()
+        self, held: Sequence[str], flagged: Sequence[str] = (), findings: Sequence[LintFinding] = ()
     ) -> None:
         """Show the banner for the tools held back, or for the lint's flags of a first trust (``findings``:
-        what it found, ``{tool, rule, detail}``; the banner says it)."""
+        what it found; the banner says it)."""
         names = list(held or flagged)
         self.changed_tools.setVisible(bool(names))
         shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")

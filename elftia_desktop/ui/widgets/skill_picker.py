@@ -10,11 +10,10 @@ selection they had.
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
+from elftia_desktop.bridge.results_explore import SkillView
 from elftia_desktop.core.models import Agent
 from elftia_desktop.ui.widgets.tool_picker import legible_checkboxes
 
@@ -61,7 +60,7 @@ class SkillPicker(QWidget):
         self._problems.clear()
         self.problems.setText("")
 
-    def set_skills(self, server_id: str, server_name: str, skills: list[dict[str, Any]], agent: Agent) -> None:
+    def set_skills(self, server_id: str, server_name: str, skills: list[SkillView], agent: Agent) -> None:
         """Show ``server_id``'s skills (``mcp:skills`` entries), ticked as ``agent``'s selection says."""
         self.tree.blockSignals(True)
         old = self._servers.pop(server_id, None)
@@ -70,23 +69,22 @@ class SkillPicker(QWidget):
         if skills:
             branch = QTreeWidgetItem(self.tree, [server_name, f"{len(skills)} skill{'s' if len(skills) != 1 else ''}"])
             for skill in skills:
-                self._row(branch, skill, agent.allows_skill(server_id, str(skill["uri"])))
+                self._row(branch, skill, agent.allows_skill(server_id, skill.uri))
             branch.setData(0, _URI, server_id)
             branch.setExpanded(True)
             self._servers[server_id] = branch
         self.tree.blockSignals(False)
 
-    def _row(self, branch: QTreeWidgetItem, skill: dict[str, Any], chosen: bool) -> None:
-        held = bool(skill.get("held"))
-        description = str(skill.get("description") or "")
-        if held:
-            description = f"Held back ({skill.get('status')}): accept it in Discover's Skills tab first. {description}"
-        row = QTreeWidgetItem(branch, [str(skill.get("name") or skill["uri"]), description])
-        row.setToolTip(0, str(skill["uri"]))
+    def _row(self, branch: QTreeWidgetItem, skill: SkillView, chosen: bool) -> None:
+        description = skill.description
+        if skill.held:
+            description = f"Held back ({skill.status}): accept it in Discover's Skills tab first. {description}"
+        row = QTreeWidgetItem(branch, [skill.name or skill.uri, description])
+        row.setToolTip(0, skill.uri)
         row.setToolTip(1, description)
-        row.setData(0, _URI, str(skill["uri"]))
+        row.setData(0, _URI, skill.uri)
         flags = row.flags() | Qt.ItemFlag.ItemIsUserCheckable
-        row.setFlags(flags & ~Qt.ItemFlag.ItemIsEnabled if held else flags)
+        row.setFlags(flags & ~Qt.ItemFlag.ItemIsEnabled if skill.held else flags)
         row.setCheckState(0, Qt.CheckState.Checked if chosen else Qt.CheckState.Unchecked)
 
     def set_problem(self, server_name: str, text: str) -> None:
