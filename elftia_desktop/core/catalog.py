@@ -39,6 +39,13 @@ def _index_of(records: list[McpServerRecord], server_id: str) -> int:
     return index
 
 
+def _same(before: McpServerRecord, after: McpServerRecord) -> bool:
+    """True when ``after`` differs from ``before`` in nothing but ``updatedAt``."""
+    return before.model_dump(mode="json", exclude={"updated_at"}) == after.model_dump(
+        mode="json", exclude={"updated_at"}
+    )
+
+
 def free_name(name: str, taken: set[str]) -> str:
     """``name``, or ``name (2)``, ``name (3)`` ... whichever is not in ``taken`` (:func:`name_key` values)."""
     candidate, n = name, 2
@@ -142,6 +149,8 @@ class ServerCatalog:
                 mark_trusted(after)
             elif before.is_trusted and launch_of(after) != launch_of(before) and _loosened(after):
                 after.is_trusted = False
+            if _same(before, after):  # nothing changed: the record stays as it was, ``updatedAt`` too
+                return before, before
             records[index] = after
             return before, after
 

@@ -22,6 +22,7 @@ from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.pool_host import PoolState
 from elftia_desktop.bridge.results import LaunchInfo
 from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.core.server_update import McpServerUpdate
 from elftia_desktop.ui.dialogs.logs_dialog import LogsDialog
 from elftia_desktop.ui.dialogs.tool_review_dialog import ToolReviewDialog
 from elftia_desktop.ui.dialogs.trust_dialog import TrustDialog
@@ -288,7 +289,7 @@ class McpServersPage(QWidget):
         record = self.record(server_id)
         if record is not None:
             failed = self.server_actions.failed_on(record)
-            self.router.servers.update(server_id, {"isActive": active}).then(self, on_error=failed)
+            self.router.servers.update(server_id, McpServerUpdate(is_active=active)).then(self, on_error=failed)
 
     def drop_card(self, server_id: str) -> None:
         """Take a server that is no longer configured off the page (then ask for the list again)."""
