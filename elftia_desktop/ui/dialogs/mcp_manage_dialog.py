@@ -173,9 +173,6 @@ class McpManageDialog(QDialog):
             }
         )
 
-    def _draft_json(self) -> dict[str, Any]:
-        return self.draft().model_dump(mode="json", by_alias=True)
-
     # -- servers ------------------------------------------------------------------------------
 
     def _fill_servers(self) -> None:
@@ -271,10 +268,9 @@ class McpManageDialog(QDialog):
         self.request_skills()
         self._tools_generation += 1
         generation, draft = self._tools_generation, self.draft()
-        self.router.agents.tools({"name": "all", "mcpMode": "auto"}, start=self.start_servers).then(
-            self, self._set_counts
-        )
-        self.router.agents.tools(self._draft_json(), start=self.start_servers).then(
+        every = Agent(name="all", mcp_mode=McpMode.AUTO)  # every active server's tools, for the counts
+        self.router.agents.tools(every, start=self.start_servers).then(self, self._set_counts)
+        self.router.agents.tools(draft, start=self.start_servers).then(
             self, lambda listing: self._set_tools(generation, draft, listing), self._failed
         )
 
@@ -310,7 +306,7 @@ class McpManageDialog(QDialog):
         """Ask for the payload per provider of the ticked tools."""
         self._preview_generation += 1
         generation = self._preview_generation
-        self.router.agents.preview(self._draft_json(), start=self.start_servers).then(
+        self.router.agents.preview(self.draft(), start=self.start_servers).then(
             self, lambda payloads: self._set_preview(generation, payloads), self._failed
         )
 

@@ -38,7 +38,7 @@ from elftia_desktop.ui.widgets.sandbox_denials import DenialsBox, allow_denial
 from elftia_desktop.ui.widgets.server_card import ServerCard
 
 if TYPE_CHECKING:
-    from elftia_desktop.core.models import McpServerRecord
+    from elftia_desktop.core.models import McpServerRecord, MCPTool
 
 
 class McpServersPage(QWidget):
@@ -245,7 +245,7 @@ class McpServersPage(QWidget):
 
     @Slot(str)
     def _fetch_tool_count(self, server_id: str) -> None:
-        def done(tools: list[Any]) -> None:
+        def done(tools: list[MCPTool]) -> None:
             """Show the number of tools on the server's card."""
             self.tool_counts[server_id] = len(tools)
             if server_id in self.cards:
