@@ -12,7 +12,7 @@ from elftia_desktop.bridge.plumbing import Route
 if TYPE_CHECKING:
     from elftia_desktop.bridge.channels import AgentDraftInput, AgentInput
     from elftia_desktop.bridge.services import AppServices
-    from elftia_desktop.core.models import Agent, AgentToolSummary, McpToolListing, ProviderPayload
+    from elftia_desktop.core.models import Agent, AgentToolSummary, AgentUpdate, McpToolListing, ProviderPayload
 
 
 class AgentRoute(Route):
@@ -35,12 +35,12 @@ class AgentRoute(Route):
 
         return self._core.call("agents:add", AgentInput, agent, work)
 
-    def update(self, agent_id: str, updates: Mapping[str, object]) -> Pending[Agent]:
-        """``agents:update``: merge ``updates`` (``name``, ``mcpMode``, ``selectedServers``, ``selectedTools``)."""
+    def update(self, agent_id: str, change: AgentUpdate) -> Pending[Agent]:
+        """``agents:update``: set the fields ``change`` gives (the agent is checked whole); the saved agent."""
         from elftia_desktop.bridge.channels import AgentUpdateInput
 
         channel = "agents:update"
-        params = {"id": agent_id, "updates": dict(updates)}
+        params = {"id": agent_id, "updates": change.to_updates()}
         return self._core.call(
             channel, AgentUpdateInput, params, lambda s, u: asyncio.to_thread(s.agents.update, u.id, u.updates)
         )

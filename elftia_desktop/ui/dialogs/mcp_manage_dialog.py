@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from elftia_desktop.core.models import Agent, McpMode, MCPTool
+from elftia_desktop.core.models import Agent, AgentUpdate, McpMode, MCPTool
 from elftia_desktop.core.trust import needs_confirmation
 from elftia_desktop.ui.error_presenter import show_error
 from elftia_desktop.ui.theme import STATE_COLORS
@@ -320,19 +320,19 @@ class McpManageDialog(QDialog):
     def save(self) -> None:
         """Write the draft; the dialog closes when it is saved, or shows why not."""
         draft = self.draft()
-        updates = {
-            "mcpMode": draft.mcp_mode.value,
-            "selectedServers": draft.selected_servers,
-            "selectedTools": draft.selected_tools,
-            "selectedSkills": draft.selected_skills,
-        }
+        change = AgentUpdate(
+            mcp_mode=draft.mcp_mode,
+            selected_servers=draft.selected_servers,
+            selected_tools=draft.selected_tools,
+            selected_skills=draft.selected_skills,
+        )
 
         def done(agent: Agent) -> None:
             """Keep the saved agent and close."""
             self.saved = agent
             self.accept()
 
-        self.router.agents.update(self.agent.id, updates).then(self, done, self._failed)
+        self.router.agents.update(self.agent.id, change).then(self, done, self._failed)
 
     def _try_tool(self, tool: MCPTool) -> None:
         """Open the try-a-tool dialog for a tool of the picker (its server is started on demand)."""
