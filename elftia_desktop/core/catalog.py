@@ -124,7 +124,10 @@ class ServerCatalog:
     def update(
         self, server_id: str, updates: dict[str, Any], secret_keys: set[str] | None = None
     ) -> tuple[McpServerRecord, McpServerRecord]:
-        """Merge ``updates`` (camelCase or snake_case keys) into a record; returns (before, after)."""
+        """Merge ``updates`` (camelCase or snake_case keys) into a record; returns (before, after).
+
+        An update that changes nothing leaves the record as it was, ``updatedAt`` too (``after`` is ``before``).
+        """
         bad = _IMMUTABLE_FIELDS & updates.keys()
         if bad:
             raise ConfigError(f"{sorted(bad)[0]}: cannot be changed")
