@@ -159,7 +159,7 @@ class OAuthDraft:
 
 @dataclass(frozen=True)
 class DraftCheck:
-    """What checking a draft gives: the server (None while it has errors) and the errors, first per field first."""
+    """What checking a draft gives: the server (None while it has errors) and its errors in the model's order."""
 
     server: McpServerInput | None
     errors: tuple[FieldError, ...] = ()
