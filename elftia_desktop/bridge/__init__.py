@@ -28,6 +28,8 @@ Modules:
 - ``pool_host``: The window as the pool host: gateways and CLI commands share the window's servers while it
   runs.
 - ``results``: Typed results of the router's channels that have no model in ``core.models``.
+- ``results_servers``: Typed results of the server channels the Servers page reads (issue 36: no JSON dicts into
+  ``ui/``).
 - ``router``: ``McpRouter``: the UI's only way to the services, one route object per feature.
 - ``service_loop``: The service loop: one asyncio event loop in a background thread that hosts every service.
 - ``services``: The services the UI reaches through the router: the application's (``application.services``)

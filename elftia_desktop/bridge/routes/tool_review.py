@@ -8,27 +8,27 @@ from typing import TYPE_CHECKING, Any
 
 from elftia_desktop.bridge.pending import Pending
 from elftia_desktop.bridge.plumbing import Route
+from elftia_desktop.bridge.results_servers import HeldTools
 
 if TYPE_CHECKING:
     from elftia_desktop.bridge.services import AppServices
-
-HeldTools = dict[str, dict[str, Any]]
-"""Server id -> ``{held: [names], flagged: [names], findings: [{tool, rule, detail}]}``: tools held back
-since they changed, tools the lint flagged when the server was first trusted (not yet looked at), and
-what it found in those."""
 
 
 class ToolReviewRoute(Route):
     """``mcp:held-tools``, ``mcp:tool-review`` and ``mcp:accept-tools``."""
 
-    def held(self) -> Pending[HeldTools]:
-        """``mcp:held-tools``: what the cards' "Changed tools" banners show."""
+    def held(self) -> Pending[dict[str, HeldTools]]:
+        """``mcp:held-tools``: server id -> what its card's "Changed tools" banner shows (none: not listed)."""
 
-        async def work(s: AppServices) -> HeldTools:
+        async def work(s: AppServices) -> dict[str, HeldTools]:
             """``mcp:held-tools`` on the service loop."""
             from elftia_desktop.connections.tool_guard import held_tools
 
-            return await asyncio.to_thread(held_tools, s.mcp.tool_guard.store)
+            every = await asyncio.to_thread(held_tools, s.mcp.tool_guard.store)
+            return {
+                server_id: HeldTools(tuple(held["held"]), tuple(held["flagged"]), tuple(held["findings"]))
+                for server_id, held in every.items()
+            }
 
         return self._core.submit("mcp:held-tools", work)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QImage
@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.pool_host import PoolState
 from elftia_desktop.bridge.results import LaunchInfo
+from elftia_desktop.bridge.results_servers import HeldTools
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.server_update import McpServerUpdate
 from elftia_desktop.ui.dialogs.logs_dialog import LogsDialog
@@ -71,8 +72,8 @@ class McpServersPage(QWidget):
         self.icons: dict[str, QImage] = {}
         """The protocol each connected server agreed on (``2026-07-28``, ``handshake 2025-11-25``)."""
         self.tool_counts: dict[str, int] = {}
-        self.held: dict[str, dict[str, Any]] = {}
-        """Server id -> ``{held, flagged, findings}``: tools held back since they changed, tools the lint flagged,
+        self.held: dict[str, HeldTools] = {}
+        """Server id -> its "Changed tools" banner: tools held back since they changed, tools the lint flagged,
         what it found in them."""
         self.loaded = False
         self._build()
@@ -165,10 +166,14 @@ class McpServersPage(QWidget):
     def _fetch_held(self) -> None:
         self.router.tool_review.held().then(self, self._set_held)
 
-    def _set_held(self, held: dict[str, dict[str, Any]]) -> None:
+    def _set_held(self, held: dict[str, HeldTools]) -> None:
         self.held = dict(held)
         for server_id, card in self.cards.items():
-            card.set_held_tools(**self.held.get(server_id, {"held": [], "flagged": []}))
+            self._show_held(card, server_id)
+
+    def _show_held(self, card: ServerCard, server_id: str) -> None:
+        banner = self.held.get(server_id, HeldTools())
+        card.set_held_tools(banner.held, banner.flagged, banner.findings)
 
     def _set_records(self, records: list[McpServerRecord]) -> None:
         self.loaded = True
@@ -190,7 +195,7 @@ class McpServersPage(QWidget):
             card.set_protocol(self.protocols.get(record.id, ""))
             card.set_icon(self.icons.get(record.id))
             card.set_tool_count(self.tool_counts.get(record.id))
-            card.set_held_tools(**self.held.get(record.id, {"held": [], "flagged": []}))
+            self._show_held(card, record.id)
             card.set_activity(self.router.activity.calls(record.id))
             self._card_users(card, self.router.pool.state)
             self.auth.refresh(record)
