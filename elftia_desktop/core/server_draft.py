@@ -48,15 +48,15 @@ class FieldError:
 def field_error(loc: Sequence[str | int], message: str) -> FieldError:
     """The field an error names (its ``loc``, else a ``path: `` prefix of the message) and its message.
 
+    A prefix that goes on from ``loc`` (``oauth.clientId: …`` at ``config.oauth``) makes the path longer.
     pydantic's ``Value error, `` goes; the message starts with a capital.
     """
     message = message.removeprefix("Value error, ")
-    path = ".".join(str(part) for part in loc)
-    if not path and ": " in message:
-        prefix, rest = message.split(": ", 1)
-        if " " not in prefix:
-            path, message = prefix, rest
-    return FieldError(path, message[:1].upper() + message[1:])
+    parts = [str(part) for part in loc]
+    prefix, _colon, rest = message.partition(": ")
+    if rest and " " not in prefix and (not parts or prefix.startswith(f"{parts[-1]}.")):
+        parts, message = [*parts[:-1], prefix], rest
+    return FieldError(".".join(parts), message[:1].upper() + message[1:])
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ not show, and ``McpServerUpdate`` sends only the fields given (a field given as 
 from __future__ import annotations
 
 from elftia_desktop.core.models import McpOAuthConfig, McpServerRecord, McpServerScope, McpServerTransport
-from elftia_desktop.core.server_draft import OAuthDraft, SandboxDraft, ServerDraft, field_error
+from elftia_desktop.core.server_draft import FieldError, OAuthDraft, SandboxDraft, ServerDraft, field_error
 from elftia_desktop.core.server_update import McpServerUpdate
 
 
@@ -18,8 +18,10 @@ def test_a_bad_draft_answers_each_error_with_its_field() -> None:
     )
     check = draft.check()
     assert check.server is None
-    assert [error.path for error in check.errors] == ["config.oauth"], check.errors
-    assert "client_credentials grant needs a client id" in check.errors[0].message
+    assert check.errors == (FieldError("config.oauth.clientId", "The client_credentials grant needs a client id"),), (
+        check.errors
+    )
+    assert field_error(("config", "env"), "GH: a line break").message == "GH: a line break"  # a key, not a path
     (unnamed,) = ServerDraft(name="", command="npx").check().errors
     assert unnamed == field_error((), "name: a server needs a name")
     assert unnamed.message == "A server needs a name"
