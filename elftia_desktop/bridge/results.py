@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from elftia_desktop.core.models import MCPCallToolResponse
+    from elftia_desktop.core.settings_store import AppSettings
 
 JsonDict = dict[str, Any]
 """A JSON object as another app's file or a server's answer holds it (shapes the app does not own)."""
@@ -73,8 +74,8 @@ class SecretsBackend:
 class SettingsView:
     """``app:settings``: the values in force, the folders and the secrets backend."""
 
-    settings: JsonDict
-    """The settings in the ``AppSettings`` JSON shape."""
+    settings: AppSettings
+    """The settings in force."""
     paths: SettingsPaths
     secrets: SecretsBackend
 

@@ -38,7 +38,11 @@ Modules:
 - ``secret_detect``: Secrets recognised by their value: well-known token shapes, URL credentials, high-entropy
   strings.
 - ``secrets``: Secrets of server records: env and header values that must not sit in the JSON.
+- ``server_draft``: A server as the add/edit form holds it (``ServerDraft``), checked into an ``McpServerInput``
+  or field errors.
 - ``server_json``: Server definitions from JSON text: the shapes people paste from READMEs and other apps.
+- ``server_update``: ``McpServerUpdate``: the typed change ``mcp:update`` takes (the fields given are set, the
+  others kept).
 - ``settings_store``: The app's settings: ``{data dir}/settings.json``, written with the same safe store as the
   config.
 - ``skill_pins``: Skill pinning: a server's skills as they were when first seen, and which changed since.

@@ -120,3 +120,18 @@ class AgentToolSummary(CamelModel):
     token_method: str = ""
     errors: dict[str, str] = Field(default_factory=dict)
     """Server id -> why its tools are missing."""
+
+
+class AgentUpdate(CamelModel):
+    """``agents:update``'s change: the fields given are set, the others kept (a selection given as None: every
+    tool or skill of every server again)."""
+
+    name: str | None = None
+    mcp_mode: McpMode | None = None
+    selected_servers: list[str] | None = None
+    selected_tools: dict[str, list[str]] | None = None
+    selected_skills: dict[str, list[str]] | None = None
+
+    def to_updates(self) -> dict[str, Any]:
+        """The change in JSON spelling, as the agent store merges it: only the fields given."""
+        return self.model_dump(mode="json", by_alias=True, exclude_unset=True)

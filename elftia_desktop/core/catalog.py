@@ -39,6 +39,13 @@ def _index_of(records: list[McpServerRecord], server_id: str) -> int:
     return index
 
 
+def _same(before: McpServerRecord, after: McpServerRecord) -> bool:
+    """True when ``after`` differs from ``before`` in nothing but ``updatedAt``."""
+    return before.model_dump(mode="json", exclude={"updated_at"}) == after.model_dump(
+        mode="json", exclude={"updated_at"}
+    )
+
+
 def free_name(name: str, taken: set[str]) -> str:
     """``name``, or ``name (2)``, ``name (3)`` ... whichever is not in ``taken`` (:func:`name_key` values)."""
     candidate, n = name, 2
@@ -117,7 +124,10 @@ class ServerCatalog:
     def update(
         self, server_id: str, updates: dict[str, Any], secret_keys: set[str] | None = None
     ) -> tuple[McpServerRecord, McpServerRecord]:
-        """Merge ``updates`` (camelCase or snake_case keys) into a record; returns (before, after)."""
+        """Merge ``updates`` (camelCase or snake_case keys) into a record; returns (before, after).
+
+        An update that changes nothing leaves the record as it was, ``updatedAt`` too (``after`` is ``before``).
+        """
         bad = _IMMUTABLE_FIELDS & updates.keys()
         if bad:
             raise ConfigError(f"{sorted(bad)[0]}: cannot be changed")
@@ -142,6 +152,8 @@ class ServerCatalog:
                 mark_trusted(after)
             elif before.is_trusted and launch_of(after) != launch_of(before) and _loosened(after):
                 after.is_trusted = False
+            if _same(before, after):  # nothing changed: the record stays as it was, ``updatedAt`` too
+                return before, before
             records[index] = after
             return before, after
 

@@ -22,6 +22,7 @@ from pydantic import Field, field_validator, model_validator
 
 from elftia_desktop.core.agent_models import Agent as Agent  # re-exported: ui imports core.models
 from elftia_desktop.core.agent_models import AgentToolSummary as AgentToolSummary
+from elftia_desktop.core.agent_models import AgentUpdate as AgentUpdate
 from elftia_desktop.core.agent_models import McpMode as McpMode
 from elftia_desktop.core.agent_models import ProviderPayload as ProviderPayload
 from elftia_desktop.core.agent_models import new_agent_id as new_agent_id

@@ -156,7 +156,7 @@ def _open_forms() -> list[dict[str, object]]:
     from elftia_desktop.ui.dialogs.server_form import McpServerForm
 
     forms = [w for w in QApplication.topLevelWidgets() if isinstance(w, McpServerForm) and w.isVisible()]
-    return [{"title": f.windowTitle(), "params": f.params()} for f in forms]
+    return [{"title": f.windowTitle(), "params": f.draft().as_json()} for f in forms]
 
 
 def _main_windows() -> int:

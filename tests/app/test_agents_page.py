@@ -14,7 +14,7 @@ from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.agent_store import AgentStore
 from elftia_desktop.core.first_run import seed_default_agent
-from elftia_desktop.core.models import Agent, McpMode, McpServerInput
+from elftia_desktop.core.models import Agent, AgentUpdate, McpMode, McpServerInput
 from elftia_desktop.ui.dialogs.mcp_manage_dialog import McpManageDialog
 from elftia_desktop.ui.pages.agents_page import AgentsPage
 from elftia_desktop.ui.pages.servers_page import McpServersPage
@@ -235,7 +235,7 @@ def test_channels_refuse_bad_parameters_and_name_the_field(qtbot: QtBot, router:
     errors: list[BridgeError] = []
     router.agents.add({"name": "", "mcpMode": "auto"}).then(router.signals, on_error=errors.append)
     router.agents.add({"name": "X", "mcpMode": "sometimes"}).then(router.signals, on_error=errors.append)
-    router.agents.update("nobody", {"name": "Y"}).then(router.signals, on_error=errors.append)
+    router.agents.update("nobody", AgentUpdate(name="Y")).then(router.signals, on_error=errors.append)
     qtbot.waitUntil(lambda: len(errors) == 3, timeout=WAIT)
     texts = sorted(e.message for e in errors)
     assert any("name" in t for t in texts) and any("mcpMode" in t for t in texts)

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
 from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.core.models import Agent, McpMode
 from elftia_desktop.ui.dialogs.tool_review_dialog import ToolReviewDialog
 from elftia_desktop.ui.widgets.tool_picker import ToolPicker
 from tests.app.test_servers_page import WAIT, open_page
@@ -21,7 +22,7 @@ pytestmark = pytest.mark.usefixtures("memory_servers")
 
 def _picker_has_weather(qtbot: QtBot, router: McpRouter, picker: ToolPicker, server_id: str) -> bool:
     got: list[Any] = []
-    router.agents.tools({"name": "all", "mcpMode": "auto"}).then(picker, got.append)
+    router.agents.tools(Agent(name="all", mcp_mode=McpMode.AUTO)).then(picker, got.append)
     qtbot.waitUntil(lambda: bool(got), timeout=WAIT)
     picker.set_tools(got[0].tools, None)
     assert picker.model.row_of(server_id, "echo") >= 0

@@ -96,7 +96,7 @@ def test_link_opens_the_add_form_filled_in_and_saves_untrusted(qtbot: QtBot, rou
     assert form.windowTitle() == "Add MCP server from a link"
     assert form.ui.link_notice.isVisible() and "install link" in form.ui.link_notice.label.text()
     assert not form.ui.test.isEnabled()  # nothing runs before the user confirms
-    params = form.params()
+    params = form.draft().as_json()
     assert params["isTrusted"] is False and params["installSource"] == "protocol"
     assert params["config"] == {"command": "npx", "args": ENTRY["args"], "env": ENTRY["env"]}
     assert form.ui.save.isEnabled()

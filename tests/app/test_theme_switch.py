@@ -29,7 +29,7 @@ def choose_theme(qtbot: QtBot, window: MainWindow, mode: str) -> None:
     page.values.theme.setCurrentIndex(page.values.theme.findData(mode))
     assert page.save_button.isEnabled()
     page.save_button.click()
-    qtbot.waitUntil(lambda: page.saved is not None and page.saved["theme"] == mode, timeout=WAIT)
+    qtbot.waitUntil(lambda: page.saved is not None and page.saved.theme == mode, timeout=WAIT)
 
 
 def test_a_theme_switch_applies_the_theme_exactly_once(

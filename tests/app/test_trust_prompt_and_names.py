@@ -12,6 +12,8 @@ from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.core.models import McpServerConfig, McpServerInput
+from elftia_desktop.ui.dialogs.server_form import McpServerForm
 from elftia_desktop.ui.dialogs.trust_dialog import TrustDialog
 from tests.app.test_install_links import WAIT, link_form, open_window
 from tests.helpers.live_router import add_servers, server_input
@@ -49,19 +51,20 @@ def test_look_alike_and_invisible_names_are_refused_with_the_reason(qtbot: QtBot
     add_servers(server_input("Keep"))
     error = _result(
         qtbot,
-        lambda failed: router.servers.add({"name": "K\u0435ep", "config": {"command": "npx"}}).then(RECEIVER, failed),
+        lambda failed: router.servers.add(McpServerInput(name="K\u0435ep", config=McpServerConfig(command="npx"))).then(
+            RECEIVER, failed
+        ),
     )
     assert error.success is False
     assert error.error == (
         'K\u0435ep: name: "K\u0435ep" looks the same as the existing server "Keep"; choose another name'
     )
-    refused = _result(
-        qtbot,
-        lambda failed: router.servers.add({"name": "Keep\u202e", "config": {"command": "npx"}}).then(
-            RECEIVER, on_error=failed
-        ),
-    )
-    assert "invisible character U+202E (RIGHT-TO-LEFT OVERRIDE)" in str(refused.message)
+    form = McpServerForm(router)  # an invisible character never gets as far as mcp:add
+    qtbot.addWidget(form)
+    form.ui.name.setText("Keep\u202e")
+    form.ui.command.setText("npx")
+    assert "invisible character U+202E (RIGHT-TO-LEFT OVERRIDE)" in form.errors["name"]
+    assert not form.ui.save.isEnabled()
 
 
 def test_install_link_with_bad_escapes_is_refused_on_the_page(qtbot: QtBot, router: McpRouter, tmp_path: Path) -> None:

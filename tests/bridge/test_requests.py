@@ -14,6 +14,7 @@ from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.bridge.service_loop import ServiceLoop
 from elftia_desktop.bridge.services import AppServices
 from elftia_desktop.core.models import McpActionResult
+from elftia_desktop.core.server_update import McpServerUpdate
 from tests.helpers.live_router import server_input
 
 WAIT = 30_000
@@ -29,17 +30,17 @@ def test_invalid_requests_are_refused_without_running(
     failed: list[tuple[int, str]] = []
     router.signals.failed.connect(lambda request_id, channel, _e: failed.append((request_id, channel)))
     requests = [
-        router.servers.add({"name": "x", "type": "carrier-pigeon"}).then(owner, on_error=errors.append),
+        router.servers.update("", McpServerUpdate(name="x")).then(owner, on_error=errors.append),
         router.tools.call("", "echo").then(owner, on_error=errors.append),
         router.explore.read_resource("s", "").then(owner, on_error=errors.append),
         router.tools.set_flag("s", "echo", "sometimes", True).then(owner, on_error=errors.append),  # type: ignore[arg-type]
         router.agents.add({"name": "A", "mcpMode": "sometimes"}).then(owner, on_error=errors.append),
-        router.settings.save({"callTimeout": 0}).then(owner, on_error=errors.append),
+        router.settings.export_backup("").then(owner, on_error=errors.append),
     ]
     qtbot.waitUntil(lambda: len(errors) == len(requests), timeout=WAIT)
     assert {e.category for e in errors} == {ErrorCategory.INVALID_INPUT}
     assert all(e.kind == "InvalidParameters" and e.message for e in errors)
-    assert "type" in errors[0].message and "mcpMode" in errors[4].message
+    assert "id" in errors[0].message and "mcpMode" in errors[4].message and "path" in errors[5].message
     assert [i for i, _ in failed] == [r.request_id for r in requests] and failed[1][1] == "mcp:call-tool"
     assert not loop.built, "a refused request never reaches the service loop"
 
@@ -57,8 +58,7 @@ def test_one_receiver_per_request(qtbot: QtBot, router: McpRouter) -> None:
 def test_results_are_typed(qtbot: QtBot, router: McpRouter) -> None:
     owner = QObject()
     box: dict[str, Any] = {}
-    spec = server_input("imported", trusted=False).model_dump(mode="json", by_alias=True, exclude_none=True)
-    router.servers.add(spec).then(owner, lambda r: box.setdefault("added", r))
+    router.servers.add(server_input("imported", trusted=False)).then(owner, lambda r: box.setdefault("added", r))
     qtbot.waitUntil(lambda: "added" in box, timeout=WAIT)
     added = box["added"]
     assert isinstance(added, McpActionResult) and added.server is not None

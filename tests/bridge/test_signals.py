@@ -13,6 +13,7 @@ from elftia_desktop.bridge.service_loop import ServiceLoop
 from elftia_desktop.bridge.services import AppServices
 from elftia_desktop.bridge.signals import ToolCalled
 from elftia_desktop.core.models import McpServerRecord
+from elftia_desktop.core.server_update import McpServerUpdate
 from tests.helpers.live_router import add_servers, server_input
 from tests.helpers.signals import emission
 
@@ -46,7 +47,7 @@ def test_service_events_arrive_as_typed_signals(qtbot: QtBot, router: McpRouter)
     assert router.activity.last(record.id) == called[0]
 
     with emission(qtbot, router.signals.serversChanged):
-        router.servers.update(record.id, {"name": "renamed"})
+        router.servers.update(record.id, McpServerUpdate(name="renamed"))
 
 
 def test_events_are_wired_once(qtbot: QtBot, live: tuple[McpRouter, ServiceLoop[AppServices]]) -> None:

@@ -16,7 +16,7 @@ from pytestqt.qtbot import QtBot
 
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.config_store import ConfigStore
-from elftia_desktop.core.settings_store import SettingsStore
+from elftia_desktop.core.settings_store import AppSettings, SettingsStore
 from elftia_desktop.ui.dialogs.server_form import McpServerForm
 from elftia_desktop.ui.pages.agents_page import AgentsPage
 from elftia_desktop.ui.pages.servers_page import McpServersPage
@@ -137,14 +137,14 @@ def test_settings_saved_outside_keep_what_the_user_typed(qtbot: QtBot, router: M
     store = SettingsStore()
     with emission(qtbot, router.signals.settingsChanged):
         store.save(store.load().model_copy(update={"connect_timeout": 45.0, "log_lines": 900}))
-    qtbot.waitUntil(lambda: page.saved is not None and page.saved["connectTimeout"] == 45.0, timeout=WAIT)
+    qtbot.waitUntil(lambda: page.saved is not None and page.saved.connect_timeout == 45.0, timeout=WAIT)
     assert page.values.call_timeout.value() == 77  # the unsaved input stays
     assert page.dirty() and page.save_button.isEnabled()
 
-    loaded: list[dict[str, object]] = []
+    loaded: list[AppSettings] = []
     router.settings.load().then(page, lambda view: loaded.append(view.settings))
     qtbot.waitUntil(lambda: bool(loaded), timeout=WAIT)
-    assert loaded[0]["logLines"] == 900  # in force in the services too
+    assert loaded[0].log_lines == 900  # in force in the services too
 
 
 def test_settings_saved_outside_show_when_nothing_was_typed(qtbot: QtBot, router: McpRouter) -> None:

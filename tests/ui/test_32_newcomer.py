@@ -109,7 +109,7 @@ def test_settings_theme_applies_when_chosen_and_the_saved_message_fits(qtbot: Qt
         page.values.theme.setCurrentIndex(page.values.theme.findData("dark"))
         assert is_dark(app.palette())  # in force at once, before Save
         page.revert_button.click()
-        assert not is_dark(app.palette()) or (page.saved is not None and page.saved["theme"] == "dark")
+        assert not is_dark(app.palette()) or (page.saved is not None and page.saved.theme == "dark")
 
         page.values.theme.setCurrentIndex(page.values.theme.findData("dark"))
         page.save_button.click()

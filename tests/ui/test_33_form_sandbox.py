@@ -37,7 +37,7 @@ def test_offered_off_for_a_server_typed_by_hand(qtbot: QtBot, tmp_path: Path) ->
     section = form.ui.sandbox
     assert not section.enabled.isChecked() and section.note.isVisible() and not section.details.isVisible()
     assert "all your rights" in section.note.text()
-    assert "sandbox" not in form.params()
+    assert "sandbox" not in form.draft().as_json()
     section.enabled.setChecked(True)
     assert section.details.isVisible() and not section.hosts.isVisible() and not section.proxy_note.isVisible()
     section.write.add_row(str(tmp_path))
@@ -45,7 +45,7 @@ def test_offered_off_for_a_server_typed_by_hand(qtbot: QtBot, tmp_path: Path) ->
     assert section.hosts.isVisible()
     assert section.proxy_note.isVisible() and "Node 20's built-in fetch ignores" in section.proxy_note.text()
     section.hosts.add_row("api.github.com:443")
-    assert form.params()["sandbox"] == {
+    assert form.draft().as_json()["sandbox"] == {
         "enabled": True,
         "allowRead": [],
         "allowWrite": [str(tmp_path)],
@@ -76,8 +76,9 @@ def test_a_preset_fills_its_profile_with_the_values(qtbot: QtBot, tmp_path: Path
     field = form.ui.preset_values.findChild(QLineEdit)
     assert field is not None
     field.setText(str(tmp_path))
-    sandbox = form.params()["sandbox"]
-    assert sandbox["allowWrite"] == [str(tmp_path)] and sandbox["allowNet"] == ["registry.npmjs.org:443"]
+    server = form.server()
+    assert server is not None and server.sandbox is not None
+    assert server.sandbox.allow_write == [str(tmp_path)] and server.sandbox.allow_net == ["registry.npmjs.org:443"]
 
 
 def test_a_record_shows_its_sandbox_and_switching_it_off_is_kept(qtbot: QtBot) -> None:
@@ -88,7 +89,9 @@ def test_a_record_shows_its_sandbox_and_switching_it_off_is_kept(qtbot: QtBot) -
     section = form.ui.sandbox
     assert section.enabled.isChecked() and section.read.items() == ["/srv"]
     section.enabled.setChecked(False)
-    assert form.updates()["sandbox"]["enabled"] is False  # saved as off, not dropped
+    change = form.change()
+    assert change is not None and change.sandbox is not None
+    assert change.to_updates()["sandbox"]["enabled"] is False  # saved as off, not dropped
 
 
 def test_remote_servers_have_no_sandbox_section(qtbot: QtBot) -> None:
@@ -96,7 +99,7 @@ def test_remote_servers_have_no_sandbox_section(qtbot: QtBot) -> None:
     form.ui.transport.set_value("http")
     assert not form.ui.rows["sandbox"].isVisible() and not form.ui.rows["section:Sandbox"].isVisible()
     form.ui.url.setText("https://example.com/mcp")
-    assert "sandbox" not in form.params()
+    assert "sandbox" not in form.draft().as_json()
 
 
 def test_where_no_sandbox_works_it_says_so(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:

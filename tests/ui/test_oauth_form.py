@@ -37,12 +37,12 @@ def test_modes_and_folded_advanced_fields(qtbot: QtBot) -> None:
     form = _form(qtbot)
     auth = form.ui.auth
     assert form.ui.rows["auth"].isVisibleTo(form)
-    assert auth.mode.currentData() == "none" and "oauth" not in form.params()["config"]
+    assert auth.mode.currentData() == "none" and "oauth" not in form.draft().as_json()["config"]
 
     auth.mode.setCurrentIndex(1)
     auth.header_value.setText("Bearer sk-123")
-    config = form.params()["config"]
-    assert config["headers"] == {"Authorization": "Bearer sk-123"} and "Authorization" in form.params()["secretKeys"]
+    draft = form.draft()
+    assert draft.headers == {"Authorization": "Bearer sk-123"} and "Authorization" in draft.secret_keys
 
     auth.mode.setCurrentIndex(2)
     assert not auth.method.isVisibleTo(form) and not auth.private_key.isVisibleTo(form)
@@ -52,7 +52,7 @@ def test_modes_and_folded_advanced_fields(qtbot: QtBot) -> None:
     auth.fold.click()
     assert auth.method.isVisibleTo(form) and auth.metadata_url.isVisibleTo(form)
     auth.method.setCurrentIndex(auth.method.findData("client_secret_post"))
-    config = form.params()["config"]
+    config = form.draft().as_json()["config"]
     assert config["oauth"] == {
         "clientId": "my-app",
         "clientSecret": "shh",
@@ -90,10 +90,13 @@ def test_edit_shows_the_stored_auth(qtbot: QtBot) -> None:
     assert auth.mode.currentData() == "oauth" and auth.client_id.text() == "cid"
     assert auth.fold.isChecked() and auth.port.value() == 8765
     assert form.ui.headers.mapping() == {"X-Trace": "1"}
-    updates = form.updates()
-    assert updates["config"]["oauth"]["clientSecret"] == "${secret:clientSecret}"
+    change = form.change()
+    assert change is not None and change.config is not None and change.config.oauth is not None
+    assert change.config.oauth.client_secret == "${secret:clientSecret}"
     auth.mode.setCurrentIndex(0)
-    assert form.updates()["config"]["oauth"] is None  # switching to None drops the oauth object
+    change = form.change()
+    assert change is not None
+    assert change.to_updates()["config"]["oauth"] is None  # switching to None drops the oauth object
 
 
 def test_edit_keeps_the_oauth_keys_the_form_does_not_show(qtbot: QtBot) -> None:
@@ -109,8 +112,11 @@ def test_edit_keeps_the_oauth_keys_the_form_does_not_show(qtbot: QtBot) -> None:
     )
     form = _form(qtbot, record=record)
     form.ui.auth.scopes.setText("mcp:read")
-    edited = form.updates()["config"]["oauth"]
-    assert edited["identityAssertion"] == assertion and edited["scopes"] == ["mcp:read"]
+    change = form.change()
+    assert change is not None
+    edited = change.to_updates()["config"]["oauth"]
+    assert {k: v for k, v in edited["identityAssertion"].items() if v is not None} == assertion
+    assert edited["scopes"] == ["mcp:read"]
 
 
 def test_form_test_signs_in(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from typing import Any
@@ -14,7 +13,9 @@ from pytestqt.qtbot import QtBot
 
 from elftia_desktop.core.models import McpServerRecord
 from elftia_desktop.core.presets import McpPreset, load_presets
-from elftia_desktop.ui.dialogs.server_form import McpServerForm, error_field
+from elftia_desktop.core.server_draft import field_error
+from elftia_desktop.ui.dialogs.server_form import McpServerForm
+from elftia_desktop.ui.dialogs.server_form_fields import widget_error
 
 PRESETS: list[McpPreset] = [
     McpPreset.model_validate(p)
@@ -78,7 +79,12 @@ def type_into(qtbot: QtBot, edit: QLineEdit, text: str) -> None:
     qtbot.keyClicks(edit, text)
 
 
+def error_field(loc: tuple[str | int, ...], message: str) -> tuple[str, str]:
+    return widget_error(field_error(loc, message))
+
+
 def test_error_field_maps_model_locations() -> None:
+    assert field_error((), 'Value error, config.url: "x" is not an absolute http(s) URL').path == "config.url"
     assert error_field((), 'Value error, config.url: "x" is not an absolute http(s) URL') == (
         "url",
         '"x" is not an absolute http(s) URL',
@@ -113,7 +119,7 @@ def test_typing_shows_inline_errors_and_enables_save(qtbot: QtBot) -> None:
     type_into(qtbot, form.ui.command, "python")
     assert form.errors == {}
     assert form.ui.save.isEnabled()
-    assert form.params() == {
+    assert form.draft().as_json() == {
         "name": "files",
         "type": "stdio",
         "config": {"command": "python", "args": [], "env": {}},
@@ -134,8 +140,9 @@ def test_transport_switch_shows_only_its_fields_and_validates_url(qtbot: QtBot) 
     assert not form.ui.save.isEnabled()
     type_into(qtbot, form.ui.url, "https://example.com/mcp")
     assert form.ui.save.isEnabled()
-    assert form.params()["type"] == "http"
-    assert form.params()["config"] == {"url": "https://example.com/mcp", "headers": {}}
+    server = form.server()
+    assert server is not None and server.type.value == "http"
+    assert form.draft().as_json()["config"] == {"url": "https://example.com/mcp", "headers": {}}
 
 
 def test_env_name_error_and_secret_marking(qtbot: QtBot) -> None:
@@ -155,14 +162,14 @@ def test_env_name_error_and_secret_marking(qtbot: QtBot) -> None:
     assert row.value.echoMode() == QLineEdit.EchoMode.Normal
     qtbot.mouseClick(row.reveal, Qt.MouseButton.LeftButton)
     assert row.value.echoMode() == QLineEdit.EchoMode.Password
-    params = form.params()
-    assert params["config"]["env"] == {"OPENAI_API_KEY": "sk-123"}
-    assert params["secretKeys"] == ["OPENAI_API_KEY"]
+    draft = form.draft()
+    assert draft.env == {"OPENAI_API_KEY": "sk-123"}
+    assert draft.as_json()["secretKeys"] == ["OPENAI_API_KEY"]
     # Unmark by hand: the value shows, and renaming no longer re-marks it.
     qtbot.mouseClick(row.secret, Qt.MouseButton.LeftButton)
     type_into(qtbot, row.key, "MY_TOKEN")
     assert not row.secret.isChecked()
-    assert "secretKeys" not in form.params()
+    assert "secretKeys" not in form.draft().as_json()
 
 
 def test_marking_a_plain_name_secret(qtbot: QtBot) -> None:
@@ -226,7 +233,8 @@ def test_scope_local_needs_project_folder(qtbot: QtBot) -> None:
     assert not form.ui.save.isEnabled()
     type_into(qtbot, form.ui.project.edit, "/home/me/project")
     assert form.ui.save.isEnabled()
-    assert form.params()["projectPath"] == "/home/me/project"
+    server = form.server()
+    assert server is not None and server.project_path == "/home/me/project"
 
 
 def test_preset_fills_form_and_requires_its_secret(qtbot: QtBot) -> None:
@@ -255,7 +263,7 @@ def test_preset_required_argument_and_http_preset(qtbot: QtBot, monkeypatch: pyt
     assert form.ui.args.items()[-1] == "{directory}", "the placeholder shows where the value goes"
     form.ui.preset_values.fields["directory"].set_text("~/data")  # type: ignore[union-attr]
     assert form.ui.save.isEnabled() and not error.isVisible()
-    assert form.params()["config"]["args"] == ["-y", "@modelcontextprotocol/server-filesystem", "/home/ada/data"]
+    assert form.draft().args == ("-y", "@modelcontextprotocol/server-filesystem", "/home/ada/data")
     form.ui.gallery.search.setText("remote")
     assert form.ui.gallery.list.item(1).isHidden()
     form.ui.gallery.choose("remote")
@@ -275,12 +283,13 @@ def test_every_real_preset_saves_no_placeholder(qtbot: QtBot) -> None:
         for row in range(len(preset.env)):
             if not form.ui.env.row(row).value.text():
                 form.ui.env.row(row).value.setText("v")
-        params = form.params()
-        saved = json.dumps(params["config"])
+        server = form.server()
+        assert server is not None, f"{preset.id}: {form.errors}"
+        saved = server.config.model_dump_json()
         assert not re.search(r"\{[A-Za-z_]+\}", saved), f"{preset.id}: {saved}"
         assert not form.errors, f"{preset.id}: {form.errors}"
         if preset.command == "{python}":
-            assert params["config"]["command"] == sys.executable
+            assert server.config.command == sys.executable
 
 
 def test_edit_mode_keeps_saved_secret_unless_retyped(qtbot: QtBot) -> None:
@@ -305,17 +314,19 @@ def test_edit_mode_keeps_saved_secret_unless_retyped(qtbot: QtBot) -> None:
     assert form.ui.call_timeout.value() == 30
     assert form.ui.save.isEnabled()
     assert not form.is_dirty()
-    updates = form.updates()
-    assert updates["config"]["env"] == {"GH_TOKEN": "${secret:GH_TOKEN}", "MODE": "x"}
-    assert updates["config"]["timeout"] == {"list": 5.0, "call": 30.0}
-    assert updates["config"]["url"] is None
+    change = form.change()
+    assert change is not None and change.config is not None
+    assert change.config.env == {"GH_TOKEN": "${secret:GH_TOKEN}", "MODE": "x"}
+    assert change.config.timeout is not None
+    assert change.config.timeout.to_json_dict() == {"list": 5.0, "call": 30.0}
+    assert change.to_updates()["config"]["url"] is None
     type_into(qtbot, row.value, "new-token")
-    assert form.updates()["config"]["env"]["GH_TOKEN"] == "new-token"
+    assert form.draft().env["GH_TOKEN"] == "new-token"
     assert form.is_dirty()
     row.value.clear()
     type_into(qtbot, row.key, "GH_TOKEN2")
     assert "a value is required" not in form.ui.env.error_label.text()
-    assert form.updates()["config"]["env"].get("GH_TOKEN2") == "", "a renamed secret needs its value again"
+    assert form.draft().env.get("GH_TOKEN2") == "", "a renamed secret needs its value again"
     assert "again" in row.value.placeholderText()
 
 
@@ -326,7 +337,7 @@ def test_without_router_save_emits_params_and_test_is_disabled(qtbot: QtBot) -> 
     type_into(qtbot, form.ui.command, "python")
     with qtbot.waitSignal(form.submitted, timeout=5000) as blocker:
         qtbot.keyClick(form.ui.command, Qt.Key.Key_Return)
-    assert blocker.args[0]["name"] == "p"
+    assert blocker.args[0].name == "p" and blocker.args[0].is_trusted
     assert form.result() == McpServerForm.DialogCode.Accepted
 
 

@@ -12,7 +12,7 @@ from elftia_desktop.bridge.plumbing import Route
 if TYPE_CHECKING:
     from elftia_desktop.bridge.channels import AgentDraftInput, AgentInput
     from elftia_desktop.bridge.services import AppServices
-    from elftia_desktop.core.models import Agent, AgentToolSummary, McpToolListing, ProviderPayload
+    from elftia_desktop.core.models import Agent, AgentToolSummary, AgentUpdate, McpToolListing, ProviderPayload
 
 
 class AgentRoute(Route):
@@ -35,12 +35,12 @@ class AgentRoute(Route):
 
         return self._core.call("agents:add", AgentInput, agent, work)
 
-    def update(self, agent_id: str, updates: Mapping[str, object]) -> Pending[Agent]:
-        """``agents:update``: merge ``updates`` (``name``, ``mcpMode``, ``selectedServers``, ``selectedTools``)."""
+    def update(self, agent_id: str, change: AgentUpdate) -> Pending[Agent]:
+        """``agents:update``: set the fields ``change`` gives (the agent is checked whole); the saved agent."""
         from elftia_desktop.bridge.channels import AgentUpdateInput
 
         channel = "agents:update"
-        params = {"id": agent_id, "updates": dict(updates)}
+        params = {"id": agent_id, "updates": change.to_updates()}
         return self._core.call(
             channel, AgentUpdateInput, params, lambda s, u: asyncio.to_thread(s.agents.update, u.id, u.updates)
         )
@@ -64,8 +64,8 @@ class AgentRoute(Route):
             "agents:remove", AgentRefInput, {"id": agent_id}, lambda s, r: asyncio.to_thread(s.agents.remove, r.id)
         )
 
-    def tools(self, agent: Mapping[str, object], *, start: bool = True) -> Pending[McpToolListing]:
-        """``agents:tools``: the tools an agent (as edited, saved or not, in the ``Agent`` shape) could tick.
+    def tools(self, agent: Agent, *, start: bool = True) -> Pending[McpToolListing]:
+        """``agents:tools``: the tools an agent (as edited, saved or not) could tick.
 
         The servers its mode gives it, without the agent's own tool selection; tools the server
         disables are not offered. Failing servers are in ``errors``. With ``start=False`` only the
@@ -80,12 +80,11 @@ class AgentRoute(Route):
 
             return await fetch_agent_server_tools(s.mcp if start else ConnectedTools(s.mcp), _draft(data))
 
-        return self._core.call("agents:tools", AgentDraftInput, {"agent": dict(agent)}, work)
+        draft = {"agent": agent.model_dump(mode="json", by_alias=True)}
+        return self._core.call("agents:tools", AgentDraftInput, draft, work)
 
-    def preview(
-        self, agent: Mapping[str, object], strict: bool = False, *, start: bool = True
-    ) -> Pending[list[ProviderPayload]]:
-        """``agents:preview``: the exact payload per provider for the agent's tools.
+    def preview(self, agent: Agent, strict: bool = False, *, start: bool = True) -> Pending[list[ProviderPayload]]:
+        """``agents:preview``: the exact payload per provider for the agent's tools (as edited, saved or not).
 
         ``start=False``: only the tools of the servers connected now (none is started).
         """
@@ -101,7 +100,8 @@ class AgentRoute(Route):
             listing = await (fetch_mcp_tools(s.mcp, draft) if start else connected_agent_tools(s.mcp, draft))
             return await asyncio.to_thread(preview_payloads, listing.tools, strict=data.strict)
 
-        return self._core.call("agents:preview", AgentDraftInput, {"agent": dict(agent), "strict": strict}, work)
+        draft = {"agent": agent.model_dump(mode="json", by_alias=True), "strict": strict}
+        return self._core.call("agents:preview", AgentDraftInput, draft, work)
 
     def summaries(self) -> Pending[list[AgentToolSummary]]:
         """``agents:summaries``: per agent, its tool count and the tokens of its definitions."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from elftia_desktop.application import servers as actions
@@ -14,7 +13,13 @@ from elftia_desktop.bridge.results import LaunchChange, LaunchInfo
 if TYPE_CHECKING:
     from elftia_desktop.bridge.results_explore import Discovery
     from elftia_desktop.bridge.services import AppServices
-    from elftia_desktop.core.models import McpActionResult, McpServerRecord, McpTestResult
+    from elftia_desktop.core.models import (
+        McpActionResult,
+        McpServerInput,
+        McpServerRecord,
+        McpTestResult,
+    )
+    from elftia_desktop.core.server_update import McpServerUpdate
 
 ServerStates = dict[str, tuple[str, str]]
 """Server id -> (connection state, error text or "")."""
@@ -27,13 +32,10 @@ class ServerRoute(Route):
         """``mcp:list``: every server record."""
         return self._core.submit("mcp:list", lambda s: s.mcp.list_servers())
 
-    def add(self, server: Mapping[str, object], *, connect: bool = True) -> Pending[McpActionResult]:
-        """``mcp:add``: ``server`` in the ``McpServerInput`` JSON shape; ``connect=False`` saves without connecting."""
-        from elftia_desktop.core.models import McpServerInput
-
-        return self._core.call(
-            "mcp:add", McpServerInput, server, lambda s, data: actions.add(s.mcp, data, connect=connect)
-        )
+    def add(self, server: McpServerInput, *, connect: bool = True) -> Pending[McpActionResult]:
+        """``mcp:add``: save ``server`` (checked when it was built); ``connect=False`` saves without connecting."""
+        data = server.model_copy(deep=True)  # the service loop's own copy
+        return self._core.submit("mcp:add", lambda s: actions.add(s.mcp, data, connect=connect))
 
     def add_json(self, json_text: str, trust: bool = False, on_conflict: str = "fail") -> Pending[McpActionResult]:
         """``mcp:addJson``: servers from pasted JSON; ``on_conflict`` is rename, skip, replace or fail."""
@@ -46,17 +48,15 @@ class ServerRoute(Route):
         """``mcp:remove``."""
         return self._by_id("mcp:remove", server_id, lambda s, i: actions.remove(s.mcp, i))
 
-    def update(
-        self, server_id: str, updates: Mapping[str, object], *, connect: bool = True
-    ) -> Pending[McpActionResult]:
-        """``mcp:update``: merge ``updates`` (record fields in JSON spelling) into the record.
+    def update(self, server_id: str, change: McpServerUpdate, *, connect: bool = True) -> Pending[McpActionResult]:
+        """``mcp:update``: set the fields ``change`` gives on the record (the record is checked whole).
 
         ``connect=False``: a server whose launch changed is stopped, not restarted (the caller connects it).
         """
         from elftia_desktop.core.models import McpServerUpdateInput
 
         channel = "mcp:update"
-        params = {"id": server_id, "updates": dict(updates)}
+        params = {"id": server_id, "updates": change.to_updates()}
         return self._core.call(
             channel, McpServerUpdateInput, params, lambda s, u: actions.update(s.mcp, u.id, u.updates, connect=connect)
         )
@@ -65,16 +65,13 @@ class ServerRoute(Route):
         """``mcp:test``: connect and list tools (signing in in place when an OAuth server asks)."""
         return self._by_id("mcp:test", server_id, lambda s, i: s.mcp.signed_in(i, lambda: s.mcp.test(i)))
 
-    def test_config(self, server: Mapping[str, object], server_id: str | None = None) -> Pending[McpTestResult]:
-        """``mcp:test-config``: try an unsaved server (``McpServerInput`` shape) without saving it.
+    def test_config(self, server: McpServerInput, server_id: str | None = None) -> Pending[McpTestResult]:
+        """``mcp:test-config``: try an unsaved server without saving it.
 
         ``server_id``: the saved server being edited, so its stored secrets resolve.
         """
-        from elftia_desktop.core.models import McpServerInput
-
-        return self._core.call(
-            "mcp:test-config", McpServerInput, server, lambda s, data: s.mcp.test_config(data, server_id, sign_in=True)
-        )
+        data = server.model_copy(deep=True)  # the service loop's own copy
+        return self._core.submit("mcp:test-config", lambda s: s.mcp.test_config(data, server_id, sign_in=True))
 
     def discover(self, server_id: str) -> Pending[Discovery]:
         """``mcp:discover``: tools, prompts, resources (signing in in place when an OAuth server asks)."""

@@ -5,17 +5,18 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from elftia_desktop.bridge.pending import Pending
 from elftia_desktop.bridge.plumbing import Route
-from elftia_desktop.bridge.results import BackupResult, JsonDict, SecretsBackend, SettingsPaths, SettingsView
+from elftia_desktop.bridge.results import BackupResult, SecretsBackend, SettingsPaths, SettingsView
 from elftia_desktop.platform.keyring_store import keyring_help
 
 if TYPE_CHECKING:
+    from elftia_desktop.bridge.channels import SettingsSaveInput
     from elftia_desktop.bridge.services import AppServices
+    from elftia_desktop.core.settings_store import AppSettings
 
 
 class SettingsRoute(Route):
@@ -30,21 +31,22 @@ class SettingsRoute(Route):
 
         return self._core.submit("app:settings", work)
 
-    def save(self, values: Mapping[str, object]) -> Pending[JsonDict]:
-        """``app:save-settings``: validate (a bad value names its field), save atomically, put in force."""
-        from elftia_desktop.bridge.channels import SettingsSaveInput
+    def save(self, values: SettingsSaveInput) -> Pending[AppSettings]:
+        """``app:save-settings``: the settings ``values`` gives (checked when it was built; the others keep
+        their saved value), saved atomically and put in force; the settings saved."""
+        changed = values.model_dump(exclude_unset=True)
 
-        async def work(s: AppServices, data: SettingsSaveInput) -> JsonDict:
+        async def work(s: AppServices) -> AppSettings:
             """``app:save-settings`` on the service loop."""
             from elftia_desktop.core.settings_store import AppSettings
 
             saved = await asyncio.to_thread(s.settings_store.load)  # a setting the page does not show keeps its value
-            settings = AppSettings.model_validate(saved.model_dump() | data.model_dump(exclude_unset=True))
+            settings = AppSettings.model_validate(saved.model_dump() | changed)
             await asyncio.to_thread(s.settings_store.save, settings)
             s.apply_settings(settings)
-            return settings.to_json_dict()
+            return settings
 
-        return self._core.call("app:save-settings", SettingsSaveInput, values, work)
+        return self._core.submit("app:save-settings", work)
 
     def export_backup(self, path: str) -> Pending[BackupResult]:
         """``app:export-backup``: the whole config and settings in one file, secrets left as references."""
@@ -66,7 +68,7 @@ def _describe(s: AppServices) -> SettingsView:
     vault = s.catalog.vault
     backend = keyring.get_keyring()
     return SettingsView(
-        settings=s.settings.to_json_dict(),
+        settings=s.settings.model_copy(),
         paths=SettingsPaths(
             data_dir=str(data_dir()),
             config_dir=str(config_dir()),

@@ -38,12 +38,13 @@ Modules:
   background, or stops them.
 - ``server_form``: ``McpServerForm``: add or edit one MCP server.
 - ``server_form_auth``: The server form's Authentication section (SSE/HTTP): None, a header, or OAuth sign-in.
-- ``server_form_fields``: Where the add form puts a model error, and how a preset's environment variable becomes
-  a row.
+- ``server_form_fields``: Where the add form shows a draft's field error, and how a preset's environment variable
+  becomes a row.
 - ``server_form_layout``: The widgets and layout of ``McpServerForm``: fields, inline error labels, the button
   bar.
-- ``server_form_params``: The add/edit form's fields as the router's parameters: ``McpServerInput`` JSON for
-  ``mcp:add``, and the changes for ``mcp:update`` (the other transport's fields cleared).
+- ``server_form_params``: The add/edit form's fields as a typed ``ServerDraft`` (a preset's ``{key}`` placeholders
+  filled in): what ``ServerDraft.check`` turns into the ``McpServerInput`` of ``mcp:add`` or the change of
+  ``mcp:update``.
 - ``server_form_parts``: Parts of the server form: the preset gallery, the transport switch, the dependency
   status and a folder picker. Each part is self-contained; ``server_form.py`` lays them out.
 - ``server_form_sandbox``: The server form's Sandbox section (stdio): on or off, the paths it may read and

@@ -11,7 +11,7 @@ connected now are listed, and "Start servers" lists the others'. Every edit is a
 from __future__ import annotations
 
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QColor, QIcon, QPixmap
@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from elftia_desktop.core.models import Agent, McpMode, MCPTool
+from elftia_desktop.core.models import Agent, AgentUpdate, McpMode, MCPTool
 from elftia_desktop.core.trust import needs_confirmation
 from elftia_desktop.ui.error_presenter import show_error
 from elftia_desktop.ui.theme import STATE_COLORS
@@ -175,9 +175,6 @@ class McpManageDialog(QDialog):
             }
         )
 
-    def _draft_json(self) -> dict[str, Any]:
-        return self.draft().model_dump(mode="json", by_alias=True)
-
     # -- servers ------------------------------------------------------------------------------
 
     def _fill_servers(self) -> None:
@@ -273,10 +270,9 @@ class McpManageDialog(QDialog):
         self.request_skills()
         self._tools_generation += 1
         generation, draft = self._tools_generation, self.draft()
-        self.router.agents.tools({"name": "all", "mcpMode": "auto"}, start=self.start_servers).then(
-            self, self._set_counts
-        )
-        self.router.agents.tools(self._draft_json(), start=self.start_servers).then(
+        every = Agent(name="all", mcp_mode=McpMode.AUTO)  # every active server's tools, for the counts
+        self.router.agents.tools(every, start=self.start_servers).then(self, self._set_counts)
+        self.router.agents.tools(draft, start=self.start_servers).then(
             self, lambda listing: self._set_tools(generation, draft, listing), self._failed
         )
 
@@ -312,7 +308,7 @@ class McpManageDialog(QDialog):
         """Ask for the payload per provider of the ticked tools."""
         self._preview_generation += 1
         generation = self._preview_generation
-        self.router.agents.preview(self._draft_json(), start=self.start_servers).then(
+        self.router.agents.preview(self.draft(), start=self.start_servers).then(
             self, lambda payloads: self._set_preview(generation, payloads), self._failed
         )
 
@@ -326,19 +322,19 @@ class McpManageDialog(QDialog):
     def save(self) -> None:
         """Write the draft; the dialog closes when it is saved, or shows why not."""
         draft = self.draft()
-        updates = {
-            "mcpMode": draft.mcp_mode.value,
-            "selectedServers": draft.selected_servers,
-            "selectedTools": draft.selected_tools,
-            "selectedSkills": draft.selected_skills,
-        }
+        change = AgentUpdate(
+            mcp_mode=draft.mcp_mode,
+            selected_servers=draft.selected_servers,
+            selected_tools=draft.selected_tools,
+            selected_skills=draft.selected_skills,
+        )
 
         def done(agent: Agent) -> None:
             """Keep the saved agent and close."""
             self.saved = agent
             self.accept()
 
-        self.router.agents.update(self.agent.id, updates).then(self, done, self._failed)
+        self.router.agents.update(self.agent.id, change).then(self, done, self._failed)
 
     def _try_tool(self, tool: MCPTool) -> None:
         """Open the try-a-tool dialog for a tool of the picker (its server is started on demand)."""

@@ -1,26 +1,26 @@
 """``McpServerForm``: add or edit one MCP server.
 
-The form builds its parameters in the ``McpServerInput`` JSON shape and validates them with
-the model on every change; each error is shown under the field its ``loc`` (or its
-``field: message`` prefix) names, and Save stays disabled until the model accepts them.
+The form's fields make a typed ``ServerDraft`` (``core/server_draft.py``), checked on every change;
+each ``FieldError`` of the check is shown under the field its path names, and Save stays disabled
+until the draft checks out as an ``McpServerInput``.
 
 Saving: with a router, the form calls ``router.add`` (or ``router.update`` in edit mode)
 itself and closes only when the service accepted the server, so a refusal such as a taken
-name is shown under its field while the user's input is still there. ``saved`` carries the
-``McpActionResult``. From an install link (``link``) the form opens filled in, says where the
+name is shown under its field while the user's input is still there: ``mcp:add`` gets the
+``McpServerInput``, ``mcp:update`` the ``McpServerUpdate`` of every field the form shows. ``saved``
+carries the ``McpActionResult``. From an install link (``link``) the form opens filled in, says where the
 server comes from, and saves it untrusted (``installSource: "protocol"``): it cannot be tested
 here, and it runs only after the user confirms what it runs. Without a router it only emits
-``submitted`` and closes; ``params()`` and ``updates()`` give the dicts for the caller to send.
+``submitted`` (the ``McpServerInput``) and closes; ``draft()`` and ``change()`` give what would be sent.
 """
 
 from __future__ import annotations
 
 import html
 import shlex
-from typing import Any
 
-from pydantic import ValidationError
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QDialog, QWidget
 
 from elftia_desktop.bridge.errors import BridgeError
@@ -28,9 +28,11 @@ from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.models import McpActionResult, McpServerInput, McpServerRecord, McpTestResult
 from elftia_desktop.core.presets import McpPreset
 from elftia_desktop.core.sandbox import default_sandbox, sandbox_unavailable
-from elftia_desktop.ui.dialogs.server_form_fields import env_row, error_field
+from elftia_desktop.core.server_draft import SandboxDraft, ServerDraft, field_error, preset_sandbox_draft
+from elftia_desktop.core.server_update import McpServerUpdate
+from elftia_desktop.ui.dialogs.server_form_fields import env_row, widget_error
 from elftia_desktop.ui.dialogs.server_form_layout import FormLayout
-from elftia_desktop.ui.dialogs.server_form_params import form_params, form_updates
+from elftia_desktop.ui.dialogs.server_form_params import form_draft
 from elftia_desktop.ui.theme import STATE_COLORS
 from elftia_desktop.ui.widgets.key_value_editor import RowSpec
 
@@ -39,7 +41,7 @@ class McpServerForm(QDialog):
     """The add/edit dialog of one server.
 
     Signals:
-        submitted(object): the params dict (``McpServerInput`` shape) when the user saves.
+        submitted(object): the ``McpServerInput`` when the user saves.
         saved(object): the ``McpActionResult`` once the router saved the server.
     """
 
@@ -66,7 +68,7 @@ class McpServerForm(QDialog):
         self._saving = False
         self._testing = False
         self.errors: dict[str, str] = {}
-        self._initial: dict[str, Any] = {}
+        self._initial: ServerDraft | None = None
         self.setWindowTitle(
             f"Edit {record.name}" if record else "Add MCP server from a link" if link else "Add MCP server"
         )
@@ -80,7 +82,7 @@ class McpServerForm(QDialog):
             self.ui.gallery.set_presets(presets)
         elif router is not None:
             router.app.presets().then(self, self.ui.gallery.set_presets)
-        self._initial = self.params()
+        self._initial = self.draft()
         self._revalidate()
         self.ui.name.setFocus()
 
@@ -128,29 +130,31 @@ class McpServerForm(QDialog):
 
     # -- parameters ------------------------------------------------------------------------
 
-    def params(self) -> dict[str, Any]:
-        """The server in the ``McpServerInput`` JSON shape (for ``router.add``)."""
-        return form_params(self.ui, self.record, self.link)
+    def draft(self) -> ServerDraft:
+        """The server as typed in the fields (checked by ``draft().check()``)."""
+        return form_draft(self.ui, self.record, self.link)
 
-    def updates(self) -> dict[str, Any]:
-        """The changes for ``router.update``: every form field, fields of the other transport cleared."""
-        return form_updates(self.params(), self.record)
+    def server(self) -> McpServerInput | None:
+        """The server for ``router.add`` (and Test), or None while the fields do not check out."""
+        return self.draft().check().server
+
+    def change(self) -> McpServerUpdate | None:
+        """The change for ``router.update``: every form field, the other transport's cleared (None: not valid)."""
+        draft = self.draft()
+        server = draft.check().server
+        return draft.change(server) if server is not None else None
 
     def is_dirty(self) -> bool:
         """True when the fields differ from what the form opened with."""
-        return self.params() != self._initial
+        return self.draft() != self._initial
 
     # -- validation ------------------------------------------------------------------------
 
     def validate(self) -> dict[str, str]:
         """Field key -> first error, from the model and the editors' own checks."""
         errors: dict[str, str] = {}
-        try:
-            McpServerInput.model_validate(self.params())
-        except ValidationError as exc:
-            for err in exc.errors():
-                field, message = error_field(err["loc"], err["msg"])
-                errors.setdefault(field, message)
+        for error in self.draft().check().errors:
+            errors.setdefault(*widget_error(error))
         transport = self.ui.transport.value()
         editor = self.ui.env if transport == "stdio" else self.ui.headers
         problems = editor.problems()
@@ -158,7 +162,7 @@ class McpServerForm(QDialog):
             errors.setdefault("env" if transport == "stdio" else "headers", problems[0])
         preset_problem = self.ui.preset_values.problem()
         if preset_problem:
-            errors["preset"] = preset_problem
+            errors.setdefault("preset", preset_problem)
         missing = self.ui.args.missing_required() if transport == "stdio" else []
         if missing:
             errors.setdefault("args", f"Fill in the required argument: {missing[0]}")
@@ -201,7 +205,10 @@ class McpServerForm(QDialog):
         ui.args.set_items(list(preset.args))
         ui.env.set_rows([env_row(var) for var in preset.env])
         ui.headers.set_rows([RowSpec(k, v, False) for k, v in preset.headers.items()])
-        ui.sandbox.set_value(preset.sandbox if ui.sandbox.unavailable is None else None)
+        if preset.sandbox is not None and ui.sandbox.unavailable is None:
+            ui.sandbox.set_value(*preset_sandbox_draft(preset.sandbox))
+        else:
+            ui.sandbox.set_value(None)
         self._filling = False
         self._show_all = True
         self._revalidate()
@@ -216,14 +223,13 @@ class McpServerForm(QDialog):
         ui.env.set_mapping(dict(config.env))
         ui.cwd.set_text(config.cwd or "")
         ui.url.setText(config.url or "")
-        oauth = config.oauth.to_json_dict() if config.oauth is not None else None
-        ui.headers.set_mapping(ui.auth.set_config(dict(config.headers), oauth))
+        ui.headers.set_mapping(ui.auth.set_config(dict(config.headers), config.oauth))
         if config.timeout is not None:
             ui.connect_timeout.setValue(config.timeout.connect or 0)
             ui.call_timeout.setValue(config.timeout.call or 0)
         ui.scope.setCurrentIndex(max(0, ui.scope.findData(record.scope.value)))
         ui.project.set_text(record.project_path or "")
-        ui.sandbox.set_value(record.sandbox.to_json_dict() if record.sandbox is not None else None)
+        ui.sandbox.set_value(SandboxDraft.of(record.sandbox) if record.sandbox is not None else None)
         self._filling = False
 
     def _fill_from_link(self, link: McpServerInput) -> None:
@@ -250,20 +256,22 @@ class McpServerForm(QDialog):
     # -- save ------------------------------------------------------------------------------
 
     def _save(self) -> None:
-        if self.validate() or self._saving:
+        draft = self.draft()
+        server = draft.check().server
+        if self.validate() or self._saving or server is None:
             return
-        params = self.params()
-        self.submitted.emit(params)
+        self.submitted.emit(server)
         if self._router is None:
             self.accept()
             return
         self._set_saving(True)
         if self.record is not None:
-            self._router.servers.update(self.record.id, self.updates(), connect=False).then(
+            change = draft.change(server)
+            self._router.servers.update(self.record.id, change, connect=False).then(
                 self, self._saved, self._save_failed
             )
         else:  # saved at once; the servers page connects it afterwards and shows that on its card
-            self._router.servers.add(params, connect=False).then(self, self._saved, self._save_failed)
+            self._router.servers.add(server, connect=False).then(self, self._saved, self._save_failed)
 
     def _set_saving(self, saving: bool) -> None:
         self._saving = saving
@@ -285,7 +293,7 @@ class McpServerForm(QDialog):
 
     def _show_server_error(self, reason: str, details: str) -> None:
         """Show why the server was not saved (``reason`` does not name the server) at its field."""
-        field, text = error_field((), reason)
+        field, text = widget_error(field_error((), reason))
         self._server_errors = {field: text}
         self._revalidate()
         if field == "general":
@@ -310,13 +318,14 @@ class McpServerForm(QDialog):
 
     def _test(self) -> None:
         mode, _tip = self._test_mode()
-        if not mode or self.errors or self._router is None:
+        server = self.server()
+        if not mode or self.errors or self._router is None or server is None:
             return
         self._testing = True
         self._update_test_button()
         self.ui.set_test_result(self._colored("Testing…", ""), "")
         server_id = self.record.id if self.record is not None else None
-        self._router.servers.test_config(self.params(), server_id).then(self, self._tested, self._test_failed)
+        self._router.servers.test_config(server, server_id).then(self, self._tested, self._test_failed)
 
     def _tested(self, result: McpTestResult) -> None:
         self._testing = False
@@ -340,7 +349,7 @@ class McpServerForm(QDialog):
         style = f' style="color:{color}"' if color else ""
         return f"<span{style}>{html.escape(text)}</span>"
 
-    def keyPressEvent(self, event: Any) -> None:
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         """Enter saves when valid (not from the multi-row editors' Add buttons); Escape cancels."""
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not self.ui.save.isEnabled():
             return

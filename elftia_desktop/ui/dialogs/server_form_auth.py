@@ -8,9 +8,7 @@ are folded under "Advanced".
 
 from __future__ import annotations
 
-from typing import Any
-
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Signal, SignalInstance
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -23,6 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from elftia_desktop.core.models import McpOAuthConfig
+from elftia_desktop.core.server_draft import OAuthDraft
 from elftia_desktop.ui.secret_words import KEPT
 
 MODES = [("none", "None"), ("header", "Header (API key or token)"), ("oauth", "OAuth sign-in")]
@@ -33,11 +33,6 @@ GRANTS = [
 AUTH_METHODS = ["", "client_secret_basic", "client_secret_post", "none", "private_key_jwt"]
 ALGORITHMS = ["RS256", "RS384", "RS512", "ES256", "ES384", "PS256"]
 AUTH_HEADER = "authorization"
-SHOWN_OAUTH_KEYS = {
-    *("grantType", "clientId", "clientSecret", "scopes", "scope", "tokenEndpointAuthMethod", "privateKey"),
-    *("signingAlgorithm", "clientMetadataUrl", "issuer", "redirectPort"),
-}
-"""The ``oauth`` keys this form edits; any other (``identityAssertion``, a newer version's) is kept as it was."""
 
 
 def _combo(items: list[tuple[str, str]], parent: QWidget) -> QComboBox:
@@ -67,7 +62,7 @@ class AuthSection(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._unshown: dict[str, Any] = {}
+        self._kept: McpOAuthConfig | None = None
         column = QVBoxLayout(self)
         column.setContentsMargins(0, 0, 0, 0)
         self.mode = _combo(MODES, self)
@@ -144,7 +139,7 @@ class AuthSection(QWidget):
         form.addRow(hint)
         self.fold.toggled.connect(self._on_change)
 
-    def _signals(self) -> list[Any]:
+    def _signals(self) -> list[SignalInstance]:
         lines = (self.header_name, self.header_value, self.client_id, self.client_secret, self.scopes)
         lines2 = (self.metadata_url, self.issuer)
         combos = (self.mode, self.grant, self.method, self.algorithm)
@@ -173,34 +168,30 @@ class AuthSection(QWidget):
             return None
         return (self.header_name.text().strip() or "Authorization", self.header_value.text())
 
-    def oauth(self) -> dict[str, Any] | None:
-        """The ``oauth`` object (camelCase keys, unset ones left out), or None."""
+    def oauth(self) -> OAuthDraft | None:
+        """The OAuth fields (over the saved ``oauth`` object's other keys), or None when not in OAuth mode."""
         if self.mode.currentData() != "oauth":
             return None
-        values: dict[str, Any] = {
-            "grantType": self.grant.currentData(),
-            "clientId": self.client_id.text().strip(),
-            "clientSecret": self.client_secret.text(),
-            "scopes": self.scopes.text().split(),
-            "tokenEndpointAuthMethod": self.method.currentData(),
-            "privateKey": self.private_key.toPlainText().strip(),
-            "clientMetadataUrl": self.metadata_url.text().strip(),
-            "issuer": self.issuer.text().strip(),
-            "redirectPort": self.port.value(),
-        }
-        if self.algorithm.currentText() != "RS256":
-            values["signingAlgorithm"] = self.algorithm.currentText()
-        out = {k: v for k, v in values.items() if v}
-        if out.get("grantType") == "authorization_code":
-            out.pop("grantType")
-        return self._unshown | out
+        return OAuthDraft(
+            grant_type=str(self.grant.currentData()),
+            client_id=self.client_id.text(),
+            client_secret=self.client_secret.text(),
+            scopes=tuple(self.scopes.text().split()),
+            token_endpoint_auth_method=str(self.method.currentData()),
+            private_key=self.private_key.toPlainText(),
+            signing_algorithm=self.algorithm.currentText(),
+            client_metadata_url=self.metadata_url.text(),
+            issuer=self.issuer.text(),
+            redirect_port=self.port.value(),
+            kept=self._kept,
+        )
 
-    def set_config(self, headers: dict[str, str], oauth: dict[str, Any] | None) -> dict[str, str]:
+    def set_config(self, headers: dict[str, str], oauth: McpOAuthConfig | None) -> dict[str, str]:
         """Show a record's auth; returns the headers left for the generic header editor."""
         rest = dict(headers)
         if oauth is not None:
             self.mode.setCurrentIndex(2)
-            self._fill_oauth(oauth)
+            self._fill_oauth(OAuthDraft.of(oauth))
         else:
             key = next((k for k in rest if k.lower() == AUTH_HEADER), None)
             if key is not None:
@@ -209,17 +200,16 @@ class AuthSection(QWidget):
                 self.header_value.setText(rest.pop(key))
         return rest
 
-    def _fill_oauth(self, oauth: dict[str, Any]) -> None:
-        self._unshown = {k: v for k, v in oauth.items() if k not in SHOWN_OAUTH_KEYS}  # e.g. identityAssertion
-        self.grant.setCurrentIndex(max(0, self.grant.findData(oauth.get("grantType", "authorization_code"))))
-        self.client_id.setText(oauth.get("clientId") or "")
-        self.client_secret.setText(oauth.get("clientSecret") or "")
-        self.scopes.setText(" ".join(oauth.get("scopes") or []))
-        self.method.setCurrentIndex(max(0, self.method.findData(oauth.get("tokenEndpointAuthMethod") or "")))
-        self.private_key.setPlainText(oauth.get("privateKey") or "")
-        self.algorithm.setCurrentText(oauth.get("signingAlgorithm") or "RS256")
-        self.metadata_url.setText(oauth.get("clientMetadataUrl") or "")
-        self.issuer.setText(oauth.get("issuer") or "")
-        self.port.setValue(int(oauth.get("redirectPort") or 0))
-        advanced = ("tokenEndpointAuthMethod", "privateKey", "clientMetadataUrl", "issuer", "redirectPort")
-        self.fold.setChecked(any(oauth.get(k) for k in advanced))
+    def _fill_oauth(self, oauth: OAuthDraft) -> None:
+        self._kept = oauth.kept  # its keys the form does not show (identityAssertion, a newer version's) stay
+        self.grant.setCurrentIndex(max(0, self.grant.findData(oauth.grant_type)))
+        self.client_id.setText(oauth.client_id)
+        self.client_secret.setText(oauth.client_secret)
+        self.scopes.setText(" ".join(oauth.scopes))
+        self.method.setCurrentIndex(max(0, self.method.findData(oauth.token_endpoint_auth_method)))
+        self.private_key.setPlainText(oauth.private_key)
+        self.algorithm.setCurrentText(oauth.signing_algorithm)
+        self.metadata_url.setText(oauth.client_metadata_url)
+        self.issuer.setText(oauth.issuer)
+        self.port.setValue(oauth.redirect_port)
+        self.fold.setChecked(oauth.advanced)

@@ -1,13 +1,14 @@
-"""Where the add form puts a model error, and how a preset's environment variable becomes a row."""
+"""Where the add form shows a draft's field error, and how a preset's environment variable becomes a row."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from elftia_desktop.ui.widgets.key_value_editor import RowSpec
 
 if TYPE_CHECKING:
     from elftia_desktop.core.presets import PresetEnvVar
+    from elftia_desktop.core.server_draft import FieldError
 
 FIELD_OF_PATH = {
     "name": "name",
@@ -26,18 +27,12 @@ FIELD_OF_PATH = {
 }
 
 
-def error_field(loc: tuple[Any, ...], message: str) -> tuple[str, str]:
-    """The form field an error belongs to and its message without the field prefix."""
-    message = message.removeprefix("Value error, ")
-    path = ".".join(str(part) for part in loc)
-    if not path and ": " in message:
-        prefix, rest = message.split(": ", 1)
-        if " " not in prefix:
-            path, message = prefix, rest
+def widget_error(error: FieldError) -> tuple[str, str]:
+    """The form field an error belongs to (``general`` for none of them) and its message."""
     for known in sorted(FIELD_OF_PATH, key=len, reverse=True):
-        if path == known or path.startswith(known + "."):
-            return FIELD_OF_PATH[known], message[:1].upper() + message[1:]
-    return "general", message[:1].upper() + message[1:]
+        if error.path == known or error.path.startswith(known + "."):
+            return FIELD_OF_PATH[known], error.message
+    return "general", error.message
 
 
 def env_row(var: PresetEnvVar) -> RowSpec:

@@ -7,12 +7,13 @@ without bubblewrap) the switch is disabled and the reason is said plainly.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QLabel, QVBoxLayout, QWidget
 
 from elftia_desktop.core.sandbox import sandbox_unavailable
+from elftia_desktop.core.server_draft import SandboxDraft
 from elftia_desktop.ui.widgets.list_editor import ListEditor
 
 NETWORKS = [
@@ -97,28 +98,27 @@ class SandboxSection(QWidget):
         self._rows.setRowVisible(self.hosts, self.net.currentData() == "allow")
         self._rows.setRowVisible(self.proxy_note, self.net.currentData() in ("loopback", "allow"))
 
-    def value(self, fill: Any = None) -> dict[str, Any] | None:
-        """The record's ``sandbox`` (``fill``: fills a preset's ``{key}`` in paths), or None when off and never set."""
+    def value(self, fill: Callable[[str], str] | None = None) -> SandboxDraft | None:
+        """The section as typed (``fill``: fills a preset's ``{key}`` in paths), or None when off and never set."""
         if not self.enabled.isChecked() and not self._was_set:
             return None
         filled = (lambda text: text) if fill is None else fill
         net = str(self.net.currentData())
-        return {
-            "enabled": self.enabled.isChecked(),
-            "allowRead": [p for p in (filled(i) for i in self.read.items()) if p],
-            "allowWrite": [p for p in (filled(i) for i in self.write.items()) if p],
-            "net": net,
-            "allowNet": self.hosts.items() if net == "allow" else [],
-        }
+        return SandboxDraft(
+            enabled=self.enabled.isChecked(),
+            allow_read=tuple(p for p in (filled(i) for i in self.read.items()) if p),
+            allow_write=tuple(p for p in (filled(i) for i in self.write.items()) if p),
+            net=net,
+            allow_net=tuple(self.hosts.items()) if net == "allow" else (),
+        )
 
-    def set_value(self, sandbox: dict[str, Any] | None) -> None:
-        """Show a record's or preset's sandbox (None: off); a preset's ``writeValues`` become ``{key}`` paths."""
+    def set_value(self, sandbox: SandboxDraft | None, write_values: Sequence[str] = ()) -> None:
+        """Show a record's or preset's sandbox (None: off); a preset's ``write_values`` become ``{key}`` paths."""
         self._was_set = sandbox is not None
-        data = sandbox or {}
-        self.enabled.setChecked(sandbox is not None and bool(data.get("enabled", True)))
-        self.read.set_items(list(data.get("allowRead", [])))
-        write = [*data.get("allowWrite", []), *("{" + key + "}" for key in data.get("writeValues", []))]
-        self.write.set_items(write)
-        self.net.setCurrentIndex(max(0, self.net.findData(data.get("net", "none"))))
-        self.hosts.set_items(list(data.get("allowNet", [])))
+        shown = sandbox or SandboxDraft(enabled=False)
+        self.enabled.setChecked(shown.enabled)
+        self.read.set_items(list(shown.allow_read))
+        self.write.set_items([*shown.allow_write, *("{" + key + "}" for key in write_values)])
+        self.net.setCurrentIndex(max(0, self.net.findData(shown.net)))
+        self.hosts.set_items(list(shown.allow_net))
         self._show()

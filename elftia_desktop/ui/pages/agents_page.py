@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from elftia_desktop.bridge.errors import BridgeError, ErrorCategory
+from elftia_desktop.core.models import AgentUpdate
 from elftia_desktop.ui.dialogs.gateway_dialog import GatewayDialog
 from elftia_desktop.ui.dialogs.mcp_manage_dialog import McpManageDialog
 from elftia_desktop.ui.error_presenter import show_error
@@ -267,7 +268,7 @@ class AgentsPage(QWidget):
             return
         name, ok = QInputDialog.getText(self, "Rename agent", f'New name for "{agent.name}":', text=agent.name)
         if ok and name.strip() and name.strip() != agent.name:
-            self.router.agents.update(agent.id, {"name": name}).then(
+            self.router.agents.update(agent.id, AgentUpdate(name=name)).then(
                 self, lambda a: self._changed(f"Renamed to <b>{escape(a.name)}</b>."), self.show_error
             )
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QImage
@@ -22,6 +22,7 @@ from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.pool_host import PoolState
 from elftia_desktop.bridge.results import LaunchInfo
 from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.core.server_update import McpServerUpdate
 from elftia_desktop.ui.dialogs.logs_dialog import LogsDialog
 from elftia_desktop.ui.dialogs.tool_review_dialog import ToolReviewDialog
 from elftia_desktop.ui.dialogs.trust_dialog import TrustDialog
@@ -39,7 +40,7 @@ from elftia_desktop.ui.widgets.server_card import ServerCard
 if TYPE_CHECKING:
     from elftia_desktop.bridge.results_explore import HeldTools
     from elftia_desktop.bridge.signals import ConnectionStateChanged
-    from elftia_desktop.core.models import McpServerRecord
+    from elftia_desktop.core.models import McpServerRecord, MCPTool
 
 
 class McpServersPage(QWidget):
@@ -252,7 +253,7 @@ class McpServersPage(QWidget):
 
     @Slot(str)
     def _fetch_tool_count(self, server_id: str) -> None:
-        def done(tools: list[Any]) -> None:
+        def done(tools: list[MCPTool]) -> None:
             """Show the number of tools on the server's card."""
             self.tool_counts[server_id] = len(tools)
             if server_id in self.cards:
@@ -296,7 +297,7 @@ class McpServersPage(QWidget):
         record = self.record(server_id)
         if record is not None:
             failed = self.server_actions.failed_on(record)
-            self.router.servers.update(server_id, {"isActive": active}).then(self, on_error=failed)
+            self.router.servers.update(server_id, McpServerUpdate(is_active=active)).then(self, on_error=failed)
 
     def drop_card(self, server_id: str) -> None:
         """Take a server that is no longer configured off the page (then ask for the list again)."""

@@ -3,29 +3,30 @@
 from __future__ import annotations
 
 from html import escape
-from typing import Any
 
+from pydantic import ValidationError
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QFileDialog, QHBoxLayout, QLabel, QPushButton, QWidget
 
-from elftia_desktop.bridge.errors import BridgeError
+from elftia_desktop.bridge.errors import BridgeError, to_bridge_error
 from elftia_desktop.bridge.results import BackupResult, SettingsView
 from elftia_desktop.bridge.router import McpRouter
+from elftia_desktop.core.settings_store import AppSettings
 from elftia_desktop.ui.error_presenter import show_error
 from elftia_desktop.ui.pages.page_frame import PageFrame
 from elftia_desktop.ui.pages.settings_sections import PlacesSection, ValuesSection, card, secrets_html
 from elftia_desktop.ui.theme import set_theme_mode, theme_mode
 
 SAVED_NOTES = {
-    "connectTimeout": "New connections and calls use the new timeouts.",
-    "callTimeout": "New connections and calls use the new timeouts.",
-    "logLines": "The log size applies at once.",
+    "connect_timeout": "New connections and calls use the new timeouts.",
+    "call_timeout": "New connections and calls use the new timeouts.",
+    "log_lines": "The log size applies at once.",
     "startup": "The start-up choice applies from the next start.",
     "theme": "The theme is in force.",
-    "registryUrl": "Browse searches the new registries from its next search.",
-    "extraRegistries": "Browse searches the new registries from its next search.",
+    "registry_url": "Browse searches the new registries from its next search.",
+    "extra_registries": "Browse searches the new registries from its next search.",
 }
-"""What saving a changed value means, said once per kind of value."""
+"""What saving a changed value means (by ``AppSettings`` field), said once per kind of value."""
 
 
 class SettingsPage(PageFrame):
@@ -40,7 +41,7 @@ class SettingsPage(PageFrame):
     def __init__(self, router: McpRouter, parent: QWidget | None = None) -> None:
         super().__init__("Settings", parent)
         self.router = router
-        self.saved: dict[str, Any] | None = None
+        self.saved: AppSettings | None = None
         self.info: SettingsView | None = None
         self._theme = theme_mode()
         self.summary.setText("Connections, appearance, where your data lives, and secrets")
@@ -55,7 +56,7 @@ class SettingsPage(PageFrame):
         scroll, column = self.card_scroll()
         self.values = ValuesSection()
         self.values.edited.connect(self._update_buttons)
-        self.values.theme.currentIndexChanged.connect(lambda _i: self._apply_theme(self.values.values()["theme"]))
+        self.values.theme.currentIndexChanged.connect(lambda _i: self._apply_theme(self.values.theme_mode()))
         column.insertWidget(0, self.values)
         self.places = PlacesSection()
         self.places.openFailed.connect(lambda text: self.notice.show_message(escape(text), "error"))
@@ -97,19 +98,19 @@ class SettingsPage(PageFrame):
 
     def _show(self, info: SettingsView) -> None:
         """Show the saved values; values the user changed and did not save yet stay as typed."""
-        edited = self.values.values() if self.dirty() else None
+        edited = self.dirty()
         self.info = info
-        self.saved = dict(info.settings)
-        self.values.set_values(self.saved if edited is None else edited)
+        self.saved = info.settings
+        if not edited:
+            self.values.set_values(self.saved)
         self.places.set_paths(info.paths)
         self.secrets.setText(secrets_html(info.secrets))
-        self._apply_theme(self.values.values()["theme"])  # the one shown: a choice not saved yet stays in force
+        self._apply_theme(self.values.theme_mode())  # the one shown: a choice not saved yet stays in force
         self._update_buttons()
 
     def dirty(self) -> bool:
         """True when the values shown differ from the saved ones (a setting not shown here is not compared)."""
-        shown = self.values.values()
-        return self.saved is not None and any(self.saved.get(key) != value for key, value in shown.items())
+        return self.saved is not None and self.values.differs(self.saved)
 
     def _update_buttons(self) -> None:
         self.save_button.setEnabled(self.dirty())
@@ -118,21 +119,26 @@ class SettingsPage(PageFrame):
     def _revert(self) -> None:
         if self.saved is not None:
             self.values.set_values(self.saved)
-            self._apply_theme(self.saved["theme"])
+            self._apply_theme(self.saved.theme)
         self._update_buttons()
 
     def save(self) -> None:
         """Save the values shown; the services use them from the next connection and call on."""
+        try:
+            values = self.values.values()
+        except ValidationError as exc:  # a value the settings do not take, named
+            show_error(self.notice, to_bridge_error(exc))
+            return
         self.save_button.setEnabled(False)
-        self.router.settings.save(self.values.values()).then(self, self._saved, self._failed)
+        self.router.settings.save(values).then(self, self._saved, self._failed)
 
-    def _saved(self, values: dict[str, Any]) -> None:
-        before = self.saved or {}
-        self.saved = dict(values)
-        self.values.set_values(self.saved)
-        self._apply_theme(values["theme"])
+    def _saved(self, values: AppSettings) -> None:
+        before = self.saved
+        self.saved = values
+        self.values.set_values(values)
+        self._apply_theme(values.theme)
         self._update_buttons()
-        changed = [key for key in SAVED_NOTES if before.get(key) != values.get(key)]
+        changed = [name for name in SAVED_NOTES if before is None or getattr(before, name) != getattr(values, name)]
         notes = list(dict.fromkeys(SAVED_NOTES[key] for key in changed))
         self.notice.show_message("Saved. " + " ".join(notes) if notes else "Saved; nothing had changed.", "success")
 

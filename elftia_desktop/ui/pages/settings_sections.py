@@ -5,7 +5,6 @@ from __future__ import annotations
 import shutil
 import sys
 from html import escape
-from typing import Any
 
 from PySide6.QtCore import QProcess, Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
@@ -23,7 +22,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from elftia_desktop.bridge.channels import SettingsSaveInput
 from elftia_desktop.bridge.results import SecretsBackend, SettingsPaths
+from elftia_desktop.core.settings_store import AppSettings
 from elftia_desktop.ui.theme import STATE_COLORS
 
 STARTUP = [
@@ -131,32 +132,58 @@ class ValuesSection(QWidget):
         box.valueChanged.connect(lambda *_: self.edited.emit())
         return box
 
-    def set_values(self, values: dict[str, Any]) -> None:
+    def set_values(self, values: AppSettings) -> None:
         """Show saved values (no ``edited`` signal)."""
         widgets = (self.connect_timeout, self.call_timeout, self.log_lines, self.startup, self.theme)
         for widget in widgets:
             widget.blockSignals(True)
-        self.connect_timeout.setValue(float(values["connectTimeout"]))
-        self.call_timeout.setValue(float(values["callTimeout"]))
-        self.log_lines.setValue(int(values["logLines"]))
-        self.startup.setCurrentIndex(max(0, self.startup.findData(values["startup"])))
-        self.theme.setCurrentIndex(max(0, self.theme.findData(values["theme"])))
-        self.registry_url.setText(values.get("registryUrl", ""))
-        self.extra_registries.setText(" ".join(values.get("extraRegistries", [])))
+        self.connect_timeout.setValue(values.connect_timeout)
+        self.call_timeout.setValue(values.call_timeout)
+        self.log_lines.setValue(values.log_lines)
+        self.startup.setCurrentIndex(max(0, self.startup.findData(values.startup)))
+        self.theme.setCurrentIndex(max(0, self.theme.findData(values.theme)))
+        self.registry_url.setText(values.registry_url)
+        self.extra_registries.setText(" ".join(values.extra_registries))
         for widget in widgets:
             widget.blockSignals(False)
 
-    def values(self) -> dict[str, Any]:
-        """The values shown, as ``app:save-settings`` takes them."""
-        return {
-            "connectTimeout": self.connect_timeout.value(),
-            "callTimeout": self.call_timeout.value(),
-            "logLines": self.log_lines.value(),
-            "startup": self.startup.currentData(),
-            "theme": self.theme.currentData(),
-            "registryUrl": self.registry_url.text().strip(),
-            "extraRegistries": self.extra_registries.text().split(),
-        }
+    def theme_mode(self) -> str:
+        """The theme chosen: ``system``, ``light`` or ``dark``."""
+        return str(self.theme.currentData())
+
+    def _shown(self) -> tuple[object, ...]:
+        return (
+            self.connect_timeout.value(),
+            self.call_timeout.value(),
+            self.log_lines.value(),
+            self.startup.currentData(),
+            self.theme_mode(),
+            self.registry_url.text().strip(),
+            self.extra_registries.text().split(),
+        )
+
+    def differs(self, saved: AppSettings) -> bool:
+        """True when a value shown is not the saved one (a setting not shown here is not compared)."""
+        kept = (saved.connect_timeout, saved.call_timeout, saved.log_lines, saved.startup, saved.theme)
+        return self._shown() != (*kept, saved.registry_url, saved.extra_registries)
+
+    def values(self) -> SettingsSaveInput:
+        """The values shown, as ``app:save-settings`` takes them (only these: the others keep their saved value).
+
+        Raises ``pydantic.ValidationError`` naming each field whose value the settings do not take.
+        """
+        connect, call, lines, startup, theme, registry, extra = self._shown()
+        return SettingsSaveInput.model_validate(  # JSON spelling: an error names the field as the file does
+            {
+                "connectTimeout": connect,
+                "callTimeout": call,
+                "logLines": lines,
+                "startup": startup,
+                "theme": theme,
+                "registryUrl": registry,
+                "extraRegistries": extra,
+            }
+        )
 
 
 class PlacesSection(QWidget):

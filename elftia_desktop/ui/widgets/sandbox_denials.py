@@ -17,6 +17,7 @@ from elftia_desktop.bridge.pending import Done, Failed
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.models import McpActionResult, McpServerRecord
 from elftia_desktop.core.sandbox import McpSandbox, allow_blocked
+from elftia_desktop.core.server_update import McpServerUpdate
 
 SHOWN = 8
 """Denials listed (the latest); the rest are in the server's log."""
@@ -36,8 +37,9 @@ def allow_denial(
     if sandbox is None:
         return None
     router.activity.clear_blocked(record.id, what)
-    updates = {"sandbox": sandbox.to_json_dict(), "isTrusted": True}
-    router.servers.update(record.id, updates).then(receiver, on_done, on_error)
+    router.servers.update(record.id, McpServerUpdate(sandbox=sandbox, is_trusted=True)).then(
+        receiver, on_done, on_error
+    )
     return sandbox
 
 
