@@ -216,7 +216,8 @@ class ServerDraft:
 
     def change(self, server: McpServerInput) -> McpServerUpdate:
         """``mcp:update``'s change for the edited record from the checked ``server``: every field the form
-        shows (the other transport's cleared); a trusted server stays trusted after the user's own edit."""
+        shows (the other transport's cleared) and the names marked secret; a trusted server stays trusted
+        after the user's own edit."""
         change = McpServerUpdate(
             name=server.name,
             type=server.type,
@@ -225,6 +226,8 @@ class ServerDraft:
             project_path=server.project_path,
             sandbox=server.sandbox,
         )
+        if server.secret_keys:  # a value newly marked secret moves to the keyring (saved ones stay references)
+            change.secret_keys = list(server.secret_keys)
         if self.record is not None and not needs_confirmation(self.record):
             change.is_trusted = True
         return change

@@ -9,11 +9,13 @@ import sys
 from typing import Any
 
 import pytest
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.config_store import ConfigStore
-from elftia_desktop.core.models import McpActionResult, McpServerInput
+from elftia_desktop.core.models import McpActionResult, McpServerInput, McpServerRecord
+from elftia_desktop.core.secrets import SecretVault
 from elftia_desktop.ui.dialogs.server_form import McpServerForm
 from tests.helpers.live_router import ROOT, add_servers
 
@@ -120,3 +122,17 @@ def test_a_bad_value_names_its_field_and_nothing_is_sent(qtbot: QtBot, router: M
     form.ui.auth.grant.setCurrentIndex(form.ui.auth.grant.findData("client_credentials"))
     form.ui.auth.client_id.clear()
     assert "client_credentials grant needs a client id" in form.errors["auth"]
+
+
+def test_a_value_marked_secret_in_an_edit_leaves_the_config_file(qtbot: QtBot, router: McpRouter) -> None:
+    """Marking a plain-named variable secret while editing moves its value to the keyring, as adding does."""
+    form = open_form(qtbot, router, STDIO)
+    (row,) = [r for r in form.ui.env._rows if r.key.text() == "MODE"]
+    qtbot.mouseClick(row.secret, Qt.MouseButton.LeftButton)
+    assert row.secret.isChecked()
+    save(qtbot, form)
+    text = ConfigStore().path.read_text(encoding="utf-8")
+    (stored,) = json.loads(text)["mcpServers"]
+    assert stored["config"]["env"]["MODE"] == "${secret:MODE}"
+    assert '"x"' not in text
+    assert SecretVault().resolve(McpServerRecord.model_validate(stored))[0]["MODE"] == "x"
