@@ -76,6 +76,7 @@ class EventRelay:
         """Draw a server's new icon in a worker thread, then emit ``serverIconChanged``."""
 
         async def draw() -> None:
+            """The icon drawn off the loop, then the signal."""
             image = await asyncio.to_thread(rasterize, event.path)
             if image is not None:
                 self._signals.serverIconChanged.emit(event.server_id, image)

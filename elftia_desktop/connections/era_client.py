@@ -36,6 +36,7 @@ def new_cache(session: Callable[[], ClientSession | None]) -> ClientResponseCach
     """A per-connection response cache honouring the server's ``ttlMs``/``cacheScope`` hints."""
 
     def version() -> str | None:
+        """The protocol version of the connection's current session (None before it has one)."""
         current = session()
         return current.protocol_version if current is not None else None
 
@@ -129,6 +130,7 @@ class EraSession(ClientSession):
             return await super().get_prompt(name, arguments, **kwargs)
 
         async def retry(responses: types.InputResponses | None, state: str | None) -> Any:
+            """The same request again with the answers to the server's input requests."""
             return await super(EraSession, self).get_prompt(
                 name, arguments, input_responses=responses, request_state=state, allow_input_required=True, **kwargs
             )
@@ -155,6 +157,7 @@ class EraSession(ClientSession):
             return first
 
         async def dispatch(key: str, request: types.InputRequest) -> types.InputResponse | types.ErrorData:
+            """One input request of the server, answered by the session's handlers."""
             meta = request.params.meta if request.params else None
             return await self.dispatch_input_request(
                 ClientRequestContext(session=self, request_id=key, meta=meta), request

@@ -86,6 +86,7 @@ async def _listen_once(session: EraSession, hooks: ListenHooks) -> None:
     with scope:
 
         async def evict(event: ServerEvent) -> None:  # before the hooks refetch: never a stale cached list
+            """Drop the cached list the event says changed."""
             await session.evict(event_to_notification(event, {}))
 
         async with listen(

@@ -108,6 +108,7 @@ class VaultTokenStorage:
             data["expires_at"] = time.time() + tokens.expires_in
 
         def write() -> None:
+            """Write the tokens with the issuer they came from (in a worker thread)."""
             issuer = self._client_issuer()
             self._write("tokens", data | ({"issuer": issuer} if issuer else {}))
 

@@ -118,6 +118,7 @@ class ServerSkills:
         record = await self._record(server_id)
 
         async def get(session: ClientSession) -> Any:
+            """``skills/get`` on the server's session."""
             request = _GetSkill(params=_GetSkillParams(uri=uri))
             return (await session.send_request(request, _GetSkillResult)).skill
 

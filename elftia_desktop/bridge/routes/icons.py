@@ -25,6 +25,7 @@ class IconRoute(Route):
         chosen = [dict(icon) for icon in icons]
 
         async def work(s: AppServices) -> QImage:
+            """``icons:image`` on the service loop: keep the icon, then draw it off the loop."""
             path: Path = await s.mcp.icons.keep(chosen)
             image = await asyncio.to_thread(rasterize, path)
             if image is None:

@@ -20,6 +20,7 @@ class SkillRoute(Route):
         """``mcp:skills``: every skill with its pin status (the first listing pins them all)."""
 
         async def work(s: AppServices, sid: str) -> list[SkillView]:
+            """``mcp:skills`` on the service loop."""
             from elftia_desktop.bridge.explore_views import skill_view
 
             return [skill_view(listed) for listed in await s.mcp.skills.list(sid)]
@@ -30,6 +31,7 @@ class SkillRoute(Route):
         """``mcp:accept-skill``: pin a held-back skill as its last listing said it; the URIs accepted."""
 
         async def work(s: AppServices, sid: str) -> list[str]:
+            """``mcp:accept-skill`` on the service loop (the pins file written off it)."""
             return await asyncio.to_thread(s.mcp.skills.pins.accept, sid, [uri])
 
         return self._by_id("mcp:accept-skill", server_id, work)
@@ -38,6 +40,7 @@ class SkillRoute(Route):
         """``mcp:read-skill``: a file of an accepted skill (default its SKILL.md), checked against its digests."""
 
         async def work(s: AppServices, sid: str) -> str:
+            """``mcp:read-skill`` on the service loop."""
             return await s.mcp.skills.read(sid, skill_uri, file_uri)
 
         return self._by_id("mcp:read-skill", server_id, work)

@@ -24,6 +24,7 @@ class TaskRoute(Route):
         """``mcp:cancel-task``: ``tasks/cancel`` for a running task; False when the pool does not follow it."""
 
         async def work(s: AppServices, sid: str) -> bool:
+            """``mcp:cancel-task`` on the service loop."""
             return await s.mcp.cancel_task(sid, task_id)
 
         return self._by_id("mcp:cancel-task", server_id, work)

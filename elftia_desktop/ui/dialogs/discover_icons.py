@@ -46,6 +46,7 @@ def request_icon(
         return
 
     def drawn(image: QImage) -> None:
+        """Show the drawn icon on the label."""
         show_icon(label, image, name)
 
     router.icons.image([dict(icon) for icon in icons]).then(owner, drawn)

@@ -289,9 +289,11 @@ class McpManageDialog(QDialog):
 
     def _ask_skills(self, record: McpServerRecord) -> None:
         def done(skills: list[SkillView]) -> None:
+            """List the server's skills in the picker."""
             self.skill_picker.set_skills(record.id, record.name, skills, self.agent)
 
         def failed(error: BridgeError) -> None:
+            """Say in the picker why the skills could not be listed."""
             self.skill_picker.set_problem(record.name, error.why)
 
         self.router.skills.skills(record.id).then(self, done, failed)

@@ -188,6 +188,7 @@ class BrowsePage(PageFrame):
             self._asked.add(view.key)
 
             def drawn(image: QImage, key: str = view.key) -> None:
+                """Put the drawn icon on its row."""
                 self._set_icon(key, image)
 
             self.router.icons.image(view.icons).then(self, drawn)  # a failed icon: the row stays blank

@@ -31,6 +31,7 @@ def steady_width(scroll: QScrollArea, column: QLayout) -> None:
     right = column.contentsMargins().right()
 
     def follow(_low: int = 0, high: int = 0) -> None:
+        """Keep the scroll bar's width as right margin while the bar is hidden."""
         margins = column.contentsMargins()
         gutter = 0 if high > 0 else bar.sizeHint().width()
         margins.setRight(right + gutter)
