@@ -143,6 +143,7 @@ class EraSession(ClientSession):
             return await super().read_resource(uri, **kwargs)
 
         async def retry(responses: types.InputResponses | None, state: str | None) -> Any:
+            """The same request again with the answers to the server's input requests."""
             return await super(EraSession, self).read_resource(
                 uri, input_responses=responses, request_state=state, allow_input_required=True, **kwargs
             )
