@@ -10,7 +10,8 @@ Prints:
 * mixin classes (a class whose name ends in ``Mixin``);
 * ``McpService`` construction sites (calls ``McpService(...)`` outside the class itself);
 * issue 36's: in ``ui/``, the occurrences of ``dict[str, Any]`` and ``JsonDict``, of the name ``Any``,
-  and string-key lookups (``x["key"]``, ``x.get("key")``); router boilerplate lines in
+  and string-key lookups (``x["key"]``, ``x.get("key")``), also outside the modules whose data is the
+  protocol's own JSON (``PROTOCOL_JSON_UI``, each with its reason); router boilerplate lines in
   ``bridge/routes/`` (the callback parameters ``receiver`` / ``on_done`` / ``on_error`` and
   ``Reply(...)`` plumbing); modules over 400 lines.
 
@@ -36,6 +37,22 @@ MAX_MODULE_LINES = 400
 BOILERPLATE = re.compile(r"\b(receiver|on_done|on_error)\b|\bReply\(")
 """A router plumbing line: a callback parameter passed on, or a ``Reply(...)``."""
 Definition = ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
+PROTOCOL_JSON_UI = {
+    "ui/apps/dialect.py": "the MCP Apps view's JSON-RPC messages",
+    "ui/apps/context.py": "the host context the view receives as JSON",
+    "ui/apps/pane.py": "the arguments of the view's last tool call",
+    "ui/widgets/schema_form/schema.py": "a tool's JSON Schema read into form fields",
+    "ui/widgets/schema_form/form.py": "a JSON Schema in, the tool's JSON arguments out",
+    "ui/widgets/schema_form/fields.py": "JSON Schema keywords of one field",
+    "ui/dialogs/elicitation_dialog.py": "the server's requested schema and the answer's JSON content",
+    "ui/dialogs/url_elicitation_dialog.py": "the answer's JSON content",
+    "ui/widgets/content_blocks.py": "MCP content blocks as the server sent them",
+    "ui/widgets/result_view.py": "a result shown as JSON",
+    "ui/dialogs/try_tool_dialog.py": "the tool's definition as the server sent it, and its JSON arguments",
+    "ui/dialogs/try_history.py": "the JSON arguments of earlier calls",
+    "ui/dialogs/discover_prompts.py": "a prompt's arguments as a JSON Schema for the arguments form",
+}
+"""Modules of ``ui/`` whose data is the protocol's own JSON (issue 36's exception), and what that JSON is."""
 
 
 @dataclass
@@ -50,6 +67,8 @@ class Metrics:
     ui_dict_any: list[str] = field(default_factory=list)
     ui_any: list[str] = field(default_factory=list)
     ui_key_lookups: list[str] = field(default_factory=list)
+    ui_our_dict_any: list[str] = field(default_factory=list)
+    ui_our_key_lookups: list[str] = field(default_factory=list)
     router_boilerplate: list[str] = field(default_factory=list)
     long_modules: list[str] = field(default_factory=list)
 
@@ -104,6 +123,10 @@ def _measure_ui(metrics: Metrics, rel: Path, text: str, tree: ast.AST) -> None:
     names = (n.lineno for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == "Any")
     metrics.ui_any.extend(f"{rel}:{line}" for line in names)
     metrics.ui_key_lookups.extend(f"{rel}:{line}" for line in _key_lookups(tree))
+    if rel.relative_to(rel.parts[0]).as_posix() not in PROTOCOL_JSON_UI:
+        ours = [f for f in metrics.ui_dict_any if f.startswith(f"{rel}:")]
+        metrics.ui_our_dict_any.extend(ours)
+        metrics.ui_our_key_lookups.extend(f"{rel}:{line}" for line in _key_lookups(tree))
 
 
 def measure(package: Path) -> Metrics:
@@ -180,6 +203,8 @@ def main(argv: list[str] | None = None) -> int:
         ("ui/: dict[str, Any] and JsonDict", str(len(m.ui_dict_any))),
         ("ui/: Any", str(len(m.ui_any))),
         ("ui/: string-key lookups", str(len(m.ui_key_lookups))),
+        ("ui/ but PROTOCOL_JSON_UI: dict[str, Any] and JsonDict", str(len(m.ui_our_dict_any))),
+        ("ui/ but PROTOCOL_JSON_UI: string-key lookups", str(len(m.ui_our_key_lookups))),
         ("bridge/routes/: router boilerplate lines", str(len(m.router_boilerplate))),
         (f"modules over {MAX_MODULE_LINES} lines", str(len(m.long_modules))),
     ]
@@ -196,6 +221,8 @@ def main(argv: list[str] | None = None) -> int:
             ("McpService(...)", m.service_builds),
             ("ui/ dict[str, Any] and JsonDict", m.ui_dict_any),
             ("ui/ string-key lookups", m.ui_key_lookups),
+            ("ui/ but PROTOCOL_JSON_UI: dict[str, Any] and JsonDict", m.ui_our_dict_any),
+            ("ui/ but PROTOCOL_JSON_UI: string-key lookups", m.ui_our_key_lookups),
             ("router boilerplate", m.router_boilerplate),
             ("long modules", m.long_modules),
         ):

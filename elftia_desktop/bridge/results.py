@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from elftia_desktop.core.models import MCPCallToolResponse
     from elftia_desktop.core.settings_store import AppSettings
+    from elftia_desktop.integrations.claude_cli import ClaudeServer
 
 JsonDict = dict[str, Any]
 """A JSON object as another app's file or a server's answer holds it (shapes the app does not own)."""
@@ -98,7 +99,7 @@ class ClaudeStatus:
     version: str | None
     help: str | None
     """How to install it, when it is missing or broken."""
-    servers: list[JsonDict]
+    servers: list[ClaudeServer]
     error: str | None = None
     """Why its servers could not be listed."""
 

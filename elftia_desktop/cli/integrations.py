@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 from pathlib import Path
-from typing import Any
 
 from elftia_desktop.cli.context import open_catalog
 from elftia_desktop.cli.output import (
@@ -20,7 +19,7 @@ from elftia_desktop.cli.output import (
 )
 from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.integrations.app_formats import APPS, app_format
-from elftia_desktop.integrations.claude_cli import ClaudeCli, ClaudeCliMissing
+from elftia_desktop.integrations.claude_cli import ClaudeCli, ClaudeCliMissing, ClaudeServer
 from elftia_desktop.integrations.detector import (
     ConfigFile,
     ConfigLocation,
@@ -234,7 +233,7 @@ def cmd_claude_list(args: argparse.Namespace) -> int:
     """``claude list``: the servers the ``claude`` CLI knows."""
     cli = ClaudeCli()
 
-    async def run() -> tuple[str | None, list[dict[str, Any]]]:
+    async def run() -> tuple[str | None, list[ClaudeServer]]:
         """The ``claude`` CLI's version and its servers."""
         try:
             version = (await cli.detect()).version
@@ -244,13 +243,19 @@ def cmd_claude_list(args: argparse.Namespace) -> int:
 
     version, rows = asyncio.run(run())
     if args.json:
-        print_json({"success": True, "claude": {"path": cli.executable, "version": version}, "servers": rows})
+        print_json(
+            {
+                "success": True,
+                "claude": {"path": cli.executable, "version": version},
+                "servers": [r.as_json() for r in rows],
+            }
+        )
         return EXIT_OK
     print(f"claude {version} at {cli.executable}" if version else "warning: the claude CLI is not installed")
     if rows:
         print_table(
             ["NAME", "SCOPE", "TYPE", "RUNS / URL"],
-            [[r["name"], r["scope"], r["transport"], r["runs"][:60]] for r in rows],
+            [[r.name, r.scope, r.transport or "?", r.runs[:60]] for r in rows],
         )
     else:
         print("Claude Code has no MCP servers configured here.")

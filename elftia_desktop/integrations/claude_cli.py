@@ -50,6 +50,34 @@ _GET_FIELDS = ("scope", "status", "type", "command", "args", "url", "timeout")
 _QUIET_ENV = {"DISABLE_AUTOUPDATER": "1", "NO_COLOR": "1", "FORCE_COLOR": "0", "CI": "1"}
 
 
+@dataclass(frozen=True)
+class ClaudeServer:
+    """One server Claude Code knows, from its files."""
+
+    name: str
+    scope: str
+    """user, local (this project's entry in ``~/.claude.json``) or project (``.mcp.json``)."""
+    runs: str
+    """The command line it runs, or its URL."""
+    source: str
+    """The file it is in."""
+    transport: str | None
+    """stdio, sse or http; None when its entry could not be read."""
+    error: str | None = None
+    """Why its entry could not be read."""
+
+    def as_json(self) -> dict[str, Any]:
+        """The row as ``claude list --json`` prints it (``error`` only when there is one)."""
+        row: dict[str, Any] = {
+            "name": self.name,
+            "scope": self.scope,
+            "runs": self.runs,
+            "source": self.source,
+            "transport": self.transport,
+        }
+        return row | ({"error": self.error} if self.error else {})
+
+
 class ClaudeCliError(ElftiaError):
     """The ``claude`` CLI failed; the message says which command and what it printed."""
 
@@ -167,7 +195,7 @@ class ClaudeCli:
         ]
         return [f for f in (read_config(loc) for loc in locations) if f is not None]
 
-    async def list_servers(self) -> list[dict[str, Any]]:
+    async def list_servers(self) -> list[ClaudeServer]:
         """Claude Code's servers from its files: name, scope (user/local/project), transport, target."""
         files = await asyncio.to_thread(self.config_files)
         broken = [f.error for f in files if f.error]
@@ -180,9 +208,8 @@ class ClaudeCli:
             if in_claude_json and entry.project_path not in (here, str(self.cwd)):
                 continue  # local to another project
             scope = "user" if entry.scope == "user" else ("local" if in_claude_json else "project")
-            row: dict[str, Any] = {"name": entry.name, "scope": scope, "runs": entry.runs(), "source": entry.path}
-            row["transport"] = entry.server.type.value if entry.server else None
-            rows.append(row | ({"error": entry.error} if entry.error else {}))
+            transport = entry.server.type.value if entry.server else None
+            rows.append(ClaudeServer(entry.name, scope, entry.runs(), entry.path, transport, entry.error or None))
         return rows
 
     async def get(self, name: str) -> dict[str, Any]:

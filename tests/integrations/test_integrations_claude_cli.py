@@ -11,7 +11,13 @@ import pytest
 
 from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.models import McpServerInput, McpServerRecord
-from elftia_desktop.integrations.claude_cli import ClaudeCli, ClaudeCliError, ClaudeCliMissing, parse_get_output
+from elftia_desktop.integrations.claude_cli import (
+    ClaudeCli,
+    ClaudeCliError,
+    ClaudeCliMissing,
+    ClaudeServer,
+    parse_get_output,
+)
 
 TOKEN_SERVER = Path(__file__).parent / "token_server.py"
 TIMEOUT = 90.0
@@ -48,7 +54,7 @@ def test_push_a_server_with_a_secret_and_read_it_back(
     assert record.config.env == {"ECHO_TOKEN": "${secret:ECHO_TOKEN}"}
     cli = _cli(claude_env, tmp_path / "proj")
 
-    async def run() -> tuple[dict[str, object], list[dict[str, object]]]:
+    async def run() -> tuple[dict[str, object], list[ClaudeServer]]:
         sent = await cli.add(record, catalog.vault, scope="user", with_secrets=True)
         assert sent.data["mcpServers"]["token-echo"]["env"] == {"ECHO_TOKEN": "s3cret-v"}
         return await cli.get("token-echo"), await cli.list_servers()
@@ -58,7 +64,7 @@ def test_push_a_server_with_a_secret_and_read_it_back(
     assert str(got["scope"]).startswith("User config")
     assert "Connected" in str(got["status"]) and "Failed" not in str(got["status"])
     (row,) = listed
-    assert row == {
+    assert row.as_json() == {
         "name": "token-echo",
         "scope": "user",
         "runs": f"{sys.executable} {TOKEN_SERVER} s3cret-v",
@@ -102,7 +108,7 @@ def test_http_server_in_local_scope_then_remove(
         await cli.add(record, catalog.vault, scope="local", with_secrets=True, name="remote-api")
         got = await cli.get("remote-api")
         rows = await cli.list_servers()
-        assert [(r["name"], r["scope"], r["transport"]) for r in rows] == [("remote-api", "local", "http")]
+        assert [(r.name, r.scope, r.transport) for r in rows] == [("remote-api", "local", "http")]
         other = await _cli(claude_env, tmp_path / "elsewhere").list_servers()
         assert other == []  # local scope belongs to the project folder
         await cli.remove("remote-api", "local")

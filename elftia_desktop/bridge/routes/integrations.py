@@ -207,7 +207,7 @@ class IntegrationRoute(Route):
 
 
 async def _claude_status(_s: AppServices) -> ClaudeStatus:
-    from elftia_desktop.integrations.claude_cli import ClaudeCliError, ClaudeCliMissing
+    from elftia_desktop.integrations.claude_cli import ClaudeCliError, ClaudeCliMissing, ClaudeServer
 
     cli = await _claude_cli()
     installed, version, help_text, error = False, None, None, None
@@ -217,7 +217,7 @@ async def _claude_status(_s: AppServices) -> ClaudeStatus:
         help_text = CLAUDE_INSTALL_HELP
     except ClaudeCliError as exc:
         help_text = f"{exc}\n{CLAUDE_INSTALL_HELP}"
-    servers: list[Any] = []
+    servers: list[ClaudeServer] = []
     try:
         servers = await cli.list_servers()
     except ClaudeCliError as exc:

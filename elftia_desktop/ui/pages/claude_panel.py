@@ -133,8 +133,8 @@ class ClaudePanel(QWidget):
             self.state.setText(f"<span style='color:{STATE_COLORS['error']}'><b>Not installed.</b></span> {help_html}")
         self.theirs.clear()
         for server in status.servers:
-            item = QTreeWidgetItem([server["name"], server["scope"], server.get("error") or server["runs"]])
-            item.setToolTip(2, server.get("source") or "")
+            item = QTreeWidgetItem([server.name, server.scope, server.error or server.runs])
+            item.setToolTip(2, server.source)
             self.theirs.addTopLevelItem(item)
         if status.error:
             self.notice.show_message(escape(status.error), "warning")
