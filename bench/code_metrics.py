@@ -51,6 +51,7 @@ PROTOCOL_JSON_UI = {
     "ui/dialogs/try_tool_dialog.py": "the tool's definition as the server sent it, and its JSON arguments",
     "ui/dialogs/try_history.py": "the JSON arguments of earlier calls",
     "ui/dialogs/discover_prompts.py": "a prompt's arguments as a JSON Schema for the arguments form",
+    "ui/apps/meta.py": "a tool's ``_meta.ui`` as the server sent it",
 }
 """Modules of ``ui/`` whose data is the protocol's own JSON (issue 36's exception), and what that JSON is."""
 
@@ -95,9 +96,21 @@ def _service_builds(tree: ast.AST) -> Iterator[int]:
                 yield node.lineno
 
 
-def _key_lookups(tree: ast.AST) -> Iterator[int]:
-    """Lines of ``x["key"]`` and ``x.get("key" ...)`` (a string constant as the key)."""
+def _table(node: ast.expr) -> bool:
+    """True for a lookup in a fixed table, not in data: a module constant (``STATE_COLORS``) or a widget's
+    own map of its buttons and rows (``self.buttons["test"]``)."""
+    if isinstance(node, ast.Name):
+        return node.id.isupper()
+    return isinstance(node, ast.Attribute) and node.attr in ("buttons", "rows")
+
+
+def _key_lookups(tree: ast.AST, skip_tables: bool = False) -> Iterator[int]:
+    """Lines of ``x["key"]`` and ``x.get("key" ...)`` (a string constant as the key); ``skip_tables``
+    leaves out the lookups in fixed tables (:func:`_table`)."""
     for node in ast.walk(tree):
+        target = node.value if isinstance(node, ast.Subscript) else getattr(getattr(node, "func", None), "value", None)
+        if skip_tables and isinstance(target, ast.expr) and _table(target):
+            continue
         if (
             isinstance(node, ast.Subscript)
             and isinstance(node.slice, ast.Constant)
@@ -126,7 +139,8 @@ def _measure_ui(metrics: Metrics, rel: Path, text: str, tree: ast.AST) -> None:
     if rel.relative_to(rel.parts[0]).as_posix() not in PROTOCOL_JSON_UI:
         ours = [f for f in metrics.ui_dict_any if f.startswith(f"{rel}:")]
         metrics.ui_our_dict_any.extend(ours)
-        metrics.ui_our_key_lookups.extend(f"{rel}:{line}" for line in _key_lookups(tree))
+        data = _key_lookups(tree, skip_tables=True)
+        metrics.ui_our_key_lookups.extend(f"{rel}:{line}" for line in data)
 
 
 def measure(package: Path) -> Metrics:
@@ -222,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
             ("ui/ dict[str, Any] and JsonDict", m.ui_dict_any),
             ("ui/ string-key lookups", m.ui_key_lookups),
             ("ui/ but PROTOCOL_JSON_UI: dict[str, Any] and JsonDict", m.ui_our_dict_any),
-            ("ui/ but PROTOCOL_JSON_UI: string-key lookups", m.ui_our_key_lookups),
+            ("ui/ but PROTOCOL_JSON_UI: string-key lookups in data", m.ui_our_key_lookups),
             ("router boilerplate", m.router_boilerplate),
             ("long modules", m.long_modules),
         ):
