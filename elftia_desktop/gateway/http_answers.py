@@ -29,9 +29,9 @@ ANSWER_KEYS: Final = (',"result":', ',"error":')
 """What follows the id of a response or error as the SDK serializes them (``jsonrpc``, ``id``, then these)."""
 
 RELEASE_AFTER: Final = 0.1
-"""Seconds a stream's headers wait for its first event. A longer call gets its stream at once as before, so
-an SDK client whose host dies during the call sees that response break (an error for that call); with no
-headers yet, the SDK's client fails its whole transport instead, as against any server answering JSON."""
+"""Seconds a stream's headers wait for its first event; a call with none by then gets its stream as before.
+So an SDK client whose host dies during a longer call sees that response break (an error for that call);
+with no headers yet, the SDK's client fails its whole transport instead, as against any server answering JSON."""
 
 _decoder = json.JSONDecoder()
 
