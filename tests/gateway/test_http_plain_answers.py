@@ -22,6 +22,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.server.mcpserver import Context, MCPServer
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from elftia_desktop.gateway import http_answers
 from elftia_desktop.gateway.http import BearerGuard, serve_http
 from elftia_desktop.gateway.http_address import Address, listen
 from elftia_desktop.gateway.http_answers import lone_answer
@@ -31,6 +32,12 @@ pytestmark = [pytest.mark.anyio, pytest.mark.timeout(60)]
 
 TOKEN = "t" * 43
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
+
+
+@pytest.fixture
+def patient(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stream's headers wait for its first event however slow the machine is (a quick call stays quick)."""
+    monkeypatch.setattr(http_answers, "RELEASE_AFTER", 60.0)
 
 
 def _server(go_on: asyncio.Event | None = None) -> MCPServer:
@@ -107,6 +114,7 @@ def _events(text: str) -> list[dict[str, Any]]:
     return [json.loads(line[len("data: ") :]) for line in text.splitlines() if line.startswith("data: ")]
 
 
+@pytest.mark.usefixtures("patient")
 async def test_quiet_answers_are_json_and_a_stream_stays_a_stream() -> None:
     async with served(BearerGuard(_server().streamable_http_app(), TOKEN)) as url, httpx2.AsyncClient() as client:
         opened = await client.post(url, json=INITIALIZE, headers=ACCEPT | AUTH)
@@ -157,6 +165,7 @@ async def test_a_call_with_no_event_in_time_gets_its_stream_before_its_answer() 
         assert [(event["id"], event["result"]["content"][0]["text"]) for event in events] == [(2, "late")]
 
 
+@pytest.mark.usefixtures("patient")
 async def test_an_sdk_clients_calls_keep_one_connection() -> None:
     peers = Peers(_server().streamable_http_app())
     async with (
