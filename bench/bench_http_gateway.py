@@ -9,11 +9,11 @@ the same stdio test server (``tests/servers/basic.py``) through:
 * supergateway (npm ``supergateway``, ``--outputTransport streamableHttp --stateful``);
 * and a direct stdio session on the server (the floor).
 
-The calls are interleaved (one of each in turn), after 20 warm-up calls each; the median per call
-of each, and the ratio of ours to the best of the two proxies. ``--runs`` repeats it with fresh
-processes and reports every run; the table shows the run with the median ratio. The peers are
-installed into a temporary folder for the run (``--peers DIR`` reuses one), never as project
-dependencies; a peer that cannot be installed is shown as not measured.
+The calls are interleaved (one of each in turn, in a new random order each round), after 20 warm-up
+calls each; the median per call of each, and the ratio of ours to the best of the two proxies.
+``--runs`` repeats it with fresh processes and reports every run; the table shows the run with the
+median ratio. The peers are installed into a temporary folder for the run (``--peers DIR`` reuses
+one), never as project dependencies; a peer that cannot be installed is shown as not measured.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import socket
 import statistics
 import subprocess
@@ -144,13 +145,16 @@ async def http_client(url: str, token: str | None) -> AsyncIterator[ClientSessio
 async def interleaved(sessions: dict[str, tuple[ClientSession, str]], calls: int) -> dict[str, float]:
     """Median milliseconds per ``echo`` call of each session, one call of each in turn.
 
-    The order turns by one each round, so each path is first equally often.
+    Each round takes the paths in a new random order (seeded), so no path always comes right after
+    another: with the order only turned, ``serve --http`` always followed the host's endpoint and
+    found the same host process awake from the call before.
     """
     times: dict[str, list[float]] = {label: [] for label in sessions}
     order = list(sessions.items())
+    shuffler = random.Random(30)
     for index in range(calls + WARMUP):
-        shift = index % len(order)
-        for label, (session, tool) in order[shift:] + order[:shift]:
+        shuffler.shuffle(order)
+        for label, (session, tool) in order:
             started = time.perf_counter()
             result = await session.call_tool(tool, {"text": "hi"})
             elapsed = time.perf_counter() - started

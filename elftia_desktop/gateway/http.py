@@ -28,6 +28,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from elftia_desktop.gateway.core import Gateway
 from elftia_desktop.gateway.http_address import LOOPBACK_HOSTS, MCP_PATH, Address
+from elftia_desktop.gateway.http_answers import PlainAnswer
 from elftia_desktop.gateway.server import build_server
 
 TokenSource = Callable[[], Awaitable[str | None]]
@@ -43,7 +44,8 @@ class BearerGuard:
         self._address = address
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """The ASGI entry: checks the origin, then the token, then passes the request on."""
+        """The ASGI entry: checks the origin, then the token, then passes the request on (a POST's answer
+        as plain JSON when its event stream would carry nothing else: ``http_answers.PlainAnswer``)."""
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -53,10 +55,16 @@ class BearerGuard:
             await refuse(send, 403, "forbidden", "requests from web pages on other sites are not accepted")
             return
         expected = await self._token()
-        if expected and _bearer_matches(headers.get(b"authorization", b""), expected):
+        if not (expected and _bearer_matches(headers.get(b"authorization", b""), expected)):
+            await refuse(send, 401, "unauthorized", "a valid bearer token is required")
+        elif scope["method"] == "POST":
+            answer = PlainAnswer(send)
+            try:
+                await self.app(scope, receive, answer)
+            finally:
+                await answer.finish()
+        else:
             await self.app(scope, receive, send)
-            return
-        await refuse(send, 401, "unauthorized", "a valid bearer token is required")
 
     def origin_allowed(self, origin: str) -> bool:
         """True for a page served from this computer or from the gateway's own address."""
