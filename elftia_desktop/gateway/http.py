@@ -84,6 +84,7 @@ class BearerGuard:
 
 def _fixed(token: str) -> TokenSource:
     async def source() -> str:
+        """The one token the gateway was started with."""
         return token
 
     return source
