@@ -2,11 +2,14 @@
 
     async with memory_gateway(hub=False, elicitation_callback=elicit) as (session, inbox):
         ...                      # session: the SDK's ClientSession; inbox: notifications and log messages
+    async with http_gateway_here() as url:      # ``serve --http 0 --no-daemon`` in this process
+        ...                      # real Streamable HTTP on 127.0.0.1, behind the stored token
 
 As ``elftia-mcp serve --no-daemon`` runs it on stdio (``cli/gateway_serve.py``): the services of the
 test's data folder, a ``HostedGateway`` of every active server (or of ``agent``), the config and the
 agent watched for changes, and ``links.serve_gateway_link`` (the host's per-client path), whose JSON-RPC
 lines go through memory instead of stdin and stdout; the gateway's servers stop when the session ends.
+``http_gateway_here`` is ``serve --http --no-daemon``'s gateway and guarded app, served on a real socket.
 With the ``memory_servers`` fixture the test servers run in memory too: no process at all. The
 gateway's process, the pool host and the servers' processes are tests/gateway's stdio and HTTP
 tests and tests/host.
@@ -14,6 +17,7 @@ tests and tests/host.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import math
 from collections.abc import AsyncIterator
@@ -29,7 +33,12 @@ from mcp.shared.message import SessionMessage
 
 from elftia_desktop.application.services import open_services
 from elftia_desktop.cli.gateway_serve import scope_source
+from elftia_desktop.core.paths import data_dir
+from elftia_desktop.gateway.core import Gateway
+from elftia_desktop.gateway.http import http_app, serve_http
+from elftia_desktop.gateway.http_address import listen, parse_address
 from elftia_desktop.gateway.server import build_server
+from elftia_desktop.gateway.token import StoredToken
 from elftia_desktop.gateway.watch import watch
 from elftia_desktop.host.links import Callers, HostedGateway, serve_gateway_link
 from tests.gateway.gateway_helpers import Inbox
@@ -148,3 +157,38 @@ async def memory_gateway(
     ):
         await s.initialize()
         yield s, inbox
+
+
+@contextlib.asynccontextmanager
+async def http_gateway_here(*, hub: bool = False, bind: str = "127.0.0.1:0") -> AsyncIterator[str]:
+    """``serve --http BIND --no-daemon`` (``--hub``) in this process: its URL while it serves.
+
+    The gateway of every active server behind the stored token (``gateway_token_of``), watching
+    the config, its servers stopped when the last client leaves and at the end.
+    """
+    sock, address = listen(parse_address(bind))
+    stop, served = asyncio.Event(), anyio.Event()
+    source = scope_source(None)
+
+    async def serve(app: Any) -> None:
+        """Serve until ``stop`` (a graceful shutdown), then say so."""
+        try:
+            await serve_http(app, sock, stop=stop, hosted=True)
+        finally:
+            served.set()
+
+    with sock:
+        async with open_services(builtin_servers=False) as services:
+            gateway = Gateway(services.mcp, source.current, release_when_idle=True)
+            app = http_app(gateway, StoredToken(services.mcp.catalog.vault, data_dir()), address, hub_mode=hub)
+            async with anyio.create_task_group() as group:
+                group.start_soon(watch, gateway, source.refresh)
+                group.start_soon(serve, app)
+                try:
+                    yield address.url
+                finally:
+                    stop.set()
+                    with anyio.fail_after(CLOSE_LIMIT):
+                        await served.wait()
+                    group.cancel_scope.cancel()
+            await gateway.close()
