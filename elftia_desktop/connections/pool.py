@@ -241,6 +241,7 @@ class ConnectionPool:
             connection = ServerConnection(
                 launch, env, headers, self.callbacks, entry.log, self._hooks(record), auth, entry.gate.person_time
             )
+            connection.launch = launch_of(record)  # as configured: ``ensure`` compares it with the unexpanded record
             await connection.open(self.timeouts(record).connect)
         except ElftiaError as exc:
             raise self._failed(entry, record, exc, connection.http_status if connection else None) from exc

@@ -2,7 +2,8 @@
 
 The 2026-07-28 transport mirrors annotated arguments into ``Mcp-Param-*`` headers and omits the header for
 ``null``; the SDK's servers validate arguments with pydantic, where ``null`` for ``reason: str = "..."`` is
-refused. Leaving such a ``null`` out makes the call mean what the caller meant, in both eras.
+refused. Leaving such a ``null`` out makes the call mean what the caller meant, in both eras. The
+``explore`` server runs in memory: what it is sent is the pool's choice, not the transport's.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from tests.connections.pool_helpers import add_server, stdio_input
 from tests.helpers.cli_runner import CliResult, run_cli
 from tests.servers.serve_http import server_command
 
-pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120), pytest.mark.usefixtures("memory_servers")]
 EXIT_BAD_INPUT = 2
 SCHEMA = {
     "type": "object",

@@ -1,4 +1,8 @@
-"""Bad servers: each failure names its cause, and nothing is lost (record stays, state error, others work)."""
+"""Bad servers: each failure names its cause, and nothing is lost (record stays, state error, others work).
+
+The bad servers are processes (a missing command, ``exit3``, ``hang_init``, a crash, stderr); the good
+ones beside them run in memory (``memory_servers``).
+"""
 
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ from elftia_desktop.core.errors import ServerConnectionError, ServerNotTrusted, 
 from elftia_desktop.core.models import ConnectionState, McpServerInput
 from tests.connections.pool_helpers import add_server, stdio_input
 
-pytestmark = [pytest.mark.anyio, pytest.mark.timeout(180)]
+pytestmark = [pytest.mark.anyio, pytest.mark.timeout(180), pytest.mark.usefixtures("memory_servers")]
 
 
 async def _assert_nothing_lost(service: McpService, bad: str, good: str) -> None:
@@ -69,6 +73,7 @@ async def test_hang_in_initialize_times_out(service: McpService) -> None:
     await _assert_nothing_lost(service, bad, good)
 
 
+@pytest.mark.real_process  # its crash ends its process; the pid shows the reconnect
 async def test_crash_moves_to_error_and_next_use_reconnects(service: McpService) -> None:
     good = await add_server(service, stdio_input("good", "basic"))
     bad = await add_server(service, stdio_input("crashy", "basic"))
@@ -88,6 +93,7 @@ async def test_crash_moves_to_error_and_next_use_reconnects(service: McpService)
     assert service.connection_state(bad) is ConnectionState.CONNECTED
 
 
+@pytest.mark.real_process  # the cancellation shows on the process's stderr; the pid shows no restart
 async def test_timed_out_call_is_cancelled_and_session_stays_usable(service: McpService) -> None:
     sid = await add_server(service, stdio_input("slowpoke", "basic"))
     pid = (await service.call_tool(sid, "pid", {})).structured_content

@@ -34,10 +34,13 @@ async def test_env_placeholders_expand_from_the_environment(service: McpService,
     }
     server_id = await add_server(service, stdio_input("expander", "basic", config={"env": env}))
     assert service.catalog.get(server_id).config.env["VSCODE_STYLE"] == "${env:ELFTIA_T_TOKEN}"  # kept as written
+    first_pid = await service.call_tool(server_id, "pid", {})
     assert await read_env(service, server_id, "VSCODE_STYLE") == "tok-from-shell"
     assert await read_env(service, server_id, "CLAUDE_STYLE") == "Bearer tok-from-shell"
     assert await read_env(service, server_id, "WITH_DEFAULT") == "fallback"
     assert (await read_env(service, server_id, "HOME_DIR")).endswith("/data")
+    # one process served every call: the placeholders do not make the connection look edited on each use
+    assert await service.call_tool(server_id, "pid", {}) == first_pid
 
 
 async def test_unset_variable_stops_the_start_with_what_to_set(service: McpService) -> None:

@@ -9,28 +9,24 @@ from pathlib import Path
 
 import pytest
 from mcp import Client
-from mcp.client.stdio import StdioServerParameters
 
 from elftia_desktop.core.apps import APPS_EXTENSION
 from elftia_desktop.core.extensions import SKILLS_EXTENSION, TASKS_EXTENSION
-from tests.gateway.gateway_helpers import add_stdio, gateway_argv, gateway_env, open_catalog
+from tests.gateway.gateway_helpers import add_stdio, open_catalog
+from tests.helpers.memory_gateway import gateway_transport
 
-pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120), pytest.mark.usefixtures("memory_servers")]
 
 
 @pytest.mark.parametrize(
-    ("args", "declared"),
+    ("hub", "declared"),
     [
-        ((), {APPS_EXTENSION: {}, SKILLS_EXTENSION: {}, TASKS_EXTENSION: {}}),
-        (("--hub",), {SKILLS_EXTENSION: {}, TASKS_EXTENSION: {}}),
+        (False, {APPS_EXTENSION: {}, SKILLS_EXTENSION: {}, TASKS_EXTENSION: {}}),
+        (True, {SKILLS_EXTENSION: {}, TASKS_EXTENSION: {}}),
     ],
 )
-async def test_the_gateway_declares_apps_in_full_mode(
-    isolated_data_dir: Path, args: tuple[str, ...], declared: object
-) -> None:
+async def test_the_gateway_declares_apps_in_full_mode(isolated_data_dir: Path, hub: bool, declared: object) -> None:
     add_stdio(open_catalog(isolated_data_dir), "apps", "apps")
-    argv = gateway_argv(*args)
-    params = StdioServerParameters(command=argv[0], args=argv[1:], env=gateway_env(isolated_data_dir))
-    async with Client(params, mode="auto") as client:
+    async with Client(gateway_transport(hub=hub), mode="auto") as client:
         assert client.protocol_version == "2026-07-28"
         assert client.server_capabilities.extensions == declared

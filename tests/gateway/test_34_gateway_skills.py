@@ -2,8 +2,9 @@
 in scope, held-back ones left out, an agent's skill selection honoured (the extension's declaration:
 ``test_34_gateway_extensions.py``).
 
-The gateway runs as a subprocess (``elftia-mcp serve``) over the real skills test server; an SDK
-client asks ``skills/list``, ``skills/get`` and ``resources/read``.
+The gateway runs in the test's process (``memory_gateway``: the path the pool host serves each app on)
+over the real skills test server (a process: its config names its skills folder); an SDK client asks
+``skills/list``, ``skills/get`` and ``resources/read``.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from mcp.shared.exceptions import MCPError
 
 from elftia_desktop.core.agent_store import AgentStore
 from elftia_desktop.core.models import Agent, McpMode
-from tests.gateway.gateway_helpers import add_stdio, open_catalog, stdio_gateway
+from tests.gateway.gateway_helpers import add_stdio, open_catalog
+from tests.helpers.memory_gateway import memory_gateway
 from tests.helpers.skill_files import EMAIL, GIT, REFUNDS, copy_skill_files
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120)]
@@ -62,7 +64,7 @@ async def test_accepted_skills_are_served_and_a_changed_one_is_held_back(
 ) -> None:
     skills_dir = copy_skill_files(tmp_path, monkeypatch)
     add_stdio(open_catalog(isolated_data_dir), "skilled", "skills", config=_env(skills_dir))
-    async with stdio_gateway(isolated_data_dir) as (session, _inbox):
+    async with memory_gateway() as (session, _inbox):
         assert await listed(session) == [REFUNDS, GIT]  # the first listing accepts both (as for tools)
         got = await session.send_request(_Get(params=_GetParams(uri=REFUNDS)), _Got)
         assert got.skill["frontmatter"]["name"] == "refunds"
@@ -87,7 +89,7 @@ async def test_an_agents_skill_selection(
     agents.add(
         Agent(name="Coder", mcp_mode=McpMode.MANUAL, selected_servers=[record.id], selected_skills={record.id: [GIT]})
     )
-    async with stdio_gateway(isolated_data_dir, "--agent", "Coder") as (session, _inbox):
+    async with memory_gateway(agent="Coder") as (session, _inbox):
         assert await listed(session) == [GIT]
         with pytest.raises(MCPError, match="not chosen"):
             await session.send_request(_Get(params=_GetParams(uri=REFUNDS)), _Got)

@@ -1,6 +1,7 @@
-"""Issue 34: tasks forwarded through ``elftia-mcp serve``: an SDK client that declares the tasks extension gets the
+"""Issue 34: tasks forwarded through the gateway: an SDK client that declares the tasks extension gets the
 server's task handle under the gateway's id, follows it with ``tasks/get`` and cancels it with ``tasks/cancel``;
-one that does not declare it gets the final result."""
+one that does not declare it gets the final result. The gateway runs in the test's process on the path the
+pool host serves each app on (``gateway_transport``), the tasks server as a process."""
 
 from __future__ import annotations
 
@@ -12,12 +13,12 @@ from typing import Any
 import pytest
 from mcp import Client
 from mcp.client.extension import ClientExtension, ResultClaim
-from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
 from elftia_desktop.connections.task_calls import TASK_CLAIM, TaskHandle, TaskState, cancel_task, get_task
 from elftia_desktop.core.extensions import TASKS_EXTENSION
-from tests.gateway.gateway_helpers import add_stdio, gateway_argv, gateway_env, open_catalog
+from tests.gateway.gateway_helpers import add_stdio, open_catalog
+from tests.helpers.memory_gateway import gateway_transport
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120)]
 
@@ -40,12 +41,6 @@ def server_tasks(isolated_data_dir: Path, tmp_path: Path) -> Path:
     return path
 
 
-def gateway(data_dir: Path) -> StdioServerParameters:
-    """``serve --no-daemon`` (its own pool) on ``data_dir``."""
-    argv = gateway_argv("--no-daemon")
-    return StdioServerParameters(command=argv[0], args=argv[1:], env=gateway_env(data_dir))
-
-
 def upstream(server_tasks: Path) -> dict[str, str]:
     """``{taskId: status}`` as the server keeps them."""
     return {key: job["status"] for key, job in json.loads(server_tasks.read_text(encoding="utf-8")).items()}
@@ -60,7 +55,7 @@ async def until_ended(client: Client, task_id: str) -> list[TaskState]:
 
 
 async def test_an_app_follows_a_servers_task_through_the_gateway(isolated_data_dir: Path, server_tasks: Path) -> None:
-    async with Client(gateway(isolated_data_dir), mode="auto", extensions=[Tasks()]) as client:
+    async with Client(gateway_transport(), mode="auto", extensions=[Tasks()]) as client:
         assert TASKS_EXTENSION in (client.server_capabilities.extensions or {})
         handle = await client.session.call_tool("tasked__count_steps", {"steps": 2}, allow_claimed=True)
         assert isinstance(handle, TaskHandle) and handle.status == "working"
@@ -83,7 +78,7 @@ async def test_an_app_follows_a_servers_task_through_the_gateway(isolated_data_d
 
 
 async def test_an_app_without_the_extension_gets_the_final_result(isolated_data_dir: Path, server_tasks: Path) -> None:
-    async with Client(gateway(isolated_data_dir), mode="auto") as client:
+    async with Client(gateway_transport(), mode="auto") as client:
         result = await client.call_tool("tasked__count_steps", {"steps": 2})
         assert not result.is_error and result.content[0].text == "counted 2 steps"  # type: ignore[union-attr]
         assert list(upstream(server_tasks).values()) == ["completed"]

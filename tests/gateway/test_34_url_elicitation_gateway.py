@@ -14,9 +14,10 @@ import pytest
 from mcp.client.session import ClientRequestContext
 
 from elftia_desktop.core.approvals import ANSWER_FIELD, Answer
-from tests.gateway.gateway_helpers import add_stdio, open_catalog, stdio_gateway, text_of
+from tests.gateway.gateway_helpers import add_stdio, open_catalog, text_of
+from tests.helpers.memory_gateway import memory_gateway
 
-pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120), pytest.mark.usefixtures("memory_servers")]
 
 
 async def test_a_url_question_goes_on_as_one(isolated_data_dir: Path) -> None:
@@ -29,7 +30,7 @@ async def test_a_url_question_goes_on_as_one(isolated_data_dir: Path) -> None:
         asked.append(params)
         return types.ElicitResult(action="decline")
 
-    async with stdio_gateway(isolated_data_dir, elicitation_callback=elicit) as (session, _):
+    async with memory_gateway(elicitation_callback=elicit) as (session, _):
         answer = await session.call_tool("linker__link_account", {})
     assert text_of(answer) == "link: decline"
     (params,) = asked

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import mcp_types as types
@@ -10,11 +9,14 @@ import pytest
 
 from elftia_desktop.core.agent_store import AgentStore
 from elftia_desktop.core.models import Agent, McpMode
-from tests.gateway.gateway_helpers import add_stdio, gateway_argv, gateway_env, open_catalog, stdio_gateway, text_of
+from tests.gateway.gateway_helpers import add_stdio, open_catalog, text_of
+from tests.helpers.cli_runner import run_cli
+from tests.helpers.memory_gateway import memory_gateway
 
 pytestmark = pytest.mark.anyio
 
 
+@pytest.mark.usefixtures("memory_servers")  # the gateway in this process, the test servers in memory
 async def test_an_agents_servers_and_tool_selection_and_its_changes(isolated_data_dir: Path) -> None:
     catalog = open_catalog(isolated_data_dir)
     alpha = add_stdio(catalog, "alpha", "basic")
@@ -23,7 +25,7 @@ async def test_an_agents_servers_and_tool_selection_and_its_changes(isolated_dat
     agents.add(
         Agent(name="Writer", mcp_mode=McpMode.MANUAL, selected_servers=[alpha.id], selected_tools={alpha.id: ["echo"]})
     )
-    async with stdio_gateway(isolated_data_dir, "--agent", "writer") as (session, inbox):
+    async with memory_gateway(agent="writer") as (session, inbox):
         assert [t.name for t in (await session.list_tools()).tools] == ["alpha__echo"]
         assert text_of(await session.call_tool("alpha__echo", {"text": "mine"})) == "mine"
         assert [p.name for p in (await session.list_prompts()).prompts] == ["alpha__greet"]
@@ -42,14 +44,7 @@ async def test_an_agents_servers_and_tool_selection_and_its_changes(isolated_dat
 
 def test_an_unknown_agent_is_bad_input(isolated_data_dir: Path) -> None:
     AgentStore(isolated_data_dir / "agents.json").add(Agent(name="Writer"))
-    done = subprocess.run(
-        gateway_argv("--agent", "nobody"),
-        env=gateway_env(isolated_data_dir),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        stdin=subprocess.DEVNULL,
-    )
+    done = run_cli("serve", "--agent", "nobody")
     assert done.returncode == 2
     assert '--agent: No agent named "nobody"' in done.stderr
     assert "Writer" in done.stderr

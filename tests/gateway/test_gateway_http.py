@@ -1,4 +1,9 @@
-"""Issue 12: ``serve --http`` behind the bearer token, and two gateways with pools of their own."""
+"""Issue 12: ``serve --http`` behind the bearer token, and two gateways with pools of their own.
+
+The token, progress, questions and hub mode over HTTP are checked on the gateway served from the
+test's process (``http_gateway_here``: real HTTP on 127.0.0.1) with the test servers in memory; the
+``serve --http`` process (attached to the pool host or with its own pool) keeps calls, list changes and
+what becomes of the servers' processes."""
 
 from __future__ import annotations
 
@@ -22,6 +27,7 @@ from tests.gateway.gateway_helpers import (
     stdio_gateway,
     text_of,
 )
+from tests.helpers.memory_gateway import http_gateway_here
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(180), pytest.mark.daemon]
 
@@ -35,12 +41,13 @@ def data_dir(isolated_data_dir: Path) -> Path:
     return isolated_data_dir
 
 
+@pytest.mark.usefixtures("memory_servers")
 async def test_without_the_token_everything_is_401(data_dir: Path) -> None:
     token = gateway_token_of(data_dir)
     assert len(token) >= 40
     assert gateway_token_of(data_dir) == token  # kept, not made anew
     assert token not in (data_dir / "mcp-config.json").read_text(encoding="utf-8")
-    with http_gateway(data_dir) as (url, _):
+    async with http_gateway_here() as url:
         assert url.startswith("http://127.0.0.1:")
         async with httpx2.AsyncClient() as client:
             for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": token}):
@@ -74,6 +81,7 @@ async def test_tools_calls_and_list_changed_over_http(data_dir: Path, mode: tupl
             assert text_of(await session.call_tool("alpha__echo", {"text": "again"})) == "again"
 
 
+@pytest.mark.usefixtures("memory_servers")
 async def test_progress_and_elicitation_over_http(data_dir: Path) -> None:
     add_stdio(open_catalog(data_dir), "gamma", "features")
     token = gateway_token_of(data_dir)
@@ -85,22 +93,21 @@ async def test_progress_and_elicitation_over_http(data_dir: Path) -> None:
     async def elicit(context: ClientRequestContext, params: types.ElicitRequestParams) -> types.ElicitResult:
         return types.ElicitResult(action="accept", content={"name": "Ada", "age": 36})
 
-    with http_gateway(data_dir) as (url, _):
-        async with http_session(url, token, elicitation_callback=elicit) as (session, _):
-            result = await session.call_tool("gamma__count", {"steps": 2}, progress_callback=on_progress)
-            assert text_of(result) == "counted 2"
-            assert seen == [1, 2]
-            assert text_of(await session.call_tool("alpha__ask_name", {})) == "hello Ada (36)"
+    async with http_gateway_here() as url, http_session(url, token, elicitation_callback=elicit) as (session, _):
+        result = await session.call_tool("gamma__count", {"steps": 2}, progress_callback=on_progress)
+        assert text_of(result) == "counted 2"
+        assert seen == [1, 2]
+        assert text_of(await session.call_tool("alpha__ask_name", {})) == "hello Ada (36)"
 
 
+@pytest.mark.usefixtures("memory_servers")
 async def test_hub_over_http(data_dir: Path) -> None:
     token = gateway_token_of(data_dir)
-    with http_gateway(data_dir, "--hub") as (url, _):
-        async with http_session(url, token) as (session, _):
-            assert [t.name for t in (await session.list_tools()).tools] == ["find_tools", "call_tool"]
-            found = await session.call_tool("find_tools", {"query": "grow tool"})
-            assert found.structured_content is not None
-            assert found.structured_content["tools"][0]["name"] == "beta__grow"
+    async with http_gateway_here(hub=True) as url, http_session(url, token) as (session, _):
+        assert [t.name for t in (await session.list_tools()).tools] == ["find_tools", "call_tool"]
+        found = await session.call_tool("find_tools", {"query": "grow tool"})
+        assert found.structured_content is not None
+        assert found.structured_content["tools"][0]["name"] == "beta__grow"
 
 
 async def test_two_gateways_each_have_their_own_pool(data_dir: Path) -> None:

@@ -1,5 +1,9 @@
 """The HTTP gateway's guard: a reset token is revoked at once, the scheme is case-insensitive,
-and a foreign ``Origin`` is refused on every bind address."""
+and a foreign ``Origin`` is refused on every bind address.
+
+The gateway (``serve --http --no-daemon``'s) serves real HTTP on its socket from the test's process
+(``http_gateway_here``); ``serve --http`` as a process is tests/gateway/test_gateway_http.py's and
+tests/host's."""
 
 from __future__ import annotations
 
@@ -17,9 +21,9 @@ from tests.gateway.gateway_helpers import (
     add_stdio,
     gateway_env,
     gateway_token_of,
-    http_gateway,
     open_catalog,
 )
+from tests.helpers.memory_gateway import http_gateway_here
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(180)]
 
@@ -38,7 +42,7 @@ async def _status(url: str, **headers: str) -> int:
 
 async def test_reset_revokes_the_old_token_at_once(data_dir: Path) -> None:
     old = gateway_token_of(data_dir)
-    with http_gateway(data_dir) as (url, process):
+    async with http_gateway_here() as url:  # one gateway throughout: the reset needs no restart
         assert await _status(url, Authorization=f"Bearer {old}") == 200
         reset = await anyio.run_process(
             [sys.executable, "-m", "elftia_desktop.cli", "gateway", "token", "--reset"], env=gateway_env(data_dir)
@@ -47,12 +51,11 @@ async def test_reset_revokes_the_old_token_at_once(data_dir: Path) -> None:
         assert new != old and len(new) >= 40
         assert await _status(url, Authorization=f"Bearer {old}") == 401
         assert await _status(url, Authorization=f"Bearer {new}") == 200
-        assert process.poll() is None  # the same gateway, not restarted
 
 
 async def test_the_bearer_scheme_is_case_insensitive(data_dir: Path) -> None:
     token = gateway_token_of(data_dir)
-    with http_gateway(data_dir) as (url, _):
+    async with http_gateway_here() as url:
         assert await _status(url, Authorization=f"bearer {token}") == 200
         assert await _status(url, Authorization=f"BEARER {token}") == 200
         assert await _status(url, Authorization=f"Basic {token}") == 401
@@ -60,7 +63,7 @@ async def test_the_bearer_scheme_is_case_insensitive(data_dir: Path) -> None:
 
 async def test_a_foreign_origin_is_refused_on_a_non_loopback_bind(data_dir: Path) -> None:
     token = gateway_token_of(data_dir)
-    with http_gateway(data_dir, "--http", "0.0.0.0:0") as (url, _):  # the last --http wins
+    async with http_gateway_here(bind="0.0.0.0:0") as url:
         port = re.search(r":(\d+)/mcp", url)
         assert port is not None
         local = f"http://127.0.0.1:{port.group(1)}/mcp"

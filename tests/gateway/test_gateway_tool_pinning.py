@@ -11,7 +11,8 @@ import mcp_types as types
 import pytest
 from mcp.shared.exceptions import MCPError
 
-from tests.gateway.gateway_helpers import add_stdio, gateway_env, open_catalog, stdio_gateway, text_of
+from tests.gateway.gateway_helpers import add_stdio, gateway_env, open_catalog, text_of
+from tests.helpers.memory_gateway import memory_gateway
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(180)]
 
@@ -19,7 +20,7 @@ pytestmark = [pytest.mark.anyio, pytest.mark.timeout(180)]
 async def test_a_changed_tool_leaves_tools_list_until_accepted(isolated_data_dir: Path, tmp_path: Path) -> None:
     state = tmp_path / "listings"
     add_stdio(open_catalog(isolated_data_dir), "rug", "rug_pull", config={"env": {"RUG_STATE": str(state)}})
-    async with stdio_gateway(isolated_data_dir) as (session, inbox):
+    async with memory_gateway() as (session, inbox):
         names = [t.name for t in (await session.list_tools()).tools]
         assert "rug__weather" in names  # pinned on its first listing
 
