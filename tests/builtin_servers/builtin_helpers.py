@@ -1,24 +1,48 @@
-"""Helpers: a real stdio session to a built-in server started as a subprocess, and call shortcuts."""
+"""Helpers: a session to a built-in server (in this process over the SDK's in-memory transport, or a real
+stdio subprocess started the way the app starts it), and call shortcuts.
+
+The tools' logic (clock, notes) is checked in memory; test_builtin_launcher.py keeps the real processes
+(the launcher, the entry point, a server answering over stdio).
+"""
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 import mcp_types as types
+from mcp.client._memory import InMemoryTransport
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
+from elftia_desktop.builtin_servers import launcher
 from elftia_desktop.builtin_servers.launcher import builtin_command, builtin_env
 
 
 @asynccontextmanager
-async def builtin_session(name: str, env: dict[str, str] | None = None) -> AsyncIterator[ClientSession]:
-    """An initialized session to the built-in server ``name``, started the way the app starts it."""
+async def builtin_session(name: str) -> AsyncIterator[ClientSession]:
+    """An initialized session to the built-in server ``name`` in this process, as a fresh process would have it.
+
+    The notes server's store is made anew on its first use (it reads the test's ``ELFTIA_DATA_DIR``),
+    as in the process the app starts.
+    """
+    module = importlib.import_module(launcher.BUILTIN_SERVERS[name].module)
+    store = getattr(module, "store", None)
+    if store is not None:
+        store.cache_clear()
+    async with InMemoryTransport(module.server) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        yield session
+
+
+@asynccontextmanager
+async def builtin_process_session(name: str) -> AsyncIterator[ClientSession]:
+    """An initialized session to the built-in server ``name`` as a subprocess, started the way the app starts it."""
     command, args = builtin_command(name)
-    params = StdioServerParameters(command=command, args=args, env={**builtin_env(), **(env or {})})
+    params = StdioServerParameters(command=command, args=args, env=builtin_env())
     async with stdio_client(params) as (read, write), ClientSession(read, write, read_timeout_seconds=60) as session:
         await session.initialize()
         yield session
