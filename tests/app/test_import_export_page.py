@@ -24,8 +24,6 @@ from tests.helpers.live_router import add_servers, live_router, server_input
 from tests.helpers.memory_keyring import MemoryKeyring
 from tests.integrations.conftest import claude_bin  # noqa: F401  (the real claude CLI from npm)
 
-pytestmark = pytest.mark.usefixtures("memory_servers")
-
 WAIT = 30_000
 CLAUDE_DESKTOP = {
     "mcpServers": {

@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
@@ -16,8 +15,6 @@ from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.ui.dialogs.trust_dialog import TrustDialog
 from tests.app.test_install_links import WAIT, link_form, open_window
 from tests.helpers.live_router import add_servers, server_input
-
-pytestmark = pytest.mark.usefixtures("memory_servers")
 
 RECEIVER = QObject()
 """Owns the callbacks of these tests' router calls."""

@@ -18,7 +18,7 @@ from elftia_desktop.ui.widgets.result_view import ResultView
 from tests.helpers.live_router import ROOT, add_servers
 
 WAIT = 30_000
-pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("memory_servers")]
+pytestmark = pytest.mark.timeout(120)
 
 
 def gated_server(gates: Path) -> McpServerRecord:

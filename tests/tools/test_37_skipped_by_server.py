@@ -15,8 +15,6 @@ from elftia_desktop.cli import main
 from elftia_desktop.tools.formats.openai import MAX_TOOLS
 from tests.helpers.live_router import add_servers, server_input
 
-pytestmark = pytest.mark.usefixtures("memory_servers")
-
 PER_SERVER = 100
 
 

@@ -1,5 +1,4 @@
-"""The loader and ``elftia-mcp tools`` against a real MCP server (schema_server.py, in memory through the
-``memory_servers`` seam) via McpService."""
+"""The loader and ``elftia-mcp tools`` against a real MCP server (stdio subprocess) via McpService."""
 
 from __future__ import annotations
 
@@ -19,8 +18,6 @@ from elftia_desktop.core.secrets import SecretVault
 from elftia_desktop.tools.formats.openai_strict import strip_strict_nulls
 from elftia_desktop.tools.loader import fetch_mcp_tools, setup_mcp_tools
 from tests.tools.provider_checks import check_anthropic, check_gemini, check_openai
-
-pytestmark = pytest.mark.usefixtures("memory_servers")
 
 SERVER = Path(__file__).parent / "schema_server.py"
 

@@ -22,7 +22,7 @@ from elftia_desktop.ui.apps.dialect import DENIED, INVALID_PARAMS, METHOD_NOT_FO
 from tests.servers import app_view
 from tests.ui.apps_helpers import FORECAST, forecast_server
 
-pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("memory_servers")]
+pytestmark = pytest.mark.timeout(120)
 WAIT = 30_000
 
 

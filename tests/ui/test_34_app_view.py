@@ -30,7 +30,7 @@ from tests.servers import app_view
 from tests.ui.apps_helpers import FORECAST, forecast_server
 
 pytest.importorskip("PySide6.QtWebEngineWidgets", reason="the view needs the apps extra (PySide6-Addons)")
-pytestmark = [pytest.mark.timeout(180), pytest.mark.usefixtures("memory_servers")]
+pytestmark = pytest.mark.timeout(180)
 WAIT = 60_000
 
 
