@@ -28,7 +28,7 @@ from elftia_desktop.engine.completion import CompletionService, PreparedRequest
 from elftia_desktop.tools.loader import convert_tools
 from tests.servers.recursive import Tree
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("memory_servers")]
 
 SERVER = Path(__file__).parents[1] / "servers" / "recursive.py"
 TREE = {"name": "root", "children": [{"name": "a", "size": 2, "children": [{"name": "b", "size": 1}]}, {"name": "c"}]}

@@ -29,6 +29,8 @@ from elftia_desktop.tools.refs import RECURSION_DEPTH
 from tests.servers.recursive import TOOLS, Expr, Tree, Upload
 from tests.tools.provider_checks import check_all
 
+pytestmark = pytest.mark.usefixtures("memory_servers")
+
 SERVER = Path(__file__).parents[1] / "servers" / "recursive.py"
 FORMS = [("openai", False), ("openai", True), ("openai-responses", False), ("openai-responses", True),
          ("anthropic", False), ("gemini", False), ("gemini-json", False)]  # fmt: skip
