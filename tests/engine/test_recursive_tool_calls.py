@@ -1,8 +1,9 @@
 """Issue 13: calls with nested children, as each provider returns them under the converted names, reach the server.
 
-The tools are the recursive test server's (``tests/servers/recursive.py``, stdio, schemas from
-pydantic); the model's responses are built with the providers' SDK types; the server validates
-every call with the same pydantic model and answers with what it received.
+The tools are the recursive test server's (``tests/servers/recursive.py``, in memory through the
+``memory_servers`` seam, schemas from pydantic); the model's responses are built with the providers'
+SDK types; the server validates every call with the same pydantic model and answers with what it
+received.
 """
 
 from __future__ import annotations
