@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QRect
 from pytestqt.qtbot import QtBot
 
@@ -11,6 +12,8 @@ from elftia_desktop.ui.pages.servers_page import McpServersPage
 from elftia_desktop.ui.server_flows import ServerFlows
 from tests.app.test_servers_page import WAIT, open_page
 from tests.helpers.live_router import add_servers, server_input
+
+pytestmark = pytest.mark.usefixtures("memory_servers")
 
 
 def _places(page: McpServersPage) -> list[QRect]:

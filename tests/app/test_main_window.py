@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication, QLineEdit
@@ -15,6 +16,8 @@ from elftia_desktop.ui.dialogs.elicitation_dialog import ElicitationDialog
 from elftia_desktop.ui.main_window import MainWindow
 from tests.helpers.live_router import add_servers, server_input
 from tests.helpers.modal import when_modal
+
+pytestmark = pytest.mark.usefixtures("memory_servers")
 
 WAIT = 30_000
 

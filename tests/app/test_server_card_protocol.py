@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QSettings, Qt
 from pytestqt.qtbot import QtBot
 
@@ -12,6 +13,8 @@ from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.core.models import McpServerInput
 from elftia_desktop.ui.main_window import MainWindow
 from tests.helpers.live_router import ROOT, add_servers
+
+pytestmark = pytest.mark.usefixtures("memory_servers")
 
 WAIT = 30_000
 

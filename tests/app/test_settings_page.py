@@ -27,6 +27,8 @@ from elftia_desktop.ui.pages.settings_page import SettingsPage
 from elftia_desktop.ui.theme import is_dark, set_theme_mode
 from tests.helpers.live_router import add_servers, live_router, server_input, settle
 
+pytestmark = pytest.mark.usefixtures("memory_servers")
+
 WAIT = 30_000
 
 

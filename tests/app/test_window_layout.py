@@ -20,6 +20,8 @@ from elftia_desktop.ui.theme import is_dark, set_theme_mode
 from elftia_desktop.ui.widgets.server_card import ServerCard
 from tests.helpers.live_router import add_servers, server_input
 
+pytestmark = pytest.mark.usefixtures("memory_servers")
+
 WAIT = 30_000
 SIZES = [(1040, 700), (900, 600)]
 

@@ -19,6 +19,7 @@ from elftia_desktop.core.models import McpServerRecord
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.usefixtures("memory_servers")  # the command in process, its server in memory
 def test_off_a_terminal_a_call_that_needs_approval_is_refused(
     notes: McpServerRecord, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -64,6 +65,7 @@ def test_on_a_terminal_always_allow_is_asked_once_and_saved(notes: McpServerReco
     assert again.returncode == 0 and again.stdout.strip() == "posted hi"  # no terminal needed any more
 
 
+@pytest.mark.usefixtures("memory_servers")  # the command in process, its server in memory
 def test_tools_approve_and_ask_set_what_tools_shows(
     notes: McpServerRecord, catalog: ServerCatalog, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -82,6 +84,7 @@ def test_tools_approve_and_ask_set_what_tools_shows(
     assert rows["plain"] == "auto" and rows["read_note"] == "asks"
 
 
+@pytest.mark.usefixtures("memory_servers")  # the command in process, its server in memory
 def test_tools_approve_checks_its_input(notes: McpServerRecord, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tools", "notes", "--approve", "nope"]) == 2
     err = capsys.readouterr().err

@@ -1,7 +1,7 @@
 """Issue 32: the engine asks before a tool that is not auto-approved runs (McpToolAdapter's callback).
 
-Real McpService, the approvals test server as a real stdio process; ``ran`` tells which calls
-reached the server.
+Real McpService, the approvals test server on the SDK's in-memory transport (the ``memory_servers``
+seam); ``ran`` tells which calls reached the server.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from elftia_desktop.core.models import McpServerRecord
 from elftia_desktop.engine.approval import Answer, ApprovalRequest
 from elftia_desktop.engine.mcp_tool_adapter import McpToolAdapter, load_mcp_tools
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("memory_servers")]
 
 
 class Person:

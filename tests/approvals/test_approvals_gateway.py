@@ -1,7 +1,7 @@
 """Issue 32: the gateway asks before a tool that is not auto-approved runs.
 
 An SDK client on the SDK's in-memory transport talks to the gateway's server in process; the
-gateway's pool runs the approvals test server as a real stdio process.
+gateway's pool opens the approvals test server in memory too (the ``memory_servers`` seam).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from elftia_desktop.gateway.core import Gateway
 from elftia_desktop.gateway.scope import Scope
 from elftia_desktop.gateway.server import build_server
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("memory_servers")]
 
 
 @asynccontextmanager

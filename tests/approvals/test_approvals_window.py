@@ -1,5 +1,6 @@
 """Issue 32: the window asks before a tool that is not auto-approved runs (Try), and Discover's switches
-show and set the same state as the CLI. A real router over real services; the approvals server over stdio."""
+show and set the same state as the CLI. A real router over real services; the approvals server in memory
+(the ``memory_servers`` seam)."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ from tests.helpers.live_router import add_servers, live_router, server_input
 from tests.helpers.pretend_app import PretendApp
 
 WAIT = 30_000
-pytestmark = pytest.mark.timeout(180)
+pytestmark = [pytest.mark.timeout(180), pytest.mark.usefixtures("memory_servers")]
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
-"""The clock server, over real stdio: current time, conversion, zone look-up, date arithmetic."""
+"""The clock server on the SDK's in-memory transport (test_builtin_launcher.py starts it as a process):
+current time, conversion, zone look-up, date arithmetic."""
 
 from __future__ import annotations
 

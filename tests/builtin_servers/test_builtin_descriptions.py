@@ -13,8 +13,8 @@ pytestmark = [pytest.mark.anyio, pytest.mark.timeout(60)]
 
 
 @pytest.mark.parametrize("name", ["clock", "notes"])
-async def test_tool_texts_have_no_rst_markup(name: str, tmp_path: object) -> None:
-    async with builtin_session(name, {"ELFTIA_DATA_DIR": str(tmp_path)}) as session:
+async def test_tool_texts_have_no_rst_markup(name: str) -> None:
+    async with builtin_session(name) as session:
         tools = (await session.list_tools()).tools
     assert tools
     for tool in tools:

@@ -9,7 +9,7 @@ import pytest
 
 from elftia_desktop.builtin_servers import launcher
 from elftia_desktop.builtin_servers.launcher import RUN_FLAG, builtin_command, maybe_run_builtin_server
-from tests.builtin_servers.builtin_helpers import builtin_session, call
+from tests.builtin_servers.builtin_helpers import builtin_process_session, call
 
 
 def test_normal_interpreter_runs_the_module() -> None:
@@ -63,7 +63,7 @@ def test_flag_serves_mcp_on_stdio_without_importing_qt(how: list[str]) -> None:
 @pytest.mark.anyio
 @pytest.mark.parametrize("name", sorted(launcher.BUILTIN_SERVERS))
 async def test_every_builtin_server_starts_and_offers_tools(name: str) -> None:
-    async with builtin_session(name) as session:
+    async with builtin_process_session(name) as session:
         listing = await session.list_tools()
         assert listing.tools, f"{name} offers no tools"
         if name == "clock":

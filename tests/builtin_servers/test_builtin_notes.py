@@ -1,4 +1,5 @@
-"""The notes server, over real stdio: CRUD, search, listing, resources, storage in the data folder."""
+"""The notes server on the SDK's in-memory transport (test_builtin_launcher.py starts it as a process):
+CRUD, search, listing, resources, storage in the data folder."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -12,6 +12,7 @@ from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.config_store import ConfigStore
 from elftia_desktop.core.secrets import SecretVault
+from tests.builtin_servers.builtin_helpers import builtin_servers_in_memory
 
 
 @pytest.fixture
@@ -30,3 +31,11 @@ async def service(isolated_data_dir: Path) -> AsyncIterator[McpService]:
         yield svc
     finally:
         await svc.cleanup()
+
+
+@pytest.fixture
+def builtin_servers(memory_servers: list[str]) -> Iterator[list[str]]:
+    """The built-in servers (and, through ``memory_servers``, the test servers) open in this process;
+    the built-in ones opened."""
+    with builtin_servers_in_memory() as opened:
+        yield opened

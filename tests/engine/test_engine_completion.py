@@ -1,7 +1,8 @@
 """CompletionService: request bodies with the tools, and tool calls from SDK response objects routed to real servers.
 
 No network: the model's responses are built with the providers' SDK types; the tools run on real
-MCP servers (the ``basic`` test server and the built-in clock) through the real McpService.
+MCP servers (the ``basic`` test server and the built-in clock, in this process on the SDK's in-memory
+transport: the ``builtin_servers`` fixture) through the real McpService.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from elftia_desktop.core.models import Agent, McpMode, McpServerInput
 from elftia_desktop.engine.completion import CompletionService, PreparedRequest
 from tests.servers.serve_http import server_command
 
-pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("memory_servers")]
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("builtin_servers")]
 
 
 async def _setup(service: McpService) -> CompletionService:

@@ -1,8 +1,9 @@
 """Issue 13: calls with nested children, as each provider returns them under the converted names, reach the server.
 
-The tools are the recursive test server's (``tests/servers/recursive.py``, stdio, schemas from
-pydantic); the model's responses are built with the providers' SDK types; the server validates
-every call with the same pydantic model and answers with what it received.
+The tools are the recursive test server's (``tests/servers/recursive.py``, in memory through the
+``memory_servers`` seam, schemas from pydantic); the model's responses are built with the providers'
+SDK types; the server validates every call with the same pydantic model and answers with what it
+received.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from elftia_desktop.engine.completion import CompletionService, PreparedRequest
 from elftia_desktop.tools.loader import convert_tools
 from tests.servers.recursive import Tree
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("memory_servers")]
 
 SERVER = Path(__file__).parents[1] / "servers" / "recursive.py"
 TREE = {"name": "root", "children": [{"name": "a", "size": 2, "children": [{"name": "b", "size": 1}]}, {"name": "c"}]}

@@ -113,13 +113,13 @@ async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.Call
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=failed)
 
 
-server: Server[Any] = Server("recursive", version="1.0.0", on_list_tools=list_tools, on_call_tool=call_tool)
+mcp: Server[Any] = Server("recursive", version="1.0.0", on_list_tools=list_tools, on_call_tool=call_tool)
 
 
 async def main() -> None:
     """Serve over stdio."""
     async with stdio_server() as (read, write):
-        await server.run(read, write, server.create_initialization_options())
+        await mcp.run(read, write, mcp.create_initialization_options())
 
 
 if __name__ == "__main__":

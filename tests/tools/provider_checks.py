@@ -2,11 +2,13 @@
 
 google-genai's pydantic models forbid unknown fields; the openai and anthropic TypedDicts are
 validated with a pydantic ``TypeAdapter`` and compared with the input, so nothing is silently
-dropped. Every JSON Schema is meta-validated against draft 2020-12.
+dropped. Every JSON Schema is meta-validated against draft 2020-12 (once per distinct schema: the
+formats often send the same one, and meta-validation is most of the checks' time).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -38,6 +40,18 @@ STRICT_KEYS = {"type", "description", "title", "enum", "const", "anyOf", "$ref",
                "format", "multipleOf", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "items",
                "minItems", "maxItems", "properties", "required", "additionalProperties"}  # fmt: skip
 
+_VALID_SCHEMAS: set[str] = set()
+"""The schemas (as canonical JSON) that passed meta-validation in this process."""
+
+
+def check_schema(schema: Any) -> None:
+    """``schema`` is a valid draft 2020-12 JSON Schema (``SchemaError`` if not); each distinct schema is
+    meta-validated once per process, as the answer depends on nothing else."""
+    text = json.dumps(schema, sort_keys=True)
+    if text not in _VALID_SCHEMAS:
+        Draft202012Validator.check_schema(schema)
+        _VALID_SCHEMAS.add(text)
+
 
 def check_openai(payload: list[dict[str, Any]], *, responses: bool = False) -> None:
     """OpenAI Chat Completions (or Responses) function tools."""
@@ -53,7 +67,7 @@ def check_openai(payload: list[dict[str, Any]], *, responses: bool = False) -> N
         params = function["parameters"]
         assert params["type"] == "object" and isinstance(params["properties"], dict)
         assert not {"anyOf", "oneOf", "allOf", "not"} & set(params)
-        Draft202012Validator.check_schema(params)
+        check_schema(params)
         if function.get("strict"):
             check_strict(params, params)
 
@@ -91,7 +105,7 @@ def check_anthropic(payload: list[dict[str, Any]]) -> None:
         schema = tool["input_schema"]
         assert schema["type"] == "object"
         assert not {"anyOf", "oneOf", "allOf"} & set(schema)
-        Draft202012Validator.check_schema(schema)
+        check_schema(schema)
         check_refs_resolve(schema, schema)
 
 
@@ -129,7 +143,7 @@ def check_gemini(payload: list[dict[str, Any]], *, json_schema: bool = False) ->
                 schema = declaration.get("parametersJsonSchema")
                 if schema is not None:
                     assert schema["type"] == "object"
-                    Draft202012Validator.check_schema(schema)
+                    check_schema(schema)
                     check_refs_resolve(schema, schema, bare=True)
                     check_gemini_json_subset(schema)
             else:

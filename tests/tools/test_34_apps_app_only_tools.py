@@ -33,6 +33,8 @@ from elftia_desktop.tools.loader import FORMATS, convert_tools, fetch_agent_serv
 from tests.helpers.live_router import server_input
 from tests.servers import apps
 
+pytestmark = pytest.mark.usefixtures("memory_servers")
+
 ALL_FORMS = [(fmt, False) for fmt in FORMATS] + [("openai", True), ("openai-responses", True)]
 
 

@@ -2,7 +2,8 @@
 
 Two servers of our own that share every tool name (``tests.servers.many_tools``, 100 tools each):
 ``tools --format openai --json`` sends 128 and its ``skipped`` names the other 72, each by its
-unique ``mcp__server__tool`` name; under ``--lint`` the note is printed once, in the table.
+unique ``mcp__server__tool`` name; under ``--lint`` the note is printed once, in the table. The servers
+open in memory (the ``memory_servers`` seam), so ``MANY_TOOLS`` is set in the test's environment.
 """
 
 from __future__ import annotations
@@ -19,12 +20,10 @@ PER_SERVER = 100
 
 
 @pytest.fixture
-def two_servers(monkeypatch: pytest.MonkeyPatch) -> None:
+def two_servers(monkeypatch: pytest.MonkeyPatch, memory_servers: list[str]) -> None:
     monkeypatch.setenv("ELFTIA_NO_DAEMON", "1")
-    servers = [server_input(name, "many_tools") for name in ("alpha", "beta")]
-    for server in servers:
-        server.config.env = {"MANY_TOOLS": str(PER_SERVER)}
-    add_servers(*servers)
+    monkeypatch.setenv("MANY_TOOLS", str(PER_SERVER))  # read by each in-memory server as it loads
+    add_servers(*(server_input(name, "many_tools") for name in ("alpha", "beta")))
 
 
 def test_the_left_out_tools_of_two_servers_are_all_counted(

@@ -10,9 +10,10 @@ name map, equal the original.
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import anyio
 import pytest
@@ -24,6 +25,7 @@ from mcp.client.client import Client
 from mcp.server import Server
 
 from elftia_desktop.tools.arguments import NULL_TEXT
+from elftia_desktop.tools.convert import Conversion
 from elftia_desktop.tools.loader import convert_tools
 from elftia_desktop.tools.schema import process_json_schema
 from tests.tools.argument_samples import encode_arguments
@@ -94,33 +96,48 @@ def test_the_lint_says_how_an_explicit_null_is_sent() -> None:
     assert NULL_TEXT in details["properties.media"]  # a free string too: its plain values stay plain
 
 
-def _strict_cases() -> list[tuple[str, str, dict[str, Any]]]:
-    """(list, tool, original schema) for every captured tool with declared properties."""
+class StrictCase(NamedTuple):
+    """One captured tool whose schema declares properties, converted for OpenAI strict mode once."""
+
+    name: str
+    schema: dict[str, Any]
+    conversion: Conversion
+    validator: Draft202012Validator
+    instances: st.SearchStrategy[Any]
+
+
+@functools.cache
+def _strict_cases(path: Path) -> list[StrictCase]:
+    """The tools of the captured list ``path`` with declared properties that are sent with ``strict: true``
+    (a tool over a limit is sent with ``strict: false``: nothing of it is rewritten), prepared once."""
     cases = []
-    for path in sorted(DATA.glob("*.json")):
-        for tool in json.loads(path.read_text(encoding="utf-8"))["tools"]:
-            schema = tool.get("inputSchema") or {}
-            if isinstance(schema, dict) and isinstance(schema.get("properties"), dict):
-                cases.append((path.stem, tool["name"], schema))
+    for tool in json.loads(path.read_text(encoding="utf-8"))["tools"]:
+        schema = tool.get("inputSchema") or {}
+        if not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
+            continue
+        conversion = convert_tools([{"name": tool["name"], "inputSchema": schema}], "openai", strict=True)
+        if conversion.payload and conversion.payload[0]["function"].get("strict"):
+            validator = Draft202012Validator(conversion.payload[0]["function"]["parameters"])
+            strategy = instances(process_json_schema(schema), schema)
+            cases.append(StrictCase(tool["name"], schema, conversion, validator, strategy))
     return cases
 
 
-CASES = _strict_cases()
+LISTS = sorted(DATA.glob("*.json"))
 SHAPE_ERRORS = ("type", "required", "additionalProperties", "enum", "const")
 """The errors that say the arguments' shape is wrong (not a pattern or a length the instances ignore)."""
 
 
-@pytest.mark.parametrize(("source", "name", "schema"), CASES, ids=[f"{s}/{n}" for s, n, _ in CASES])
+@pytest.mark.parametrize("path", LISTS, ids=[p.stem for p in LISTS])
 @settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck), database=None)
 @given(data=st.data())
-def test_real_tools_instances_survive_strict_mode(source: str, name: str, schema: dict[str, Any], data: Any) -> None:
-    conversion = convert_tools([{"name": name, "inputSchema": schema}], "openai", strict=True)
-    if not conversion.payload or not conversion.payload[0]["function"].get("strict"):
-        return  # sent with strict: false (over a limit): nothing is rewritten
-    instance = data.draw(instances(process_json_schema(schema), schema))
-    provider_name = next(iter(conversion.name_map))
-    sent = encode_arguments(instance, conversion.name_map.argument_map(provider_name))
-    params = conversion.payload[0]["function"]["parameters"]
-    shape = [e.message for e in Draft202012Validator(params).iter_errors(sent) if e.validator in SHAPE_ERRORS]
-    assert not shape, shape  # what a strict model must send: every property, of the declared types
-    assert conversion.name_map.restore_arguments(provider_name, sent) == instance
+def test_real_tools_instances_survive_strict_mode(path: Path, data: Any) -> None:
+    """Each example draws an instance of every strict tool of the list: each tool gets ``max_examples`` of them
+    (one test per list, not per tool: hypothesis's start and the conversion are paid once per list)."""
+    for case in _strict_cases(path):
+        instance = data.draw(case.instances, label=case.name)
+        provider_name = next(iter(case.conversion.name_map))
+        sent = encode_arguments(instance, case.conversion.name_map.argument_map(provider_name))
+        shape = [e.message for e in case.validator.iter_errors(sent) if e.validator in SHAPE_ERRORS]
+        assert not shape, (case.name, shape)  # what a strict model must send: every property, of the declared types
+        assert case.conversion.name_map.restore_arguments(provider_name, sent) == instance, case.name

@@ -1,10 +1,13 @@
-"""Issue 9: the loader follows an agent's mode, servers and tools, against real stdio servers."""
+"""Issue 9: the loader follows an agent's mode, servers and tools, against the test servers in memory
+(the ``memory_servers`` seam; exit3, the failing one, stays a real process)."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
+
+import pytest
 
 from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.agent_store import AgentStore
@@ -14,6 +17,8 @@ from elftia_desktop.core.models import Agent, McpMode
 from elftia_desktop.core.secrets import SecretVault
 from elftia_desktop.tools.loader import fetch_mcp_tools, setup_mcp_tools
 from tests.helpers.live_router import server_input
+
+pytestmark = pytest.mark.usefixtures("memory_servers")
 
 
 def _catalog() -> ServerCatalog:

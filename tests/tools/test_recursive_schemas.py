@@ -1,8 +1,8 @@
 """Issue 13: a tool whose input schema is one recursive pydantic model, in every format; Gemini parameter names.
 
-The tools come from a real low-level MCP server over stdio (``tests/servers/recursive.py``), and
-also as pydantic's bare ``model_json_schema()`` (no root ``type``) the way a saved tool list
-holds them. Every payload is checked with the providers' SDK types and Draft 2020-12.
+The tools come from a real low-level MCP server (``tests/servers/recursive.py``, in memory through the
+``memory_servers`` seam), and also as pydantic's bare ``model_json_schema()`` (no root ``type``) the
+way a saved tool list holds them. Every payload is checked with the providers' SDK types and Draft 2020-12.
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ from elftia_desktop.tools.loader import convert_tools
 from elftia_desktop.tools.refs import RECURSION_DEPTH
 from tests.servers.recursive import TOOLS, Expr, Tree, Upload
 from tests.tools.provider_checks import check_all
+
+pytestmark = pytest.mark.usefixtures("memory_servers")
 
 SERVER = Path(__file__).parents[1] / "servers" / "recursive.py"
 FORMS = [("openai", False), ("openai", True), ("openai-responses", False), ("openai-responses", True),

@@ -18,13 +18,15 @@ FORECAST = {
 """``forecast`` as Discover hands it to the Try dialog (with its ``_meta``)."""
 
 
-def forecast_server(marker: Path) -> McpServerRecord:
-    """Add the ``app_view`` server, writing what its app-only tools did to ``marker``."""
-    config = {
-        "command": sys.executable,
-        "args": ["-m", "tests.servers.app_view"],
-        "cwd": str(ROOT),
-        "env": {"ELFTIA_APP_MARKER": str(marker)},
-    }
+def forecast_server(marker: Path | None) -> McpServerRecord:
+    """Add the ``app_view`` server; what its app-only tools did goes to the file ``ELFTIA_APP_MARKER`` names.
+
+    With ``marker`` that variable is set in the record (a real process, as the screenshots run it);
+    with None the server reads the environment it runs in: the tests set it and open the server in
+    memory (the ``memory_servers`` seam opens records without an environment of their own).
+    """
+    config: dict[str, object] = {"command": sys.executable, "args": ["-m", "tests.servers.app_view"], "cwd": str(ROOT)}
+    if marker is not None:
+        config["env"] = {"ELFTIA_APP_MARKER": str(marker)}
     (record,) = add_servers(McpServerInput.model_validate({"name": "forecast", "config": config, "isTrusted": True}))
     return record

@@ -25,7 +25,7 @@ from tests.helpers.live_router import ROOT, add_servers, connect_servers, server
 from tests.helpers.signals import emission
 
 WAIT = 30_000
-pytestmark = pytest.mark.timeout(180)
+pytestmark = [pytest.mark.timeout(180), pytest.mark.usefixtures("memory_servers")]
 
 
 @pytest.fixture(autouse=True)

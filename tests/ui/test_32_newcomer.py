@@ -22,7 +22,7 @@ from tests.helpers.live_router import add_servers, server_input, settle
 from tests.helpers.modal import when_modal
 
 WAIT = 30_000
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("memory_servers")]
 
 
 def test_logs_open_at_column_0_and_ctrl_home_goes_to_the_first_line(qtbot: QtBot, router: McpRouter) -> None:

@@ -30,7 +30,7 @@ from elftia_desktop.ui.widgets.server_card import ServerCard
 from tests.helpers.live_router import add_servers, server_input
 from tests.ui.test_server_form import PRESETS
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("memory_servers")]
 
 
 def _cards(qtbot: QtBot, *records: McpServerRecord) -> tuple[QWidget, list[ServerCard]]:

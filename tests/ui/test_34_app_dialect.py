@@ -1,6 +1,6 @@
 """Issue 34 (Apps): the host side of the ``ui/*`` dialect checks every request of the view.
 
-Against the real ``app_view`` server, without a web engine: the dialect is fed JSON-RPC text as the
+Against the real ``app_view`` server (in memory), without a web engine: the dialect is fed JSON-RPC text as the
 view would send it, and what it posts back is read.
 """
 
@@ -30,8 +30,8 @@ WAIT = 30_000
 class Talk:
     """A dialect and what it posted, with the links it asked about."""
 
-    def __init__(self, qtbot: QtBot, router: McpRouter, marker: Path) -> None:
-        record = forecast_server(marker)
+    def __init__(self, qtbot: QtBot, router: McpRouter) -> None:
+        record = forecast_server(None)
         self.asked: list[QUrl] = []
         self.posted: list[dict[str, Any]] = []
         self.heights: list[int] = []
@@ -53,8 +53,12 @@ class Talk:
 
 
 @pytest.fixture
-def talk(qtbot: QtBot, router: McpRouter, tmp_path: Path) -> Talk:
-    return Talk(qtbot, router, tmp_path / "marker.txt")
+def talk(
+    qtbot: QtBot, router: McpRouter, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, memory_servers: list[str]
+) -> Talk:
+    """The dialect of ``forecast`` (the app_view server in memory, its marker file in ``tmp_path``)."""
+    monkeypatch.setenv("ELFTIA_APP_MARKER", str(tmp_path / "marker.txt"))
+    return Talk(qtbot, router)
 
 
 def test_initialize_gives_our_theme_and_the_approved_domains(talk: Talk) -> None:

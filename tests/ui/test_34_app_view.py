@@ -1,8 +1,9 @@
 """Issue 34 (Apps): the Try dialog renders a tool's ``ui://`` view in QtWebEngine and hosts its dialect.
 
-Against the real ``app_view`` server: the view renders under its own origin and policy, its call of an
-app-only tool reaches the server (the server's marker file), a call that needs approval is asked first,
-a link opens only after the user agreed, and the resource's CSP blocks a domain it does not list.
+Against the real ``app_view`` server (in memory: the ``marker`` fixture): the view renders under its own
+origin and policy, its call of an app-only tool reaches the server (the server's marker file), a call
+that needs approval is asked first, a link opens only after the user agreed, and the resource's CSP
+blocks a domain it does not list.
 """
 
 from __future__ import annotations
@@ -35,15 +36,18 @@ WAIT = 60_000
 
 
 @pytest.fixture
-def marker(tmp_path: Path) -> Path:
-    return tmp_path / "marker.txt"
+def marker(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, memory_servers: list[str]) -> Path:
+    """The file the app_view server (in memory) writes its app-only tools' calls to."""
+    path = tmp_path / "marker.txt"
+    monkeypatch.setenv("ELFTIA_APP_MARKER", str(path))
+    return path
 
 
 @pytest.fixture
 def dialog(qtbot: QtBot, router: McpRouter, marker: Path) -> Iterator[TryToolDialog]:
     """The Try dialog of ``forecast``, its App tab shown, the view loaded and initialized."""
     apply_theme(QApplication.instance())  # type: ignore[arg-type]
-    record = forecast_server(marker)
+    record = forecast_server(None)
     dialog = TryToolDialog(router, record.id, FORECAST, record.name, history=TryHistory())
     qtbot.addWidget(dialog)
     assert dialog.app_pane is not None
@@ -119,7 +123,7 @@ def test_the_view_renders_calls_its_server_and_gets_the_result(
 
 
 def test_a_call_made_before_the_tab_shows_reaches_the_view(qtbot: QtBot, router: McpRouter, marker: Path) -> None:
-    record = forecast_server(marker)
+    record = forecast_server(None)
     dialog = TryToolDialog(router, record.id, FORECAST, record.name, history=TryHistory())
     qtbot.addWidget(dialog)
     dialog.show()
@@ -204,7 +208,7 @@ def test_without_webengine_the_tab_says_what_to_install(
     qtbot: QtBot, router: McpRouter, marker: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("elftia_desktop.ui.apps.pane.webengine_available", lambda: False)
-    record = forecast_server(marker)
+    record = forecast_server(None)
     pane = AppPane(router, record.id, FORECAST)
     qtbot.addWidget(pane)
     pane.show()

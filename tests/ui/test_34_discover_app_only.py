@@ -15,7 +15,7 @@ from elftia_desktop.ui.theme import apply_theme
 from tests.helpers.live_router import add_servers, server_input
 
 WAIT = 30_000
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("memory_servers")]
 
 
 def test_the_app_only_tool_wears_a_chip(qtbot: QtBot, router: McpRouter, tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from elftia_desktop.ui.dialogs.discover_dialog import DiscoverDialog
 from tests.helpers.live_router import add_servers, server_input
 
 WAIT = 30_000
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("memory_servers")]
 SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 
 
