@@ -114,6 +114,8 @@ def style_sheet(palette: QPalette | None = None) -> str:
     greyed = (palette or QApplication.palette()).color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.ButtonText)
     disabled = greyed.name()
     selected = "#34373d" if dark else "#dde3f7"
+    # a disabled main button: a paler accent on light, a dimmer one on dark (a paler one outshone the enabled)
+    primary_off, primary_off_text = ("#3a4272", disabled) if dark else ("#9aa7e6", "white")
     warning_bg, warning_border, warning_text = notice_colors("warning", palette)
     return f"""
     QWidget#Sidebar {{ background: {sidebar_bg}; }}
@@ -140,7 +142,7 @@ def style_sheet(palette: QPalette | None = None) -> str:
     QPushButton#Primary {{ background: {ACCENT}; color: white; border: none; border-radius: 6px;
         padding: 6px 14px; font-weight: 600; }}
     QPushButton#Primary:hover {{ background: #3f59d6; }}
-    QPushButton#Primary:disabled {{ background: #9aa7e6; }}
+    QPushButton#Primary:disabled {{ background: {primary_off}; color: {primary_off_text}; }}
     QLabel#FieldError {{ color: {error_text_color(palette)}; }}
     QTreeWidget#DataTable::item, QListWidget#ServerChecklist::item {{ padding: 3px 4px; }}
     """ + _scrollbar_sheet(palette)

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QApplication, QListWidget, QListWidgetItem, QPlainTextEdit
+from PySide6.QtWidgets import QApplication, QListWidget, QListWidgetItem, QPlainTextEdit, QPushButton, QWidget
 from pytestqt.qtbot import QtBot
 
 from elftia_desktop.ui.theme import (
@@ -114,3 +114,26 @@ def test_an_unticked_box_in_a_dark_list_shows_its_outline(qtbot: QtBot, app_them
         for y in range(row.top(), row.bottom())
     )
     assert strongest >= 3.0, f"the box stands out only {strongest:.2f}:1 from the list"
+
+
+@pytest.mark.parametrize("mode", ["light", "dark"])
+def test_a_disabled_main_button_stands_out_less_than_an_enabled_one(
+    qtbot: QtBot, app_theme: QApplication, mode: str
+) -> None:
+    """On the dark window the disabled Save and Push were a lighter blue than the enabled ones: they looked
+    more pressable than a button that works."""
+    set_theme_mode(app_theme, mode)
+    holder = QWidget()
+    qtbot.addWidget(holder)
+    enabled, disabled = QPushButton("Save", holder), QPushButton("Save", holder)
+    for button, x in ((enabled, 0), (disabled, 120)):
+        button.setObjectName("Primary")
+        button.move(x, 0)
+        button.resize(100, 32)
+    disabled.setEnabled(False)
+    holder.resize(240, 40)
+    holder.show()
+    qtbot.waitExposed(holder)
+    window = holder.palette().color(QPalette.ColorRole.Window)
+    on, off = (contrast_ratio(b.grab().toImage().pixelColor(6, 16), window) for b in (enabled, disabled))
+    assert off < on, f"in {mode} a disabled main button stands out {off:.2f}:1, an enabled one {on:.2f}:1"
