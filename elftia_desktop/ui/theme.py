@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtGui import QColor, QPainter, QPalette
+from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleOption, QWidget
 
 STATE_COLORS = {
     "connected": "#2e9d57",
@@ -114,6 +114,8 @@ def style_sheet(palette: QPalette | None = None) -> str:
     greyed = (palette or QApplication.palette()).color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.ButtonText)
     disabled = greyed.name()
     selected = "#34373d" if dark else "#dde3f7"
+    # a disabled main button: a paler accent on light, a dimmer one on dark (a paler one outshone the enabled)
+    primary_off, primary_off_text = ("#3a4272", disabled) if dark else ("#9aa7e6", "white")
     warning_bg, warning_border, warning_text = notice_colors("warning", palette)
     return f"""
     QWidget#Sidebar {{ background: {sidebar_bg}; }}
@@ -140,7 +142,7 @@ def style_sheet(palette: QPalette | None = None) -> str:
     QPushButton#Primary {{ background: {ACCENT}; color: white; border: none; border-radius: 6px;
         padding: 6px 14px; font-weight: 600; }}
     QPushButton#Primary:hover {{ background: #3f59d6; }}
-    QPushButton#Primary:disabled {{ background: #9aa7e6; }}
+    QPushButton#Primary:disabled {{ background: {primary_off}; color: {primary_off_text}; }}
     QLabel#FieldError {{ color: {error_text_color(palette)}; }}
     QTreeWidget#DataTable::item, QListWidget#ServerChecklist::item {{ padding: 3px 4px; }}
     """ + _scrollbar_sheet(palette)
@@ -186,6 +188,7 @@ class _ThemeState:
         self.system_palette: QPalette | None = None
         self.palette: QPalette | None = None
         self.fusion = False
+        self.style: QStyle | None = None
         self.applications = 0
         self.watching = False
 
@@ -266,13 +269,37 @@ def apply_theme(app: QApplication) -> bool:
     return changed
 
 
+class _FusionStyle(QProxyStyle):
+    """Fusion, with a check box outline that shows on a dark list.
+
+    Fusion outlines a box in a darker shade of the window colour, which on the dark palette is the
+    colour of a list's background: the boxes of a checkable list disappeared.
+    """
+
+    def __init__(self) -> None:
+        super().__init__("Fusion")
+
+    def drawPrimitive(
+        self, element: QStyle.PrimitiveElement, option: QStyleOption, painter: QPainter, widget: QWidget | None = None
+    ) -> None:
+        """Fusion's drawing; a dark palette's check boxes get a visible outline on top."""
+        super().drawPrimitive(element, option, painter, widget)
+        if element == QStyle.PrimitiveElement.PE_IndicatorCheckBox and is_dark(option.palette):
+            painter.save()
+            painter.translate(0.5, 0.5)  # as Fusion draws its outline: on the pixel, not between two
+            painter.setPen(QColor(STATE_COLORS["disconnected"]))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRect(option.rect.adjusted(0, 0, -1, -1))
+            painter.restore()
+
+
 def _restyle(app: QApplication) -> bool:
     changed = False
-    if not _state.fusion:  # once a style sheet is set, app.style() is a nameless proxy around Fusion
+    if not _state.fusion:  # once a style sheet is set, app.style() is a nameless proxy around this one
         _state.fusion = True
-        if app.style().name().lower() != "fusion":
-            app.setStyle("Fusion")
-            changed = True
+        _state.style = _FusionStyle()  # kept here: the application does not own a style set from Python
+        app.setStyle(_state.style)
+        changed = True
     sheet = style_sheet(app.palette())
     if app.styleSheet() != sheet:
         app.setStyleSheet(sheet)

@@ -183,3 +183,13 @@ def test_no_sidebar_entry_leads_to_a_placeholder(qtbot: QtBot, router: McpRouter
         "settings": "SettingsPage",
     }
     assert [window.sidebar.item(i).text() for i in range(window.sidebar.count())] == [label for _k, label, _t in PAGES]
+
+
+def test_a_saved_notice_goes_when_a_value_is_changed_again(qtbot: QtBot, router: McpRouter) -> None:
+    """The "Saved." notice stayed up while the page showed a value that was not saved."""
+    page = open_page(qtbot, router)
+    page.values.log_lines.setValue(80)
+    page.save_button.click()
+    qtbot.waitUntil(lambda: page.notice.isVisible() and "Saved" in page.notice.label.text(), timeout=WAIT)
+    page.values.log_lines.setValue(90)
+    assert page.dirty() and not page.notice.isVisible()

@@ -136,3 +136,14 @@ def test_a_value_marked_secret_in_an_edit_leaves_the_config_file(qtbot: QtBot, r
     assert stored["config"]["env"]["MODE"] == "${secret:MODE}"
     assert '"x"' not in text
     assert SecretVault().resolve(McpServerRecord.model_validate(stored))[0]["MODE"] == "x"
+
+
+def test_a_kept_secret_says_so_in_full_at_the_forms_size(qtbot: QtBot, router: McpRouter) -> None:
+    """The saved-secret placeholder fits its field in the edit form (it was cut to "type to repla…")."""
+    form = open_form(qtbot, router, STDIO)
+    qtbot.waitExposed(form)
+    (row,) = [r for r in form.ui.env._rows if r.key.text() == "GITHUB_TOKEN"]
+    assert row.keeps_saved_value()
+    room = row.value.contentsRect().width() - 8  # the line edit's own text margins
+    assert row.value.fontMetrics().horizontalAdvance(row.value.placeholderText()) <= room
+    assert "type a new value" in row.value.toolTip()

@@ -7,8 +7,9 @@ from collections import Counter
 from collections.abc import Iterator
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QApplication, QPlainTextEdit
+from PySide6.QtWidgets import QApplication, QListWidget, QListWidgetItem, QPlainTextEdit, QPushButton, QWidget
 from pytestqt.qtbot import QtBot
 
 from elftia_desktop.ui.theme import (
@@ -89,3 +90,50 @@ def test_a_scrollbar_handle_stands_out_from_its_track_the_right_way(
         assert track - handle >= 30, f"a darker handle ({handle}) on a lighter track ({track})"
     else:
         assert handle - track >= 30, f"a lighter handle ({handle}) on a darker track ({track})"
+
+
+def test_an_unticked_box_in_a_dark_list_shows_its_outline(qtbot: QtBot, app_theme: QApplication) -> None:
+    """Fusion outlines a check box in a shade of the window colour; on a dark list (Base) that outline
+    vanished (1.04:1), so the Claude panel's, Export's and the agent dialog's boxes could not be seen."""
+    set_theme_mode(app_theme, "dark")
+    view = QListWidget()
+    qtbot.addWidget(view)
+    item = QListWidgetItem("Clock")
+    item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+    item.setCheckState(Qt.CheckState.Unchecked)
+    view.addItem(item)
+    view.resize(200, 60)
+    view.show()
+    qtbot.waitExposed(view)
+    image = view.viewport().grab().toImage()
+    background = view.palette().color(QPalette.ColorRole.Base)
+    row = view.visualItemRect(item)
+    strongest = max(
+        contrast_ratio(image.pixelColor(x, y), background)
+        for x in range(row.left(), row.left() + row.height())
+        for y in range(row.top(), row.bottom())
+    )
+    assert strongest >= 3.0, f"the box stands out only {strongest:.2f}:1 from the list"
+
+
+@pytest.mark.parametrize("mode", ["light", "dark"])
+def test_a_disabled_main_button_stands_out_less_than_an_enabled_one(
+    qtbot: QtBot, app_theme: QApplication, mode: str
+) -> None:
+    """On the dark window the disabled Save and Push were a lighter blue than the enabled ones: they looked
+    more pressable than a button that works."""
+    set_theme_mode(app_theme, mode)
+    holder = QWidget()
+    qtbot.addWidget(holder)
+    enabled, disabled = QPushButton("Save", holder), QPushButton("Save", holder)
+    for button, x in ((enabled, 0), (disabled, 120)):
+        button.setObjectName("Primary")
+        button.move(x, 0)
+        button.resize(100, 32)
+    disabled.setEnabled(False)
+    holder.resize(240, 40)
+    holder.show()
+    qtbot.waitExposed(holder)
+    window = holder.palette().color(QPalette.ColorRole.Window)
+    on, off = (contrast_ratio(b.grab().toImage().pixelColor(6, 16), window) for b in (enabled, disabled))
+    assert off < on, f"in {mode} a disabled main button stands out {off:.2f}:1, an enabled one {on:.2f}:1"

@@ -115,6 +115,8 @@ class SettingsPage(PageFrame):
     def _update_buttons(self) -> None:
         self.save_button.setEnabled(self.dirty())
         self.revert_button.setEnabled(self.dirty())
+        if self.dirty() and self.notice.kind == "success":
+            self.notice.hide()  # "Saved." no longer describes what is shown
 
     def _revert(self) -> None:
         if self.saved is not None:

@@ -20,7 +20,9 @@ from elftia_desktop.ui.theme import ACCENT
 
 SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|AUTH|CREDENTIAL", re.IGNORECASE)
 SECRET_REF = re.compile(r"^\$\{secret:([^}]+)\}$")
-KEPT_PLACEHOLDER = "••••••  saved — type to replace"
+KEPT_PLACEHOLDER = "••••••  saved"
+"""Short enough for the edit form's value column; the tooltip says how to replace it."""
+KEPT_TOOLTIP = "Saved as a secret: type a new value to replace it"
 
 
 def looks_secret(name: str) -> bool:
@@ -123,13 +125,15 @@ class _Row(QWidget):
         self.secret.setEnabled(not kept)
         if kept:
             self.value.setPlaceholderText(KEPT_PLACEHOLDER)
-            self.secret.setToolTip("Saved as a secret: type a new value to replace it")
+            self.value.setToolTip(KEPT_TOOLTIP)
+            self.secret.setToolTip(KEPT_TOOLTIP)
             self.reveal.setToolTip("The saved value is never shown: type a new one to replace it")
         else:
             lost = bool(self.kept_ref) and self.key.text() != self.kept_key
             required = "required" if self.required else "value"
             hint = f"{required} — {self._hint}" if self._hint else required
             self.value.setPlaceholderText("type the value again (name changed)" if lost else hint)
+            self.value.setToolTip(self._hint or "The value")
             self.secret.setToolTip(f"Secret: mask the value and keep it in {SECRET_STORE}")
             self.reveal.setToolTip("Show: reveal the masked value" if secret else "Only secret values are masked")
 
