@@ -13,6 +13,8 @@ Modules:
 - ``command``: The command line other apps run to start this installation's gateway.
 - ``core``: The gateway's requests: each one routed through the pool to the server that owns it.
 - ``http``: The gateway over Streamable HTTP, on 127.0.0.1 by default, behind a bearer token.
+- ``http_answers``: A POST whose event stream would carry nothing but its answer is answered with that answer as
+  plain JSON.
 - ``http_address``: Where the HTTP gateway listens: ``--http [HOST:]PORT`` parsed, its listening socket, the
   host's endpoint.
 - ``http_install``: The gateway's entry for apps that accept HTTP servers: the pool host's URL and the
