@@ -48,6 +48,7 @@ from tests.gateway.gateway_helpers import (
     stdio_gateway,
     text_of,
 )
+from tests.helpers.cli_runner import run_cli
 from tests.host.host_helpers import cli, elftia_processes, host_status, server_pids
 
 pytestmark = [pytest.mark.anyio, pytest.mark.daemon, pytest.mark.timeout(240)]
@@ -186,6 +187,19 @@ async def test_the_hosted_listener_wants_the_token(data_dir: Path) -> None:
     assert gateway_token_of(data_dir) == token  # the host used the stored token, made none anew
 
 
+def serve_process(data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``elftia-mcp serve ARGS`` as a process of its own (attached: the pool host's path), run to its end."""
+    return subprocess.run(
+        gateway_argv(*args),
+        env=gateway_env(data_dir),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
 def said(stderr: str) -> list[str]:
     """The lines of ``stderr`` but the note of the command that started the host (``attach.py``)."""
     return [line for line in stderr.strip().splitlines() if "started the background pool host" not in line]
@@ -215,21 +229,10 @@ async def test_a_port_in_use_is_the_same_error_attached_or_not(data_dir: Path) -
         taken.bind(("127.0.0.1", 0))
         taken.listen(1)
         port = str(taken.getsockname()[1])
-        results = []
-        for extra in ((), ("--no-daemon",)):
-            done = await anyio.to_thread.run_sync(
-                lambda extra=extra: subprocess.run(
-                    gateway_argv("--http", port, *extra),
-                    env=gateway_env(data_dir),
-                    stdin=subprocess.DEVNULL,
-                    capture_output=True,
-                    text=True,
-                    timeout=120,
-                    check=False,
-                )
-            )
-            results.append((done.returncode, done.stdout, said(done.stderr)))
-    attached, own = results
+        done = await anyio.to_thread.run_sync(lambda: serve_process(data_dir, "--http", port))
+        attached = (done.returncode, done.stdout, said(done.stderr))
+        alone = run_cli("serve", "--http", port, "--no-daemon")  # in this process: it fails before serving
+        own = (alone.returncode, alone.stdout, said(alone.stderr))
     assert attached == own
     assert attached[0] == 1 and attached[2] == [
         f"error: --http: cannot listen on 127.0.0.1:{port}: Address already in use"
@@ -237,20 +240,9 @@ async def test_a_port_in_use_is_the_same_error_attached_or_not(data_dir: Path) -
 
 
 async def test_an_unknown_agent_is_refused_as_without_a_host(data_dir: Path) -> None:
-    results = []
-    for extra in ((), ("--no-daemon",)):
-        done = await anyio.to_thread.run_sync(
-            lambda extra=extra: subprocess.run(
-                gateway_argv("--http", "0", "--agent", "nobody", *extra),
-                env=gateway_env(data_dir),
-                stdin=subprocess.DEVNULL,
-                capture_output=True,
-                text=True,
-                timeout=120,
-                check=False,
-            )
-        )
-        results.append((done.returncode, said(done.stderr)))
+    done = await anyio.to_thread.run_sync(lambda: serve_process(data_dir, "--http", "0", "--agent", "nobody"))
+    alone = run_cli("serve", "--http", "0", "--agent", "nobody", "--no-daemon")  # in this process: refused at once
+    results = [(done.returncode, said(done.stderr)), (alone.returncode, said(alone.stderr))]
     assert results[0] == results[1]
     assert results[0][0] == 2 and results[0][1][0].startswith("error: --agent:")
 
