@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QApplication, QLineEdit
 from pytestqt.qtbot import QtBot
 
 from elftia_desktop.core.models import McpServerRecord
@@ -210,6 +210,22 @@ def test_arguments_reorder_with_buttons_and_keys(qtbot: QtBot) -> None:
     qtbot.mouseClick(args._rows[1].remove, Qt.MouseButton.LeftButton)
     assert args.items() == ["three", "two"]
     assert not args._rows[0].up.isEnabled() and not args._rows[-1].down.isEnabled()
+
+
+def test_clicking_add_again_at_the_same_spot_adds_again(qtbot: QtBot) -> None:
+    """An Add button stays under the pointer when its row comes: the second click adds a second row of the
+    same list (with the button below the rows, it moved down and the next list's Add took its place)."""
+    form = make_form(qtbot)
+    form.resize(900, 1400)  # room for every row: what moves here is the layout, not a scroll to the new row
+    for editor in (form.ui.args, form.ui.env):
+        QApplication.processEvents()  # the layout requests of the clicks before
+        spot = editor.add_button.mapTo(form, editor.add_button.rect().center())
+        for count in (1, 2):
+            QApplication.processEvents()
+            target = form.childAt(spot)
+            assert target is editor.add_button, f"{type(editor).__name__}: {target!r} under the pointer"
+            qtbot.mouseClick(target, Qt.MouseButton.LeftButton)
+            assert editor.row_count() == count
 
 
 def test_split_whole_command_line(qtbot: QtBot) -> None:

@@ -173,12 +173,12 @@ class KeyValueEditor(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
-        layout.addLayout(self._rows_box)
-        layout.addWidget(self.error_label)
         buttons = QHBoxLayout()
         buttons.addWidget(self.add_button)
         buttons.addStretch(1)
-        layout.addLayout(buttons)
+        layout.addLayout(buttons)  # above the rows: a row added moves the rows below, never the button clicked
+        layout.addLayout(self._rows_box)
+        layout.addWidget(self.error_label)
         self.changed.connect(self._mark_bad_keys)
         self.setStyleSheet(
             f"QToolButton:checked {{ background: {ACCENT}; color: white; border: 1px solid {ACCENT};"

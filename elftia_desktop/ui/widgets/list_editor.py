@@ -43,7 +43,7 @@ class _Row(QWidget):
 
 
 class ListEditor(QWidget):
-    """Rows of single-line items with up/down/remove buttons and an Add button.
+    """Rows of single-line items with up/down/remove buttons, under an Add button that stays where it is.
 
     Empty rows are ignored by :meth:`items`. Alt+Up / Alt+Down move the focused row.
 
@@ -71,11 +71,11 @@ class ListEditor(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
-        layout.addLayout(self._rows_box)
         buttons = QHBoxLayout()
         buttons.addWidget(self.add_button)
         buttons.addStretch(1)
-        layout.addLayout(buttons)
+        layout.addLayout(buttons)  # above the rows: a row added moves the rows below, never the button clicked
+        layout.addLayout(self._rows_box)
 
     # -- public API ------------------------------------------------------------------------
 
