@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from elftia_desktop.core.argument_check import check
@@ -121,6 +122,23 @@ def test_validation_messages_land_on_their_fields(qtbot: QtBot) -> None:
     (issue,) = form.validate()
     assert issue.message.startswith("Not JSON:") and "column 2" in issue.message
     assert form.field("either").error.text() == issue.message, "shown under the raw JSON field itself"
+
+
+def test_an_edit_takes_its_fields_error_away_and_nothing_below_moves(qtbot: QtBot) -> None:
+    """Typing into a field marked "Required" hides the mark at once; its line stays until the next check, so
+    the next field does not jump up under the pointer (the Try and Discover forms, found in the walk)."""
+    form = make(qtbot)
+    form.validate()
+    when, site = form.field("when"), form.field("site")
+    assert when.error.isVisible()
+    QApplication.processEvents()
+    below = site.mapTo(form, site.rect().topLeft())
+    qtbot.keyClicks(when.editor, "2026-12-05T10:00:00Z")  # type: ignore[attr-defined]
+    QApplication.processEvents()
+    assert not when.error.isVisible(), "the error goes with the edit"
+    assert site.mapTo(form, site.rect().topLeft()) == below, "the field below stays where it was"
+    issues = form.validate()
+    assert "when" not in {i.where for i in issues} and not when.error.isVisible()
 
 
 def test_check_without_a_form() -> None:

@@ -1,7 +1,8 @@
 """The form's field widgets for single values: text, numbers, booleans, choices, raw JSON.
 
-Every field shows its own error line under its editor, reports ``MISSING`` when it is not
-set (so the key is left out of the arguments) and emits ``changed`` on every edit.
+Every field shows its own error line under its editor (an edit hides it and keeps its line empty
+until the next check), reports ``MISSING`` when it is not set (so the key is left out of the
+arguments) and emits ``changed`` on every edit.
 """
 
 from __future__ import annotations
@@ -46,6 +47,19 @@ class FieldWidget(QWidget):
         self._layout.addWidget(self.error)
         if self.spec.description:
             editor.setToolTip(self.spec.description)
+        self.changed.connect(self._edited)
+
+    def _edited(self) -> None:
+        """An edit answers the field's error: it goes, and its line stays empty until the next check, so
+        the fields below do not move up under the pointer while the user types."""
+        if self.error.isVisible():
+            self._keep_room(True)
+            self.error.hide()
+
+    def _keep_room(self, keep: bool) -> None:
+        policy = self.error.sizePolicy()
+        policy.setRetainSizeWhenHidden(keep)
+        self.error.setSizePolicy(policy)
 
     def value(self) -> Any:
         """The value, or ``MISSING`` when not set."""
@@ -65,7 +79,8 @@ class FieldWidget(QWidget):
         return [(self, issue)] if issue else []
 
     def show_error(self, text: str) -> None:
-        """Show ``text`` under the field ("" hides it)."""
+        """Show ``text`` under the field ("" hides it, and gives back the line an edit kept)."""
+        self._keep_room(False)
         self.error.setText(text)
         self.error.setVisible(bool(text))
 
