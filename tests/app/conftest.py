@@ -8,6 +8,7 @@ import pytest
 
 from elftia_desktop.bridge.router import McpRouter
 from tests.helpers.live_router import live_router
+from tests.ui.qt_cleanup import delete_closed_widgets  # noqa: F401 - an autouse fixture
 
 
 @pytest.fixture
