@@ -17,7 +17,9 @@ from elftia_desktop.deps.checker import DependencyChecker
 from elftia_desktop.deps.installer import DependencyInstaller
 from elftia_desktop.deps.requirements import OsName, instructions_for, runtime_for
 from elftia_desktop.deps.system_package import SystemPlan, system_plan
-from elftia_desktop.platform.runtime import alive, user_id
+from elftia_desktop.platform.runtime import user_id
+from tests.helpers.processes import alive as running
+from tests.helpers.processes import wait_for
 
 
 def test_bwrap_is_the_bubblewrap_runtime_with_instructions_for_each_os() -> None:
@@ -125,7 +127,8 @@ async def test_a_cancelled_apt_get_is_killed_with_its_children(
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    assert not alive(int(lines[-1].rsplit(" ", 1)[-1].rstrip(")")))
+    child = int(lines[-1].rsplit(" ", 1)[-1].rstrip(")"))
+    assert wait_for(lambda: not running(child)), "the install's child outlived its cancel"  # killed, then gone
 
 
 @pytest.mark.network
