@@ -88,7 +88,7 @@ async def test_a_slow_call_does_not_hold_up_the_others(data_dir: Path, tmp_path:
 
         async with anyio.create_task_group() as group:
             group.start_soon(slow)
-            await anyio.sleep(0.3)
+            assert await poll((tmp_path / "m.started").exists)  # ann's call runs on gamma before the others call
             group.start_soon(quick, "bob", bob)
             group.start_soon(quick, "cid", cid)
         assert order[-1] == "ann" and set(order) == {"ann", "bob", "cid"}
