@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from elftia_desktop.bridge.errors import BridgeError
 from elftia_desktop.bridge.router import McpRouter
 from elftia_desktop.bridge.signals import ApprovalQuestion, ElicitationRequest, ToolCalled
 from elftia_desktop.core.url_elicitation import question_in
@@ -153,7 +154,7 @@ class MainWindow(QMainWindow):
         self.router.signals.busyChanged.connect(self.busy.setVisible)
         self.router.signals.toolCalled.connect(self._on_tool_called)
         # only failures no page shows (the page's own notice says the others: no second copy down here)
-        self.router.signals.unanswered.connect(lambda _id, _channel, error: bar.showMessage(error.message, 8000))
+        self.router.signals.unanswered.connect(self._on_unanswered)
         self.router.signals.elicitationRequested.connect(self._on_elicitation)
         self.router.signals.approvalRequested.connect(self._on_approval)
 
@@ -228,6 +229,11 @@ class MainWindow(QMainWindow):
     def _on_approval(self, question: ApprovalQuestion) -> None:
         """A tool that is not auto-approved waits: ask (over any open modal dialog, such as Try)."""
         ask_approval(self.router, question, QApplication.activeModalWidget() or self)
+
+    @Slot(int, str, object)
+    def _on_unanswered(self, _ticket: int, _channel: str, error: BridgeError) -> None:
+        """A failure no page shows, in the status bar (a slot of the window: it goes with the window)."""
+        self.statusBar().showMessage(error.message, 8000)
 
     @Slot(object)
     def _on_tool_called(self, call: ToolCalled) -> None:

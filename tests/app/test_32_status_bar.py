@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QObject, QSettings
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSettings
 from pytestqt.qtbot import QtBot
 
 from elftia_desktop.bridge.errors import BridgeError
@@ -29,3 +29,20 @@ def test_the_status_bar_shows_only_failures_no_page_shows(qtbot: QtBot, router: 
     with qtbot.waitSignal(router.signals.unanswered, timeout=WAIT):
         router.tools.call("", "echo").then(QObject(), lambda _r: None)  # nobody shows its failure
     assert bar.currentMessage() == shown[0].message and "server" in shown[0].message.lower()
+
+
+def test_a_closed_window_no_longer_hears_the_unanswered_failures(
+    qtbot: QtBot, router: McpRouter, tmp_path: Path
+) -> None:
+    """The status bar's slot goes with the window: a failure after the window is gone raises nothing (a
+    lambda holding the bar outlived it and touched a deleted status bar)."""
+    window = MainWindow(router, QSettings(str(tmp_path / "window.ini"), QSettings.Format.IniFormat))
+    window.show()
+    qtbot.waitUntil(lambda: window.servers_page.loaded, timeout=WAIT)  # its first load is done
+    window.close()
+    window.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    with qtbot.captureExceptions() as raised, qtbot.waitSignal(router.signals.unanswered, timeout=WAIT):
+        router.tools.call("", "echo").then(QObject(), lambda _r: None)  # nobody shows its failure
+    QCoreApplication.processEvents()  # a queued slot would run here
+    assert raised == []

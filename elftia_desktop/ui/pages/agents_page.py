@@ -60,7 +60,7 @@ class AgentsPage(QWidget):
         self._build()
         router.signals.serversChanged.connect(self.reload)
         router.signals.agentsChanged.connect(self._fetch_agents)
-        router.signals.toolsChanged.connect(lambda _sid: self._fetch_summaries())
+        router.signals.toolsChanged.connect(self._on_tools_changed)
         router.signals.connectionStateChanged.connect(self._on_state)
 
     def _build(self) -> None:
@@ -162,6 +162,10 @@ class AgentsPage(QWidget):
     def _set_agents(self, agents: list[Agent]) -> None:
         self.agents = list(agents)
         self._fill()
+        self._fetch_summaries()
+
+    @Slot(str)
+    def _on_tools_changed(self, _server_id: str) -> None:
         self._fetch_summaries()
 
     def _fetch_summaries(self) -> None:
