@@ -25,9 +25,8 @@ from elftia_desktop.core.first_run import seed_default_agent
 from elftia_desktop.core.models import Agent, McpMode
 from elftia_desktop.ui.dialogs.mcp_manage_dialog import McpManageDialog
 from elftia_desktop.ui.main_window import MainWindow
-from elftia_desktop.ui.theme import apply_theme
 from tests.helpers.live_router import add_servers, live_router, server_input
-from tests.ui.make_screenshots import dark_palette, save, settle
+from tests.ui.make_screenshots import each_theme, save, settle
 
 OUT = Path("docs/screenshots")
 
@@ -87,9 +86,7 @@ def main() -> None:
     light: QPalette = app.palette()
     _seed()
     with live_router() as (router, _loop):
-        for suffix, palette in (("", light), ("-dark", dark_palette())):
-            app.setPalette(palette)
-            apply_theme(app)
+        for suffix in each_theme(app, light):
             window = MainWindow(router, QSettings(str(Path(tempfile.mkdtemp()) / "s.ini"), QSettings.Format.IniFormat))
             window.resize(1180, 720)
             window.show()

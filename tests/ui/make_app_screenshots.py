@@ -18,7 +18,6 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ["ELFTIA_DATA_DIR"] = tempfile.mkdtemp(prefix="elftia-shots-")
 os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.fail.Keyring"
 
-from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication
 
 from elftia_desktop.bridge.router import McpRouter
@@ -26,10 +25,9 @@ from elftia_desktop.core.config_store import ConfigStore
 from elftia_desktop.core.models import McpServerRecord
 from elftia_desktop.ui.dialogs.try_history import TryHistory
 from elftia_desktop.ui.dialogs.try_tool_dialog import TryToolDialog
-from elftia_desktop.ui.theme import apply_theme
 from tests.helpers.live_router import live_router
 from tests.ui.apps_helpers import FORECAST, forecast_server
-from tests.ui.make_screenshots import OUT, dark_palette, settle
+from tests.ui.make_screenshots import OUT, each_theme, settle
 
 
 def view_value(app: QApplication, dialog: TryToolDialog, expression: str) -> Any:
@@ -72,10 +70,7 @@ def main() -> None:
     ConfigStore().mutate(lambda records: None)
     record = forecast_server(Path(tempfile.mkdtemp(prefix="elftia-shots-marker-")) / "marker.txt")
     with live_router() as (router, _loop):
-        palettes: list[tuple[str, QPalette]] = [("", light), ("-dark", dark_palette())]
-        for sfx, palette in palettes:
-            app.setPalette(palette)
-            apply_theme(app)
+        for sfx in each_theme(app, light):
             shoot(app, router, record, sfx)
 
 

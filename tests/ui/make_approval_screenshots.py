@@ -25,9 +25,8 @@ from elftia_desktop.ui.dialogs.approval_dialog import ApprovalDialog, ask_approv
 from elftia_desktop.ui.dialogs.discover_dialog import DiscoverDialog
 from elftia_desktop.ui.dialogs.try_history import TryHistory
 from elftia_desktop.ui.dialogs.try_tool_dialog import TryToolDialog
-from elftia_desktop.ui.theme import apply_theme
 from tests.helpers.live_router import add_servers, live_router, server_input
-from tests.ui.make_screenshots import OUT, dark_palette, settle
+from tests.ui.make_screenshots import OUT, each_theme, settle
 from tests.ui.make_try_screenshots import save
 
 
@@ -74,10 +73,7 @@ def main() -> None:
     ConfigStore().mutate(lambda records: None)
     (record,) = add_servers(server_input("notes", "approvals"))
     with live_router() as (router, _loop):
-        palettes: list[tuple[str, QPalette]] = [("", light), ("-dark", dark_palette())]
-        for sfx, palette in palettes:
-            app.setPalette(palette)
-            apply_theme(app)
+        for sfx in each_theme(app, light):
             shoot(app, router, record, sfx)
 
 

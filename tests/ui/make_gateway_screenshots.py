@@ -28,10 +28,9 @@ from elftia_desktop.core.first_run import seed_default_agent
 from elftia_desktop.core.models import Agent
 from elftia_desktop.gateway.install import apply_plan, plan_install
 from elftia_desktop.ui.dialogs.gateway_dialog import GatewayDialog
-from elftia_desktop.ui.theme import apply_theme
 from elftia_desktop.ui.widgets.gateway_panel import DiffDialog
 from tests.helpers.live_router import live_router
-from tests.ui.make_screenshots import dark_palette, save, settle
+from tests.ui.make_screenshots import each_theme, save, settle
 
 OUT = Path("docs/screenshots")
 
@@ -73,9 +72,7 @@ def main() -> None:
     light: QPalette = app.palette()
     _seed()
     with live_router() as (router, _loop):
-        for suffix, palette in (("", light), ("-dark", dark_palette())):
-            app.setPalette(palette)
-            apply_theme(app)
+        for suffix in each_theme(app, light):
             shoot(app, router, suffix)
 
 

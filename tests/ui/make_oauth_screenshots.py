@@ -22,11 +22,10 @@ from PySide6.QtWidgets import QApplication
 from elftia_desktop.core.config_store import ConfigStore
 from elftia_desktop.ui.dialogs.server_form import McpServerForm
 from elftia_desktop.ui.pages.servers_page import McpServersPage
-from elftia_desktop.ui.theme import apply_theme
 from tests.helpers.live_router import add_servers, live_router
 from tests.helpers.oauth_gui import ThreadBrowser, oauth_server_input
 from tests.servers.serve_http import serve_http
-from tests.ui.make_screenshots import OUT, dark_palette, save, settle
+from tests.ui.make_screenshots import OUT, each_theme, save, settle
 
 
 def shoot_form(app: QApplication, suffix: str) -> None:
@@ -57,9 +56,7 @@ def main() -> None:
         with live_router() as (router, _loop):
             browser = ThreadBrowser()
             router.signals.signInStarted.connect(browser.visit)
-            for suffix, palette in (("", light), ("-dark", dark_palette())):
-                app.setPalette(palette)
-                apply_theme(app)
+            for suffix in each_theme(app, light):
                 page = McpServersPage(router)
                 page.resize(1000, 520)
                 page.show()

@@ -27,10 +27,9 @@ from elftia_desktop.bridge.service_loop import ServiceLoop
 from elftia_desktop.bridge.services import AppServices, build_services
 from elftia_desktop.ui.dialogs.quit_dialog import QuitDialog
 from elftia_desktop.ui.main_window import MainWindow
-from elftia_desktop.ui.theme import apply_theme
 from tests.helpers.live_router import add_servers, server_input
 from tests.helpers.pretend_app import PretendApp
-from tests.ui.make_screenshots import dark_palette, save, settle
+from tests.ui.make_screenshots import each_theme, save, settle
 
 OUT = Path("docs/screenshots")
 
@@ -73,9 +72,7 @@ def main() -> None:
         apps[0].call("memory__echo", {"text": "hi"})
         apps[1].call("memory__echo", {"text": "hi"})
         apps[1].call("files__count", {"steps": 1})
-        for suffix, palette in (("", light), ("-dark", dark_palette())):
-            app.setPalette(palette)
-            apply_theme(app)
+        for suffix in each_theme(app, light):
             shoot(app, window, suffix)
     finally:
         for pretend in apps:

@@ -21,10 +21,9 @@ from elftia_desktop.core.config_store import ConfigStore
 from elftia_desktop.core.models import McpServerInput
 from elftia_desktop.core.sandbox import BLOCKED_PREFIX
 from elftia_desktop.ui.dialogs.discover_activity import ActivityDialog
-from elftia_desktop.ui.theme import apply_theme
 from elftia_desktop.ui.widgets.sandbox_denials import DenialsBox
 from tests.helpers.live_router import add_servers, live_router
-from tests.ui.make_screenshots import OUT, dark_palette, settle
+from tests.ui.make_screenshots import OUT, each_theme, settle
 
 DENIALS = [
     "network registry.npmjs.org:443 (not allowed)",
@@ -50,9 +49,7 @@ def main() -> None:
         for line in DENIALS:
             router.signals.logLine.emit(record.id, BLOCKED_PREFIX + line)
         settle(app, lambda: len(router.activity.blocked(record.id)) == len(DENIALS))
-        for sfx, palette in (("", light), ("-dark", dark_palette())):
-            app.setPalette(palette)
-            apply_theme(app)
+        for sfx in each_theme(app, light):
             dialog = ActivityDialog(router.activity, record.id, record.name, None, DenialsBox(router, record))
             dialog.show()
             settle(app)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -123,6 +123,15 @@ def shoot_link_form(app: QApplication, suffix: str) -> None:
     form.show()
     save(app, form, f"form-link{suffix}")
     form.close()
+
+
+def each_theme(app: QApplication, light: QPalette) -> Iterator[str]:
+    """Put the app in ``light``, then in the dark palette, with the app's theme each time; yield each file-name
+    suffix (``""``, ``"-dark"``) once the palette is in place (every screenshot script shoots both)."""
+    for suffix, palette in (("", light), ("-dark", dark_palette())):
+        app.setPalette(palette)
+        apply_theme(app)
+        yield suffix
 
 
 def shoot_discover(app: QApplication, suffixes: list[tuple[str, QPalette]]) -> None:

@@ -17,7 +17,6 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ["ELFTIA_DATA_DIR"] = tempfile.mkdtemp(prefix="elftia-shots-")
 os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.fail.Keyring"
 
-from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication, QWidget
 
 from elftia_desktop.bridge.router import McpRouter
@@ -28,9 +27,8 @@ from elftia_desktop.ui.dialogs.discover_dialog import DiscoverDialog
 from elftia_desktop.ui.dialogs.try_history import TryHistory
 from elftia_desktop.ui.dialogs.try_tool_dialog import TryToolDialog
 from elftia_desktop.ui.pages.servers_page import McpServersPage
-from elftia_desktop.ui.theme import apply_theme
 from tests.helpers.live_router import add_servers, live_router, server_input
-from tests.ui.make_screenshots import OUT, dark_palette, settle
+from tests.ui.make_screenshots import OUT, each_theme, settle
 
 ORDER = {
     "customer": {"name": "Ada Lovelace", "email": "ada@example.com", "address": {"street": "1 Analytical Way"}},
@@ -156,10 +154,7 @@ def main() -> None:
         tools = {t.name: t.definition for t in probe.discovered.tools}
         probe.close()
         make_calls(app, router, record)
-        palettes: list[tuple[str, QPalette]] = [("", light), ("-dark", dark_palette())]
-        for sfx, palette in palettes:
-            app.setPalette(palette)
-            apply_theme(app)
+        for sfx in each_theme(app, light):
             shoot_try(app, router, record, tools, sfx)
             shoot_discover(app, router, record, sfx)
             shoot_activity(app, router, record, sfx)
