@@ -24,7 +24,7 @@ from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.settings_store import AppSettings, SettingsStore
 
 if TYPE_CHECKING:
-    from elftia_desktop.connections.oauth_provider import SignInPrompt
+    from elftia_desktop.connections.oauth_gate import SignInPrompt
     from elftia_desktop.connections.service import McpService
 
 

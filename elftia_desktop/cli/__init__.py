@@ -62,35 +62,41 @@ from elftia_desktop import __version__
 from elftia_desktop.cli.output import EXIT_BAD_INPUT, EXIT_FAILED, fail
 from elftia_desktop.core.errors import ConfigError, ElftiaError, JsonInputError, is_input_error
 
+ALL_GROUPS = (
+    "servers",
+    "runtime",
+    "tool_formats",
+    "agents",
+    "dependencies",
+    "integrations",
+    "gateway",
+    "auth",
+    "registry",
+    "daemon",
+    "review",
+    "sandbox",
+    "skills",
+)
+"""Every command group, in the order ``--help`` lists them."""
 
-def _optional_groups(command: str | None = None) -> list[object]:
-    """Command groups of the later layers, present once those modules exist.
 
-    A command that starts servers (``runtime.COMMANDS``) gets only its group: the others' imports
-    would be most of its start-up time.
+def _group_names(command: str | None) -> Sequence[str]:
+    """Only its own group for ``daemon`` and the commands that start servers, else every group.
+
+    The other groups' imports would be most of those commands' start-up time (the pool host's too).
     """
-    import importlib
-
+    if command == "daemon":
+        return ["daemon"]
     from elftia_desktop.cli import runtime
 
-    names = (
-        ["runtime"]
-        if command in runtime.COMMANDS
-        else [
-            "runtime",
-            "tool_formats",
-            "agents",
-            "dependencies",
-            "integrations",
-            "gateway",
-            "auth",
-            "registry",
-            "daemon",
-            "review",
-            "sandbox",
-            "skills",
-        ]
-    )
+    return ["runtime"] if command in runtime.COMMANDS else ALL_GROUPS
+
+
+def _groups(command: str | None = None) -> list[object]:
+    """The modules of the command groups ``command`` needs (a group whose module does not exist is left out)."""
+    import importlib
+
+    names = _group_names(command)
     groups: list[object] = []
     for name in names:
         try:
@@ -102,14 +108,12 @@ def _optional_groups(command: str | None = None) -> list[object]:
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The argument parser (for ``command`` alone, when it is one that starts servers)."""
+    """The argument parser (for ``command`` alone, when it is ``daemon`` or one that starts servers)."""
     parser = argparse.ArgumentParser(prog="elftia-mcp", description="Manage MCP servers for Elftia.")
     parser.add_argument("--version", action="version", version=f"elftia-mcp {__version__}")
     parser.add_argument("--debug", action="store_true", help="show the full traceback of an unexpected error")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    from elftia_desktop.cli import servers  # loaded here: ``serve`` and ``call`` may attach without it
-
-    for group in [servers, *_optional_groups(command)]:
+    for group in _groups(command):
         group.register(sub)  # type: ignore[attr-defined]
     return parser
 

@@ -14,7 +14,7 @@ from elftia_desktop.core.agent_store import AgentStore
 from elftia_desktop.core.catalog import ServerCatalog
 
 if TYPE_CHECKING:
-    from elftia_desktop.connections.oauth_provider import SignInPrompt
+    from elftia_desktop.connections.oauth_gate import SignInPrompt
 
 T = TypeVar("T")
 

@@ -24,11 +24,12 @@ Modules:
   nonce retries.
 - ``oauth_enterprise``: Enterprise-managed authorization (SEP-990): the SDK's ``IdentityAssertionOAuthProvider``
   and its leg 1.
+- ``oauth_gate``: Who may sign in to a server, and when: the gate of one server's OAuth sign-in, in a light module.
 - ``oauth_hooks``: The hook every SDK OAuth provider of ours carries: a failure inside the flow is recorded on
   the sign-in gate.
 - ``oauth_prompt``: Showing a person the authorization URL: printed on its own line, and the browser where there
   is a display.
-- ``oauth_provider``: The SDK's OAuth providers for a server record, and the gate that decides who may sign in.
+- ``oauth_provider``: The SDK's OAuth providers for a server record.
 - ``oauth_storage``: The SDK's ``TokenStorage`` on the secrets vault: one server's OAuth tokens and registered
   client.
 - ``placeholders``: Placeholders in imported server configs, expanded when a server starts.

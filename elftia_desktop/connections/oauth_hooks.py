@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import httpx2
 
 if TYPE_CHECKING:
-    from elftia_desktop.connections.oauth_provider import SignInGate
+    from elftia_desktop.connections.oauth_gate import SignInGate
 
 
 class FlowHooks:

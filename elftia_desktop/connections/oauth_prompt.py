@@ -12,7 +12,7 @@ import sys
 import webbrowser
 from typing import TextIO
 
-from elftia_desktop.connections.oauth_provider import SignInPrompt
+from elftia_desktop.connections.oauth_gate import SignInPrompt
 from elftia_desktop.core.models import McpServerRecord
 
 

@@ -40,7 +40,7 @@ from elftia_desktop.connections.events import (
     ServiceEvents,
 )
 from elftia_desktop.connections.logs import LOG_LINES, ServerLog
-from elftia_desktop.connections.oauth_provider import SignInGate, SignInPrompt, build_auth, oauth_applies
+from elftia_desktop.connections.oauth_gate import SignInGate, SignInPrompt, oauth_applies
 from elftia_desktop.connections.oauth_storage import VaultTokenStorage
 from elftia_desktop.connections.placeholders import expand_record
 from elftia_desktop.connections.process_tracker import ProcessTracker
@@ -256,6 +256,8 @@ class ConnectionPool:
 
     def _auth_of(self, record: McpServerRecord, entry: PoolEntry) -> httpx2.Auth:
         """The OAuth provider of a record (reads the keyring: run in a worker thread)."""
+        from elftia_desktop.connections.oauth_provider import build_auth  # JWT, cryptography: only to sign in
+
         storage = VaultTokenStorage(self.vault, record.id)
         return build_auth(record, storage, self.vault.resolve_oauth(record), entry.gate)
 

@@ -18,7 +18,7 @@ from elftia_desktop.connections.events import ServiceEvents, TaskStatus
 from elftia_desktop.connections.features import ServerFeatures
 from elftia_desktop.connections.icons import ICONS_FOLDER, IconFetcher
 from elftia_desktop.connections.live_calls import LiveCalls
-from elftia_desktop.connections.oauth_provider import SignInPrompt
+from elftia_desktop.connections.oauth_gate import SignInPrompt
 from elftia_desktop.connections.pool import ConnectionPool, PoolDefaults
 from elftia_desktop.connections.probe import ServerProbe
 from elftia_desktop.connections.process_tracker import ProcessTracker, TrackedProcess, kill_leftovers

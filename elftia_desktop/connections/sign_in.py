@@ -12,7 +12,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from elftia_desktop.connections.oauth_provider import MAX_SIGN_IN_ATTEMPTS, SignInPrompt, oauth_applies
+from elftia_desktop.connections.oauth_gate import MAX_SIGN_IN_ATTEMPTS, SignInPrompt, oauth_applies
 from elftia_desktop.connections.oauth_storage import VaultTokenStorage
 from elftia_desktop.connections.pool import ConnectionPool
 from elftia_desktop.connections.records import ServerRecords
