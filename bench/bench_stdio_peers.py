@@ -115,12 +115,12 @@ async def one_run(base: Path, peers: dict[str, str | None], calls: int) -> dict[
     add_stdio(open_catalog(data), "basic", "basic")
     env = env_for(data, sockets)
     command = server_command("basic")
-    _cli(env, "daemon", "start")
     paths = {"gateway": StdioServerParameters(command=sys.executable, args=[*CLI[1:], "serve"], env=env)}
     for name, executable in peers.items():
         if executable:
             paths[name] = peer_params(name, executable, command, base)
     paths["direct"] = StdioServerParameters(command=command[0], args=command[1:])
+    _cli(env, "daemon", "start")
     try:
         with (base / "stderr.log").open("w", encoding="utf-8") as errlog:
             async with AsyncExitStack() as stack:
