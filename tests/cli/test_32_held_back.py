@@ -5,8 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.cli.test_servers import cli
 from tests.core.test_trust_fingerprint import SERVER
+
+pytestmark = pytest.mark.usefixtures("memory_servers")  # RUG_STATE steers rug_pull in memory too
 
 
 def test_tools_names_the_held_back_tool_and_the_review_command(isolated_data_dir: Path, tmp_path: Path) -> None:

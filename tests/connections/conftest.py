@@ -1,7 +1,8 @@
 """Fixtures for the connection pool tests: a service on a temporary data folder, helpers to add servers.
 
-Every server is real: the MCPServer test servers of ``tests/servers`` run as subprocesses
-over stdio, or over SSE / Streamable HTTP on 127.0.0.1 (``serve_http``).
+The MCPServer test servers of ``tests/servers`` run as subprocesses over stdio (or in memory, with
+``memory_servers``), or over SSE / Streamable HTTP on 127.0.0.1 (``serve_http``); ``oauth_url`` is one
+OAuth test server with the default options shared by a module's tests.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.catalog import ServerCatalog
 from elftia_desktop.core.config_store import ConfigStore
 from elftia_desktop.core.secrets import SecretVault
+from tests.servers.serve_http import serve_http
 
 REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
@@ -45,3 +47,11 @@ async def service(catalog: ServerCatalog, tmp_path: Path) -> AsyncIterator[McpSe
         yield svc
     finally:
         await svc.cleanup()
+
+
+@pytest.fixture(scope="module")
+def oauth_url() -> Iterator[str]:
+    """The OAuth test server with the default options (Streamable HTTP), one per module: the tests that use it
+    sign in with clients of their own and read its counters as growth (``oauth_helpers.grown``)."""
+    with serve_http("oauth") as url:
+        yield url

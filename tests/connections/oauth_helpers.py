@@ -24,6 +24,11 @@ def stats(url: str) -> dict[str, Any]:
     return data
 
 
+def grown(url: str, before: dict[str, Any], counter: str) -> int:
+    """How much the OAuth test server's ``counter`` grew since ``before`` (its stats when the test began)."""
+    return int(stats(url)[counter]) - int(before[counter])
+
+
 def revoke_all(url: str) -> None:
     """Revoke every token the OAuth test server issued."""
     httpx2.post(f"{base_of(url)}/test/revoke", timeout=10).raise_for_status()

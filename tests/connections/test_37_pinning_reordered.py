@@ -19,15 +19,15 @@ from tests.cli.test_servers import cli
 ROOT = Path(__file__).resolve().parents[2]
 SERVER = [sys.executable, str(ROOT / "tests" / "servers" / "set_order.py")]
 ARGS = ("--args", '{"command": "ls"}')
-pytestmark = pytest.mark.timeout(600)  # eight CLI processes, each starting the server
+pytestmark = pytest.mark.usefixtures("memory_servers")
 
 
 def test_a_reordered_list_is_served_and_a_new_item_is_held(isolated_data_dir: Path, tmp_path: Path) -> None:
-    """Slow by design (about 30 s loaded): the point is a new listing order per process, so every command
-    starts the set-order server as a real process of its own (its ``ORDER_STATE`` keeps it out of memory)."""
+    """Every command loads a fresh copy of the set-order server (in memory: ``ORDER_STATE`` only steers it); a
+    real process per command is ``test_37_review_through_host``'s ``--no-daemon`` runs."""
     state = tmp_path / "listings"
     assert cli("add", "cli", "--trust", f"--env=ORDER_STATE={state}", "--", *SERVER).returncode == 0
-    for _ in range(2):  # each a new process, each listing in another order
+    for _ in range(2):  # each a new server, each listing in another order
         called = cli("call", "cli", "run_command", "--yes", *ARGS, "--no-daemon")
         assert called.returncode == 0, called.stderr
         assert called.stdout.strip() == "ran ls"

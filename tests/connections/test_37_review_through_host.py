@@ -31,7 +31,7 @@ def test_review_all_then_calls_through_the_host_and_without(
     isolated_data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Slow by design (about 36 s loaded): a real pool host, and each ``--no-daemon`` command starts the set-order
-    server as a process of its own (a new listing order per process is the point; ``ORDER_STATE`` keeps it real)."""
+    server as a process of its own (a new listing order per process is the point: no ``memory_servers`` here)."""
     monkeypatch.delenv("ELFTIA_NO_DAEMON", raising=False)
     state = tmp_path / "listings"
     assert cli("add", "cli", "--trust", f"--env=ORDER_STATE={state}", "--", *SERVER).returncode == 0

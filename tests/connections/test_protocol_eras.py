@@ -3,7 +3,8 @@
 ``auto`` meets a server of the SDK (which serves both eras) with ``server/discover`` and speaks
 2026-07-28; ``legacy`` forces the ``initialize`` handshake. In both: list, call, progress, cancel,
 elicitation (mid-call, or ``input_required`` answered and retried), list changes (notification, or
-``subscriptions/listen``), and the era in ``server_info`` and the log.
+``subscriptions/listen``), and the era in ``server_info`` and the log. Over HTTP each test server
+(with its arguments) runs once for the module (``http_servers``): the tests only connect to it.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import contextlib
 import json
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,57 +33,74 @@ pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120), pytest.mark.usefixtur
 ERAS = {"auto": ("modern", "2026-07-28"), "legacy": ("handshake", "2025-11-25")}
 
 
-@contextlib.contextmanager
-def server_input(name: str, server: str, transport: str, mode: str) -> Iterator[McpServerInput]:
+HttpServers = Callable[..., str]
+"""``url(name, *args)``: the URL of test server ``name`` (run with ``args``) over Streamable HTTP."""
+
+
+@pytest.fixture(scope="module")
+def http_servers() -> Iterator[HttpServers]:
+    """Each test server the tests ask for, started over Streamable HTTP at its first use, stopped at the end."""
+    urls: dict[tuple[str, ...], str] = {}
+    with contextlib.ExitStack() as stack:
+
+        def url(name: str, *args: str) -> str:
+            if (name, *args) not in urls:
+                urls[(name, *args)] = stack.enter_context(serve_http(name, "streamable-http", extra=args))
+            return urls[(name, *args)]
+
+        yield url
+
+
+def server_input(name: str, server: str, transport: str, mode: str, http: HttpServers) -> McpServerInput:
     """An input for test server ``server`` over ``transport`` with the ``protocol`` field ``mode``."""
     config = {"protocol": mode}
     if transport == "stdio":
-        yield stdio_input(name, server, config=config)
-        return
-    with serve_http(server, "streamable-http") as url:
-        yield http_input(name, url, "http", config=config)
+        return stdio_input(name, server, config=config)
+    return http_input(name, http(server), "http", config=config)
 
 
 @pytest.mark.parametrize("transport", ["stdio", "http"])
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 async def test_list_call_progress_and_cancel_in_each_era(
-    service: McpService, transport: str, mode: str, tmp_path: Path
+    service: McpService, http_servers: HttpServers, transport: str, mode: str, tmp_path: Path
 ) -> None:
-    with server_input("explore", "explore", transport, mode) as server:
-        sid = await add_server(service, server)
-        result = await service.test(sid)
-        assert result.success and "count" in result.tools
-        era, version = ERAS[mode]
-        assert result.server_info is not None
-        assert result.server_info["era"]["era"] == era and result.server_info["protocolVersion"] == version
-        assert "tools" in result.server_info["era"]["serverCapabilities"]
-        assert any(f"[protocol] {era} era, version {version}" in line for line in service.server_log(sid))
+    server = server_input("explore", "explore", transport, mode, http_servers)
+    sid = await add_server(service, server)
+    result = await service.test(sid)
+    assert result.success and "count" in result.tools
+    era, version = ERAS[mode]
+    assert result.server_info is not None
+    assert result.server_info["era"]["era"] == era and result.server_info["protocolVersion"] == version
+    assert "tools" in result.server_info["era"]["serverCapabilities"]
+    assert any(f"[protocol] {era} era, version {version}" in line for line in service.server_log(sid))
 
-        progress: list[ToolProgress] = []
-        service.events.on(ToolProgress, progress.append)
-        done = await service.call_tool(sid, "count", {"steps": 3, "delay": 0.01}, call_id="p")
-        assert done.content[0]["text"] == "counted to 3" and [p.progress for p in progress] == [1, 2, 3]
+    progress: list[ToolProgress] = []
+    service.events.on(ToolProgress, progress.append)
+    done = await service.call_tool(sid, "count", {"steps": 3, "delay": 0.01}, call_id="p")
+    assert done.content[0]["text"] == "counted to 3" and [p.progress for p in progress] == [1, 2, 3]
 
-        started = asyncio.Event()
-        service.events.on(ToolProgress, lambda e: started.set() if e.call_id == "slow" else None)
-        marker = tmp_path / "cancelled.txt"
-        args = {"steps": 500, "delay": 0.05, "marker": str(marker)}
-        call = asyncio.create_task(service.call_tool(sid, "count", args, call_id="slow"))
-        await asyncio.wait_for(started.wait(), 30)
-        assert service.cancel_call("slow")
-        with pytest.raises(ToolCallCancelled):
-            await call
-        for _ in range(300):  # the server heard it (notifications/cancelled, or the request stream closed)
-            if marker.exists():
-                break
-            await asyncio.sleep(0.05)
-        assert marker.read_text(encoding="utf-8").startswith("cancelled at ")
-        assert (await service.call_tool(sid, "count", {"steps": 1})).is_error is False
+    started = asyncio.Event()
+    service.events.on(ToolProgress, lambda e: started.set() if e.call_id == "slow" else None)
+    marker = tmp_path / "cancelled.txt"
+    args = {"steps": 500, "delay": 0.05, "marker": str(marker)}
+    call = asyncio.create_task(service.call_tool(sid, "count", args, call_id="slow"))
+    await asyncio.wait_for(started.wait(), 30)
+    assert service.cancel_call("slow")
+    with pytest.raises(ToolCallCancelled):
+        await call
+    for _ in range(300):  # the server heard it (notifications/cancelled, or the request stream closed)
+        if marker.exists():
+            break
+        await asyncio.sleep(0.05)
+    assert marker.read_text(encoding="utf-8").startswith("cancelled at ")
+    assert (await service.call_tool(sid, "count", {"steps": 1})).is_error is False
 
 
 @pytest.mark.parametrize("transport", ["stdio", "http"])
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
-async def test_elicitation_reaches_the_handler_in_each_era(service: McpService, transport: str, mode: str) -> None:
+async def test_elicitation_reaches_the_handler_in_each_era(
+    service: McpService, http_servers: HttpServers, transport: str, mode: str
+) -> None:
     asked: list[str] = []
 
     async def handler(server_id: str, message: str, schema: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
@@ -90,28 +108,30 @@ async def test_elicitation_reaches_the_handler_in_each_era(service: McpService, 
         return "accept", {"name": "Grace", "age": 85}
 
     service.set_elicitation_handler(handler)
-    with server_input("asker", "basic", transport, mode) as server:
-        sid = await add_server(service, server)
-        answer = await service.call_tool(sid, "ask_name", {})
-        assert answer.content[0]["text"] == "hello Grace (85)" and asked == ["What is your name?"]
+    server = server_input("asker", "basic", transport, mode, http_servers)
+    sid = await add_server(service, server)
+    answer = await service.call_tool(sid, "ask_name", {})
+    assert answer.content[0]["text"] == "hello Grace (85)" and asked == ["What is your name?"]
 
 
 @pytest.mark.parametrize("transport", ["stdio", "http"])
-async def test_a_tool_added_on_a_modern_server_is_seen_within_a_second(service: McpService, transport: str) -> None:
-    with server_input("growing", "list_changed", transport, "auto") as server:
-        sid = await add_server(service, server)
-        assert [t.name for t in await service.list_server_tools(sid)] == ["grow"]
-        for _ in range(100):  # the listen stream is opened just after connecting
-            if any("listening for list changes: tools" in line for line in service.server_log(sid)):
-                break
-            await asyncio.sleep(0.02)
-        changed = asyncio.Event()
-        service.events.on(ToolsChanged, lambda e: changed.set() if e.server_id == sid else None)
-        await service.call_tool(sid, "grow", {"name": "sprout"})
-        await asyncio.wait_for(changed.wait(), 1.0)
-        # seen at once; a tool added after trust waits for review (tool pinning) before it is served
-        assert [t.name for t in await service.list_server_tools(sid)] == ["grow"]
-        assert service.tools.guard is not None and service.tools.guard.held[sid] == {"sprout"}
+async def test_a_tool_added_on_a_modern_server_is_seen_within_a_second(
+    service: McpService, http_servers: HttpServers, transport: str
+) -> None:
+    server = server_input("growing", "list_changed", transport, "auto", http_servers)
+    sid = await add_server(service, server)
+    assert [t.name for t in await service.list_server_tools(sid)] == ["grow"]
+    for _ in range(100):  # the listen stream is opened just after connecting
+        if any("listening for list changes: tools" in line for line in service.server_log(sid)):
+            break
+        await asyncio.sleep(0.02)
+    changed = asyncio.Event()
+    service.events.on(ToolsChanged, lambda e: changed.set() if e.server_id == sid else None)
+    await service.call_tool(sid, "grow", {"name": "sprout"})
+    await asyncio.wait_for(changed.wait(), 1.0)
+    # seen at once; a tool added after trust waits for review (tool pinning) before it is served
+    assert [t.name for t in await service.list_server_tools(sid)] == ["grow"]
+    assert service.tools.guard is not None and service.tools.guard.held[sid] == {"sprout"}
 
 
 async def test_no_relist_within_ttl(service: McpService) -> None:
@@ -137,15 +157,12 @@ async def test_a_bad_protocol_field_is_named(service: McpService) -> None:
         stdio_input("pinned", "basic", config={"protocol": "newest"})
 
 
-@contextlib.contextmanager
-def liar_input(transport: str, mode: str, config: dict[str, Any] | None = None) -> Iterator[McpServerInput]:
+def liar_input(transport: str, mode: str, http: HttpServers, config: dict[str, Any] | None = None) -> McpServerInput:
     """The server that speaks neither era (``tests/servers/liar.py --mode MODE``) over ``transport``, not active."""
     fields: dict[str, Any] = {"is_active": False, "config": config or {}}
     if transport == "stdio":
-        yield stdio_input("liar", "liar", extra_args=("--mode", mode), **fields)
-        return
-    with serve_http("liar", "streamable-http", extra=("--mode", mode)) as url:
-        yield http_input("liar", url, "http", **fields)
+        return stdio_input("liar", "liar", extra_args=("--mode", mode), **fields)
+    return http_input("liar", http("liar", "--mode", mode), "http", **fields)
 
 
 @pytest.mark.parametrize("transport", ["stdio", "http"])
@@ -157,10 +174,10 @@ def liar_input(transport: str, mode: str, config: dict[str, Any] | None = None) 
     ],
 )
 async def test_a_server_of_neither_era_is_named_not_hung(
-    service: McpService, transport: str, mode: str, expected: str
+    service: McpService, http_servers: HttpServers, transport: str, mode: str, expected: str
 ) -> None:
-    with liar_input(transport, mode) as server:
-        tested = await asyncio.wait_for(service.test(await add_server(service, server)), 30)
+    server = liar_input(transport, mode, http_servers)
+    tested = await asyncio.wait_for(service.test(await add_server(service, server)), 30)
     assert not tested.success
     assert "no protocol version in common. Tried server/discover (2026-07-28), then the initialize handshake" in (
         tested.error or ""
@@ -177,12 +194,12 @@ async def test_a_server_of_neither_era_is_named_not_hung(
     ],
 )
 async def test_a_silent_server_times_out_naming_what_was_tried(
-    service: McpService, transport: str, protocol: str, tried: str
+    service: McpService, http_servers: HttpServers, transport: str, protocol: str, tried: str
 ) -> None:
     config = {"protocol": protocol, "timeout": {"connect": 2}}
-    with liar_input(transport, "silent", config) as server:
-        sid = await add_server(service, server)
-        tested = await asyncio.wait_for(service.test(sid), 30)
+    server = liar_input(transport, "silent", http_servers, config)
+    sid = await add_server(service, server)
+    tested = await asyncio.wait_for(service.test(sid), 30)
     assert not tested.success
     assert f"timed out while starting and initializing after 2 s ({tried})" in (tested.error or "")
     assert service.connection_state(sid) is ConnectionState.ERROR
@@ -196,22 +213,21 @@ async def test_a_call_timeout_names_the_protocol(service: McpService, mode: str,
 
 
 @pytest.mark.parametrize("transport", ["stdio", "http"])
-def test_cli_answers_input_required_with_elicit(tmp_path: Path, transport: str) -> None:
+def test_cli_answers_input_required_with_elicit(tmp_path: Path, http_servers: HttpServers, transport: str) -> None:
     def cli(*args: str, stdin: str | None = None) -> CliResult:
         return run_cli(*args, stdin=stdin, data_dir=tmp_path)
 
-    with contextlib.ExitStack() as stack:
-        if transport == "stdio":
-            entry = {"command": sys.executable, "args": server_command("basic")[1:]}
-        else:
-            entry = {"type": "http", "url": stack.enter_context(serve_http("basic", "streamable-http"))}
-        assert cli("add-json", "-", "--trust", stdin=json.dumps({"mcpServers": {"asker": entry}})).returncode == 0
-        tested = cli("test", "asker", "--json")
-        assert json.loads(tested.stdout)["serverInfo"]["era"]["era"] == "modern", tested.stderr
-        called = cli("call", "asker", "ask_name", "--elicit", "accept-defaults")
-        assert called.returncode == 0 and "hello Ada (36)" in called.stdout, called.stderr
-        declined = cli("call", "asker", "ask_name", "--elicit", "decline")
-        assert "no name: decline" in declined.stdout, declined.stderr
+    if transport == "stdio":
+        entry = {"command": sys.executable, "args": server_command("basic")[1:]}
+    else:
+        entry = {"type": "http", "url": http_servers("basic")}
+    assert cli("add-json", "-", "--trust", stdin=json.dumps({"mcpServers": {"asker": entry}})).returncode == 0
+    tested = cli("test", "asker", "--json")
+    assert json.loads(tested.stdout)["serverInfo"]["era"]["era"] == "modern", tested.stderr
+    called = cli("call", "asker", "ask_name", "--elicit", "accept-defaults")
+    assert called.returncode == 0 and "hello Ada (36)" in called.stdout, called.stderr
+    declined = cli("call", "asker", "ask_name", "--elicit", "decline")
+    assert "no name: decline" in declined.stdout, declined.stderr
 
 
 async def test_url_elicitation_shows_the_address(service: McpService) -> None:

@@ -6,12 +6,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from elftia_desktop.connections.tool_guard import held_tools
 from elftia_desktop.core.agent_store import AgentStore
 from elftia_desktop.core.models import Agent, McpMode
 from elftia_desktop.core.tool_pin_store import PinStore
 from tests.cli.test_servers import cli
 from tests.core.test_trust_fingerprint import SERVER
+
+pytestmark = pytest.mark.usefixtures("memory_servers")  # RUG_STATE steers rug_pull in memory too
 
 
 def _tool_names(*args: str) -> list[str]:

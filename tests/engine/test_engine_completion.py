@@ -1,6 +1,7 @@
 """CompletionService: request bodies with the tools, and tool calls from SDK response objects routed to real servers.
 
-No network: the model's responses are built with the providers' SDK types; the tools run on real
+No network: the model's responses are built with the providers' SDK types (imported in the tests that
+use them: each SDK costs an xdist worker that only collects this module up to a second); the tools run on real
 MCP servers (the ``basic`` test server and the built-in clock, in this process on the SDK's in-memory
 transport: the ``builtin_servers`` fixture) through the real McpService.
 """
@@ -8,17 +9,9 @@ transport: the ``builtin_servers`` fixture) through the real McpService.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import anthropic.types as at
 import pytest
-from google.genai import types as gt
-from openai.types.chat import ChatCompletion, ChatCompletionMessageFunctionToolCall, ChatCompletionToolMessageParam
-from openai.types.chat.chat_completion import ChatCompletionMessage, Choice
-from openai.types.chat.chat_completion_message_function_tool_call import Function
-from openai.types.chat.completion_create_params import CompletionCreateParamsNonStreaming
-from openai.types.responses import Response, ResponseFunctionToolCall
-from openai.types.responses.response_input_param import FunctionCallOutput
 from pydantic import TypeAdapter
 
 from elftia_desktop.application import servers
@@ -27,6 +20,9 @@ from elftia_desktop.connections.service import McpService
 from elftia_desktop.core.models import Agent, McpMode, McpServerInput
 from elftia_desktop.engine.completion import CompletionService, PreparedRequest
 from tests.servers.serve_http import server_command
+
+if TYPE_CHECKING:
+    from openai.types.chat import ChatCompletion
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("builtin_servers")]
 
@@ -46,6 +42,11 @@ def _name(prepared: PreparedRequest, tool_name: str) -> str:
 
 
 def _openai_response(*calls: tuple[str, str, str]) -> ChatCompletion:
+    """A Chat Completions response whose message calls ``(id, name, arguments)``."""
+    from openai.types.chat import ChatCompletion, ChatCompletionMessageFunctionToolCall
+    from openai.types.chat.chat_completion import ChatCompletionMessage, Choice
+    from openai.types.chat.chat_completion_message_function_tool_call import Function
+
     tool_calls = [
         ChatCompletionMessageFunctionToolCall(id=cid, type="function", function=Function(name=name, arguments=args))
         for cid, name, args in calls
@@ -56,6 +57,9 @@ def _openai_response(*calls: tuple[str, str, str]) -> ChatCompletion:
 
 
 async def test_openai_chat_request_and_tool_messages(service: McpService) -> None:
+    from openai.types.chat import ChatCompletionToolMessageParam
+    from openai.types.chat.completion_create_params import CompletionCreateParamsNonStreaming
+
     completion = await _setup(service)
     prepared = await completion.prepare("openai", "gpt-test", [{"role": "user", "content": "hi"}], system="Be brief.")
     body = prepared.payload
@@ -109,6 +113,9 @@ async def test_openai_strict_mode_removes_the_nulls_it_forced_before_the_call(se
 
 
 async def test_openai_responses_function_calls(service: McpService) -> None:
+    from openai.types.responses import Response, ResponseFunctionToolCall
+    from openai.types.responses.response_input_param import FunctionCallOutput
+
     completion = await _setup(service)
     prepared = await completion.prepare("openai-responses", "gpt-test", [{"role": "user", "content": "hi"}])
     assert all(tool["type"] == "function" and "strict" in tool for tool in prepared.payload["tools"])
@@ -130,6 +137,8 @@ async def test_openai_responses_function_calls(service: McpService) -> None:
 
 
 async def test_anthropic_tool_use_and_tool_result(service: McpService) -> None:
+    import anthropic.types as at
+
     completion = await _setup(service)
     prepared = await completion.prepare("anthropic", "claude-test", [{"role": "user", "content": "hi"}], system="s")
     body = prepared.payload
@@ -160,6 +169,8 @@ async def test_anthropic_tool_use_and_tool_result(service: McpService) -> None:
 
 
 async def test_gemini_function_call_and_function_response(service: McpService) -> None:
+    from google.genai import types as gt
+
     completion = await _setup(service)
     prepared = await completion.prepare("gemini", "gemini-test", [{"role": "user", "parts": [{"text": "hi"}]}])
     body = prepared.payload

@@ -188,15 +188,17 @@ def test_a_signal_kills_the_servers_then_the_previous_handler_runs(signum: int) 
 
 
 @pytest.mark.anyio
-async def test_colliding_tool_names_get_a_hash_and_both_work(tmp_path: Path, tracker: ProcessTracker) -> None:
-    # two servers whose names sanitize alike: "my clock" and "my-clock" both give my_clock__...
+async def test_colliding_tool_names_get_a_hash_and_both_work(
+    tmp_path: Path, tracker: ProcessTracker, builtin_servers: list[str]
+) -> None:
+    # two servers whose names sanitize alike: "my clock" and "my-clock" both give my_clock__... (naming: in memory)
     specs = [
         DirectServerSpec(name=name, command=sys.executable, args=["-m", "elftia_desktop.builtin_servers.clock"])
         for name in ("my clock", "my.clock")
     ]
     tools, servers = await load_direct_mcp_tools(specs, tracker=tracker)
     try:
-        assert len(servers) == 2
+        assert len(servers) == 2 and builtin_servers == ["clock", "clock"]
         now = [t for t in tools if t.tool.name == "get_current_time"]
         assert len({t.name for t in now}) == 2
         assert all(t.name.startswith("my_clock__get_current_time_") and len(t.name) <= 64 for t in now)

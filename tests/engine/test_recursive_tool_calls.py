@@ -2,8 +2,8 @@
 
 The tools are the recursive test server's (``tests/servers/recursive.py``, in memory through the
 ``memory_servers`` seam, schemas from pydantic); the model's responses are built with the providers'
-SDK types; the server validates every call with the same pydantic model and answers with what it
-received.
+SDK types (imported where used, not by every xdist worker that collects this module); the server
+validates every call with the same pydantic model and answers with what it received.
 """
 
 from __future__ import annotations
@@ -11,15 +11,9 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import anthropic.types as at
 import pytest
-from google.genai import types as gt
-from openai.types.chat import ChatCompletion, ChatCompletionMessageFunctionToolCall
-from openai.types.chat.chat_completion import ChatCompletionMessage, Choice
-from openai.types.chat.chat_completion_message_function_tool_call import Function
-from openai.types.responses import Response, ResponseFunctionToolCall
 from pydantic import TypeAdapter
 
 from elftia_desktop.application import servers
@@ -28,6 +22,9 @@ from elftia_desktop.core.models import McpServerInput
 from elftia_desktop.engine.completion import CompletionService, PreparedRequest
 from elftia_desktop.tools.loader import convert_tools
 from tests.servers.recursive import Tree
+
+if TYPE_CHECKING:
+    from openai.types.chat import ChatCompletion
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("memory_servers")]
 
@@ -56,6 +53,11 @@ def _received(text: str) -> dict[str, Any]:
 
 
 def _openai(*calls: tuple[str, str, dict[str, Any]]) -> ChatCompletion:
+    """A Chat Completions response whose message calls ``(id, name, arguments)``."""
+    from openai.types.chat import ChatCompletion, ChatCompletionMessageFunctionToolCall
+    from openai.types.chat.chat_completion import ChatCompletionMessage, Choice
+    from openai.types.chat.chat_completion_message_function_tool_call import Function
+
     tool_calls = [
         ChatCompletionMessageFunctionToolCall(
             id=cid, type="function", function=Function(name=n, arguments=json.dumps(a))
@@ -82,6 +84,8 @@ async def test_openai_strict_nested_tree_with_forced_nulls(service: McpService) 
 
 
 async def test_openai_responses_nested_expression(service: McpService) -> None:
+    from openai.types.responses import Response, ResponseFunctionToolCall
+
     completion = await _completion(service)
     prepared = await completion.prepare("openai-responses", "gpt-test", [])
     evaluate = _name(prepared, "evaluate")
@@ -93,6 +97,8 @@ async def test_openai_responses_nested_expression(service: McpService) -> None:
 
 
 async def test_anthropic_nested_tree(service: McpService) -> None:
+    import anthropic.types as at
+
     completion = await _completion(service)
     prepared = await completion.prepare("anthropic", "claude-test", [])
     tree = _name(prepared, "tree")
@@ -111,6 +117,8 @@ async def test_anthropic_nested_tree(service: McpService) -> None:
 
 @pytest.mark.parametrize("json_schema", [False, True])
 async def test_gemini_nested_tree_and_renamed_parameters(service: McpService, json_schema: bool) -> None:
+    from google.genai import types as gt
+
     completion = await _completion(service)
     prepared = await completion.prepare("gemini", "gemini-test", [], gemini_json_schema=json_schema)
     gt.Tool.model_validate(prepared.payload["tools"][0])
@@ -138,6 +146,8 @@ async def test_gemini_nested_tree_and_renamed_parameters(service: McpService, js
 
 
 async def test_a_wrapped_input_is_unwrapped_before_the_call(service: McpService) -> None:
+    import anthropic.types as at
+
     """A schema that is not an object (a saved list's ``anyOf`` of the tree and a string) is wrapped as ``value``."""
     completion = await _completion(service)
     prepared = await completion.prepare("anthropic", "claude-test", [])

@@ -236,6 +236,9 @@ async def test_secrets_never_reach_the_client(data_dir: Path) -> None:
 @pytest.mark.daemon
 async def test_closing_the_client_leaves_no_server_process(data_dir: Path) -> None:
     # with its own pool; attached to the pool host the server stays for the other apps (tests/host)
+    catalog = open_catalog(data_dir)
+    for name in ("beta", "gamma"):  # alpha's process is the one watched
+        catalog.remove(catalog.find(name).id)
     async with stdio_gateway(data_dir, "--no-daemon") as (session, _):
         pid = int(text_of(await session.call_tool("alpha__pid", {})))
         assert process_alive(pid)

@@ -9,14 +9,17 @@ from __future__ import annotations
 import os
 import sys
 import warnings
+from collections.abc import Mapping
 
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPDeprecationWarning
 
 warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
+ENV: Mapping[str, str] = globals().get("ENV", os.environ)
+"""The environment this server reads: its process's (tests/helpers/memory_servers.py sets a copy's in memory)."""
 mcp = MCPServer("many")
-COUNT = int(os.environ.get("MANY_TOOLS", "75"))
-PREFIX = os.environ.get("MANY_TOOLS_PREFIX", "op")
+COUNT = int(ENV.get("MANY_TOOLS", "75"))
+PREFIX = ENV.get("MANY_TOOLS_PREFIX", "op")
 
 
 def _make(index: int) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import sys
 import warnings
+from collections.abc import Mapping
 from pathlib import Path
 
 from mcp.server.mcpserver import MCPServer
@@ -19,6 +20,8 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_types import Tool
 
 warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
+ENV: Mapping[str, str] = globals().get("ENV", os.environ)
+"""The environment this server reads: its process's (tests/helpers/memory_servers.py sets a copy's in memory)."""
 COMMANDS = ["ls", "cat", "pwd", "echo", "date"]
 
 
@@ -28,7 +31,7 @@ class SetOrder(MCPServer):
     listings = 0
 
     def _commands(self) -> list[str]:
-        state = os.environ.get("ORDER_STATE")
+        state = ENV.get("ORDER_STATE")
         if not state:
             self.listings += 1
             count = self.listings

@@ -3,20 +3,19 @@
 google-genai's pydantic models forbid unknown fields; the openai and anthropic TypedDicts are
 validated with a pydantic ``TypeAdapter`` and compared with the input, so nothing is silently
 dropped. Every JSON Schema is meta-validated against draft 2020-12 (once per distinct schema: the
-formats often send the same one, and meta-validation is most of the checks' time).
+formats often send the same one, and meta-validation is most of the checks' time). The SDKs are
+imported at the first check that needs them: they cost about 2 s of CPU, and every xdist worker
+collects this module while not every one runs a check.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import Any
 
-from anthropic.types import ToolParam
-from google.genai import types as gtypes
 from jsonschema import Draft202012Validator
-from openai.types.chat import ChatCompletionFunctionToolParam
-from openai.types.responses import FunctionToolParam
 from pydantic import TypeAdapter
 
 from elftia_desktop.tools.formats.gemini_schema import GEMINI_FORMATS
@@ -26,9 +25,6 @@ OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 GEMINI_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$")
 MCP_ONLY = {"outputSchema", "annotations", "title", "_meta", "icons", "execution", "inputSchema"}
 _NAME_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
-_CHAT = TypeAdapter(ChatCompletionFunctionToolParam)
-_RESPONSES = TypeAdapter(FunctionToolParam)
-_ANTHROPIC = TypeAdapter(ToolParam)
 GEMINI_KEYS = {"type", "format", "title", "description", "nullable", "enum", "maxItems", "minItems", "properties",
                "required", "minProperties", "maxProperties", "minLength", "maxLength", "pattern", "anyOf", "default",
                "items", "minimum", "maximum"}  # fmt: skip
@@ -39,6 +35,23 @@ GEMINI_JSON_SUBSET = {"type", "title", "description", "anyOf", "$ref", "$defs", 
 STRICT_KEYS = {"type", "description", "title", "enum", "const", "anyOf", "$ref", "$defs", "pattern",
                "format", "multipleOf", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "items",
                "minItems", "maxItems", "properties", "required", "additionalProperties"}  # fmt: skip
+
+
+@functools.cache
+def sdk_adapter(kind: str) -> TypeAdapter[Any]:
+    """The pydantic adapter of an SDK's tool type (``chat``, ``responses`` or ``anthropic``), built once."""
+    if kind == "anthropic":
+        from anthropic.types import ToolParam
+
+        return TypeAdapter(ToolParam)
+    if kind == "responses":
+        from openai.types.responses import FunctionToolParam
+
+        return TypeAdapter(FunctionToolParam)
+    from openai.types.chat import ChatCompletionFunctionToolParam
+
+    return TypeAdapter(ChatCompletionFunctionToolParam)
+
 
 _VALID_SCHEMAS: set[str] = set()
 """The schemas (as canonical JSON) that passed meta-validation in this process."""
@@ -55,7 +68,7 @@ def check_schema(schema: Any) -> None:
 
 def check_openai(payload: list[dict[str, Any]], *, responses: bool = False) -> None:
     """OpenAI Chat Completions (or Responses) function tools."""
-    adapter = _RESPONSES if responses else _CHAT
+    adapter = sdk_adapter("responses" if responses else "chat")
     for tool in payload:
         assert adapter.validate_python(tool) == tool, "a field the SDK type does not define"
         function = tool if responses else tool["function"]
@@ -99,7 +112,7 @@ def check_strict(node: Any, root: dict[str, Any], path: str = "") -> None:
 def check_anthropic(payload: list[dict[str, Any]]) -> None:
     """Anthropic tool definitions."""
     for tool in payload:
-        assert _ANTHROPIC.validate_python(tool) == tool
+        assert sdk_adapter("anthropic").validate_python(tool) == tool
         assert set(tool) == {"name", "description", "input_schema"}
         assert OPENAI_NAME.match(tool["name"])
         schema = tool["input_schema"]
@@ -130,6 +143,8 @@ def check_refs_resolve(node: Any, root: dict[str, Any], *, bare: bool = False) -
 
 def check_gemini(payload: list[dict[str, Any]], *, json_schema: bool = False) -> None:
     """A Gemini tools list: one ``Tool`` with function declarations."""
+    from google.genai import types as gtypes
+
     assert len(payload) <= 1
     for tool in payload:
         gtypes.Tool.model_validate(tool)
@@ -157,6 +172,8 @@ def check_gemini(payload: list[dict[str, Any]], *, json_schema: bool = False) ->
 
 def check_gemini_schema(node: Any, path: str = "") -> None:
     """Gemini's OpenAPI-subset rules, recursively."""
+    from google.genai import types as gtypes
+
     assert isinstance(node, dict), path
     assert set(node) <= GEMINI_KEYS, (path, set(node) - GEMINI_KEYS)
     gtypes.Schema.model_validate(node)
