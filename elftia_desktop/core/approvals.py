@@ -19,9 +19,10 @@ answers, and :func:`approval_schema` is the one-choice form an app or the CLI is
 from __future__ import annotations
 
 import enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from elftia_desktop.core.models import McpServerRecord
+if TYPE_CHECKING:  # the records' models (pydantic) would be most of a warm ``elftia-mcp call``'s start
+    from elftia_desktop.core.models import McpServerRecord
 
 ANSWER_FIELD = "answer"
 """The approval form's one field."""

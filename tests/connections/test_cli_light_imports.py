@@ -1,7 +1,7 @@
 """Issue 11: a CLI command imports only what it needs.
 
 ``elftia-mcp call --no-daemon`` loads the SDK's client without its server side (``sdk_light``) and
-none of the other command groups; attached to the pool host it loads no SDK at all; ``elftia-mcp list``
+none of the other command groups; attached to the pool host it loads no SDK and no pydantic at all; ``elftia-mcp list``
 loads no SDK at all. Each runs in a fresh process.
 """
 
@@ -22,7 +22,7 @@ PROBE = """
 import json, sys
 from elftia_desktop.cli import main
 code = main(sys.argv[1:])
-loaded = [name for name in ("mcp", "mcp.server", "mcp.client.client", "elftia_desktop.cli.integrations",
+loaded = [name for name in ("mcp", "pydantic", "mcp.server", "mcp.client.client", "elftia_desktop.cli.integrations",
           "elftia_desktop.cli.dependencies", "elftia_desktop.cli.tool_formats") if name in sys.modules]
 print(json.dumps({"code": code, "loaded": loaded}))
 """
@@ -46,9 +46,9 @@ def test_call_loads_the_client_only_and_list_loads_no_sdk(tmp_path: Path) -> Non
     assert added["code"] == 0
 
     call = probe(tmp_path, "call", "basic", "echo", "--args", '{"text": "hi"}', "--no-daemon")
-    assert call == {"code": 0, "loaded": ["mcp"]}
+    assert call == {"code": 0, "loaded": ["mcp", "pydantic"]}
     attached = probe(tmp_path, "call", "basic", "echo", "--args", '{"text": "hi"}')  # through the pool host
-    assert attached == {"code": 0, "loaded": []}
+    assert attached == {"code": 0, "loaded": []}  # no SDK, and not even the records' models (pydantic)
 
     listed = probe(tmp_path, "list")
     assert listed["code"] == 0
