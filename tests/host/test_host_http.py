@@ -37,6 +37,7 @@ from elftia_desktop.gateway.http_address import read_endpoint, scope_path
 from tests.gateway.gateway_helpers import (
     ACCEPT,
     INITIALIZE,
+    add_stdio,
     gateway_argv,
     gateway_env,
     gateway_token_of,
@@ -66,6 +67,13 @@ def shared_folders(shared_folders: SharedFolders) -> SharedFolders:
 def data_dir(isolated_data_dir: Path) -> Path:
     """This test's own data folder with alpha and gamma, for a test that kills, stops or does without the host."""
     return add_alpha_and_gamma(isolated_data_dir)
+
+
+@pytest.fixture
+def alpha_dir(isolated_data_dir: Path) -> Path:
+    """This test's own data folder with alpha only (basic): for a test that calls nothing else."""
+    add_stdio(open_catalog(isolated_data_dir), "alpha", "basic")
+    return isolated_data_dir
 
 
 def http_owner(
@@ -285,14 +293,14 @@ async def test_host_killed_the_listener_comes_back_on_a_new_host(data_dir: Path,
         assert await poll(lambda: not (set(old_servers) & set(server_pids(data_dir, ".py"))), limit=30)
 
 
-async def test_no_host_to_be_had_the_process_serves_its_port_itself(data_dir: Path) -> None:
-    token = gateway_token_of(data_dir)
+async def test_no_host_to_be_had_the_process_serves_its_port_itself(alpha_dir: Path) -> None:
+    token = gateway_token_of(alpha_dir)
     with tempfile.TemporaryDirectory(prefix="eh-") as runtime:
-        env = gateway_env(data_dir) | {"ELFTIA_HOST_DIR": runtime}
-        with http_owner(data_dir, env=env) as (url, owner):
+        env = gateway_env(alpha_dir) | {"ELFTIA_HOST_DIR": runtime}
+        with http_owner(alpha_dir, env=env) as (url, owner):
             async with http_session(url, token) as (session, _):
                 assert text_of(await session.call_tool("alpha__echo", {"text": "hosted"})) == "hosted"
-            daemon = [pid for pid in elftia_processes(data_dir) if pid != owner.pid and b"daemon" in _cmdline(pid)]
+            daemon = [pid for pid in elftia_processes(alpha_dir) if pid != owner.pid and b"daemon" in _cmdline(pid)]
             assert len(daemon) == 1
             os.chmod(runtime, 0o777)  # no safe place for a host socket any more: no new host can be had
             try:
@@ -303,12 +311,12 @@ async def test_no_host_to_be_had_the_process_serves_its_port_itself(data_dir: Pa
                     assert _parent(pid) == owner.pid  # the server runs under the serve process now
             finally:
                 os.chmod(runtime, 0o700)
-        assert await poll(lambda: not elftia_processes(data_dir), limit=30)
+        assert await poll(lambda: not elftia_processes(alpha_dir), limit=30)
 
 
-async def test_no_daemon_serves_in_process_as_before(data_dir: Path) -> None:
-    token = gateway_token_of(data_dir)
-    with http_owner(data_dir, "--no-daemon") as (url, owner):
+async def test_no_daemon_serves_in_process_as_before(alpha_dir: Path) -> None:
+    token = gateway_token_of(alpha_dir)
+    with http_owner(alpha_dir, "--no-daemon") as (url, owner):
         async with http_session(url, token) as (session, _):
             pid = int(text_of(await session.call_tool("alpha__pid", {})))
             assert _parent(pid) == owner.pid
