@@ -35,7 +35,14 @@ def data_dir(isolated_data_dir: Path) -> Path:
 
 
 @pytest.fixture
-def apps(data_dir: Path) -> Iterator[list[PretendApp]]:
+def alpha_dir(isolated_data_dir: Path) -> Path:
+    """alpha (basic) only, for a test that calls nothing else (each new host would start what an app lists)."""
+    add_stdio(open_catalog(isolated_data_dir), "alpha", "basic")
+    return isolated_data_dir
+
+
+@pytest.fixture
+def apps() -> Iterator[list[PretendApp]]:
     """Pretend apps started by the test (closed at the end)."""
     started: list[PretendApp] = []
     yield started
@@ -88,9 +95,9 @@ def test_status_names_each_app_its_process_servers_and_calls(data_dir: Path, app
 
 
 def test_a_handover_lets_the_call_in_flight_finish_then_the_next_call_reconnects(
-    data_dir: Path, apps: list[PretendApp]
+    alpha_dir: Path, apps: list[PretendApp]
 ) -> None:
-    ann = PretendApp(data_dir, "Claude Code")
+    ann = PretendApp(alpha_dir, "Claude Code")
     apps.append(ann)
     assert ann.call("alpha__echo", {"text": "before"}) == "RESULT before"
     daemon = host_status()
@@ -98,19 +105,19 @@ def test_a_handover_lets_the_call_in_flight_finish_then_the_next_call_reconnects
     ann.send_call("alpha__slow", {"seconds": 2})
     assert wait_until(lambda: (s := host_status()) and s["callsRunning"] == 1)
     taken: list[HostLock] = []
-    taker = threading.Thread(target=lambda: taken.append(take_over(host_location(data_dir))))
+    taker = threading.Thread(target=lambda: taken.append(take_over(host_location(alpha_dir))))
     taker.start()
     assert ann.answer() == "RESULT slept 2.0"  # the call in flight finished on the old host
     taker.join(timeout=60)
     assert taken and taken[0].held
     assert wait_until(lambda: not process_alive(int(daemon["pid"])))
-    assert server_pids(data_dir, "basic.py") == []  # the daemon stopped its servers on the way out
+    assert server_pids(alpha_dir, "basic.py") == []  # the daemon stopped its servers on the way out
     taken[0].release()  # this test does not host: the next call starts a daemon again
     assert ann.call("alpha__echo", {"text": "after"}) == "RESULT after"
-    assert len(server_pids(data_dir, "basic.py")) == 1
+    assert len(server_pids(alpha_dir, "basic.py")) == 1
     ann.close()
-    assert cli(data_dir, "daemon", "stop").returncode == 0
-    assert wait_until(lambda: not elftia_processes(data_dir)), elftia_processes(data_dir)
+    assert cli(alpha_dir, "daemon", "stop").returncode == 0
+    assert wait_until(lambda: not elftia_processes(alpha_dir)), elftia_processes(alpha_dir)
 
 
 def test_a_second_taker_waits_for_the_lock_and_says_who_keeps_it(data_dir: Path) -> None:
