@@ -63,12 +63,6 @@ def by_name(status: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {c["clientName"]: c for c in status["clients"] if c["clientName"]}
 
 
-def gateway_pid_of(app: PretendApp) -> int:
-    """The pid of the ``elftia-mcp serve`` the pretend app started."""
-    children = Path(f"/proc/{app.process.pid}/task/{app.process.pid}/children").read_text().split()
-    return int(children[0])
-
-
 def test_status_names_each_app_its_process_servers_and_calls(data_dir: Path, apps: list[PretendApp]) -> None:
     ann = PretendApp(data_dir, "Claude Code", "2.1.4")
     apps.append(ann)
@@ -85,8 +79,8 @@ def test_status_names_each_app_its_process_servers_and_calls(data_dir: Path, app
     assert (claude["clientVersion"], claude["role"], claude["callsInFlight"]) == ("2.1.4", "gateway", 0)
     assert claude["serverNames"] == ["alpha"]
     assert gemini["serverNames"] == ["gamma", "alpha"]
-    assert claude["pid"] == gateway_pid_of(ann)  # from the socket's peer credentials
-    assert gemini["pid"] == gateway_pid_of(bob)
+    assert claude["pid"] == ann.gateway_pid  # from the socket's peer credentials
+    assert gemini["pid"] == bob.gateway_pid
     assert bob.answer() == "RESULT slept 3.0"
     listed = json.loads(cli(data_dir, "daemon", "status", "--json").stdout)
     assert by_name(listed)["Gemini CLI"]["callsInFlight"] == 0
