@@ -1,4 +1,5 @@
-"""Fixtures of the pool host tests: asyncio, and one pool host shared by the tests of a module.
+"""Fixtures of the pool host tests: asyncio, a test's own data folder (``data_dir``: alpha and gamma;
+``alpha_dir``: alpha only), and one pool host shared by the tests of a module.
 
 A module whose tests only use a host (they neither kill, stop nor reconfigure it) lets them share
 one: :func:`shared_folders` is a data folder and a socket folder for the module, the host in it is
@@ -18,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import stop_hosts
-from tests.host.host_helpers import SharedFolders, elftia_processes, host_status
+from tests.gateway.gateway_helpers import add_stdio, open_catalog
+from tests.host.host_helpers import SharedFolders, add_alpha_and_gamma, elftia_processes, host_status
 
 SETTLE = 30.0
 """Seconds a test waits for the shared host to let go of an earlier test's clients and calls."""
@@ -28,6 +30,20 @@ SETTLE = 30.0
 def anyio_backend() -> str:
     """The host and its clients run on asyncio."""
     return "asyncio"
+
+
+@pytest.fixture
+def data_dir(isolated_data_dir: Path) -> Path:
+    """This test's own data folder with alpha (basic) and gamma (features); a module may define its own."""
+    return add_alpha_and_gamma(isolated_data_dir)
+
+
+@pytest.fixture
+def alpha_dir(isolated_data_dir: Path) -> Path:
+    """This test's own data folder with alpha only, for a test that calls nothing else (each host an app's
+    gateway attaches to starts every server the tool list needs)."""
+    add_stdio(open_catalog(isolated_data_dir), "alpha", "basic")
+    return isolated_data_dir
 
 
 @pytest.fixture(scope="module")

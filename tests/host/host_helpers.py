@@ -8,6 +8,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import mcp_types as types
+from mcp.client.session import ClientRequestContext
+
 from elftia_desktop.host import client
 from tests.gateway.gateway_helpers import REPO, add_stdio, gateway_env, open_catalog, processes_with_env
 from tests.helpers.cli_runner import CliResult, run_cli
@@ -27,6 +30,16 @@ def add_alpha_and_gamma(data_dir: Path) -> Path:
     add_stdio(catalog, "alpha", "basic")
     add_stdio(catalog, "gamma", "features")
     return data_dir
+
+
+def answering(name: str, asked: list[str]) -> Any:
+    """An elicitation callback that notes it was asked and answers ``name``."""
+
+    async def elicit(context: ClientRequestContext, params: types.ElicitRequestParams) -> types.ElicitResult:
+        asked.append(name)
+        return types.ElicitResult(action="accept", content={"name": name, "age": 1})
+
+    return elicit
 
 
 def host_status() -> dict[str, Any] | None:

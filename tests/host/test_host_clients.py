@@ -18,27 +18,11 @@ import pytest
 
 from elftia_desktop.host.lease import AlreadyRunning, HostLock, take_over
 from elftia_desktop.host.location import host_location
-from tests.gateway.gateway_helpers import add_stdio, open_catalog, process_alive
+from tests.gateway.gateway_helpers import process_alive
 from tests.helpers.pretend_app import PretendApp
 from tests.host.host_helpers import cli, elftia_processes, host_status, server_pids
 
 pytestmark = [pytest.mark.timeout(240)]
-
-
-@pytest.fixture
-def data_dir(isolated_data_dir: Path) -> Path:
-    """alpha (basic) and gamma (features)."""
-    catalog = open_catalog(isolated_data_dir)
-    add_stdio(catalog, "alpha", "basic")
-    add_stdio(catalog, "gamma", "features")
-    return isolated_data_dir
-
-
-@pytest.fixture
-def alpha_dir(isolated_data_dir: Path) -> Path:
-    """alpha (basic) only, for a test that calls nothing else (each new host would start what an app lists)."""
-    add_stdio(open_catalog(isolated_data_dir), "alpha", "basic")
-    return isolated_data_dir
 
 
 @pytest.fixture

@@ -34,12 +34,6 @@ def shared_folders(shared_folders: SharedFolders) -> SharedFolders:
     return shared_folders
 
 
-@pytest.fixture
-def data_dir(isolated_data_dir: Path) -> Path:
-    """This test's own data folder with alpha and gamma, for a test that kills, stops or starts the host."""
-    return add_alpha_and_gamma(isolated_data_dir)
-
-
 async def test_host_killed_calls_in_flight_fail_and_the_next_call_gets_a_new_host(
     data_dir: Path, tmp_path: Path
 ) -> None:

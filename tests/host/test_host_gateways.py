@@ -9,15 +9,14 @@ from __future__ import annotations
 
 from contextlib import AsyncExitStack
 from pathlib import Path
-from typing import Any
 
 import anyio
 import mcp_types as types
 import pytest
-from mcp.client.session import ClientRequestContext, ClientSession
+from mcp.client.session import ClientSession
 
 from tests.gateway.gateway_helpers import add_stdio, open_catalog, poll, stdio_gateway, text_of
-from tests.host.host_helpers import SharedFolders, add_alpha_and_gamma, host_status, server_pids
+from tests.host.host_helpers import SharedFolders, add_alpha_and_gamma, answering, host_status, server_pids
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(240)]
 
@@ -28,22 +27,6 @@ def shared_folders(shared_folders: SharedFolders) -> SharedFolders:
     tests that only use them."""
     add_alpha_and_gamma(shared_folders.data_dir)
     return shared_folders
-
-
-@pytest.fixture
-def data_dir(isolated_data_dir: Path) -> Path:
-    """This test's own data folder with alpha and gamma (a test that changes the catalog has its own host)."""
-    return add_alpha_and_gamma(isolated_data_dir)
-
-
-def answering(name: str, asked: list[str]) -> Any:
-    """An elicitation callback that notes it was asked and answers ``name``."""
-
-    async def elicit(context: ClientRequestContext, params: types.ElicitRequestParams) -> types.ElicitResult:
-        asked.append(name)
-        return types.ElicitResult(action="accept", content={"name": name, "age": 1})
-
-    return elicit
 
 
 async def three_gateways(stack: AsyncExitStack, data_dir: Path, asked: list[str]) -> list[ClientSession]:

@@ -23,10 +23,8 @@ from urllib.parse import urlsplit
 
 import anyio
 import httpx2
-import mcp_types as types
 import pytest
 from mcp import Client
-from mcp.client.session import ClientRequestContext
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
@@ -37,7 +35,6 @@ from elftia_desktop.gateway.http_address import read_endpoint, scope_path
 from tests.gateway.gateway_helpers import (
     ACCEPT,
     INITIALIZE,
-    add_stdio,
     gateway_argv,
     gateway_env,
     gateway_token_of,
@@ -50,7 +47,15 @@ from tests.gateway.gateway_helpers import (
     text_of,
 )
 from tests.helpers.cli_runner import run_cli
-from tests.host.host_helpers import SharedFolders, add_alpha_and_gamma, cli, elftia_processes, host_status, server_pids
+from tests.host.host_helpers import (
+    SharedFolders,
+    add_alpha_and_gamma,
+    answering,
+    cli,
+    elftia_processes,
+    host_status,
+    server_pids,
+)
 
 pytestmark = [pytest.mark.anyio, pytest.mark.daemon, pytest.mark.timeout(240)]
 
@@ -61,19 +66,6 @@ def shared_folders(shared_folders: SharedFolders) -> SharedFolders:
     tests that only use them."""
     add_alpha_and_gamma(shared_folders.data_dir)
     return shared_folders
-
-
-@pytest.fixture
-def data_dir(isolated_data_dir: Path) -> Path:
-    """This test's own data folder with alpha and gamma, for a test that kills, stops or does without the host."""
-    return add_alpha_and_gamma(isolated_data_dir)
-
-
-@pytest.fixture
-def alpha_dir(isolated_data_dir: Path) -> Path:
-    """This test's own data folder with alpha only (basic): for a test that calls nothing else."""
-    add_stdio(open_catalog(isolated_data_dir), "alpha", "basic")
-    return isolated_data_dir
 
 
 def http_owner(
@@ -104,16 +96,6 @@ def port_free(port: int) -> bool:
 def clients_of(role: str) -> list[dict[str, Any]]:
     """The host's clients of ``role``."""
     return [c for c in (host_status() or {}).get("clients", []) if c["role"] == role]
-
-
-def answering(name: str, asked: list[str]) -> Any:
-    """An elicitation callback that notes it was asked and answers ``name``."""
-
-    async def elicit(context: ClientRequestContext, params: types.ElicitRequestParams) -> types.ElicitResult:
-        asked.append(name)
-        return types.ElicitResult(action="accept", content={"name": name, "age": 1})
-
-    return elicit
 
 
 async def test_two_http_clients_and_a_stdio_gateway_share_one_process_per_server(shared_dir: Path) -> None:
