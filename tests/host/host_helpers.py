@@ -4,12 +4,42 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import mcp_types as types
+from mcp.client.session import ClientRequestContext
+
 from elftia_desktop.host import client
-from tests.gateway.gateway_helpers import REPO, gateway_env, processes_with_env
+from tests.gateway.gateway_helpers import REPO, add_stdio, gateway_env, open_catalog, processes_with_env
 from tests.helpers.cli_runner import CliResult, run_cli
+
+
+@dataclass(frozen=True)
+class SharedFolders:
+    """The data folder and the host socket folder the tests of one module share (``shared_folders``)."""
+
+    data_dir: Path
+    host_dir: Path
+
+
+def add_alpha_and_gamma(data_dir: Path) -> Path:
+    """alpha (basic) and gamma (features) in ``data_dir``'s catalog; the folder."""
+    catalog = open_catalog(data_dir)
+    add_stdio(catalog, "alpha", "basic")
+    add_stdio(catalog, "gamma", "features")
+    return data_dir
+
+
+def answering(name: str, asked: list[str]) -> Any:
+    """An elicitation callback that notes it was asked and answers ``name``."""
+
+    async def elicit(context: ClientRequestContext, params: types.ElicitRequestParams) -> types.ElicitResult:
+        asked.append(name)
+        return types.ElicitResult(action="accept", content={"name": name, "age": 1})
+
+    return elicit
 
 
 def host_status() -> dict[str, Any] | None:

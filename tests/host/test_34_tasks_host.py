@@ -3,7 +3,8 @@
 A long call is polled to its end with its states on the command's stderr; Ctrl+C on the command
 cancels the task upstream; and a task outlives its host (as when the window quits and comes back):
 the next host lists it from the data folder and follows it to its end. The tasks server keeps its
-tasks in a file (``ELFTIA_TEST_TASKS_FILE``), as a job service behind a server would.
+tasks in a file (``ELFTIA_TEST_TASKS_FILE``), as a job service behind a server would. The first two
+tests share the module's host and tasks server (``shared_dir``); the one that stops its host has its own.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import pytest
 
 from elftia_desktop.host import client
 from tests.gateway.gateway_helpers import REPO, add_stdio, gateway_env, open_catalog
-from tests.host.host_helpers import cli, host_status
+from tests.host.host_helpers import SharedFolders, cli, host_status
 
 pytestmark = [pytest.mark.timeout(300)]
 WAIT = 60.0
@@ -33,16 +34,30 @@ def server_tasks(tmp_path: Path) -> Path:
     return tmp_path / "server-tasks.json"
 
 
+def add_tasked(data_dir: Path, server_tasks: Path) -> Path:
+    """``tasked``: the tasks server over stdio, trusted, keeping its tasks in ``server_tasks``; the folder."""
+    add_stdio(open_catalog(data_dir), "tasked", "tasks", config={"env": {"ELFTIA_TEST_TASKS_FILE": str(server_tasks)}})
+    return data_dir
+
+
+@pytest.fixture(scope="module")
+def shared_folders(shared_folders: SharedFolders) -> SharedFolders:
+    """The module's folders with ``tasked``: one host and one tasks server for the tests that only use them
+    (each looks at its own tasks)."""
+    add_tasked(shared_folders.data_dir, shared_folders.data_dir / "server-tasks.json")
+    return shared_folders
+
+
+@pytest.fixture
+def shared_tasks(shared_dir: Path) -> Path:
+    """The file the module's tasks server keeps its tasks in."""
+    return shared_dir / "server-tasks.json"
+
+
 @pytest.fixture
 def data_dir(isolated_data_dir: Path, server_tasks: Path) -> Path:
-    """``tasked``: the tasks server over stdio, trusted."""
-    add_stdio(
-        open_catalog(isolated_data_dir),
-        "tasked",
-        "tasks",
-        config={"env": {"ELFTIA_TEST_TASKS_FILE": str(server_tasks)}},
-    )
-    return isolated_data_dir
+    """This test's own folder with ``tasked``, for a test that stops its host."""
+    return add_tasked(isolated_data_dir, server_tasks)
 
 
 def wait_until(check: Callable[[], Any], what: str) -> Any:
@@ -81,29 +96,33 @@ def start_waiting_call(data_dir: Path, flag: Path) -> subprocess.Popen[str]:
     raise AssertionError(f"the call ended without its task waiting: {command.wait()}")
 
 
-def test_a_long_call_through_the_host_is_polled_with_its_states_on_stderr(data_dir: Path) -> None:
-    started = json.loads(cli(data_dir, "daemon", "start", "--json").stdout)
-    called = cli(data_dir, "call", "tasked", "count_steps", "--args", '{"steps": 3}', "--json", "--yes")
+def test_a_long_call_through_the_host_is_polled_with_its_states_on_stderr(shared_dir: Path) -> None:
+    started = json.loads(cli(shared_dir, "daemon", "start", "--json").stdout)
+    called = cli(shared_dir, "call", "tasked", "count_steps", "--args", '{"steps": 3}', "--json", "--yes")
     assert called.returncode == 0, called.stderr
     assert json.loads(called.stdout)["content"] == [{"type": "text", "text": "counted 3 steps"}]
     states = [line.split(": ", 1)[1] for line in called.stderr.splitlines() if line.startswith("task ")]
     assert states == ["working: started", "working: step 1 of 3", "working: step 2 of 3", "completed: counted 3 steps"]
     assert "warning" not in called.stderr  # it ran on the host
-    [task] = client.tasks() or []
-    assert task.status == "completed" and task.tool_name == "count_steps"
+    [task] = [t for t in client.tasks() or [] if t.tool_name == "count_steps"]  # the other tests' tasks wait
+    assert task.status == "completed"
     status = host_status()
     assert status is not None and status["pid"] == started["pid"]
 
 
-def test_ctrl_c_on_the_command_cancels_the_task_upstream(data_dir: Path, server_tasks: Path, tmp_path: Path) -> None:
-    assert json.loads(cli(data_dir, "daemon", "start", "--json").stdout)["started"]
-    command = start_waiting_call(data_dir, tmp_path / "never")
-    [task_id] = upstream(server_tasks)
+def test_ctrl_c_on_the_command_cancels_the_task_upstream(shared_dir: Path, shared_tasks: Path, tmp_path: Path) -> None:
+    assert cli(shared_dir, "daemon", "start").returncode == 0  # the module's host, started now or earlier
+    earlier = set(upstream(shared_tasks))
+    command = start_waiting_call(shared_dir, tmp_path / "never")
+    [task_id] = set(upstream(shared_tasks)) - earlier
     command.send_signal(signal.SIGINT)
     command.communicate(timeout=WAIT)
     assert command.returncode == 130
-    wait_until(lambda: upstream(server_tasks)[task_id] == "cancelled", "tasks/cancel at the server")
-    wait_until(lambda: [t.status for t in client.tasks() or []] == ["cancelled"], "the task cancelled on the host")
+    wait_until(lambda: upstream(shared_tasks)[task_id] == "cancelled", "tasks/cancel at the server")
+    wait_until(
+        lambda: [t.status for t in client.tasks() or [] if t.task_id == task_id] == ["cancelled"],
+        "the task cancelled on the host",
+    )
 
 
 def test_a_task_outlives_its_host_and_the_next_host_follows_it(

@@ -1,4 +1,8 @@
-"""``test``, ``discover`` and ``logs`` on the pool host: the same output as in-process, on the host's one process."""
+"""``test``, ``discover`` and ``logs`` on the pool host: the same output as in-process, on the host's one process.
+
+The tests that only use alpha through a running host share the module's (``shared_dir``); those that
+compare a fresh host's logs, or need none, have their own.
+"""
 
 from __future__ import annotations
 
@@ -15,20 +19,32 @@ import pytest
 from tests.gateway.gateway_helpers import REPO, add_stdio, gateway_env, open_catalog, poll
 from tests.helpers.memory_servers import in_memory_servers
 from tests.helpers.processes import interrupt
-from tests.host.host_helpers import cli, elftia_processes, host_status, server_pids
+from tests.host.host_helpers import SharedFolders, cli, elftia_processes, host_status, server_pids
 
 pytestmark = [pytest.mark.timeout(300)]
 
 
-@pytest.fixture
-def data_dir(isolated_data_dir: Path) -> Path:
-    """alpha (basic), gamma (features), broken (exits 3 at start), held (not trusted)."""
-    catalog = open_catalog(isolated_data_dir)
+def add_servers(data_dir: Path) -> Path:
+    """alpha (basic), gamma (features), broken (exits 3 at start), held (not trusted); the folder."""
+    catalog = open_catalog(data_dir)
     add_stdio(catalog, "alpha", "basic")
     add_stdio(catalog, "gamma", "features")
     add_stdio(catalog, "broken", "exit3")
     add_stdio(catalog, "held", "basic", trusted=False)
-    return isolated_data_dir
+    return data_dir
+
+
+@pytest.fixture(scope="module")
+def shared_folders(shared_folders: SharedFolders) -> SharedFolders:
+    """The module's folders with the four servers: one host for the tests that only use alpha through it."""
+    add_servers(shared_folders.data_dir)
+    return shared_folders
+
+
+@pytest.fixture
+def data_dir(isolated_data_dir: Path) -> Path:
+    """This test's own folder with the four servers, for a test that needs a host's first start (or none)."""
+    return add_servers(isolated_data_dir)
 
 
 def same_output(result: subprocess.CompletedProcess[str]) -> tuple[int, str, list[str]]:
@@ -56,30 +72,30 @@ def test_test_discover_and_logs_print_the_same_with_and_without_the_host(data_di
     assert len(server_pids(data_dir, "basic.py")) == 1  # alpha's; held never ran
 
 
-def test_test_uses_the_hosts_connection_the_server_runs_once(data_dir: Path) -> None:
-    called = cli(data_dir, "call", "alpha", "echo", "--args", '{"text": "warm"}')
+def test_test_uses_the_hosts_connection_the_server_runs_once(shared_dir: Path) -> None:
+    called = cli(shared_dir, "call", "alpha", "echo", "--args", '{"text": "warm"}')
     assert called.returncode == 0, called.stderr
-    [pid] = server_pids(data_dir, "basic.py")
+    [pid] = server_pids(shared_dir, "basic.py")
     for command in ("test", "discover", "test"):
-        result = cli(data_dir, command, "alpha")
+        result = cli(shared_dir, command, "alpha")
         assert result.returncode == 0, result.stderr
-        assert server_pids(data_dir, "basic.py") == [pid]
-    tested = json.loads(cli(data_dir, "test", "alpha", "--json").stdout)
+        assert server_pids(shared_dir, "basic.py") == [pid]
+    tested = json.loads(cli(shared_dir, "test", "alpha", "--json").stdout)
     assert tested["success"] and "echo" in tested["tools"]
-    logs = json.loads(cli(data_dir, "logs", "alpha", "--json").stdout)
+    logs = json.loads(cli(shared_dir, "logs", "alpha", "--json").stdout)
     starts = [line for line in logs["lines"] if line.startswith("[protocol] modern era")]
     assert logs["success"] and len(starts) == 1  # one connection served the call, the tests and discover
     status = host_status()
     assert status is not None and status["processes"] == [pid]
 
 
-def test_logs_shows_the_hosts_log_of_the_running_server(data_dir: Path) -> None:
-    started = cli(data_dir, "call", "alpha", "stderr", "--args", '{"line": "seen by the host"}')
+def test_logs_shows_the_hosts_log_of_the_running_server(shared_dir: Path) -> None:
+    started = cli(shared_dir, "call", "alpha", "stderr", "--args", '{"line": "seen by the host"}')
     assert started.returncode == 0, started.stderr
-    logs = cli(data_dir, "logs", "alpha")
+    logs = cli(shared_dir, "logs", "alpha")
     assert logs.returncode == 0, logs.stderr
     assert "seen by the host" in logs.stdout  # a line of the host's process: an own start would not have it
-    direct = cli(data_dir, "logs", "alpha", "--no-daemon")
+    direct = cli(shared_dir, "logs", "alpha", "--no-daemon")
     assert "seen by the host" not in direct.stdout
 
 
@@ -124,7 +140,7 @@ def test_logs_follow_prints_the_same_with_and_without_the_host(data_dir: Path) -
     assert len(server_pids(data_dir, "basic.py")) == 1  # the host's alpha: the follower's own one stopped with it
 
 
-def test_attached_commands_load_no_sdk(data_dir: Path) -> None:
+def test_attached_commands_load_no_sdk(shared_dir: Path) -> None:
     probe = (
         "import sys\nfrom elftia_desktop.cli import main\ncode = main(sys.argv[1:])\n"
         "print('loaded:', code, sorted(name for name in ('mcp', 'pydantic') if name in sys.modules))"
@@ -132,7 +148,7 @@ def test_attached_commands_load_no_sdk(data_dir: Path) -> None:
     for command in ("test", "discover", "logs"):
         done = subprocess.run(
             [sys.executable, "-c", probe, command, "alpha"],
-            env=gateway_env(data_dir),
+            env=gateway_env(shared_dir),
             capture_output=True,
             text=True,
             cwd=REPO,
@@ -144,9 +160,11 @@ def test_attached_commands_load_no_sdk(data_dir: Path) -> None:
 
 def test_no_daemon_env_runs_in_process(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ELFTIA_NO_DAEMON", "1")
-    for command in ("test", "discover"):
-        result = cli(data_dir, command, "gamma")
-        assert result.returncode == 0, result.stderr
+    with in_memory_servers() as opened:  # the point is that no host starts: gamma needs no process for it
+        for command in ("test", "discover"):
+            result = cli(data_dir, command, "gamma")
+            assert result.returncode == 0, result.stderr
+    assert opened == ["features", "features"]  # each command opened gamma itself
     assert host_status() is None
     assert not elftia_processes(data_dir)
 

@@ -18,7 +18,7 @@ import pytest
 
 from elftia_desktop.host.lease import AlreadyRunning, HostLock, take_over
 from elftia_desktop.host.location import host_location
-from tests.gateway.gateway_helpers import add_stdio, open_catalog, process_alive
+from tests.gateway.gateway_helpers import process_alive
 from tests.helpers.pretend_app import PretendApp
 from tests.host.host_helpers import cli, elftia_processes, host_status, server_pids
 
@@ -26,16 +26,7 @@ pytestmark = [pytest.mark.timeout(240)]
 
 
 @pytest.fixture
-def data_dir(isolated_data_dir: Path) -> Path:
-    """alpha (basic) and gamma (features)."""
-    catalog = open_catalog(isolated_data_dir)
-    add_stdio(catalog, "alpha", "basic")
-    add_stdio(catalog, "gamma", "features")
-    return isolated_data_dir
-
-
-@pytest.fixture
-def apps(data_dir: Path) -> Iterator[list[PretendApp]]:
+def apps() -> Iterator[list[PretendApp]]:
     """Pretend apps started by the test (closed at the end)."""
     started: list[PretendApp] = []
     yield started
@@ -56,12 +47,6 @@ def by_name(status: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {c["clientName"]: c for c in status["clients"] if c["clientName"]}
 
 
-def gateway_pid_of(app: PretendApp) -> int:
-    """The pid of the ``elftia-mcp serve`` the pretend app started."""
-    children = Path(f"/proc/{app.process.pid}/task/{app.process.pid}/children").read_text().split()
-    return int(children[0])
-
-
 def test_status_names_each_app_its_process_servers_and_calls(data_dir: Path, apps: list[PretendApp]) -> None:
     ann = PretendApp(data_dir, "Claude Code", "2.1.4")
     apps.append(ann)
@@ -78,8 +63,8 @@ def test_status_names_each_app_its_process_servers_and_calls(data_dir: Path, app
     assert (claude["clientVersion"], claude["role"], claude["callsInFlight"]) == ("2.1.4", "gateway", 0)
     assert claude["serverNames"] == ["alpha"]
     assert gemini["serverNames"] == ["gamma", "alpha"]
-    assert claude["pid"] == gateway_pid_of(ann)  # from the socket's peer credentials
-    assert gemini["pid"] == gateway_pid_of(bob)
+    assert claude["pid"] == ann.gateway_pid  # from the socket's peer credentials
+    assert gemini["pid"] == bob.gateway_pid
     assert bob.answer() == "RESULT slept 3.0"
     listed = json.loads(cli(data_dir, "daemon", "status", "--json").stdout)
     assert by_name(listed)["Gemini CLI"]["callsInFlight"] == 0
@@ -88,9 +73,9 @@ def test_status_names_each_app_its_process_servers_and_calls(data_dir: Path, app
 
 
 def test_a_handover_lets_the_call_in_flight_finish_then_the_next_call_reconnects(
-    data_dir: Path, apps: list[PretendApp]
+    alpha_dir: Path, apps: list[PretendApp]
 ) -> None:
-    ann = PretendApp(data_dir, "Claude Code")
+    ann = PretendApp(alpha_dir, "Claude Code")
     apps.append(ann)
     assert ann.call("alpha__echo", {"text": "before"}) == "RESULT before"
     daemon = host_status()
@@ -98,19 +83,19 @@ def test_a_handover_lets_the_call_in_flight_finish_then_the_next_call_reconnects
     ann.send_call("alpha__slow", {"seconds": 2})
     assert wait_until(lambda: (s := host_status()) and s["callsRunning"] == 1)
     taken: list[HostLock] = []
-    taker = threading.Thread(target=lambda: taken.append(take_over(host_location(data_dir))))
+    taker = threading.Thread(target=lambda: taken.append(take_over(host_location(alpha_dir))))
     taker.start()
     assert ann.answer() == "RESULT slept 2.0"  # the call in flight finished on the old host
     taker.join(timeout=60)
     assert taken and taken[0].held
     assert wait_until(lambda: not process_alive(int(daemon["pid"])))
-    assert server_pids(data_dir, "basic.py") == []  # the daemon stopped its servers on the way out
+    assert server_pids(alpha_dir, "basic.py") == []  # the daemon stopped its servers on the way out
     taken[0].release()  # this test does not host: the next call starts a daemon again
     assert ann.call("alpha__echo", {"text": "after"}) == "RESULT after"
-    assert len(server_pids(data_dir, "basic.py")) == 1
+    assert len(server_pids(alpha_dir, "basic.py")) == 1
     ann.close()
-    assert cli(data_dir, "daemon", "stop").returncode == 0
-    assert wait_until(lambda: not elftia_processes(data_dir)), elftia_processes(data_dir)
+    assert cli(alpha_dir, "daemon", "stop").returncode == 0
+    assert wait_until(lambda: not elftia_processes(alpha_dir)), elftia_processes(alpha_dir)
 
 
 def test_a_second_taker_waits_for_the_lock_and_says_who_keeps_it(data_dir: Path) -> None:

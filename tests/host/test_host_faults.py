@@ -1,4 +1,7 @@
-"""The pool host's faults and life cycle: killed with SIGKILL, a client that dies mid-call, stop, signals."""
+"""The pool host's faults and life cycle: killed with SIGKILL, a client that dies mid-call, stop, signals.
+
+The tests that only use a host share the module's (``shared_dir``); the others start their own.
+"""
 
 from __future__ import annotations
 
@@ -16,21 +19,19 @@ from mcp.shared.exceptions import MCPError
 
 from elftia_desktop.host import wire
 from elftia_desktop.host.location import host_location
-from tests.gateway.gateway_helpers import add_stdio, gateway_argv, gateway_env, open_catalog, poll, stdio_gateway
+from tests.gateway.gateway_helpers import gateway_argv, gateway_env, poll, stdio_gateway
 from tests.gateway.gateway_helpers import text_of as text
 from tests.helpers.memory_servers import in_memory_servers
-from tests.host.host_helpers import cli, elftia_processes, host_status, server_pids
+from tests.host.host_helpers import SharedFolders, add_alpha_and_gamma, cli, elftia_processes, host_status, server_pids
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(240)]
 
 
-@pytest.fixture
-def data_dir(isolated_data_dir: Path) -> Path:
-    """alpha (basic) and gamma (features)."""
-    catalog = open_catalog(isolated_data_dir)
-    add_stdio(catalog, "alpha", "basic")
-    add_stdio(catalog, "gamma", "features")
-    return isolated_data_dir
+@pytest.fixture(scope="module")
+def shared_folders(shared_folders: SharedFolders) -> SharedFolders:
+    """The module's folders, alpha and gamma in its catalog: one host for the tests that only use it."""
+    add_alpha_and_gamma(shared_folders.data_dir)
+    return shared_folders
 
 
 async def test_host_killed_calls_in_flight_fail_and_the_next_call_gets_a_new_host(
@@ -63,10 +64,10 @@ async def test_host_killed_calls_in_flight_fail_and_the_next_call_gets_a_new_hos
         assert await poll(lambda: not (set(old_servers) & set(server_pids(data_dir, ".py"))), limit=30)
 
 
-def test_a_client_that_dies_mid_call_has_its_call_cancelled(data_dir: Path, tmp_path: Path) -> None:
+def test_a_client_that_dies_mid_call_has_its_call_cancelled(shared_dir: Path, tmp_path: Path) -> None:
     marker = tmp_path / "cancelled.txt"
     shim = subprocess.Popen(
-        gateway_argv(), env=gateway_env(data_dir), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        gateway_argv(), env=gateway_env(shared_dir), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
     )
     assert shim.stdin is not None and shim.stdout is not None
     initialize = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
@@ -137,18 +138,18 @@ def test_one_host_per_data_folder_a_second_start_attaches(data_dir: Path) -> Non
     assert stat.S_IMODE(location.socket.parent.stat().st_mode) == 0o700
 
 
-def test_another_protocol_version_is_refused(data_dir: Path) -> None:
-    assert json.loads(cli(data_dir, "daemon", "start", "--json").stdout)["started"]
+def test_another_protocol_version_is_refused(shared_dir: Path) -> None:
+    assert cli(shared_dir, "daemon", "start").returncode == 0  # the module's host, started now or earlier
     import socket
 
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-        sock.connect(str(host_location(data_dir).socket))
+        sock.connect(str(host_location(shared_dir).socket))
         sock.sendall(wire.encode({"elftiaHost": 99, "role": "command"}))
         reply = wire.decode(wire.read_frame(sock) or b"{}")
     assert reply["ok"] is False and "version 1" in reply["error"]
 
 
-def test_call_gives_the_same_results_with_and_without_the_host(data_dir: Path) -> None:
+def test_call_gives_the_same_results_with_and_without_the_host(shared_dir: Path) -> None:
     cases = [
         ("alpha", "echo", '{"text": "same"}'),
         ("alpha", "add", '{"a": 2, "b": 3}'),
@@ -161,8 +162,8 @@ def test_call_gives_the_same_results_with_and_without_the_host(data_dir: Path) -
     for server, tool, args in cases:
         for extra in ([], ["--json"]):
             with in_memory_servers():  # the result of the tool is the oracle: no process needed for it
-                direct = cli(data_dir, "call", server, tool, "--args", args, "--no-daemon", *extra)
-            attached = cli(data_dir, "call", server, tool, "--args", args, *extra)
+                direct = cli(shared_dir, "call", server, tool, "--args", args, "--no-daemon", *extra)
+            attached = cli(shared_dir, "call", server, tool, "--args", args, *extra)
             assert (attached.returncode, attached.stdout) == (direct.returncode, direct.stdout), (server, tool)
             said = [line for line in attached.stderr.splitlines() if "started the background pool host" not in line]
             assert said[-1:] == direct.stderr.splitlines()[-1:]

@@ -1,43 +1,32 @@
 """Three apps' gateways on one pool host: one process per server, each client's calls, progress,
 questions and cancellations kept apart. Each gateway is ``elftia-mcp serve`` driven by the SDK's
 client over stdio; the first one starts the host on demand, and each forwards its app's lines to
-the host (``host/shim.py``).
+the host (``host/shim.py``). The tests share the module's host (``shared_dir``), but the one that
+changes the catalog.
 """
 
 from __future__ import annotations
 
 from contextlib import AsyncExitStack
 from pathlib import Path
-from typing import Any
 
 import anyio
 import mcp_types as types
 import pytest
-from mcp.client.session import ClientRequestContext, ClientSession
+from mcp.client.session import ClientSession
 
 from tests.gateway.gateway_helpers import add_stdio, open_catalog, poll, stdio_gateway, text_of
-from tests.host.host_helpers import host_status, server_pids
+from tests.host.host_helpers import SharedFolders, add_alpha_and_gamma, answering, host_status, server_pids
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(240)]
 
 
-@pytest.fixture
-def data_dir(isolated_data_dir: Path) -> Path:
-    """alpha (basic) and gamma (features)."""
-    catalog = open_catalog(isolated_data_dir)
-    add_stdio(catalog, "alpha", "basic")
-    add_stdio(catalog, "gamma", "features")
-    return isolated_data_dir
-
-
-def answering(name: str, asked: list[str]) -> Any:
-    """An elicitation callback that notes it was asked and answers ``name``."""
-
-    async def elicit(context: ClientRequestContext, params: types.ElicitRequestParams) -> types.ElicitResult:
-        asked.append(name)
-        return types.ElicitResult(action="accept", content={"name": name, "age": 1})
-
-    return elicit
+@pytest.fixture(scope="module")
+def shared_folders(shared_folders: SharedFolders) -> SharedFolders:
+    """The module's folders, alpha and gamma in its catalog: one host (and one process per server) for the
+    tests that only use them."""
+    add_alpha_and_gamma(shared_folders.data_dir)
+    return shared_folders
 
 
 async def three_gateways(stack: AsyncExitStack, data_dir: Path, asked: list[str]) -> list[ClientSession]:
@@ -50,9 +39,9 @@ async def three_gateways(stack: AsyncExitStack, data_dir: Path, asked: list[str]
     return sessions
 
 
-async def test_three_gateways_share_one_process_per_server(data_dir: Path) -> None:
+async def test_three_gateways_share_one_process_per_server(shared_dir: Path) -> None:
     async with AsyncExitStack() as stack:
-        sessions = await three_gateways(stack, data_dir, [])
+        sessions = await three_gateways(stack, shared_dir, [])
         results: dict[str, str] = {}
 
         async def echo(index: int, session: ClientSession) -> None:
@@ -65,17 +54,17 @@ async def test_three_gateways_share_one_process_per_server(data_dir: Path) -> No
                 group.start_soon(echo, index, session)
                 group.start_soon(session.call_tool, "gamma__count", {"steps": 2})
         assert results == {key: key for key in results} and len(results) == 15
-        assert len(server_pids(data_dir, "basic.py")) == 1
-        assert len(server_pids(data_dir, "features.py")) == 1
+        assert len(server_pids(shared_dir, "basic.py")) == 1
+        assert len(server_pids(shared_dir, "features.py")) == 1
         status = host_status()
         assert status is not None
         assert sorted(c["role"] for c in status["clients"]) == ["command", "gateway", "gateway", "gateway"]
         assert {s["name"] for s in status["servers"]} == {"alpha", "gamma"}
 
 
-async def test_a_slow_call_does_not_hold_up_the_others(data_dir: Path, tmp_path: Path) -> None:
+async def test_a_slow_call_does_not_hold_up_the_others(shared_dir: Path, tmp_path: Path) -> None:
     async with AsyncExitStack() as stack:
-        ann, bob, cid = await three_gateways(stack, data_dir, [])
+        ann, bob, cid = await three_gateways(stack, shared_dir, [])
         order: list[str] = []
 
         async def slow() -> None:
@@ -94,9 +83,9 @@ async def test_a_slow_call_does_not_hold_up_the_others(data_dir: Path, tmp_path:
         assert order[-1] == "ann" and set(order) == {"ann", "bob", "cid"}
 
 
-async def test_progress_goes_to_the_client_whose_call_it_is(data_dir: Path) -> None:
+async def test_progress_goes_to_the_client_whose_call_it_is(shared_dir: Path) -> None:
     async with AsyncExitStack() as stack:
-        sessions = await three_gateways(stack, data_dir, [])
+        sessions = await three_gateways(stack, shared_dir, [])
         seen: dict[int, list[float]] = {0: [], 1: [], 2: []}
 
         async def count(index: int, steps: int) -> None:
@@ -113,10 +102,10 @@ async def test_progress_goes_to_the_client_whose_call_it_is(data_dir: Path) -> N
         assert seen == {0: [1, 2, 3], 1: [1, 2, 3, 4, 5], 2: [1, 2, 3, 4, 5, 6, 7]}
 
 
-async def test_a_question_goes_to_the_client_whose_call_asked(data_dir: Path, tmp_path: Path) -> None:
+async def test_a_question_goes_to_the_client_whose_call_asked(shared_dir: Path, tmp_path: Path) -> None:
     async with AsyncExitStack() as stack:
         asked: list[str] = []
-        ann, bob, cid = await three_gateways(stack, data_dir, asked)
+        ann, bob, cid = await three_gateways(stack, shared_dir, asked)
         async with anyio.create_task_group() as group:
             group.start_soon(ann.call_tool, "gamma__wait", {"seconds": 1, "marker": str(tmp_path / "m")})
             assert text_of(await bob.call_tool("alpha__ask_name", {})) == "hello bob (1)"
@@ -124,9 +113,9 @@ async def test_a_question_goes_to_the_client_whose_call_asked(data_dir: Path, tm
         assert asked == ["bob", "cid"]
 
 
-async def test_cancelling_one_clients_call_leaves_the_others_running(data_dir: Path, tmp_path: Path) -> None:
+async def test_cancelling_one_clients_call_leaves_the_others_running(shared_dir: Path, tmp_path: Path) -> None:
     async with AsyncExitStack() as stack:
-        ann, bob, cid = await three_gateways(stack, data_dir, [])
+        ann, bob, cid = await three_gateways(stack, shared_dir, [])
         markers = {name: tmp_path / f"{name}.txt" for name in ("ann", "bob", "cid")}
         answers: dict[str, str] = {}
 

@@ -4,7 +4,8 @@ Real daemon, real servers, the SDK's Streamable HTTP client with the bearer toke
 listens on 127.0.0.1 and writes where to ``host-http.json``; ``serve --http`` has the host listen
 on its port; SIGTERM frees the port; a host killed with SIGKILL is replaced (or, when none can be
 had, the process serves the port itself). Stdio apps of both protocol eras, then HTTP clients, on
-one host.
+one host. The tests that only use the host share the module's (``shared_dir``); those that kill,
+stop, start or do without it have their own.
 """
 
 from __future__ import annotations
@@ -22,10 +23,8 @@ from urllib.parse import urlsplit
 
 import anyio
 import httpx2
-import mcp_types as types
 import pytest
 from mcp import Client
-from mcp.client.session import ClientRequestContext
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
@@ -36,7 +35,6 @@ from elftia_desktop.gateway.http_address import read_endpoint, scope_path
 from tests.gateway.gateway_helpers import (
     ACCEPT,
     INITIALIZE,
-    add_stdio,
     gateway_argv,
     gateway_env,
     gateway_token_of,
@@ -49,18 +47,25 @@ from tests.gateway.gateway_helpers import (
     text_of,
 )
 from tests.helpers.cli_runner import run_cli
-from tests.host.host_helpers import cli, elftia_processes, host_status, server_pids
+from tests.host.host_helpers import (
+    SharedFolders,
+    add_alpha_and_gamma,
+    answering,
+    cli,
+    elftia_processes,
+    host_status,
+    server_pids,
+)
 
 pytestmark = [pytest.mark.anyio, pytest.mark.daemon, pytest.mark.timeout(240)]
 
 
-@pytest.fixture
-def data_dir(isolated_data_dir: Path) -> Path:
-    """alpha (basic) and gamma (features)."""
-    catalog = open_catalog(isolated_data_dir)
-    add_stdio(catalog, "alpha", "basic")
-    add_stdio(catalog, "gamma", "features")
-    return isolated_data_dir
+@pytest.fixture(scope="module")
+def shared_folders(shared_folders: SharedFolders) -> SharedFolders:
+    """The module's folders, alpha and gamma in its catalog: one host (and one process per server) for the
+    tests that only use them."""
+    add_alpha_and_gamma(shared_folders.data_dir)
+    return shared_folders
 
 
 def http_owner(
@@ -93,47 +98,37 @@ def clients_of(role: str) -> list[dict[str, Any]]:
     return [c for c in (host_status() or {}).get("clients", []) if c["role"] == role]
 
 
-def answering(name: str, asked: list[str]) -> Any:
-    """An elicitation callback that notes it was asked and answers ``name``."""
-
-    async def elicit(context: ClientRequestContext, params: types.ElicitRequestParams) -> types.ElicitResult:
-        asked.append(name)
-        return types.ElicitResult(action="accept", content={"name": name, "age": 1})
-
-    return elicit
-
-
-async def test_two_http_clients_and_a_stdio_gateway_share_one_process_per_server(data_dir: Path) -> None:
-    token = gateway_token_of(data_dir)
-    with http_owner(data_dir) as (url, owner):
+async def test_two_http_clients_and_a_stdio_gateway_share_one_process_per_server(shared_dir: Path) -> None:
+    token = gateway_token_of(shared_dir)
+    with http_owner(shared_dir) as (url, owner):
         status = host_status()
         assert status is not None and status["pid"] != owner.pid  # the host serves, not the serve process
         assert [c["pid"] for c in clients_of("listener")] == [owner.pid]
         async with AsyncExitStack() as stack:
             first, _ = await stack.enter_async_context(http_session(url, token))
             second, _ = await stack.enter_async_context(http_session(url, token))
-            stdio, _ = await stack.enter_async_context(stdio_gateway(data_dir))
+            stdio, _ = await stack.enter_async_context(stdio_gateway(shared_dir))
             pids = {int(text_of(await s.call_tool("alpha__pid", {}))) for s in (first, second, stdio)}
-            assert len(pids) == 1 and server_pids(data_dir, "basic.py") == list(pids)
+            assert len(pids) == 1 and server_pids(shared_dir, "basic.py") == list(pids)
             assert text_of(await second.call_tool("gamma__count", {"steps": 1})) == "counted 1"
             http_clients = clients_of("http")
             assert len(http_clients) == 2
             assert await poll(lambda: [c["pid"] for c in clients_of("http")] == [os.getpid()] * 2)  # this process
             assert {c["clientName"] for c in http_clients} == {"mcp"}  # the SDK client's clientInfo
-            alpha = open_catalog(data_dir).find("alpha").id
-            gamma = open_catalog(data_dir).find("gamma").id
+            alpha = open_catalog(shared_dir).find("alpha").id
+            gamma = open_catalog(shared_dir).find("gamma").id
             assert sorted(len(c["servers"]) for c in http_clients) == [1, 2]
             assert all(alpha in c["servers"] for c in http_clients)
             assert any(gamma in c["servers"] for c in http_clients)
             assert len(clients_of("gateway")) == 1
         assert await poll(lambda: not clients_of("http"))  # the sessions ended (DELETE)
-        assert server_pids(data_dir, "basic.py") == list(pids)  # the pool keeps its server for other clients
+        assert server_pids(shared_dir, "basic.py") == list(pids)  # the pool keeps its server for other clients
 
 
 async def test_progress_and_questions_go_to_the_http_client_whose_call_caused_them(
-    data_dir: Path, tmp_path: Path
+    shared_dir: Path, tmp_path: Path
 ) -> None:
-    token = gateway_token_of(data_dir)
+    token = gateway_token_of(shared_dir)
     asked: list[str] = []
     progress: dict[str, list[float]] = {"ann": [], "bob": []}
     counted: dict[str, str] = {}
@@ -144,7 +139,7 @@ async def test_progress_and_questions_go_to_the_http_client_whose_call_caused_th
 
         return note
 
-    with http_owner(data_dir) as (url, _owner):
+    with http_owner(shared_dir) as (url, _owner):
         async with AsyncExitStack() as stack:
             ann, _ = await stack.enter_async_context(
                 http_session(url, token, elicitation_callback=answering("ann", asked))
@@ -171,9 +166,9 @@ async def test_progress_and_questions_go_to_the_http_client_whose_call_caused_th
     assert asked == ["bob", "ann"]
 
 
-async def test_the_hosted_listener_wants_the_token(data_dir: Path) -> None:
-    token = gateway_token_of(data_dir)
-    with http_owner(data_dir) as (url, _owner):
+async def test_the_hosted_listener_wants_the_token(shared_dir: Path) -> None:
+    token = gateway_token_of(shared_dir)
+    with http_owner(shared_dir) as (url, _owner):
         assert url.startswith("http://127.0.0.1:")
         assert clients_of("listener")
         async with httpx2.AsyncClient() as client:
@@ -184,7 +179,7 @@ async def test_the_hosted_listener_wants_the_token(data_dir: Path) -> None:
             assert (await client.post(url, json=INITIALIZE, headers=foreign)).status_code == 403
             ok = await client.post(url, json=INITIALIZE, headers=ACCEPT | {"Authorization": f"Bearer {token}"})
             assert ok.status_code == 200
-    assert gateway_token_of(data_dir) == token  # the host used the stored token, made none anew
+    assert gateway_token_of(shared_dir) == token  # the host used the stored token, made none anew
 
 
 def serve_process(data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -206,9 +201,9 @@ def said(stderr: str) -> list[str]:
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=lambda s: signal.Signals(s).name)
-async def test_a_signal_closes_the_listener_and_frees_the_port(data_dir: Path, signum: int) -> None:
-    token = gateway_token_of(data_dir)
-    with http_owner(data_dir) as (url, owner):
+async def test_a_signal_closes_the_listener_and_frees_the_port(shared_dir: Path, signum: int) -> None:
+    token = gateway_token_of(shared_dir)
+    with http_owner(shared_dir) as (url, owner):
         async with http_session(url, token) as (session, _):
             assert text_of(await session.call_tool("alpha__echo", {"text": "hi"})) == "hi"
             host = host_status()
@@ -221,15 +216,15 @@ async def test_a_signal_closes_the_listener_and_frees_the_port(data_dir: Path, s
             assert port_free(port_of(url))  # free as soon as the process has exited
             assert not clients_of("listener") and not clients_of("http")
             assert (host_status() or {}).get("pid") == host["pid"]  # the host itself keeps running
-            assert owner.pid not in elftia_processes(data_dir)
+            assert owner.pid not in elftia_processes(shared_dir)
 
 
-async def test_a_port_in_use_is_the_same_error_attached_or_not(data_dir: Path) -> None:
+async def test_a_port_in_use_is_the_same_error_attached_or_not(shared_dir: Path) -> None:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen(1)
         port = str(taken.getsockname()[1])
-        done = await anyio.to_thread.run_sync(lambda: serve_process(data_dir, "--http", port))
+        done = await anyio.to_thread.run_sync(lambda: serve_process(shared_dir, "--http", port))
         attached = (done.returncode, done.stdout, said(done.stderr))
         alone = run_cli("serve", "--http", port, "--no-daemon")  # in this process: it fails before serving
         own = (alone.returncode, alone.stdout, said(alone.stderr))
@@ -239,8 +234,8 @@ async def test_a_port_in_use_is_the_same_error_attached_or_not(data_dir: Path) -
     ]
 
 
-async def test_an_unknown_agent_is_refused_as_without_a_host(data_dir: Path) -> None:
-    done = await anyio.to_thread.run_sync(lambda: serve_process(data_dir, "--http", "0", "--agent", "nobody"))
+async def test_an_unknown_agent_is_refused_as_without_a_host(shared_dir: Path) -> None:
+    done = await anyio.to_thread.run_sync(lambda: serve_process(shared_dir, "--http", "0", "--agent", "nobody"))
     alone = run_cli("serve", "--http", "0", "--agent", "nobody", "--no-daemon")  # in this process: refused at once
     results = [(done.returncode, said(done.stderr)), (alone.returncode, said(alone.stderr))]
     assert results[0] == results[1]
@@ -280,14 +275,14 @@ async def test_host_killed_the_listener_comes_back_on_a_new_host(data_dir: Path,
         assert await poll(lambda: not (set(old_servers) & set(server_pids(data_dir, ".py"))), limit=30)
 
 
-async def test_no_host_to_be_had_the_process_serves_its_port_itself(data_dir: Path) -> None:
-    token = gateway_token_of(data_dir)
+async def test_no_host_to_be_had_the_process_serves_its_port_itself(alpha_dir: Path) -> None:
+    token = gateway_token_of(alpha_dir)
     with tempfile.TemporaryDirectory(prefix="eh-") as runtime:
-        env = gateway_env(data_dir) | {"ELFTIA_HOST_DIR": runtime}
-        with http_owner(data_dir, env=env) as (url, owner):
+        env = gateway_env(alpha_dir) | {"ELFTIA_HOST_DIR": runtime}
+        with http_owner(alpha_dir, env=env) as (url, owner):
             async with http_session(url, token) as (session, _):
                 assert text_of(await session.call_tool("alpha__echo", {"text": "hosted"})) == "hosted"
-            daemon = [pid for pid in elftia_processes(data_dir) if pid != owner.pid and b"daemon" in _cmdline(pid)]
+            daemon = [pid for pid in elftia_processes(alpha_dir) if pid != owner.pid and b"daemon" in _cmdline(pid)]
             assert len(daemon) == 1
             os.chmod(runtime, 0o777)  # no safe place for a host socket any more: no new host can be had
             try:
@@ -298,12 +293,12 @@ async def test_no_host_to_be_had_the_process_serves_its_port_itself(data_dir: Pa
                     assert _parent(pid) == owner.pid  # the server runs under the serve process now
             finally:
                 os.chmod(runtime, 0o700)
-        assert await poll(lambda: not elftia_processes(data_dir), limit=30)
+        assert await poll(lambda: not elftia_processes(alpha_dir), limit=30)
 
 
-async def test_no_daemon_serves_in_process_as_before(data_dir: Path) -> None:
-    token = gateway_token_of(data_dir)
-    with http_owner(data_dir, "--no-daemon") as (url, owner):
+async def test_no_daemon_serves_in_process_as_before(alpha_dir: Path) -> None:
+    token = gateway_token_of(alpha_dir)
+    with http_owner(alpha_dir, "--no-daemon") as (url, owner):
         async with http_session(url, token) as (session, _):
             pid = int(text_of(await session.call_tool("alpha__pid", {})))
             assert _parent(pid) == owner.pid
@@ -371,23 +366,23 @@ async def test_the_host_serves_http_itself_with_the_agent_in_the_path(data_dir: 
     assert await poll(lambda: read_endpoint(data_dir) is None)  # removed when the host stops
 
 
-async def test_stdio_apps_of_both_eras_then_http_clients_on_the_same_host(data_dir: Path) -> None:
+async def test_stdio_apps_of_both_eras_then_http_clients_on_the_same_host(shared_dir: Path) -> None:
     """Three stdio apps used ``serve --agent Writer`` one after the other; then HTTP clients of that agent work."""
-    token = gateway_token_of(data_dir)
-    writer_agent(data_dir)
-    async with stdio_gateway(data_dir, "--agent", "Writer") as (session, _):  # ClientSession, 2025-11-25
+    token = gateway_token_of(shared_dir)
+    writer_agent(shared_dir)
+    async with stdio_gateway(shared_dir, "--agent", "Writer") as (session, _):  # ClientSession, 2025-11-25
         assert text_of(await session.call_tool("alpha__echo", {"text": "one"})) == "one"
     argv = gateway_argv("--agent", "Writer")
-    params = StdioServerParameters(command=argv[0], args=argv[1:], env=gateway_env(data_dir))
+    params = StdioServerParameters(command=argv[0], args=argv[1:], env=gateway_env(shared_dir))
     async with Client(params, mode="auto") as modern:  # Client, 2026-07-28
         assert modern.protocol_version == "2026-07-28"
         assert text_of(await modern.call_tool("alpha__echo", {"text": "two"})) == "two"
-    async with stdio_gateway(data_dir, "--agent", "Writer") as (session, _):  # the first kind again
+    async with stdio_gateway(shared_dir, "--agent", "Writer") as (session, _):  # the first kind again
         assert text_of(await session.call_tool("alpha__echo", {"text": "three"})) == "three"
-    record = read_endpoint(data_dir)
+    record = read_endpoint(shared_dir)
     assert record is not None
     urls = [record["url"].removesuffix("/mcp") + scope_path("Writer")]
-    with http_owner(data_dir, "--agent", "Writer") as (owner_url, _owner):
+    with http_owner(shared_dir, "--agent", "Writer") as (owner_url, _owner):
         urls.append(owner_url)
         for url in urls:
             async with http_session(url, token) as (session, _):

@@ -1,6 +1,7 @@
 """The attached gateway answers ``initialize`` itself: at once when no host runs yet, with what the SDK server says.
 
 And when no host can be started at all, the rest of the session runs on the gateway's own pool.
+The tests that only need a running host share the module's (``shared_dir``).
 """
 
 from __future__ import annotations
@@ -23,16 +24,23 @@ from elftia_desktop.host.lease import HostLock
 from elftia_desktop.host.location import host_location
 from tests.gateway.gateway_helpers import add_stdio, gateway_argv, gateway_env, open_catalog, poll, stdio_gateway
 from tests.gateway.gateway_helpers import text_of as text
-from tests.host.host_helpers import cli, elftia_processes, host_status
+from tests.host.host_helpers import SharedFolders, cli, elftia_processes, host_status
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(240)]
 
 VERSIONS = [*version_registry.KNOWN_PROTOCOL_VERSIONS, "1999-01-01"]
 
 
+@pytest.fixture(scope="module")
+def shared_folders(shared_folders: SharedFolders) -> SharedFolders:
+    """The module's folders with alpha (basic): one host for the tests that only need one running."""
+    add_stdio(open_catalog(shared_folders.data_dir), "alpha", "basic")
+    return shared_folders
+
+
 @pytest.fixture
 def data_dir(isolated_data_dir: Path) -> Path:
-    """alpha (basic)."""
+    """This test's own folder with alpha (basic), for a test about the time before a host, or without one."""
     add_stdio(open_catalog(isolated_data_dir), "alpha", "basic")
     return isolated_data_dir
 
@@ -53,12 +61,12 @@ def host_answer(data_dir: Path, version: str, hub: bool) -> dict[str, Any]:
         return wire.decode(wire.read_frame(sock) or b"{}")
 
 
-def test_the_shims_answer_is_the_sdk_servers_for_every_version_and_mode(data_dir: Path) -> None:
+def test_the_shims_answer_is_the_sdk_servers_for_every_version_and_mode(shared_dir: Path) -> None:
     assert announce.HANDSHAKE_VERSIONS == version_registry.HANDSHAKE_PROTOCOL_VERSIONS
-    assert json.loads(cli(data_dir, "daemon", "start", "--json").stdout)["started"]
+    assert cli(shared_dir, "daemon", "start").returncode == 0  # the module's host, started now or earlier
     for hub in (False, True):
         for version in VERSIONS:
-            expected = host_answer(data_dir, version, hub)["result"]
+            expected = host_answer(shared_dir, version, hub)["result"]
             assert announce.initialize_result(version, hub=hub, version=__version__) == expected, (hub, version)
 
 
@@ -121,11 +129,11 @@ async def test_without_a_host_the_gateway_serves_with_its_own_pool(
     assert await poll(lambda: not elftia_processes(data_dir))
 
 
-def test_an_unknown_agent_is_refused_at_once_by_a_running_host(data_dir: Path) -> None:
-    assert json.loads(cli(data_dir, "daemon", "start", "--json").stdout)["started"]
+def test_an_unknown_agent_is_refused_at_once_by_a_running_host(shared_dir: Path) -> None:
+    assert cli(shared_dir, "daemon", "start").returncode == 0  # the module's host, started now or earlier
     done = subprocess.run(
         gateway_argv("--agent", "Nobody"),
-        env=gateway_env(data_dir),
+        env=gateway_env(shared_dir),
         input="",
         capture_output=True,
         text=True,
