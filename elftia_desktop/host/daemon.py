@@ -17,8 +17,6 @@ import logging
 import signal
 from collections.abc import Iterator
 
-from elftia_desktop.application.services import open_services
-from elftia_desktop.host.host import DEFAULT_IDLE, Host
 from elftia_desktop.host.lease import AlreadyRunning, HostLock
 from elftia_desktop.host.location import HostLocation, host_location
 
@@ -39,13 +37,17 @@ def host_lock(location: HostLocation) -> Iterator[None]:
         lock.release()
 
 
-async def _serve(location: HostLocation, idle: float, stay: bool) -> None:
+async def _serve(location: HostLocation, idle: float | None, stay: bool) -> None:
+    # loaded only once this process holds the lock: a daemon that loses the start race exits without them
+    from elftia_desktop.application.services import open_services
+    from elftia_desktop.host.host import DEFAULT_IDLE, Host
+
     async with open_services(builtin_servers=False) as services:
         for notice in services.notices:
             log.warning("%s", notice)
         for leftover in services.mcp.leftovers_killed:
             log.info("stopped a leftover server process %d of an earlier host: %s", leftover.pid, leftover.argv)
-        host = Host(services, location, idle=idle, stay=stay)
+        host = Host(services, location, idle=idle if idle is not None else DEFAULT_IDLE, stay=stay)
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGINT):
             try:
@@ -59,4 +61,4 @@ def run_daemon(idle: float | None = None, *, stay: bool = False) -> None:
     """Host this data folder's pool until stopped (``stay``: not when empty); ``AlreadyRunning`` when another has it."""
     location = host_location()
     with host_lock(location):
-        asyncio.run(_serve(location, idle if idle is not None else DEFAULT_IDLE, stay))
+        asyncio.run(_serve(location, idle, stay))

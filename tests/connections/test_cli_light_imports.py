@@ -1,8 +1,9 @@
 """Issue 11: a CLI command imports only what it needs.
 
 ``elftia-mcp call --no-daemon`` loads the SDK's client without its server side (``sdk_light``) and
-none of the other command groups; attached to the pool host it loads no SDK and no pydantic at all; ``elftia-mcp list``
-loads no SDK at all. Each runs in a fresh process.
+none of the other command groups; attached to the pool host it loads no SDK and no pydantic at all,
+and neither does a second ``daemon run`` that finds the host running; ``elftia-mcp list`` loads no
+SDK at all. Each runs in a fresh process.
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ def test_call_loads_the_client_only_and_list_loads_no_sdk(tmp_path: Path) -> Non
     assert call == {"code": 0, "loaded": ["mcp", "pydantic"]}
     attached = probe(tmp_path, "call", "basic", "echo", "--args", '{"text": "hi"}')  # through the pool host
     assert attached == {"code": 0, "loaded": []}  # no SDK, and not even the records' models (pydantic)
+    second_host = probe(tmp_path, "daemon", "run")  # the host that call started holds the lock
+    assert second_host == {"code": 0, "loaded": []}  # it exits before it loads the pool
 
     listed = probe(tmp_path, "list")
     assert listed["code"] == 0
