@@ -28,7 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import AsyncExitStack, ExitStack, asynccontextmanager, contextmanager
 from pathlib import Path
 
@@ -255,6 +255,28 @@ def report(runs: list[dict[str, float]], loads: list[float], calls: int) -> str:
     return "\n".join(lines)
 
 
+Figures = dict[str, float]
+"""Milliseconds per call of each path in one run."""
+
+
+def fresh_runs(
+    scratch: Path, count: int, measure: Callable[[Path], Awaitable[Figures]], show: Callable[[Figures], str]
+) -> tuple[list[Figures], list[float]]:
+    """``count`` runs of ``measure`` (each in a new folder of ``scratch``: fresh processes), and the load after each.
+
+    Each run's figures are printed as they come (``show``), so a long bench shows it is alive.
+    """
+    runs: list[Figures] = []
+    loads: list[float] = []
+    for index in range(count):
+        base = scratch / f"run{index}"
+        base.mkdir()
+        runs.append(anyio.run(measure, base))
+        loads.append(os.getloadavg()[0])
+        print(f"run {index + 1}: {show(runs[-1])} load {loads[-1]:.1f}", flush=True)
+    return runs, loads
+
+
 def main() -> None:
     """Measure, print, and with ``--write`` record the section."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -265,13 +287,12 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="ehttp-") as scratch:
         peers = install_peers(args.peers or Path(scratch) / "peers")
-        runs, loads = [], []
-        for index in range(args.runs):
-            base = Path(scratch) / f"run{index}"
-            base.mkdir()
-            runs.append(anyio.run(one_run, base, peers, args.calls))
-            loads.append(os.getloadavg()[0])
-            print(f"run {index + 1}: {ratio_to_best(runs[-1]):.2f}x {runs[-1]}", flush=True)
+        runs, loads = fresh_runs(
+            Path(scratch),
+            args.runs,
+            lambda base: one_run(base, peers, args.calls),
+            lambda figures: f"{ratio_to_best(figures):.2f}x {figures}",
+        )
     text = report(runs, loads, args.calls)
     print(text)
     if args.write:

@@ -31,14 +31,13 @@ from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import TextIO
 
-import anyio
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bench.bench_http_gateway import WARMUP, env_for, interleaved  # noqa: E402
+from bench.bench_http_gateway import WARMUP, env_for, fresh_runs, interleaved  # noqa: E402
 from tests.gateway.gateway_helpers import add_stdio, open_catalog  # noqa: E402
 from tests.servers.serve_http import server_command  # noqa: E402
 
@@ -173,13 +172,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="estdio-") as scratch:
         peers, versions = install_peers(args.peers or Path(scratch) / "peers")
-        runs, loads = [], []
-        for index in range(args.trip_runs):
-            base = Path(scratch) / f"run{index}"
-            base.mkdir()
-            runs.append(anyio.run(one_run, base, peers, args.calls))
-            loads.append(os.getloadavg()[0])
-            print(f"run {index + 1}: {runs[-1]} load {loads[-1]:.1f}", flush=True)
+        runs, loads = fresh_runs(Path(scratch), args.trip_runs, lambda base: one_run(base, peers, args.calls), str)
     print(report(runs, loads, args.calls, versions))
 
 
